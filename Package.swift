@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "VisionTasks",
+    products: [
+        .library(name: "MediaPipeTasksVision", targets: ["MediaPipeTasksVision"]),
+        .library(name: "VisionCore", targets: ["VisionCore"]),
+        .library(name: "TFLiteModel", targets: ["TFLiteModel"]),
+        .library(name: "Imaging", targets: ["Imaging"]),
+        .library(name: "LiteRT", targets: ["LiteRT"]),
+        .executable(name: "vision-tasks", targets: ["vision-tasks"]),
+    ],
+    targets: [
+        // C declarations of the LiteRT C ABI subset we call. Header only; links nothing.
+        .target(name: "CLiteRT"),
+        .target(name: "LiteRT", dependencies: ["CLiteRT"]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .target(name: "TFLiteModel", dependencies: ["CZlib"]),
+        .target(name: "Imaging", dependencies: ["CJPEG", "CPNG", "CZlib"]),
+        .target(name: "VisionCore", dependencies: ["LiteRT", "TFLiteModel", "Imaging"]),
+        .target(name: "MediaPipeTasksVision", dependencies: ["VisionCore", "Imaging"]),
+        .target(name: "VisionCLI", dependencies: ["MediaPipeTasksVision", "VisionCore", "Imaging", "TFLiteModel"]),
+        .executableTarget(name: "vision-tasks", dependencies: ["VisionCLI"]),
+        .target(name: "VisionTestSupport", dependencies: ["TFLiteModel", "Imaging"]),
+        .testTarget(name: "LiteRTTests", dependencies: ["LiteRT", "VisionTestSupport", "TFLiteModel"]),
+        .testTarget(name: "TFLiteModelTests", dependencies: ["TFLiteModel", "VisionTestSupport"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "VisionTestSupport"]),
+        .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "VisionTestSupport"]),
+        .testTarget(name: "MediaPipeTasksVisionTests", dependencies: ["MediaPipeTasksVision", "VisionTestSupport"]),
+    ]
+)

@@ -1,0 +1,110 @@
+// Our own declarations of the subset of the LiteRT C ABI (ai-edge-litert 2.3.0, libLiteRt.so) that
+// VisionTasks calls. Nothing here is linked: the LiteRT Swift module resolves every function at run
+// time with dlsym into pointers of the typedefs below. Layouts follow the ABI documented in
+// docs/litert-c-api.md of the shared folder; static asserts pin the sizes.
+#ifndef VISIONTASKS_CLITERT_H
+#define VISIONTASKS_CLITERT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef int LiteRtStatus;
+typedef size_t LiteRtParamIndex;
+
+typedef struct LiteRtEnvironmentT* LiteRtEnvironment;
+typedef struct LiteRtModelT* LiteRtModel;
+typedef struct LiteRtSignatureT* LiteRtSignature;
+typedef struct LiteRtTensorT* LiteRtTensor;
+typedef struct LiteRtOptionsT* LiteRtOptions;
+typedef struct LiteRtOpaqueOptionsT* LiteRtOpaqueOptions;
+typedef struct LiteRtCompiledModelT* LiteRtCompiledModel;
+typedef struct LiteRtTensorBufferRequirementsT* LiteRtTensorBufferRequirements;
+typedef struct LiteRtTensorBufferT* LiteRtTensorBuffer;
+
+typedef struct {
+  int32_t type;  // 0 none, 1 bool, 2 int, 3 real, 8 string, 9 void*
+  union {
+    bool bool_value;
+    int64_t int_value;
+    double real_value;
+    const char* str_value;
+    const void* ptr_value;
+  };
+} LiteRtAny;
+
+typedef struct {
+  int32_t tag;
+  LiteRtAny value;
+} LiteRtEnvOption;
+
+typedef struct {
+  unsigned int rank : 7;
+  unsigned int has_strides : 1;
+  int32_t dimensions[8];
+  uint32_t strides[8];
+} LiteRtLayout;
+
+typedef struct {
+  int32_t element_type;
+  LiteRtLayout layout;
+} LiteRtRankedTensorType;
+
+typedef struct {
+  float scale;
+  int64_t zero_point;
+} LiteRtQuantizationPerTensor;
+
+_Static_assert(sizeof(LiteRtAny) == 16, "LiteRtAny layout");
+_Static_assert(sizeof(LiteRtEnvOption) == 24, "LiteRtEnvOption layout");
+_Static_assert(sizeof(LiteRtLayout) == 68, "LiteRtLayout layout");
+_Static_assert(sizeof(LiteRtRankedTensorType) == 72, "LiteRtRankedTensorType layout");
+_Static_assert(sizeof(LiteRtQuantizationPerTensor) == 16, "LiteRtQuantizationPerTensor layout");
+
+typedef void (*LiteRtPayloadDeleter)(void*);
+typedef void (*LiteRtHostMemoryDeallocator)(void*);
+
+// Function-pointer types, one per C function resolved at run time.
+typedef LiteRtStatus (*LiteRtCreateEnvironmentFn)(int, const LiteRtEnvOption*, LiteRtEnvironment*);
+typedef void (*LiteRtDestroyEnvironmentFn)(LiteRtEnvironment);
+typedef LiteRtStatus (*LiteRtCreateModelFromFileFn)(LiteRtEnvironment, const char*, LiteRtModel*);
+typedef LiteRtStatus (*LiteRtCreateModelFromBufferFn)(LiteRtEnvironment, const void*, size_t, LiteRtModel*);
+typedef void (*LiteRtDestroyModelFn)(LiteRtModel);
+typedef LiteRtStatus (*LiteRtGetNumModelSignaturesFn)(LiteRtModel, LiteRtParamIndex*);
+typedef LiteRtStatus (*LiteRtGetModelSignatureFn)(LiteRtModel, LiteRtParamIndex, LiteRtSignature*);
+typedef LiteRtStatus (*LiteRtGetSignatureKeyFn)(LiteRtSignature, const char**);
+typedef LiteRtStatus (*LiteRtGetNumSignatureIOFn)(LiteRtSignature, LiteRtParamIndex*);
+typedef LiteRtStatus (*LiteRtGetSignatureIONameFn)(LiteRtSignature, LiteRtParamIndex, const char**);
+typedef LiteRtStatus (*LiteRtGetSignatureIOTensorByIndexFn)(LiteRtSignature, LiteRtParamIndex, LiteRtTensor*);
+typedef LiteRtStatus (*LiteRtGetTensorNameFn)(LiteRtTensor, const char**);
+typedef LiteRtStatus (*LiteRtGetTensorTypeIdFn)(LiteRtTensor, int*);
+typedef LiteRtStatus (*LiteRtGetRankedTensorTypeFn)(LiteRtTensor, LiteRtRankedTensorType*);
+typedef LiteRtStatus (*LiteRtGetQuantizationTypeIdFn)(LiteRtTensor, int*);
+typedef LiteRtStatus (*LiteRtGetPerTensorQuantizationFn)(LiteRtTensor, LiteRtQuantizationPerTensor*);
+typedef LiteRtStatus (*LiteRtCreateOptionsFn)(LiteRtOptions*);
+typedef void (*LiteRtDestroyOptionsFn)(LiteRtOptions);
+typedef LiteRtStatus (*LiteRtSetOptionsHardwareAcceleratorsFn)(LiteRtOptions, int);
+typedef LiteRtStatus (*LiteRtCreateOpaqueOptionsFn)(const char*, void*, LiteRtPayloadDeleter, LiteRtOpaqueOptions*);
+typedef LiteRtStatus (*LiteRtAddOpaqueOptionsFn)(LiteRtOptions, LiteRtOpaqueOptions);
+typedef LiteRtStatus (*LiteRtCreateCompiledModelFn)(LiteRtEnvironment, LiteRtModel, LiteRtOptions, LiteRtCompiledModel*);
+typedef void (*LiteRtDestroyCompiledModelFn)(LiteRtCompiledModel);
+typedef LiteRtStatus (*LiteRtGetCompiledModelBufferRequirementsFn)(LiteRtCompiledModel, LiteRtParamIndex, LiteRtParamIndex, LiteRtTensorBufferRequirements*);
+typedef LiteRtStatus (*LiteRtGetCompiledModelInputTensorLayoutFn)(LiteRtCompiledModel, LiteRtParamIndex, LiteRtParamIndex, LiteRtLayout*);
+typedef LiteRtStatus (*LiteRtGetCompiledModelOutputTensorLayoutsFn)(LiteRtCompiledModel, LiteRtParamIndex, size_t, LiteRtLayout*, bool);
+typedef LiteRtStatus (*LiteRtGetTensorBufferRequirementsBufferSizeFn)(LiteRtTensorBufferRequirements, size_t*);
+typedef LiteRtStatus (*LiteRtCreateTensorBufferFromHostMemoryFn)(const LiteRtRankedTensorType*, void*, size_t, LiteRtHostMemoryDeallocator, LiteRtTensorBuffer*);
+typedef LiteRtStatus (*LiteRtCreateManagedTensorBufferFromRequirementsFn)(LiteRtEnvironment, const LiteRtRankedTensorType*, LiteRtTensorBufferRequirements, LiteRtTensorBuffer*);
+typedef void (*LiteRtDestroyTensorBufferFn)(LiteRtTensorBuffer);
+typedef LiteRtStatus (*LiteRtLockTensorBufferFn)(LiteRtTensorBuffer, void**, int);
+typedef LiteRtStatus (*LiteRtUnlockTensorBufferFn)(LiteRtTensorBuffer);
+typedef LiteRtStatus (*LiteRtRunCompiledModelFn)(LiteRtCompiledModel, LiteRtParamIndex, size_t, LiteRtTensorBuffer*, size_t, LiteRtTensorBuffer*);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

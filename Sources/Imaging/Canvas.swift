@@ -1,0 +1,86 @@
+/// Draws boxes and labels onto an RGB copy of a picture, for annotated output.
+public struct Canvas: Sendable {
+    /// The picture being drawn on (RGB8).
+    public private(set) var bitmap: Bitmap
+
+    /// An RGB colour.
+    public struct Color: Equatable, Sendable {
+        public var r: UInt8, g: UInt8, b: UInt8
+        public init(r: UInt8, g: UInt8, b: UInt8) { self.r = r; self.g = g; self.b = b }
+        public static let white = Color(r: 255, g: 255, b: 255)
+        public static let black = Color(r: 0, g: 0, b: 0)
+        /// A fixed palette that tells neighbouring classes apart.
+        public static let palette: [Color] = [
+            Color(r: 230, g: 25, b: 75), Color(r: 60, g: 180, b: 75), Color(r: 0, g: 130, b: 200), Color(r: 245, g: 130, b: 48),
+            Color(r: 145, g: 30, b: 180), Color(r: 70, g: 200, b: 200), Color(r: 240, g: 50, b: 230), Color(r: 128, g: 128, b: 0),
+        ]
+        /// The palette colour for `index`.
+        public static func forIndex(_ index: Int) -> Color { palette[((index % palette.count) + palette.count) % palette.count] }
+    }
+
+    /// Starts from `bitmap` (converted to RGB8).
+    public init(_ bitmap: Bitmap) {
+        self.bitmap = bitmap.convertedToRGB()
+    }
+
+    /// Fills a rectangle (clipped to the picture).
+    public mutating func fill(x: Int, y: Int, width: Int, height: Int, color: Color) {
+        let x0 = max(x, 0), y0 = max(y, 0)
+        let x1 = min(x + width, bitmap.width), y1 = min(y + height, bitmap.height)
+        guard x0 < x1, y0 < y1 else { return }
+        let stride = bitmap.bytesPerRow
+        for row in y0..<y1 {
+            var p = row * stride + x0 * 3
+            for _ in x0..<x1 {
+                bitmap.pixels[p] = color.r
+                bitmap.pixels[p + 1] = color.g
+                bitmap.pixels[p + 2] = color.b
+                p += 3
+            }
+        }
+    }
+
+    /// Draws a rectangle outline `thickness` pixels wide, inside the given bounds.
+    public mutating func strokeRect(x: Int, y: Int, width: Int, height: Int, thickness: Int = 3, color: Color) {
+        guard width > 0, height > 0 else { return }
+        let t = max(1, min(thickness, width, height))
+        fill(x: x, y: y, width: width, height: t, color: color)
+        fill(x: x, y: y + height - t, width: width, height: t, color: color)
+        fill(x: x, y: y, width: t, height: height, color: color)
+        fill(x: x + width - t, y: y, width: t, height: height, color: color)
+    }
+
+    /// Size in pixels of `text` drawn at `scale`.
+    public static func textSize(_ text: String, scale: Int) -> (width: Int, height: Int) {
+        (max(0, text.count * BitmapFont.advance - 1) * scale, BitmapFont.glyphHeight * scale)
+    }
+
+    /// Draws `text` with its top-left corner at (x, y).
+    public mutating func drawText(_ text: String, x: Int, y: Int, scale: Int = 2, color: Color) {
+        let s = max(1, scale)
+        var cx = x
+        for ch in text {
+            let rows = BitmapFont.rows(for: ch)
+            for (r, bits) in rows.enumerated() {
+                for c in 0..<BitmapFont.glyphWidth where bits & (1 << UInt8(4 - c)) != 0 {
+                    fill(x: cx + c * s, y: y + r * s, width: s, height: s, color: color)
+                }
+            }
+            cx += BitmapFont.advance * s
+        }
+    }
+
+    /// Draws a box with a filled caption above it (or inside it at the top edge of the picture).
+    public mutating func drawLabeledBox(x: Int, y: Int, width: Int, height: Int, label: String, color: Color) {
+        let scale = max(1, min(bitmap.width, bitmap.height) / 300)
+        strokeRect(x: x, y: y, width: width, height: height, thickness: max(2, scale + 1), color: color)
+        guard !label.isEmpty else { return }
+        let (tw, th) = Self.textSize(label, scale: scale)
+        let pad = 2 * scale
+        let boxH = th + 2 * pad
+        let top = y - boxH >= 0 ? y - boxH : y
+        let left = min(max(x, 0), max(0, bitmap.width - (tw + 2 * pad)))
+        fill(x: left, y: top, width: tw + 2 * pad, height: boxH, color: color)
+        drawText(label, x: left + pad, y: top + pad, scale: scale, color: .white)
+    }
+}

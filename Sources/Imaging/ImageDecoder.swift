@@ -1,0 +1,140 @@
+import CJPEG
+import CPNG
+import Foundation
+
+/// Decodes JPEG (libjpeg-turbo) and PNG (libpng) into a ``Bitmap``, and reads the EXIF orientation.
+public enum ImageDecoder {
+    /// A decoded picture and the orientation its EXIF data asks for (`.up` when absent).
+    public struct Decoded: Sendable {
+        public var bitmap: Bitmap
+        public var orientation: ImageOrientation
+    }
+
+    /// Decodes the file at `path`.
+    public static func decode(contentsOfFile path: String) throws -> Decoded {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ImagingError(.fileUnreadable, "Unable to open image file at \(path)")
+        }
+        do {
+            return try decode([UInt8](data))
+        } catch let e as ImagingError {
+            throw ImagingError(e.code, "\(path): \(e.message)")
+        }
+    }
+
+    /// Decodes JPEG or PNG bytes, told apart by their signature. JPEGs decode to RGB8, PNGs to RGBA8
+    /// (or RGB8 when they have no alpha).
+    public static func decode(_ bytes: [UInt8]) throws -> Decoded {
+        if bytes.count >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF {
+            return Decoded(bitmap: try decodeJPEG(bytes), orientation: ImageOrientation(exif: exifOrientation(bytes) ?? 1) ?? .up)
+        }
+        if bytes.count >= 8 && bytes[0..<8].elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            return Decoded(bitmap: try decodePNG(bytes), orientation: .up)
+        }
+        throw ImagingError(.unsupportedFormat, "Not a JPEG or PNG image (unrecognized signature).")
+    }
+
+    static func decodeJPEG(_ bytes: [UInt8]) throws -> Bitmap {
+        guard let handle = tjInitDecompress() else { throw ImagingError(.corruptImage, "libjpeg-turbo could not start a decoder.") }
+        defer { tjDestroy(handle) }
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        var input = bytes
+        let headerStatus = input.withUnsafeMutableBufferPointer {
+            tjDecompressHeader3(handle, $0.baseAddress, UInt($0.count), &width, &height, &subsampling, &colorspace)
+        }
+        guard headerStatus == 0, width > 0, height > 0 else {
+            throw ImagingError(.corruptImage, "Corrupt JPEG: \(String(cString: tjGetErrorStr2(handle)))")
+        }
+        guard width <= 1 << 15, height <= 1 << 15 else {
+            throw ImagingError(.corruptImage, "JPEG of \(width)x\(height) pixels is larger than 32768 on a side.")
+        }
+        var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height) * 3)
+        let status = input.withUnsafeMutableBufferPointer { src in
+            pixels.withUnsafeMutableBufferPointer { dst in
+                tjDecompress2(handle, src.baseAddress, UInt(src.count), dst.baseAddress, width, width * 3, height,
+                              Int32(TJPF_RGB.rawValue), TJFLAG_ACCURATEDCT)
+            }
+        }
+        if status != 0 {
+            // Warnings (e.g. extraneous bytes) still give a full picture; errors do not.
+            let severity = tjGetErrorCode(handle)
+            if severity == Int32(TJERR_FATAL.rawValue) {
+                throw ImagingError(.corruptImage, "Corrupt JPEG: \(String(cString: tjGetErrorStr2(handle)))")
+            }
+            let message = String(cString: tjGetErrorStr2(handle))
+            if message.contains("Premature end") || message.contains("Corrupt") {
+                throw ImagingError(.corruptImage, "Corrupt JPEG: \(message)")
+            }
+        }
+        return try Bitmap(width: Int(width), height: Int(height), format: .rgb8, pixels: pixels)
+    }
+
+    static func decodePNG(_ bytes: [UInt8]) throws -> Bitmap {
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        let began = bytes.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }
+        guard began != 0 else {
+            throw ImagingError(.corruptImage, "Corrupt PNG: \(message(of: &image))")
+        }
+        defer { png_image_free(&image) }
+        let hasAlpha = (image.format & UInt32(PNG_FORMAT_FLAG_ALPHA)) != 0
+        image.format = hasAlpha ? UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA) : UInt32(PNG_FORMAT_FLAG_COLOR)
+        let width = Int(image.width), height = Int(image.height)
+        guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15 else {
+            throw ImagingError(.corruptImage, "PNG of \(width)x\(height) pixels is outside 1…32768 on a side.")
+        }
+        let bpp = hasAlpha ? 4 : 3
+        var pixels = [UInt8](repeating: 0, count: width * height * bpp)
+        let finished = pixels.withUnsafeMutableBytes { dst in
+            bytes.withUnsafeBytes { _ in png_image_finish_read(&image, nil, dst.baseAddress, Int32(width * bpp), nil) }
+        }
+        guard finished != 0 else {
+            throw ImagingError(.corruptImage, "Corrupt PNG: \(message(of: &image))")
+        }
+        return try Bitmap(width: width, height: height, format: hasAlpha ? .rgba8 : .rgb8, pixels: pixels)
+    }
+
+    static func message(of image: inout png_image) -> String {
+        withUnsafeBytes(of: &image.message) { raw in
+            let chars = raw.prefix { $0 != 0 }
+            return String(decoding: chars, as: UTF8.self)
+        }
+    }
+
+    /// The EXIF `Orientation` tag (1…8) of a JPEG's APP1 segment, or nil when there is none.
+    public static func exifOrientation(_ b: [UInt8]) -> Int? {
+        var p = 2
+        while p + 4 <= b.count, b[p] == 0xFF {
+            let marker = b[p + 1]
+            if marker == 0xDA || marker == 0xD9 { return nil }  // start of scan / end: no more metadata
+            let length = Int(b[p + 2]) << 8 | Int(b[p + 3])
+            guard length >= 2, p + 2 + length <= b.count else { return nil }
+            if marker == 0xE1, length >= 16, b[(p + 4)..<(p + 10)].elementsEqual(Array("Exif\0\0".utf8)) {
+                return tiffOrientation(Array(b[(p + 10)..<(p + 2 + length)]))
+            }
+            p += 2 + length
+        }
+        return nil
+    }
+
+    static func tiffOrientation(_ t: [UInt8]) -> Int? {
+        guard t.count >= 8 else { return nil }
+        let little: Bool
+        if t[0] == 0x49 && t[1] == 0x49 { little = true } else if t[0] == 0x4D && t[1] == 0x4D { little = false } else { return nil }
+        func u16(_ p: Int) -> Int? {
+            guard p >= 0, p + 2 <= t.count else { return nil }
+            return little ? Int(t[p]) | Int(t[p + 1]) << 8 : Int(t[p]) << 8 | Int(t[p + 1])
+        }
+        func u32(_ p: Int) -> Int? {
+            guard let a = u16(p), let b = u16(p + 2) else { return nil }
+            return little ? a | b << 16 : a << 16 | b
+        }
+        guard let ifd = u32(4), let count = u16(ifd) else { return nil }
+        for i in 0..<count {
+            let entry = ifd + 2 + i * 12
+            guard let tag = u16(entry) else { return nil }
+            if tag == 0x0112 { return u16(entry + 8) }
+        }
+        return nil
+    }
+}

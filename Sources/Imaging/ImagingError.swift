@@ -1,0 +1,28 @@
+/// The one error type of the imaging layer: undecodable files, bad pixel layouts, bad regions.
+public struct ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What kind of problem this is.
+    public enum Code: String, Sendable {
+        /// The file could not be read.
+        case fileUnreadable
+        /// The bytes are not a JPEG or PNG we can decode.
+        case unsupportedFormat
+        /// A JPEG or PNG that is corrupt or truncated.
+        case corruptImage
+        /// Pixel data that does not match its declared size, stride or format.
+        case invalidPixelData
+        /// A region of interest or output size that cannot be used.
+        case invalidRegion
+        /// Encoding failed.
+        case encodingFailed
+    }
+
+    public let code: Code
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+}

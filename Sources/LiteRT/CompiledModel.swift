@@ -1,0 +1,207 @@
+import CLiteRT
+import Foundation
+
+/// A model compiled for the CPU (XNNPACK) with its input and output buffers, ready to run.
+///
+/// Inputs are 64-byte-aligned host memory that LiteRT reads in place (zero copy): write them with
+/// ``withInput(_:_:)``, call ``run()``, read outputs with ``withOutput(_:_:)``. Use ``invoke(_:)`` to do
+/// the three under the model's lock when several threads share one compiled model; runs on one
+/// compiled model are always serialized.
+public final class CompiledModel: @unchecked Sendable {
+    /// The model this was compiled from (kept alive as long as this object).
+    public let model: Model
+    /// The number of CPU threads XNNPACK uses.
+    public let threads: Int
+    /// Inputs of signature 0, in the model's order.
+    public let inputs: [TensorDescription]
+    /// Outputs of signature 0, in the model's order, with shapes as allocated after compilation.
+    public let outputs: [TensorDescription]
+
+    private let api: FunctionTable
+    private let handle: LiteRtCompiledModel
+    private let options: LiteRtOptions
+    private var inputBuffers: [LiteRtTensorBuffer?]
+    private var outputBuffers: [LiteRtTensorBuffer?]
+    private let inputMemory: [UnsafeMutableRawPointer]
+    private let inputSizes: [Int]
+    private let lock = NSRecursiveLock()
+
+    /// Compiles `model` for the CPU with `threads` XNNPACK threads (≥ 1).
+    public init(model: Model, threads: Int = 1) throws {
+        guard threads >= 1 else {
+            throw LiteRTError(code: .invalidArgument, message: "The thread count must be at least 1, got \(threads).")
+        }
+        self.model = model
+        self.threads = threads
+        let api = model.environment.library.api
+        self.api = api
+
+        var options: LiteRtOptions?
+        try check(api.createOptions(&options), "LiteRtCreateOptions")
+        guard let options else { throw LiteRTError(code: .callFailed, function: "LiteRtCreateOptions", message: "returned no options") }
+        self.options = options
+        var built = false
+        defer { if !built { api.destroyOptions(options) } }
+        try check(api.setOptionsHardwareAccelerators(options, 1), "LiteRtSetOptionsHardwareAccelerators")
+        for id in ["xnnpack", "cpu_delegate"] {
+            guard let payload = strdup("num_threads = \(threads)\n") else {
+                throw LiteRTError(code: .callFailed, message: "Out of memory for the thread option.")
+            }
+            var opaque: LiteRtOpaqueOptions?
+            let status = api.createOpaqueOptions(id, payload, { free($0) }, &opaque)
+            if status != 0 { free(payload) }
+            try check(status, "LiteRtCreateOpaqueOptions")
+            try check(api.addOpaqueOptions(options, opaque), "LiteRtAddOpaqueOptions")
+        }
+        var compiled: LiteRtCompiledModel?
+        try check(api.createCompiledModel(model.environment.handle, model.handle, options, &compiled), "LiteRtCreateCompiledModel",
+                  "LiteRT could not compile the model for the CPU (an unsupported op or tensor type?); see stderr.")
+        guard let compiled else { throw LiteRTError(code: .callFailed, function: "LiteRtCreateCompiledModel", message: "returned no model") }
+        handle = compiled
+        built = true
+
+        var inputs: [TensorDescription] = []
+        var outputs: [TensorDescription] = []
+        var inputBuffers: [LiteRtTensorBuffer?] = []
+        var outputBuffers: [LiteRtTensorBuffer?] = []
+        var inputMemory: [UnsafeMutableRawPointer] = []
+        var inputSizes: [Int] = []
+        var ok = false
+        defer {
+            if !ok { Self.release(api: api, handle: compiled, options: options, ins: inputBuffers, outs: outputBuffers, memory: inputMemory) }
+        }
+        let sigInputs = try model.signatureTensors(inputs: true)
+        let sigOutputs = try model.signatureTensors(inputs: false)
+
+        for (i, t) in sigInputs.enumerated() {
+            var layout = LiteRtLayout()
+            try check(api.getInputTensorLayout(compiled, 0, i, &layout), "LiteRtGetCompiledModelInputTensorLayout")
+            var req: LiteRtTensorBufferRequirements?
+            try check(api.getInputBufferRequirements(compiled, 0, i, &req), "LiteRtGetCompiledModelInputBufferRequirements")
+            var size = 0
+            try check(api.getRequirementsBufferSize(req, &size), "LiteRtGetTensorBufferRequirementsBufferSize")
+            let shape = layout.dims
+            let packed = shape.reduce(1, *) * t.elementType.byteSize
+            let bytes = max(size, packed, 1)
+            let rounded = (bytes + 63) / 64 * 64
+            let memory = UnsafeMutableRawPointer.allocate(byteCount: rounded, alignment: 64)
+            memory.initializeMemory(as: UInt8.self, repeating: 0, count: rounded)
+            inputMemory.append(memory)
+            inputSizes.append(packed)
+            var type = LiteRtRankedTensorType()
+            type.element_type = t.elementType.rawValue
+            type.layout = layout
+            var buffer: LiteRtTensorBuffer?
+            try check(api.createTensorBufferFromHostMemory(&type, memory, rounded, nil, &buffer), "LiteRtCreateTensorBufferFromHostMemory")
+            inputBuffers.append(buffer)
+            inputs.append(TensorDescription(name: t.name, elementType: t.elementType, shape: shape, quantization: t.quantization, byteCount: packed))
+        }
+
+        var layouts = [LiteRtLayout](repeating: LiteRtLayout(), count: sigOutputs.count)
+        if !sigOutputs.isEmpty {
+            try check(api.getOutputTensorLayouts(compiled, 0, sigOutputs.count, &layouts, true), "LiteRtGetCompiledModelOutputTensorLayouts")
+        }
+        for (i, t) in sigOutputs.enumerated() {
+            var req: LiteRtTensorBufferRequirements?
+            try check(api.getOutputBufferRequirements(compiled, 0, i, &req), "LiteRtGetCompiledModelOutputBufferRequirements")
+            var type = LiteRtRankedTensorType()
+            type.element_type = t.elementType.rawValue
+            type.layout = layouts[i]
+            var buffer: LiteRtTensorBuffer?
+            try check(api.createManagedTensorBufferFromRequirements(model.environment.handle, &type, req, &buffer),
+                      "LiteRtCreateManagedTensorBufferFromRequirements")
+            outputBuffers.append(buffer)
+            let shape = layouts[i].dims
+            outputs.append(TensorDescription(name: t.name, elementType: t.elementType, shape: shape, quantization: t.quantization,
+                                             byteCount: shape.reduce(1, *) * t.elementType.byteSize))
+        }
+        self.inputs = inputs
+        self.outputs = outputs
+        self.inputBuffers = inputBuffers
+        self.outputBuffers = outputBuffers
+        self.inputMemory = inputMemory
+        self.inputSizes = inputSizes
+        ok = true
+    }
+
+    deinit {
+        Self.release(api: api, handle: handle, options: options, ins: inputBuffers, outs: outputBuffers, memory: inputMemory)
+    }
+
+    private static func release(api: FunctionTable, handle: LiteRtCompiledModel, options: LiteRtOptions,
+                                ins: [LiteRtTensorBuffer?], outs: [LiteRtTensorBuffer?], memory: [UnsafeMutableRawPointer]) {
+        for b in ins { if let b { api.destroyTensorBuffer(b) } }
+        for b in outs { if let b { api.destroyTensorBuffer(b) } }
+        api.destroyCompiledModel(handle)
+        api.destroyOptions(options)
+        for m in memory { m.deallocate() }
+    }
+
+    /// Runs `body` while holding this model's lock, so that writing inputs, running and reading
+    /// outputs happen as one step when several threads share the model.
+    public func invoke<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    /// Gives `body` the input tensor's memory (exactly ``TensorDescription/byteCount`` bytes) to fill.
+    public func withInput<T>(_ index: Int, _ body: (UnsafeMutableRawBufferPointer) throws -> T) throws -> T {
+        guard inputMemory.indices.contains(index) else {
+            throw LiteRTError(code: .invalidArgument, message: "Input index \(index) is out of range; the model has \(inputMemory.count) inputs.")
+        }
+        return try invoke { try body(UnsafeMutableRawBufferPointer(start: inputMemory[index], count: inputSizes[index])) }
+    }
+
+    /// Copies `bytes` into input `index`; their count must equal the tensor's byte count.
+    public func setInput<Bytes: Collection>(_ index: Int, bytes: Bytes) throws where Bytes.Element == UInt8 {
+        try withInput(index) { buffer in
+            guard bytes.count == buffer.count else {
+                throw LiteRTError(code: .invalidArgument,
+                                  message: "Input \(index) takes \(buffer.count) bytes, got \(bytes.count).")
+            }
+            _ = buffer.initializeMemory(as: UInt8.self, from: bytes)
+        }
+    }
+
+    /// Runs the model on the current inputs.
+    public func run() throws {
+        try invoke {
+            let status = inputBuffers.withUnsafeMutableBufferPointer { ins in
+                outputBuffers.withUnsafeMutableBufferPointer { outs in
+                    api.runCompiledModel(handle, 0, ins.count, ins.baseAddress, outs.count, outs.baseAddress)
+                }
+            }
+            try check(status, "LiteRtRunCompiledModel")
+        }
+    }
+
+    /// Gives `body` output `index`'s bytes (read-only, valid only inside `body`).
+    public func withOutput<T>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
+        guard outputBuffers.indices.contains(index), let buffer = outputBuffers[index] else {
+            throw LiteRTError(code: .invalidArgument, message: "Output index \(index) is out of range; the model has \(outputBuffers.count) outputs.")
+        }
+        return try invoke {
+            var address: UnsafeMutableRawPointer?
+            try check(api.lockTensorBuffer(buffer, &address, 0), "LiteRtLockTensorBuffer")
+            defer { _ = api.unlockTensorBuffer(buffer) }
+            guard let address else {
+                throw LiteRTError(code: .callFailed, function: "LiteRtLockTensorBuffer", message: "returned no host address")
+            }
+            return try body(UnsafeRawBufferPointer(start: address, count: outputs[index].byteCount))
+        }
+    }
+
+    /// A copy of output `index`'s bytes.
+    public func outputBytes(_ index: Int) throws -> [UInt8] {
+        try withOutput(index) { Array($0) }
+    }
+
+    /// Output `index` as floats (float32 outputs only).
+    public func outputFloats(_ index: Int) throws -> [Float] {
+        guard outputs.indices.contains(index), outputs[index].elementType == .float32 else {
+            throw LiteRTError(code: .invalidArgument, message: "Output \(index) is not a float32 tensor.")
+        }
+        return try withOutput(index) { Array($0.bindMemory(to: Float.self)) }
+    }
+}

@@ -1,0 +1,190 @@
+import CLiteRT
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// `libLiteRt.so`, opened at run time with `dlopen`, and the table of C functions we call.
+///
+/// Search order for the library (the first that opens wins):
+/// 1. an explicit path given to ``load(path:)``;
+/// 2. the `LITERT_LIBRARY` environment variable (a file path);
+/// 3. `libLiteRt.so` in the `LITERT_LIB_DIR` directory;
+/// 4. the project-local `.litert/lib/libLiteRt.so` (the set-up script puts it there), looked for from
+///    the current directory upwards and in this package's checkout;
+/// 5. next to the running executable (`<dir>/libLiteRt.so`, `<dir>/../lib/libLiteRt.so`);
+/// 6. `dlopen("libLiteRt.so")`, i.e. `LD_LIBRARY_PATH` and the system's library paths.
+public final class LiteRTLibrary: @unchecked Sendable {
+    /// The file that was opened.
+    public let path: String
+    let handle: UnsafeMutableRawPointer
+    let api: FunctionTable
+
+    private init(path: String, handle: UnsafeMutableRawPointer) throws {
+        self.path = path
+        self.handle = handle
+        self.api = try FunctionTable(handle: handle, path: path)
+    }
+
+    nonisolated(unsafe) private static var cached: LiteRTLibrary?
+    private static let cacheLock = NSLock()
+
+    /// The library found by the default search order, opened once per process.
+    public static func shared() throws -> LiteRTLibrary {
+        cacheLock.lock()
+        defer { cacheLock.unlock() }
+        if let cached { return cached }
+        let library = try load()
+        cached = library
+        return library
+    }
+
+    /// Opens the library, looking first at `path` when given, then the default search order.
+    public static func load(path: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> LiteRTLibrary {
+        var tried: [String] = []
+        for candidate in candidates(explicit: path, environment: environment) {
+            if candidate.contains("/") && !FileManager.default.fileExists(atPath: candidate) {
+                tried.append("\(candidate) (no such file)")
+                continue
+            }
+            dlerror()
+            if let handle = dlopen(candidate, RTLD_NOW | RTLD_LOCAL) {
+                return try LiteRTLibrary(path: candidate, handle: handle)
+            }
+            let reason = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
+            tried.append("\(candidate) (\(reason))")
+        }
+        throw LiteRTError(
+            code: .libraryNotFound,
+            message: "LiteRT runtime library libLiteRt.so was not found. Looked in: "
+                + tried.joined(separator: "; ")
+                + ". Run `make setup` (or scripts/fetch-litert.sh) to fetch ai-edge-litert 2.3.0, or set LITERT_LIBRARY to the path of libLiteRt.so.")
+    }
+
+    /// Every place the default search order looks, in order.
+    public static func candidates(explicit: String?, environment: [String: String]) -> [String] {
+        var list: [String] = []
+        if let explicit, !explicit.isEmpty {
+            // An explicit path is the caller's choice: look nowhere else.
+            return [explicit]
+        }
+        if let file = environment["LITERT_LIBRARY"], !file.isEmpty { list.append(file) }
+        if let dir = environment["LITERT_LIB_DIR"], !dir.isEmpty { list.append(dir + "/libLiteRt.so") }
+        var dir = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        for _ in 0..<6 {
+            list.append(dir.appendingPathComponent(".litert/lib/libLiteRt.so").path)
+            let parent = dir.deletingLastPathComponent()
+            if parent.path == dir.path { break }
+            dir = parent
+        }
+        // The checkout this module was built from (Sources/LiteRT/LiteRTLibrary.swift → package root).
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        list.append(packageRoot.appendingPathComponent(".litert/lib/libLiteRt.so").path)
+        let exe = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath().deletingLastPathComponent()
+        list.append(exe.appendingPathComponent("libLiteRt.so").path)
+        list.append(exe.deletingLastPathComponent().appendingPathComponent("lib/libLiteRt.so").path)
+        list.append("libLiteRt.so")
+        var seen = Set<String>()
+        return list.filter { seen.insert($0).inserted }
+    }
+}
+
+/// The C functions of LiteRT we call, resolved once with `dlsym`.
+struct FunctionTable {
+    let createEnvironment: LiteRtCreateEnvironmentFn
+    let destroyEnvironment: LiteRtDestroyEnvironmentFn
+    let createModelFromFile: LiteRtCreateModelFromFileFn
+    let createModelFromBuffer: LiteRtCreateModelFromBufferFn
+    let destroyModel: LiteRtDestroyModelFn
+    let getNumModelSignatures: LiteRtGetNumModelSignaturesFn
+    let getModelSignature: LiteRtGetModelSignatureFn
+    let getSignatureKey: LiteRtGetSignatureKeyFn
+    let getNumSignatureInputs: LiteRtGetNumSignatureIOFn
+    let getNumSignatureOutputs: LiteRtGetNumSignatureIOFn
+    let getSignatureInputName: LiteRtGetSignatureIONameFn
+    let getSignatureOutputName: LiteRtGetSignatureIONameFn
+    let getSignatureInputTensorByIndex: LiteRtGetSignatureIOTensorByIndexFn
+    let getSignatureOutputTensorByIndex: LiteRtGetSignatureIOTensorByIndexFn
+    let getTensorName: LiteRtGetTensorNameFn
+    let getTensorTypeId: LiteRtGetTensorTypeIdFn
+    let getRankedTensorType: LiteRtGetRankedTensorTypeFn
+    let getQuantizationTypeId: LiteRtGetQuantizationTypeIdFn
+    let getPerTensorQuantization: LiteRtGetPerTensorQuantizationFn
+    let createOptions: LiteRtCreateOptionsFn
+    let destroyOptions: LiteRtDestroyOptionsFn
+    let setOptionsHardwareAccelerators: LiteRtSetOptionsHardwareAcceleratorsFn
+    let createOpaqueOptions: LiteRtCreateOpaqueOptionsFn
+    let addOpaqueOptions: LiteRtAddOpaqueOptionsFn
+    let createCompiledModel: LiteRtCreateCompiledModelFn
+    let destroyCompiledModel: LiteRtDestroyCompiledModelFn
+    let getInputBufferRequirements: LiteRtGetCompiledModelBufferRequirementsFn
+    let getOutputBufferRequirements: LiteRtGetCompiledModelBufferRequirementsFn
+    let getInputTensorLayout: LiteRtGetCompiledModelInputTensorLayoutFn
+    let getOutputTensorLayouts: LiteRtGetCompiledModelOutputTensorLayoutsFn
+    let getRequirementsBufferSize: LiteRtGetTensorBufferRequirementsBufferSizeFn
+    let createTensorBufferFromHostMemory: LiteRtCreateTensorBufferFromHostMemoryFn
+    let createManagedTensorBufferFromRequirements: LiteRtCreateManagedTensorBufferFromRequirementsFn
+    let destroyTensorBuffer: LiteRtDestroyTensorBufferFn
+    let lockTensorBuffer: LiteRtLockTensorBufferFn
+    let unlockTensorBuffer: LiteRtUnlockTensorBufferFn
+    let runCompiledModel: LiteRtRunCompiledModelFn
+
+    init(handle: UnsafeMutableRawPointer, path: String) throws {
+        func sym<T>(_ name: String, _: T.Type) throws -> T {
+            guard let pointer = dlsym(handle, name) else {
+                throw LiteRTError(code: .symbolMissing, function: name,
+                                  message: "\(path) does not export \(name); VisionTasks needs ai-edge-litert 2.3.0's libLiteRt.so (run `make setup`).")
+            }
+            return unsafeBitCast(pointer, to: T.self)
+        }
+        createEnvironment = try sym("LiteRtCreateEnvironment", LiteRtCreateEnvironmentFn.self)
+        destroyEnvironment = try sym("LiteRtDestroyEnvironment", LiteRtDestroyEnvironmentFn.self)
+        createModelFromFile = try sym("LiteRtCreateModelFromFile", LiteRtCreateModelFromFileFn.self)
+        createModelFromBuffer = try sym("LiteRtCreateModelFromBuffer", LiteRtCreateModelFromBufferFn.self)
+        destroyModel = try sym("LiteRtDestroyModel", LiteRtDestroyModelFn.self)
+        getNumModelSignatures = try sym("LiteRtGetNumModelSignatures", LiteRtGetNumModelSignaturesFn.self)
+        getModelSignature = try sym("LiteRtGetModelSignature", LiteRtGetModelSignatureFn.self)
+        getSignatureKey = try sym("LiteRtGetSignatureKey", LiteRtGetSignatureKeyFn.self)
+        getNumSignatureInputs = try sym("LiteRtGetNumSignatureInputs", LiteRtGetNumSignatureIOFn.self)
+        getNumSignatureOutputs = try sym("LiteRtGetNumSignatureOutputs", LiteRtGetNumSignatureIOFn.self)
+        getSignatureInputName = try sym("LiteRtGetSignatureInputName", LiteRtGetSignatureIONameFn.self)
+        getSignatureOutputName = try sym("LiteRtGetSignatureOutputName", LiteRtGetSignatureIONameFn.self)
+        getSignatureInputTensorByIndex = try sym("LiteRtGetSignatureInputTensorByIndex", LiteRtGetSignatureIOTensorByIndexFn.self)
+        getSignatureOutputTensorByIndex = try sym("LiteRtGetSignatureOutputTensorByIndex", LiteRtGetSignatureIOTensorByIndexFn.self)
+        getTensorName = try sym("LiteRtGetTensorName", LiteRtGetTensorNameFn.self)
+        getTensorTypeId = try sym("LiteRtGetTensorTypeId", LiteRtGetTensorTypeIdFn.self)
+        getRankedTensorType = try sym("LiteRtGetRankedTensorType", LiteRtGetRankedTensorTypeFn.self)
+        getQuantizationTypeId = try sym("LiteRtGetQuantizationTypeId", LiteRtGetQuantizationTypeIdFn.self)
+        getPerTensorQuantization = try sym("LiteRtGetPerTensorQuantization", LiteRtGetPerTensorQuantizationFn.self)
+        createOptions = try sym("LiteRtCreateOptions", LiteRtCreateOptionsFn.self)
+        destroyOptions = try sym("LiteRtDestroyOptions", LiteRtDestroyOptionsFn.self)
+        setOptionsHardwareAccelerators = try sym("LiteRtSetOptionsHardwareAccelerators", LiteRtSetOptionsHardwareAcceleratorsFn.self)
+        createOpaqueOptions = try sym("LiteRtCreateOpaqueOptions", LiteRtCreateOpaqueOptionsFn.self)
+        addOpaqueOptions = try sym("LiteRtAddOpaqueOptions", LiteRtAddOpaqueOptionsFn.self)
+        createCompiledModel = try sym("LiteRtCreateCompiledModel", LiteRtCreateCompiledModelFn.self)
+        destroyCompiledModel = try sym("LiteRtDestroyCompiledModel", LiteRtDestroyCompiledModelFn.self)
+        getInputBufferRequirements = try sym("LiteRtGetCompiledModelInputBufferRequirements", LiteRtGetCompiledModelBufferRequirementsFn.self)
+        getOutputBufferRequirements = try sym("LiteRtGetCompiledModelOutputBufferRequirements", LiteRtGetCompiledModelBufferRequirementsFn.self)
+        getInputTensorLayout = try sym("LiteRtGetCompiledModelInputTensorLayout", LiteRtGetCompiledModelInputTensorLayoutFn.self)
+        getOutputTensorLayouts = try sym("LiteRtGetCompiledModelOutputTensorLayouts", LiteRtGetCompiledModelOutputTensorLayoutsFn.self)
+        getRequirementsBufferSize = try sym("LiteRtGetTensorBufferRequirementsBufferSize", LiteRtGetTensorBufferRequirementsBufferSizeFn.self)
+        createTensorBufferFromHostMemory = try sym("LiteRtCreateTensorBufferFromHostMemory", LiteRtCreateTensorBufferFromHostMemoryFn.self)
+        createManagedTensorBufferFromRequirements = try sym("LiteRtCreateManagedTensorBufferFromRequirements", LiteRtCreateManagedTensorBufferFromRequirementsFn.self)
+        destroyTensorBuffer = try sym("LiteRtDestroyTensorBuffer", LiteRtDestroyTensorBufferFn.self)
+        lockTensorBuffer = try sym("LiteRtLockTensorBuffer", LiteRtLockTensorBufferFn.self)
+        unlockTensorBuffer = try sym("LiteRtUnlockTensorBuffer", LiteRtUnlockTensorBufferFn.self)
+        runCompiledModel = try sym("LiteRtRunCompiledModel", LiteRtRunCompiledModelFn.self)
+    }
+}
+
+/// Throws a ``LiteRTError`` naming `function` when `status` is not OK.
+@inline(__always)
+func check(_ status: LiteRtStatus, _ function: StaticString, _ what: @autoclosure () -> String = "") throws {
+    if status != 0 {
+        let detail = what()
+        throw LiteRTError(code: .callFailed, function: "\(function)", status: status,
+                          message: detail.isEmpty ? "LiteRT reported an error; details, if any, are on stderr." : detail)
+    }
+}

@@ -1,0 +1,105 @@
+import CLiteRT
+import Foundation
+
+/// A `.tflite` model loaded by LiteRT, from a file or from bytes.
+public final class Model: @unchecked Sendable {
+    /// The environment the model belongs to.
+    public let environment: Environment
+    let handle: LiteRtModel
+    /// Our copy of the bytes for models made from memory; LiteRT reads them for the model's lifetime.
+    private let storage: UnsafeMutableRawPointer?
+
+    /// Loads the model at `path`.
+    public init(path: String, environment: Environment? = nil) throws {
+        let env = try environment ?? Environment.shared()
+        self.environment = env
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw LiteRTError(code: .invalidArgument, function: "LiteRtCreateModelFromFile",
+                              message: "Unable to open model file at \(path): no such readable file.")
+        }
+        var model: LiteRtModel?
+        try check(env.library.api.createModelFromFile(env.handle, path, &model), "LiteRtCreateModelFromFile",
+                  "\(path) is not a valid TFLite model (LiteRT could not read it as a flatbuffer).")
+        guard let model else { throw LiteRTError(code: .callFailed, function: "LiteRtCreateModelFromFile", message: "returned no model") }
+        handle = model
+        storage = nil
+    }
+
+    /// Loads a model from bytes. The bytes are copied into 64-byte-aligned memory that lives as long
+    /// as the model.
+    public init<Bytes: Collection>(bytes: Bytes, environment: Environment? = nil) throws where Bytes.Element == UInt8 {
+        let env = try environment ?? Environment.shared()
+        self.environment = env
+        guard !bytes.isEmpty else {
+            throw LiteRTError(code: .invalidArgument, function: "LiteRtCreateModelFromBuffer", message: "The model buffer is empty.")
+        }
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: bytes.count, alignment: 64)
+        let raw = UnsafeMutableRawBufferPointer(start: memory, count: bytes.count)
+        _ = raw.initializeMemory(as: UInt8.self, from: bytes)
+        var model: LiteRtModel?
+        let status = env.library.api.createModelFromBuffer(env.handle, memory, bytes.count, &model)
+        guard status == 0, let model else {
+            memory.deallocate()
+            throw LiteRTError(code: .callFailed, function: "LiteRtCreateModelFromBuffer", status: status,
+                              message: "The buffer is not a valid TFLite model (LiteRT could not read it as a flatbuffer).")
+        }
+        handle = model
+        storage = memory
+    }
+
+    deinit {
+        environment.library.api.destroyModel(handle)
+        storage?.deallocate()
+    }
+
+    /// The keys of the model's signatures (`"<placeholder signature>"` for models without any).
+    public func signatureKeys() throws -> [String] {
+        let api = environment.library.api
+        var count = 0
+        try check(api.getNumModelSignatures(handle, &count), "LiteRtGetNumModelSignatures")
+        return try (0..<count).map { i in
+            var sig: LiteRtSignature?
+            try check(api.getModelSignature(handle, i, &sig), "LiteRtGetModelSignature")
+            var key: UnsafePointer<CChar>?
+            try check(api.getSignatureKey(sig, &key), "LiteRtGetSignatureKey")
+            return key.map { String(cString: $0) } ?? ""
+        }
+    }
+
+    struct SignatureTensor {
+        var name: String
+        var elementType: ElementType
+        var quantization: Quantization?
+    }
+
+    /// Names, element types and quantization of signature 0's inputs or outputs.
+    func signatureTensors(inputs: Bool) throws -> [SignatureTensor] {
+        let api = environment.library.api
+        var sig: LiteRtSignature?
+        try check(api.getModelSignature(handle, 0, &sig), "LiteRtGetModelSignature", "The model has no signature.")
+        var count = 0
+        try check((inputs ? api.getNumSignatureInputs : api.getNumSignatureOutputs)(sig, &count),
+                  inputs ? "LiteRtGetNumSignatureInputs" : "LiteRtGetNumSignatureOutputs")
+        return try (0..<count).map { i in
+            var cname: UnsafePointer<CChar>?
+            try check((inputs ? api.getSignatureInputName : api.getSignatureOutputName)(sig, i, &cname), "LiteRtGetSignatureIOName")
+            var tensor: LiteRtTensor?
+            try check((inputs ? api.getSignatureInputTensorByIndex : api.getSignatureOutputTensorByIndex)(sig, i, &tensor),
+                      "LiteRtGetSignatureIOTensorByIndex")
+            var ranked = LiteRtRankedTensorType()
+            try check(api.getRankedTensorType(tensor, &ranked), "LiteRtGetRankedTensorType")
+            var qtype: Int32 = 0
+            try check(api.getQuantizationTypeId(tensor, &qtype), "LiteRtGetQuantizationTypeId")
+            var quant: Quantization?
+            if qtype == 1 {
+                var q = LiteRtQuantizationPerTensor()
+                try check(api.getPerTensorQuantization(tensor, &q), "LiteRtGetPerTensorQuantization")
+                quant = Quantization(scale: q.scale, zeroPoint: q.zero_point)
+            }
+            guard let type = ElementType(rawValue: ranked.element_type) else {
+                throw LiteRTError(code: .invalidArgument, message: "Tensor \(i) has unknown element type \(ranked.element_type).")
+            }
+            return SignatureTensor(name: cname.map { String(cString: $0) } ?? "", elementType: type, quantization: quant)
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+/// Options shared by every task: which model, which processor.
+public final class BaseOptions: @unchecked Sendable {
+    /// Absolute path of the `.tflite` model. Optional on purpose, so that
+    /// `baseOptions.modelAssetPath = Bundle.main.path(forResource:ofType:)` compiles as on iOS; nil
+    /// reads as the empty string.
+    public var modelAssetPath: String! {
+        get { path }
+        set { path = newValue ?? "" }
+    }
+    private var path = ""
+
+    /// The model's bytes, instead of a path (an extension: MediaPipe's iOS API has no buffer option).
+    public var modelAssetBuffer: Data?
+
+    /// The processor to run on (default `.CPU`; `.GPU` is refused on Linux).
+    public var delegate: Delegate = .CPU
+
+    /// CPU threads for inference (an extension; default 1).
+    public var numThreads: Int = 1
+
+    public init() {}
+}

@@ -1,0 +1,7 @@
+/// The processor a task runs on.
+public enum Delegate: Int, Sendable {
+    /// The CPU (XNNPACK). The only delegate on Linux.
+    case CPU = 0
+    /// The GPU: not available on Linux; tasks created with it throw an unimplemented error.
+    case GPU = 1
+}

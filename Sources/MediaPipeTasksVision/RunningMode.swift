@@ -1,0 +1,18 @@
+/// How a vision task receives its input.
+public enum RunningMode: Int, Sendable, CustomStringConvertible {
+    /// Single pictures: `detect(image:)`, `classify(image:)`.
+    case image = 0
+    /// Decoded video frames with timestamps: `detect(videoFrame:timestampInMilliseconds:)`.
+    case video = 1
+    /// A live feed: `detectAsync(image:timestampInMilliseconds:)`, results to a delegate.
+    case liveStream = 2
+
+    /// The name MediaPipe uses in its messages.
+    public var description: String {
+        switch self {
+        case .image: return "Image"
+        case .video: return "Video"
+        case .liveStream: return "Live Stream"
+        }
+    }
+}

@@ -1,0 +1,157 @@
+/// A bounds-checked reader for FlexBuffers, the format of TFLite custom-op options.
+/// Only what custom options use is supported: maps, vectors, ints, uints, floats, bools, strings.
+public enum FlexValue: Equatable, Sendable {
+    case null
+    case int(Int64)
+    case uint(UInt64)
+    case float(Double)
+    case bool(Bool)
+    case string(String)
+    case vector([FlexValue])
+    case map([String: FlexValue])
+
+    /// The value as a double when it is numeric or boolean.
+    public var doubleValue: Double? {
+        switch self {
+        case .int(let v): return Double(v)
+        case .uint(let v): return Double(v)
+        case .float(let v): return v
+        case .bool(let v): return v ? 1 : 0
+        default: return nil
+        }
+    }
+
+    /// The value as an integer when it is numeric or boolean.
+    public var intValue: Int? {
+        switch self {
+        case .int(let v): return Int(exactly: v)
+        case .uint(let v): return Int(exactly: v)
+        case .float(let v): return v.isFinite && v.rounded() == v ? Int(v) : nil
+        case .bool(let v): return v ? 1 : 0
+        default: return nil
+        }
+    }
+
+    /// The value as a boolean when it is numeric or boolean.
+    public var boolValue: Bool? {
+        if case .bool(let v) = self { return v }
+        return intValue.map { $0 != 0 }
+    }
+}
+
+/// Parses FlexBuffers.
+public enum FlexBufferReader {
+    /// Parses the root value of `bytes`.
+    public static func parse(_ bytes: [UInt8]) throws -> FlexValue {
+        guard bytes.count >= 3 else { throw error("buffer of \(bytes.count) bytes is too short") }
+        let rootWidth = Int(bytes[bytes.count - 1])
+        let packed = bytes[bytes.count - 2]
+        guard [1, 2, 4, 8].contains(rootWidth) else { throw error("bad root width \(rootWidth)") }
+        let rootPos = bytes.count - 2 - rootWidth
+        guard rootPos >= 0 else { throw error("root outside the buffer") }
+        var depth = 0
+        return try value(bytes, at: rootPos, parentWidth: rootWidth, packed: packed, depth: &depth)
+    }
+
+    static func error(_ what: String) -> TFLiteModelError {
+        TFLiteModelError(.invalidCustomOptions, "Invalid FlexBuffer custom options: \(what).")
+    }
+
+    static func readUInt(_ b: [UInt8], _ pos: Int, _ width: Int) throws -> UInt64 {
+        guard pos >= 0, width > 0, pos + width <= b.count else { throw error("read of \(width) bytes at \(pos) outside \(b.count) bytes") }
+        var v: UInt64 = 0
+        for i in 0..<width { v |= UInt64(b[pos + i]) << (8 * UInt64(i)) }
+        return v
+    }
+
+    static func readInt(_ b: [UInt8], _ pos: Int, _ width: Int) throws -> Int64 {
+        let u = try readUInt(b, pos, width)
+        let shift = UInt64(64 - 8 * width)
+        return Int64(bitPattern: u << shift) >> Int64(shift)
+    }
+
+    static func readFloat(_ b: [UInt8], _ pos: Int, _ width: Int) throws -> Double {
+        switch width {
+        case 4: return Double(Float(bitPattern: UInt32(try readUInt(b, pos, 4))))
+        case 8: return Double(bitPattern: try readUInt(b, pos, 8))
+        default: throw error("float of width \(width)")
+        }
+    }
+
+    static func indirect(_ b: [UInt8], _ pos: Int, _ width: Int) throws -> Int {
+        let off = try readUInt(b, pos, width)
+        guard off <= UInt64(pos) else { throw error("offset \(off) at \(pos) points before the buffer") }
+        return pos - Int(off)
+    }
+
+    static func value(_ b: [UInt8], at pos: Int, parentWidth: Int, packed: UInt8, depth: inout Int) throws -> FlexValue {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth < 64 else { throw error("nesting too deep") }
+        let type = Int(packed >> 2)
+        let childWidth = 1 << Int(packed & 3)
+        switch type {
+        case 0: return .null
+        case 1: return .int(try readInt(b, pos, parentWidth))
+        case 2: return .uint(try readUInt(b, pos, parentWidth))
+        case 3: return .float(try readFloat(b, pos, parentWidth))
+        case 26: return .bool(try readUInt(b, pos, parentWidth) != 0)
+        case 6: return .int(try readInt(b, try indirect(b, pos, parentWidth), childWidth))
+        case 7: return .uint(try readUInt(b, try indirect(b, pos, parentWidth), childWidth))
+        case 8: return .float(try readFloat(b, try indirect(b, pos, parentWidth), childWidth))
+        case 4:  // key: NUL-terminated
+            return .string(try cString(b, try indirect(b, pos, parentWidth)))
+        case 5:  // string: length-prefixed
+            let s = try indirect(b, pos, parentWidth)
+            let len = Int(try readUInt(b, s - childWidth, childWidth))
+            guard s + len <= b.count else { throw error("string outside the buffer") }
+            return .string(String(decoding: b[s..<(s + len)], as: UTF8.self))
+        case 9:  // map
+            let m = try indirect(b, pos, parentWidth)
+            let len = Int(try readUInt(b, m - childWidth, childWidth))
+            let keysPos = try indirect(b, m - 3 * childWidth, childWidth)
+            let keysWidth = Int(try readUInt(b, m - 2 * childWidth, childWidth))
+            guard [1, 2, 4, 8].contains(keysWidth), len >= 0, len < b.count else { throw error("bad map header") }
+            var result: [String: FlexValue] = [:]
+            for i in 0..<len {
+                let key = try cString(b, try indirect(b, keysPos + i * keysWidth, keysWidth))
+                let typePos = m + len * childWidth + i
+                guard typePos < b.count else { throw error("map types outside the buffer") }
+                result[key] = try value(b, at: m + i * childWidth, parentWidth: childWidth, packed: b[typePos], depth: &depth)
+            }
+            return .map(result)
+        case 10:  // untyped vector
+            let v = try indirect(b, pos, parentWidth)
+            let len = Int(try readUInt(b, v - childWidth, childWidth))
+            guard len >= 0, len < b.count else { throw error("bad vector length") }
+            return .vector(try (0..<len).map { i in
+                let typePos = v + len * childWidth + i
+                guard typePos < b.count else { throw error("vector types outside the buffer") }
+                return try value(b, at: v + i * childWidth, parentWidth: childWidth, packed: b[typePos], depth: &depth)
+            })
+        case 11, 12, 13, 36:  // typed vectors of int, uint, float, bool
+            let v = try indirect(b, pos, parentWidth)
+            let len = Int(try readUInt(b, v - childWidth, childWidth))
+            guard len >= 0, len < b.count else { throw error("bad vector length") }
+            return .vector(try (0..<len).map { i in
+                let p = v + i * childWidth
+                switch type {
+                case 11: return .int(try readInt(b, p, childWidth))
+                case 12: return .uint(try readUInt(b, p, childWidth))
+                case 13: return .float(try readFloat(b, p, childWidth))
+                default: return .bool(try readUInt(b, p, childWidth) != 0)
+                }
+            })
+        default:
+            throw error("unsupported value type \(type)")
+        }
+    }
+
+    static func cString(_ b: [UInt8], _ pos: Int) throws -> String {
+        guard pos >= 0, pos < b.count else { throw error("key outside the buffer") }
+        var end = pos
+        while end < b.count && b[end] != 0 { end += 1 }
+        guard end < b.count else { throw error("unterminated key") }
+        return String(decoding: b[pos..<end], as: UTF8.self)
+    }
+}

@@ -1,0 +1,44 @@
+/// Class labels read from a model's label files: names from the first file of the right type,
+/// display names from the file whose locale matches exactly (MediaPipe's rules).
+public struct LabelMap: Equatable, Sendable {
+    /// Label `i` is the name of class `i`.
+    public var names: [String]
+    /// Display names in the requested locale, when a file for it exists.
+    public var displayNames: [String]?
+
+    public init(names: [String], displayNames: [String]? = nil) {
+        self.names = names
+        self.displayNames = displayNames
+    }
+
+    /// Splits a label file into lines: one label per line, `\r\n` accepted, a single trailing
+    /// empty line dropped. An empty file is an error ("Expected non-empty labels file.").
+    public static func parseLines(_ bytes: [UInt8]) throws -> [String] {
+        var text = String(decoding: bytes, as: UTF8.self)
+        if text.isEmpty { throw TFLiteModelError(.invalidAssociatedFile, "Expected non-empty labels file.") }
+        if text.hasSuffix("\n") { text.removeLast() }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
+        }
+    }
+
+    /// Builds the labels of `tensor` from files of `type` in `archive`; display names come from the
+    /// file of that type whose locale is exactly `locale`.
+    public static func load(tensor: ModelMetadata.TensorMetadata, type: ModelMetadata.AssociatedFileType,
+                            locale: String?, archive: ZipArchive?) throws -> LabelMap? {
+        guard let first = tensor.firstAssociatedFile(ofType: type) else { return nil }
+        guard let archive else {
+            throw TFLiteModelError(.associatedFileNotFound, "No associated file with name: \(first.name)")
+        }
+        let names = try parseLines(try archive.contents(of: first.name))
+        var display: [String]?
+        if let locale, !locale.isEmpty, let file = tensor.firstAssociatedFile(ofType: type, locale: locale) {
+            let lines = try parseLines(try archive.contents(of: file.name))
+            guard lines.count == names.count else {
+                throw TFLiteModelError(.invalidAssociatedFile, "Mismatch between number of labels (\(names.count)) and display names (\(lines.count)).")
+            }
+            display = lines
+        }
+        return LabelMap(names: names, displayNames: display)
+    }
+}

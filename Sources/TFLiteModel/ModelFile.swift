@@ -1,0 +1,146 @@
+import Foundation
+
+/// A `.tflite` file read in pure Swift: subgraphs, tensors, operators, buffers, metadata entries,
+/// the TFLite metadata, and the zip of associated files appended to it.
+public struct ModelFile: Sendable {
+    /// The file's bytes.
+    public let bytes: [UInt8]
+    /// Schema version (3 for current models).
+    public let version: UInt32
+    public let description: String?
+    public let operatorCodes: [OperatorCode]
+    public let subgraphs: [Subgraph]
+    /// Metadata entries of the model (name → buffer index), e.g. `TFLITE_METADATA`, `min_runtime_version`.
+    public let metadataEntries: [(name: String, buffer: Int)]
+    /// Number of buffers.
+    public let bufferCount: Int
+    private let root: FlatTable
+
+    /// The `.tflite` file identifier.
+    public static let fileIdentifier = "TFL3"
+
+    /// Reads the model at `path`.
+    public init(contentsOfFile path: String) throws {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw TFLiteModelError(.fileUnreadable, "Unable to open file at \(path)")
+        }
+        try self.init(bytes: [UInt8](data))
+    }
+
+    /// Parses `bytes`. Malformed input throws ``TFLiteModelError``; nothing traps.
+    public init(bytes: [UInt8]) throws {
+        self.bytes = bytes
+        guard bytes.count >= 8 else {
+            throw TFLiteModelError(.truncated, "The model is not a valid FlatBuffer buffer: it has only \(bytes.count) bytes.")
+        }
+        let reader = try FlatBufferReader(bytes: bytes)
+        guard reader.fileIdentifier == Self.fileIdentifier else {
+            throw TFLiteModelError(.invalidFlatBuffer,
+                                   "The model is not a valid FlatBuffer buffer: its file identifier is '\(Self.printable(reader.fileIdentifier ?? ""))', expected 'TFL3'. Is this a .tflite file?")
+        }
+        let root = try reader.root()
+        self.root = root
+        version = try root.scalar(0, default: UInt32(0))
+        operatorCodes = try root.tables(1).map { t in
+            let deprecated: Int8 = try t.scalar(0, default: 0)
+            let code: Int32 = try t.scalar(3, default: 0)
+            return OperatorCode(builtinCode: max(Int32(deprecated), code), customCode: try t.string(1), version: try t.scalar(2, default: 1))
+        }
+        subgraphs = try root.tables(2).map(Self.subgraph)
+        description = try root.string(3)
+        bufferCount = try root.vector(4, elementSize: 4)?.count ?? 0
+        metadataEntries = try root.tables(6).map { (try $0.string(0) ?? "", Int(try $0.scalar(1, default: UInt32(0)))) }
+        guard !subgraphs.isEmpty else {
+            throw TFLiteModelError(.invalidFlatBuffer, "The model is not a valid FlatBuffer buffer: it has no subgraph.")
+        }
+    }
+
+    static func printable(_ s: String) -> String {
+        String(s.unicodeScalars.map { $0.value >= 32 && $0.value < 127 ? Character($0) : "?" })
+    }
+
+    static func subgraph(_ t: FlatTable) throws -> Subgraph {
+        let tensors = try t.tables(0).map { x -> Tensor in
+            var quant: Tensor.QuantizationParameters?
+            if let q = try x.table(4) {
+                let p = Tensor.QuantizationParameters(scales: try q.floats(2), zeroPoints: try q.integers(3, Int64.self),
+                                                      quantizedDimension: Int(try q.scalar(6, default: Int32(0))),
+                                                      min: try q.floats(0), max: try q.floats(1))
+                if !p.scales.isEmpty || !p.min.isEmpty { quant = p }
+            }
+            let rawType: Int8 = try x.scalar(1, default: 0)
+            guard let type = TensorType(rawValue: rawType) else {
+                throw TFLiteModelError(.invalidFlatBuffer, "The model is not a valid FlatBuffer buffer: tensor type \(rawType) is unknown.")
+            }
+            let signature = try x.integers(7, Int32.self)
+            return Tensor(name: try x.string(3) ?? "", shape: try x.integers(0, Int32.self).map(Int.init),
+                          shapeSignature: signature.isEmpty ? nil : signature.map(Int.init), type: type,
+                          buffer: Int(try x.scalar(2, default: UInt32(0))), quantization: quant, isVariable: try x.bool(5))
+        }
+        let operators = try t.tables(3).map { o in
+            Operator(opcodeIndex: Int(try o.scalar(0, default: UInt32(0))), inputs: try o.integers(1, Int32.self).map(Int.init),
+                     outputs: try o.integers(2, Int32.self).map(Int.init), customOptions: try o.bytes(5))
+        }
+        return Subgraph(name: try t.string(4), tensors: tensors, inputs: try t.integers(1, Int32.self).map(Int.init),
+                        outputs: try t.integers(2, Int32.self).map(Int.init), operators: operators)
+    }
+
+    /// The bytes of buffer `index` (nil when it holds no data).
+    public func buffer(_ index: Int) throws -> [UInt8]? {
+        guard let v = try root.vector(4, elementSize: 4), index >= 0, index < v.count else {
+            throw TFLiteModelError(.invalidFlatBuffer, "The model is not a valid FlatBuffer buffer: buffer \(index) does not exist (there are \(bufferCount)).")
+        }
+        let b = try v.table(index)
+        if let data = try b.bytes(0), !data.isEmpty { return data }
+        let offset: UInt64 = try b.scalar(1, default: 0)
+        let size: UInt64 = try b.scalar(2, default: 0)
+        if offset > 1 {
+            guard offset <= UInt64(bytes.count), size <= UInt64(bytes.count) - offset else {
+                throw TFLiteModelError(.truncated, "Buffer \(index) lies at \(offset)+\(size), past the end of the \(bytes.count)-byte file.")
+            }
+            return Array(bytes[Int(offset)..<Int(offset + size)])
+        }
+        return nil
+    }
+
+    /// The bytes of the metadata entry `name`, or nil when the model has none by that name.
+    public func metadataBuffer(named name: String) throws -> [UInt8]? {
+        guard let entry = metadataEntries.first(where: { $0.name == name }) else { return nil }
+        return try buffer(entry.buffer)
+    }
+
+    /// The parsed `TFLITE_METADATA`, or nil when the model has no metadata.
+    public func modelMetadata() throws -> ModelMetadata? {
+        guard let data = try metadataBuffer(named: ModelMetadata.entryName) else { return nil }
+        return try ModelMetadata(flatBuffer: data)
+    }
+
+    /// The zip of associated files appended to the model, or nil when there is none.
+    public func associatedFiles() throws -> ZipArchive? {
+        try ZipArchive(bytes: bytes)
+    }
+
+    /// The names of the ops of subgraph `index`, in execution order.
+    public func operatorNames(subgraph index: Int = 0) -> [String] {
+        guard subgraphs.indices.contains(index) else { return [] }
+        return subgraphs[index].operators.map { op in
+            operatorCodes.indices.contains(op.opcodeIndex) ? operatorCodes[op.opcodeIndex].name : "UNKNOWN"
+        }
+    }
+
+    /// The options of the model's `TFLite_Detection_PostProcess` op, if it has one.
+    public func detectionPostProcessOptions() throws -> DetectionPostProcessOptions? {
+        for sg in subgraphs {
+            for op in sg.operators where operatorCodes.indices.contains(op.opcodeIndex) {
+                let code = operatorCodes[op.opcodeIndex]
+                if code.builtinCode == OperatorCode.custom && code.customCode == DetectionPostProcessOptions.opName {
+                    guard let options = op.customOptions else {
+                        throw TFLiteModelError(.invalidCustomOptions, "\(DetectionPostProcessOptions.opName) has no custom options.")
+                    }
+                    return try DetectionPostProcessOptions(flexBuffer: options)
+                }
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,36 @@
+/// The one error type of the model-file layer: malformed flatbuffers, metadata, zips, label files.
+public struct TFLiteModelError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What kind of problem this is.
+    public enum Code: String, Sendable {
+        /// Bytes that end before the structure they describe.
+        case truncated
+        /// Not a valid FlatBuffer (bad offsets, sizes, or identifier).
+        case invalidFlatBuffer
+        /// Metadata flatbuffer with the wrong file identifier.
+        case invalidMetadataIdentifier
+        /// Metadata needs a newer parser than ours.
+        case unsupportedMetadataVersion
+        /// The zip appended to the model is malformed.
+        case invalidZip
+        /// A file the metadata names is not in the model.
+        case associatedFileNotFound
+        /// A label or score-calibration file that cannot be used.
+        case invalidAssociatedFile
+        /// Custom options (FlexBuffers) that cannot be parsed.
+        case invalidCustomOptions
+        /// The builder was asked for something it cannot write.
+        case invalidBuilderInput
+        /// The file could not be read.
+        case fileUnreadable
+    }
+
+    public let code: Code
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Imaging
+import MediaPipeTasksVision
+import VisionCore
+
+/// `vision-tasks bench`: medians of the raw LiteRT run, preprocessing, post-processing and the
+/// end-to-end `detect`, measured side by side in one process on the same model and picture.
+enum BenchCommand {
+    static func median(_ xs: [Double]) -> Double {
+        let s = xs.sorted()
+        guard !s.isEmpty else { return 0 }
+        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+    }
+
+    static func time(_ runs: Int, _ warmup: Int, _ body: () throws -> Void) rethrows -> [Double] {
+        for _ in 0..<warmup { try body() }
+        var samples: [Double] = []
+        samples.reserveCapacity(runs)
+        for _ in 0..<runs {
+            let t0 = Clock.now()
+            try body()
+            samples.append(Clock.now() - t0)
+        }
+        return samples
+    }
+
+    static func run(_ raw: [String]) throws {
+        var args = try Arguments(raw, booleanFlags: ["json"])
+        guard let model = args.string("model"), let imagePath = args.string("image") ?? args.positionals.first else {
+            throw CLIError.usage("bench needs --model MODEL.tflite and --image IMAGE")
+        }
+        let runs = try args.int("runs") ?? 50
+        let warmup = try args.int("warmup") ?? 5
+        let threads = try args.int("threads") ?? 1
+        let json = args.flag("json")
+        try args.rejectUnknown()
+        guard runs >= 1, warmup >= 0, threads >= 1 else { throw CLIError.usage("--runs and --threads must be ≥ 1, --warmup ≥ 0") }
+
+        let image = try MPImage(contentsOfFile: imagePath, orientation: .up)
+        let options = ObjectDetectorOptions()
+        options.baseOptions.modelAssetPath = model
+        options.baseOptions.numThreads = threads
+        let detector = try ObjectDetector(options: options)
+
+        // The same model compiled again, driven directly, for the raw and per-stage figures.
+        let (engine, resources) = try TasksErrorBridge.run {
+            let resources = try ModelResources(path: model)
+            return (try ObjectDetectionEngine(resources: resources, options: DetectorOptions(), threads: threads), resources)
+        }
+        _ = resources
+        let compiled = engine.inference.compiled
+        let format = engine.inference.spec.tensorFormat
+        let preprocessor = ImagePreprocessor()
+        var scratch = [UInt8](repeating: 0, count: format.byteCount)
+        _ = try engine.detect(image.bitmap)
+
+        // Interleave the four measurements round by round so that machine noise hits them alike.
+        var rawT: [Double] = [], preT: [Double] = [], postT: [Double] = [], e2eT: [Double] = []
+        for round in 0..<(runs + warmup) {
+            let t0 = Clock.now()
+            try compiled.run()
+            let t1 = Clock.now()
+            try scratch.withUnsafeMutableBytes { try preprocessor.process(image.bitmap, format: format, into: $0) }
+            let t2 = Clock.now()
+            _ = try engine.postprocessor.process(compiled, imageWidth: image.bitmap.width, imageHeight: image.bitmap.height, orientation: .up)
+            let t3 = Clock.now()
+            _ = try detector.detect(image: image)
+            let t4 = Clock.now()
+            if round >= warmup {
+                rawT.append(t1 - t0); preT.append(t2 - t1); postT.append(t3 - t2); e2eT.append(t4 - t3)
+            }
+        }
+        let raw = median(rawT), pre = median(preT), post = median(postT), e2e = median(e2eT)
+        let ratio = e2e / raw
+        if json {
+            print("{\"model\":\(ResultJSON.escape(model)),\"image\":\(ResultJSON.escape(imagePath)),\"width\":\(image.bitmap.width),\"height\":\(image.bitmap.height),"
+                  + "\"input\":[\(format.width),\(format.height)],\"threads\":\(threads),\"runs\":\(runs),"
+                  + String(format: "\"raw_ms\":%.4f,\"preprocess_ms\":%.4f,\"postprocess_ms\":%.4f,\"detect_ms\":%.4f,\"detect_over_raw\":%.4f}",
+                           raw * 1000, pre * 1000, post * 1000, e2e * 1000, ratio))
+        } else {
+            print("model        \(model)")
+            print("image        \(imagePath) (\(image.bitmap.width)x\(image.bitmap.height)) → input \(format.width)x\(format.height)")
+            print("threads      \(threads), \(runs) runs after \(warmup) warm-up, medians")
+            print(String(format: "raw LiteRT run       %8.3f ms", raw * 1000))
+            print(String(format: "preprocessing        %8.3f ms", pre * 1000))
+            print(String(format: "post-processing      %8.3f ms", post * 1000))
+            print(String(format: "detect (end to end)  %8.3f ms", e2e * 1000))
+            print(String(format: "detect / raw         %8.3f", ratio))
+        }
+    }
+}
+
+/// Turns core errors into the MediaPipe error type for the CLI's reporting.
+enum TasksErrorBridge {
+    static func run<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let e as VisionCoreError {
+            throw CLIError.task(code: e.code.rawValue, message: e.description)
+        }
+    }
+}

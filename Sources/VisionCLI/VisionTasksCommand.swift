@@ -1,0 +1,57 @@
+import Foundation
+import MediaPipeTasksVision
+
+/// The `vision-tasks` program: parses the command line and runs a command.
+public enum VisionTasksCommand {
+    static let usage = """
+    vision-tasks — MediaPipe-compatible vision tasks on Linux (LiteRT).
+
+    Usage:
+      vision-tasks detect --model MODEL.tflite IMAGE... [options]
+      vision-tasks bench  --model MODEL.tflite --image IMAGE [--runs 50] [--warmup 5] [--threads 1] [--json]
+      vision-tasks inspect MODEL.tflite
+
+    detect options:
+      --output PATH          annotated picture (one image) or folder (several); default: none
+      --max-results N        at most N detections (-1 = all)
+      --score-threshold F    keep detections scoring at least F (default: the model's own)
+      --allow NAMES          only these labels (comma list); --deny NAMES: not these
+      --locale L             display-name locale (default en)
+      --orientation O        up|down|left|right (default: the file's EXIF orientation)
+      --threads N            CPU threads (default 1)
+      --json                 one JSON object per image instead of text
+
+    Exit status: 0 on success, 64 for a bad command line, else MediaPipe's error code (3 = invalid argument, 5 = not found…).
+    """
+
+    /// Runs with `arguments` (without the program name) and returns the exit status.
+    public static func main(_ arguments: [String]) -> Int32 {
+        guard let command = arguments.first else {
+            print(usage)
+            return 64
+        }
+        let rest = Array(arguments.dropFirst())
+        do {
+            switch command {
+            case "detect": try DetectCommand.run(rest)
+            case "bench": try BenchCommand.run(rest)
+            case "inspect": try InspectCommand.run(rest)
+            case "help", "--help", "-h":
+                print(usage)
+            default:
+                throw CLIError.usage("unknown command '\(command)'")
+            }
+            return 0
+        } catch let e as CLIError {
+            FileHandle.standardError.write(Data("vision-tasks: \(e.description)\n".utf8))
+            if case .usage = e { FileHandle.standardError.write(Data("Run 'vision-tasks help' for usage.\n".utf8)) }
+            return e.exitCode
+        } catch let e as TasksError {
+            FileHandle.standardError.write(Data("vision-tasks: error \(e.code.rawValue) (\(TasksError.domain)): \(e.message)\n".utf8))
+            return Int32(e.code.rawValue)
+        } catch {
+            FileHandle.standardError.write(Data("vision-tasks: \(error)\n".utf8))
+            return 1
+        }
+    }
+}

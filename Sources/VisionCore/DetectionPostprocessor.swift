@@ -1,0 +1,221 @@
+import Imaging
+import LiteRT
+import TFLiteModel
+
+/// Turns a detector's output tensors into boxes and categories, with MediaPipe's checks and
+/// semantics: labels and display names from metadata, score calibration, thresholds, allow/deny
+/// lists by label name, `maxResults`, boxes projected back to the stored image, truncated to
+/// whole pixels and clamped, identical boxes merged.
+///
+/// Supports models whose detections come from the in-model `TFLite_Detection_PostProcess` op
+/// (4 outputs: locations, classes, scores, count).
+public struct DetectionPostprocessor: Sendable {
+    /// Output positions of the four tensors.
+    public let locationIndex: Int, categoryIndex: Int, scoreIndex: Int, countIndex: Int
+    /// Positions of left, top, right, bottom within each box.
+    public let boxOrder: [Int]
+    public let labels: LabelMap?
+    public let calibration: ScoreCalibration?
+    /// The threshold in force (option, else metadata, else none).
+    public let scoreThreshold: Float
+    /// Allowed or denied class indices.
+    public let allowedClasses: Set<Int>?
+    public let deniedClasses: Set<Int>
+    public let maxResults: Int
+    public let maxClassesPerDetection: Int
+
+    /// Checks the model's outputs and metadata and builds the post-processing, in MediaPipe's order.
+    public init(resources: ModelResources, options: DetectorOptions) throws {
+        let outputs = resources.file.subgraphs[0].outputTensors
+        guard outputs.count == 4 || outputs.count == 2 else {
+            throw VisionCoreError(.invalidArgument, "Expected a model with 2 or 4 output tensors, found \(outputs.count).")
+        }
+        let outMeta = resources.subgraphMetadata?.outputTensors ?? []
+        guard outMeta.count == 4 || outMeta.count == 2 else {
+            throw VisionCoreError(.invalidArgument, "Expected a model with 2 or 4 output tensors metadata, found \(outMeta.count).")
+        }
+        for (i, t) in outputs.enumerated() where t.type != .float32 && t.type != .uint8 {
+            throw VisionCoreError(.invalidArgument, "Expected output tensor at index \(i) to have type UINT8 or FLOAT32, found \(t.type) instead.")
+        }
+        let quantized = outputs.filter { $0.type == .uint8 }.count
+        guard quantized == 0 || quantized == outputs.count else {
+            throw VisionCoreError(.invalidArgument,
+                                  "Expected either all or none of the output tensors to be quantized, but found \(quantized) quantized outputs for \(outputs.count) total outputs.")
+        }
+        guard outputs.count == 4 else {
+            throw VisionCoreError(.unimplemented,
+                                  "Models without in-model non-max suppression (2 outputs, DETECTOR_METADATA anchors) are not supported yet.")
+        }
+        guard outMeta.count == 4 else {
+            throw VisionCoreError(.invalidArgument, "Mismatch between number of output tensors (4) and output tensors metadata (\(outMeta.count)).")
+        }
+        let names = outMeta.map { $0.name ?? "" }
+        if let l = names.firstIndex(of: "location"), let c = names.firstIndex(of: "category"),
+           let s = names.firstIndex(of: "score"), let n = names.firstIndex(of: "number of detections") {
+            (locationIndex, categoryIndex, scoreIndex, countIndex) = (l, c, s, n)
+        } else {
+            (locationIndex, categoryIndex, scoreIndex, countIndex) = (0, 1, 2, 3)
+        }
+        let locationMeta = outMeta[locationIndex]
+        guard case let .boundingBox(index, type, coordinates)? = locationMeta.content?.properties else {
+            throw VisionCoreError(.invalidArgument, "Expected BoundingBoxProperties for tensor \(locationMeta.name ?? "location"), found none.")
+        }
+        guard type == .boundaries else {
+            throw VisionCoreError(.invalidArgument, "Mobile SSD only supports BoundingBoxType BOUNDARIES, found \(Self.name(type))")
+        }
+        guard coordinates == .ratio else {
+            throw VisionCoreError(.invalidArgument, "Mobile SSD only supports CoordinateType RATIO, found PIXEL")
+        }
+        if index.isEmpty {
+            boxOrder = [0, 1, 2, 3]
+        } else {
+            guard index.count == 4, index.allSatisfy({ $0 < 4 }), Set(index).count == 4 else {
+                throw VisionCoreError(.invalidArgument, "Expected BoundingBoxProperties index to contain 4 values, found \(index.count)")
+            }
+            boxOrder = index.map(Int.init)
+        }
+        do {
+            labels = try LabelMap.load(tensor: outMeta[categoryIndex], type: .tensorValueLabels,
+                                       locale: options.displayNamesLocale, archive: resources.archive)
+        } catch let e as TFLiteModelError {
+            throw ModelResources.map(e)
+        }
+        let scoreMeta = outMeta[scoreIndex]
+        if let cal = scoreMeta.scoreCalibration {
+            guard let file = scoreMeta.firstAssociatedFile(ofType: .tensorAxisScoreCalibration) else {
+                throw VisionCoreError(.notFound,
+                                      "Found ScoreCalibrationOptions but missing required associated parameters file with type TENSOR_AXIS_SCORE_CALIBRATION.")
+            }
+            do {
+                calibration = try ScoreCalibration(fileContents: try resources.associatedFile(file.name),
+                                                   transformation: cal.transformation, defaultScore: cal.defaultScore)
+            } catch let e as TFLiteModelError {
+                throw ModelResources.map(e)
+            }
+        } else {
+            calibration = nil
+        }
+        scoreThreshold = options.scoreThreshold ?? scoreMeta.scoreThreshold ?? -Float.greatestFiniteMagnitude
+        if !options.categoryAllowlist.isEmpty || !options.categoryDenylist.isEmpty {
+            guard let labels else {
+                throw VisionCoreError(.invalidArgument,
+                                      "Using `category_allowlist` or `category_denylist` requires labels to be present in the TFLite Model Metadata but none was found.")
+            }
+            func indices(_ list: [String]) -> Set<Int> {
+                Set(list.compactMap { name in labels.names.firstIndex(of: name) })
+            }
+            let allowed = indices(options.categoryAllowlist)
+            allowedClasses = allowed.isEmpty ? nil : allowed
+            deniedClasses = indices(options.categoryDenylist)
+        } else {
+            allowedClasses = nil
+            deniedClasses = []
+        }
+        maxResults = options.maxResults
+        maxClassesPerDetection = max(1, (try? resources.file.detectionPostProcessOptions())??.maxClassesPerDetection ?? 1)
+    }
+
+    static func name(_ t: ModelMetadata.BoundingBoxType) -> String {
+        switch t {
+        case .unknown: return "UNKNOWN"
+        case .boundaries: return "BOUNDARIES"
+        case .upperLeft: return "UPPER_LEFT"
+        case .center: return "CENTER"
+        }
+    }
+
+    /// Reads output `index` of `model` as floats (dequantizing uint8 outputs).
+    static func floats(_ model: CompiledModel, _ index: Int) throws -> [Float] {
+        let d = model.outputs[index]
+        switch d.elementType {
+        case .float32:
+            return try model.withOutput(index) { Array($0.bindMemory(to: Float.self)) }
+        case .uint8:
+            let q = d.quantization ?? Quantization(scale: 1, zeroPoint: 0)
+            return try model.withOutput(index) { raw in raw.map { q.scale * (Float($0) - Float(q.zeroPoint)) } }
+        default:
+            throw VisionCoreError(.invalidArgument, "Expected output tensor at index \(index) to have type UINT8 or FLOAT32, found \(d.elementType) instead.")
+        }
+    }
+
+    /// The detections in the outputs of `model`, for a picture of `imageWidth`×`imageHeight` stored
+    /// pixels shown with `orientation`.
+    public func process(_ model: CompiledModel, imageWidth: Int, imageHeight: Int, orientation: ImageOrientation) throws -> [DetectionBox] {
+        let boxes = try Self.floats(model, locationIndex)
+        let classes = try Self.floats(model, categoryIndex)
+        let scores = try Self.floats(model, scoreIndex)
+        let count = try Self.floats(model, countIndex)
+        let slots = classes.count
+        guard count.count == 1, scores.count == slots, boxes.count == slots * 4 else {
+            throw VisionCoreError(.internal,
+                                  "Unexpected detection output sizes: \(boxes.count) box values, \(classes.count) classes, \(scores.count) scores, \(count.count) counts.")
+        }
+        let k = maxClassesPerDetection
+        let reported = count[0].isFinite ? Int(max(0, count[0])) : 0
+        let detections = min(reported, slots / k)
+        let mapping = ImagePreprocessor.mapping(width: imageWidth, height: imageHeight, orientation: orientation, roi: .full,
+                                                dstWidth: 1, dstHeight: 1)
+        var result: [DetectionBox] = []
+        for d in 0..<detections {
+            var categories: [Category] = []
+            for j in 0..<k {
+                let e = d * k + j
+                guard classes[e].isFinite else { continue }
+                let cls = Int(classes[e])
+                if let allowedClasses, !allowedClasses.contains(cls) { continue }
+                if deniedClasses.contains(cls) { continue }
+                var score = scores[e]
+                if let calibration { score = calibration.calibrate(score, classIndex: cls) }
+                guard score >= scoreThreshold else { continue }
+                var name: String?, display: String?
+                if let labels, labels.names.indices.contains(cls) {
+                    name = labels.names[cls]
+                    display = labels.displayNames?[cls]
+                }
+                categories.append(Category(index: cls, score: score, categoryName: name, displayName: display))
+            }
+            if categories.isEmpty { continue }
+            let v = (0..<4).map { boxes[d * k * 4 + boxOrder[$0]] }
+            guard let box = Self.pixelBox(left: v[0], top: v[1], right: v[2], bottom: v[3], mapping: mapping,
+                                          width: imageWidth, height: imageHeight) else { continue }
+            result.append(DetectionBox(x: box.0, y: box.1, width: box.2, height: box.3, categories: categories))
+            if maxResults > 0 && result.count >= maxResults { break }
+        }
+        return Self.mergeIdentical(result)
+    }
+
+    /// Projects a box given relative to the upright tensor frame into the stored image, then
+    /// converts it to pixels as MediaPipe does: truncate, clamp x, y, w, h to [0, dim]. Boxes with
+    /// negative or NaN sizes give nil.
+    public static func pixelBox(left: Float, top: Float, right: Float, bottom: Float,
+                                mapping: ImagePreprocessor.Mapping, width: Int, height: Int) -> (Int, Int, Int, Int)? {
+        let w = right - left, h = bottom - top
+        guard w >= 0, h >= 0, left.isFinite, top.isFinite, w.isFinite, h.isFinite else { return nil }
+        let W = Double(width), H = Double(height)
+        let corners = [(Double(left), Double(top)), (Double(right), Double(top)), (Double(left), Double(bottom)), (Double(right), Double(bottom))]
+        let projected = corners.map { mapping.source(x: $0.0, y: $0.1) }
+        let minX = projected.map(\.0).min() ?? 0, maxX = projected.map(\.0).max() ?? 0
+        let minY = projected.map(\.1).min() ?? 0, maxY = projected.map(\.1).max() ?? 0
+        // Relative box in the stored image, in float as MediaPipe keeps it.
+        let rx = Float(minX / W), ry = Float(minY / H), rw = Float((maxX - minX) / W), rh = Float((maxY - minY) / H)
+        func clampInt(_ v: Float, _ limit: Int) -> Int {
+            let t = v * Float(limit)
+            guard t.isFinite else { return 0 }
+            return min(max(Int(max(min(t, 1e9), -1e9)), 0), limit)
+        }
+        return (clampInt(rx, width), clampInt(ry, height), clampInt(rw, width), clampInt(rh, height))
+    }
+
+    /// Merges detections whose integer boxes are identical into the first one, categories appended.
+    public static func mergeIdentical(_ boxes: [DetectionBox]) -> [DetectionBox] {
+        var out: [DetectionBox] = []
+        for b in boxes {
+            if let i = out.firstIndex(where: { $0.x == b.x && $0.y == b.y && $0.width == b.width && $0.height == b.height }) {
+                out[i].categories += b.categories
+            } else {
+                out.append(b)
+            }
+        }
+        return out
+    }
+}

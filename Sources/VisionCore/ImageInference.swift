@@ -1,0 +1,50 @@
+import Imaging
+import LiteRT
+import TFLiteModel
+
+/// A compiled model plus the image preprocessing for its input: write a picture into the input
+/// tensor (zero copy), run, and read outputs — serialized per instance.
+public final class ImageInference: @unchecked Sendable {
+    public let resources: ModelResources
+    public let spec: ImageTensorSpec
+    public let compiled: CompiledModel
+    private let preprocessor = ImagePreprocessor()
+
+    /// Compiles the model with `threads` CPU threads.
+    public init(resources: ModelResources, spec: ImageTensorSpec, threads: Int = 1) throws {
+        self.resources = resources
+        self.spec = spec
+        do {
+            compiled = try CompiledModel(model: resources.runtimeModel, threads: threads)
+        } catch let e as LiteRTError {
+            throw VisionCoreError(.internal, e.description)
+        }
+        guard let input = compiled.inputs.first, input.byteCount == spec.tensorFormat.byteCount else {
+            throw VisionCoreError(.internal, "The compiled model's input does not match its declared \(spec.width)x\(spec.height)x\(spec.channels) shape.")
+        }
+    }
+
+    /// Timings of the last ``run(_:orientation:region:_:)`` in seconds (preprocess, inference).
+    public private(set) var lastTimings: (preprocess: Double, inference: Double) = (0, 0)
+
+    /// Preprocesses `bitmap` into the input tensor, runs the model, then calls `read` with the
+    /// compiled model (outputs readable) — all under the model's lock.
+    public func run<T>(_ bitmap: Bitmap, orientation: ImageOrientation, region: NormalizedRect,
+                       _ read: (CompiledModel) throws -> T) throws -> T {
+        try compiled.invoke {
+            let t0 = Clock.now()
+            do {
+                try compiled.withInput(0) { buffer in
+                    try preprocessor.process(bitmap, orientation: orientation, region: region, format: spec.tensorFormat, into: buffer)
+                }
+            } catch let e as ImagingError {
+                throw VisionCoreError(.invalidArgument, e.message)
+            }
+            let t1 = Clock.now()
+            do { try compiled.run() } catch let e as LiteRTError { throw VisionCoreError(.internal, e.description) }
+            let t2 = Clock.now()
+            lastTimings = (t1 - t0, t2 - t1)
+            do { return try read(compiled) } catch let e as LiteRTError { throw VisionCoreError(.internal, e.description) }
+        }
+    }
+}

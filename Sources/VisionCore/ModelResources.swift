@@ -1,0 +1,79 @@
+import Foundation
+import LiteRT
+import TFLiteModel
+
+/// Everything a task reads from one model file: its bytes, the parsed `.tflite` structure, its
+/// metadata and associated files, and the LiteRT model built from the same bytes (the file is
+/// read once).
+public final class ModelResources: @unchecked Sendable {
+    public let file: ModelFile
+    public let metadata: ModelMetadata?
+    public let archive: ZipArchive?
+    public let runtimeModel: LiteRT.Model
+    /// Where the model came from (a path, or "<buffer>").
+    public let source: String
+
+    /// Loads the model at `path` with MediaPipe's errors for empty paths, missing and unreadable files.
+    public convenience init(path: String, environment: LiteRT.Environment? = nil) throws {
+        guard !path.isEmpty else {
+            throw VisionCoreError(.invalidArgument,
+                                  "ExternalFile must specify at least one of 'file_content', 'file_name', 'file_pointer_meta' or 'file_descriptor_meta'.")
+        }
+        let fd = open(path, O_RDONLY)
+        if fd < 0 {
+            let err = errno
+            switch err {
+            case ENOENT: throw VisionCoreError(.notFound, "Unable to open file at \(path)")
+            case EACCES, EPERM: throw VisionCoreError(.permissionDenied, "Unable to open file at \(path)")
+            default: throw VisionCoreError(.unknown, "Unable to open file at \(path), errno=\(err)")
+            }
+        }
+        close(fd)
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
+            throw VisionCoreError(.invalidArgument, "Unable to open file at \(path): it is a directory")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw VisionCoreError(.unknown, "Unable to open file at \(path)")
+        }
+        try self.init(bytes: [UInt8](data), source: path, environment: environment)
+    }
+
+    /// Loads a model from bytes.
+    public init(bytes: [UInt8], source: String = "<buffer>", environment: LiteRT.Environment? = nil) throws {
+        self.source = source
+        do {
+            file = try ModelFile(bytes: bytes)
+        } catch let e as TFLiteModelError {
+            throw VisionCoreError(.invalidArgument, "The model is not a valid Flatbuffer buffer (\(source)): \(e.message)")
+        }
+        do {
+            metadata = try file.modelMetadata()
+            archive = try file.associatedFiles()
+        } catch let e as TFLiteModelError {
+            throw Self.map(e)
+        }
+        do {
+            runtimeModel = try LiteRT.Model(bytes: bytes, environment: environment ?? LiteRT.Environment.shared())
+        } catch let e as LiteRTError {
+            throw VisionCoreError(e.code == .libraryNotFound || e.code == .symbolMissing ? .failedPrecondition : .invalidArgument, e.description)
+        }
+    }
+
+    /// Maps model-file errors onto MediaPipe's codes.
+    public static func map(_ e: TFLiteModelError) -> VisionCoreError {
+        switch e.code {
+        case .associatedFileNotFound: return VisionCoreError(.notFound, e.message)
+        default: return VisionCoreError(.invalidArgument, e.message)
+        }
+    }
+
+    /// Metadata of the first subgraph, if any.
+    public var subgraphMetadata: ModelMetadata.SubgraphMetadata? { metadata?.subgraphs.first }
+
+    /// The contents of associated file `name`.
+    public func associatedFile(_ name: String) throws -> [UInt8] {
+        guard let archive else { throw VisionCoreError(.notFound, "No associated file with name: \(name)") }
+        do { return try archive.contents(of: name) } catch let e as TFLiteModelError { throw Self.map(e) }
+    }
+}

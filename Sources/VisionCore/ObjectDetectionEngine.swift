@@ -1,0 +1,44 @@
+import Imaging
+import TFLiteModel
+
+/// The detector shared by both facades: model checks in MediaPipe's order, preprocessing,
+/// inference and post-processing.
+public final class ObjectDetectionEngine: @unchecked Sendable {
+    public let inference: ImageInference
+    public let postprocessor: DetectionPostprocessor
+    /// Timings of the last ``detect(_:orientation:)`` (seconds).
+    public private(set) var lastTimings: (preprocess: Double, inference: Double, postprocess: Double) = (0, 0, 0)
+
+    /// Builds the detector on `resources`, checking in MediaPipe's order: options, subgraphs,
+    /// metadata, input tensor, outputs.
+    public init(resources: ModelResources, options: DetectorOptions, threads: Int = 1) throws {
+        guard options.maxResults != 0 else {
+            throw VisionCoreError(.invalidArgument, "Invalid `max_results` option: value must be != 0")
+        }
+        guard options.categoryAllowlist.isEmpty || options.categoryDenylist.isEmpty else {
+            throw VisionCoreError(.invalidArgument, "`category_allowlist` and `category_denylist` are mutually exclusive options.")
+        }
+        guard resources.file.subgraphs.count == 1 else {
+            throw VisionCoreError(.invalidArgument,
+                                  "Expected a model with a single subgraph, found \(resources.file.subgraphs.count).")
+        }
+        guard resources.metadata != nil else {
+            throw VisionCoreError(.invalidArgument, "Object detection models require TFLite Model Metadata but none was found")
+        }
+        let spec = try ImageTensorSpec(resources: resources)
+        let post = try DetectionPostprocessor(resources: resources, options: options)
+        inference = try ImageInference(resources: resources, spec: spec, threads: threads)
+        postprocessor = post
+    }
+
+    /// Detects objects in `bitmap` shown with `orientation`; boxes are in the stored pixels.
+    public func detect(_ bitmap: Bitmap, orientation: ImageOrientation = .up) throws -> [DetectionBox] {
+        try inference.run(bitmap, orientation: orientation, region: .full) { model in
+            let t0 = Clock.now()
+            let boxes = try postprocessor.process(model, imageWidth: bitmap.width, imageHeight: bitmap.height, orientation: orientation)
+            let timings = inference.lastTimings
+            lastTimings = (timings.preprocess, timings.inference, Clock.now() - t0)
+            return boxes
+        }
+    }
+}

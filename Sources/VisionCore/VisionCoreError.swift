@@ -1,0 +1,49 @@
+/// The one error type of the core: a canonical status code (the `absl::StatusCode` numbers that
+/// MediaPipe's `TasksErrorCode` mirrors) and MediaPipe's message for the same situation.
+public struct VisionCoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Canonical status codes, numbered as MediaPipe's `TasksErrorCode`.
+    public enum Code: Int, Sendable {
+        case cancelled = 1, unknown = 2, invalidArgument = 3, deadlineExceeded = 4, notFound = 5
+        case alreadyExists = 6, permissionDenied = 7, resourceExhausted = 8, failedPrecondition = 9
+        case aborted = 10, outOfRange = 11, unimplemented = 12, `internal` = 13, unavailable = 14
+        case dataLoss = 15, unauthenticated = 16
+
+        /// The canonical name used as the message prefix (`INVALID_ARGUMENT`, …).
+        public var canonicalName: String {
+            switch self {
+            case .cancelled: return "CANCELLED"
+            case .unknown: return "UNKNOWN"
+            case .invalidArgument: return "INVALID_ARGUMENT"
+            case .deadlineExceeded: return "DEADLINE_EXCEEDED"
+            case .notFound: return "NOT_FOUND"
+            case .alreadyExists: return "ALREADY_EXISTS"
+            case .permissionDenied: return "PERMISSION_DENIED"
+            case .resourceExhausted: return "RESOURCE_EXHAUSTED"
+            case .failedPrecondition: return "FAILED_PRECONDITION"
+            case .aborted: return "ABORTED"
+            case .outOfRange: return "OUT_OF_RANGE"
+            case .unimplemented: return "UNIMPLEMENTED"
+            case .internal: return "INTERNAL"
+            case .unavailable: return "UNAVAILABLE"
+            case .dataLoss: return "DATA_LOSS"
+            case .unauthenticated: return "UNAUTHENTICATED"
+            }
+        }
+    }
+
+    public let code: Code
+    /// The message without the code prefix.
+    public let message: String
+    /// Whether MediaPipe raises this from its C++ core (messages then read `"CODE_NAME: message"`)
+    /// rather than from its iOS layer (no prefix).
+    public let fromCore: Bool
+
+    public init(_ code: Code, _ message: String, fromCore: Bool = true) {
+        self.code = code
+        self.message = message
+        self.fromCore = fromCore
+    }
+
+    /// The message as MediaPipe shows it (`localizedDescription`).
+    public var description: String { fromCore ? "\(code.canonicalName): \(message)" : message }
+}

@@ -1,0 +1,4 @@
+import Foundation
+import VisionCLI
+
+exit(VisionTasksCommand.main(Array(CommandLine.arguments.dropFirst())))
