@@ -16,7 +16,8 @@ let package = Package(
         .target(name: "CLiteRT"),
         .target(name: "LiteRT", dependencies: ["CLiteRT"]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .systemLibrary(name: "CJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        // libjpeg behind a tiny C layer that turns its longjmp errors into return codes.
+        .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .target(name: "TFLiteModel", dependencies: ["CZlib"]),
         .target(name: "Imaging", dependencies: ["CJPEG", "CPNG", "CZlib"]),

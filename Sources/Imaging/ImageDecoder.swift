@@ -1,8 +1,7 @@
-import CJPEG
 import CPNG
 import Foundation
 
-/// Decodes JPEG (libjpeg-turbo) and PNG (libpng) into a ``Bitmap``, and reads the EXIF orientation.
+/// Decodes JPEG (libjpeg coefficients + stb_image-exact reconstruction, as MediaPipe) and PNG (libpng) into a ``Bitmap``, and reads the EXIF orientation.
 public enum ImageDecoder {
     /// A decoded picture and the orientation its EXIF data asks for (`.up` when absent).
     public struct Decoded: Sendable {
@@ -22,7 +21,7 @@ public enum ImageDecoder {
         }
     }
 
-    /// Decodes JPEG or PNG bytes, told apart by their signature. JPEGs decode to RGB8, PNGs to RGBA8
+    /// Decodes JPEG or PNG bytes, told apart by their signature. JPEGs decode to RGB8 (gray JPEGs to Gray8), PNGs to RGBA8
     /// (or RGB8 when they have no alpha).
     public static func decode(_ bytes: [UInt8]) throws -> Decoded {
         if bytes.count >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF {
@@ -35,38 +34,7 @@ public enum ImageDecoder {
     }
 
     static func decodeJPEG(_ bytes: [UInt8]) throws -> Bitmap {
-        guard let handle = tjInitDecompress() else { throw ImagingError(.corruptImage, "libjpeg-turbo could not start a decoder.") }
-        defer { tjDestroy(handle) }
-        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-        var input = bytes
-        let headerStatus = input.withUnsafeMutableBufferPointer {
-            tjDecompressHeader3(handle, $0.baseAddress, UInt($0.count), &width, &height, &subsampling, &colorspace)
-        }
-        guard headerStatus == 0, width > 0, height > 0 else {
-            throw ImagingError(.corruptImage, "Corrupt JPEG: \(String(cString: tjGetErrorStr2(handle)))")
-        }
-        guard width <= 1 << 15, height <= 1 << 15 else {
-            throw ImagingError(.corruptImage, "JPEG of \(width)x\(height) pixels is larger than 32768 on a side.")
-        }
-        var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height) * 3)
-        let status = input.withUnsafeMutableBufferPointer { src in
-            pixels.withUnsafeMutableBufferPointer { dst in
-                tjDecompress2(handle, src.baseAddress, UInt(src.count), dst.baseAddress, width, width * 3, height,
-                              Int32(TJPF_RGB.rawValue), TJFLAG_ACCURATEDCT)
-            }
-        }
-        if status != 0 {
-            // Warnings (e.g. extraneous bytes) still give a full picture; errors do not.
-            let severity = tjGetErrorCode(handle)
-            if severity == Int32(TJERR_FATAL.rawValue) {
-                throw ImagingError(.corruptImage, "Corrupt JPEG: \(String(cString: tjGetErrorStr2(handle)))")
-            }
-            let message = String(cString: tjGetErrorStr2(handle))
-            if message.contains("Premature end") || message.contains("Corrupt") {
-                throw ImagingError(.corruptImage, "Corrupt JPEG: \(message)")
-            }
-        }
-        return try Bitmap(width: Int(width), height: Int(height), format: .rgb8, pixels: pixels)
+        try JPEGDecoder.decode(bytes)
     }
 
     static func decodePNG(_ bytes: [UInt8]) throws -> Bitmap {

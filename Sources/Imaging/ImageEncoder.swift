@@ -2,22 +2,23 @@ import CJPEG
 import CPNG
 import Foundation
 
-/// Encodes a ``Bitmap`` as JPEG (libjpeg-turbo) or PNG (libpng).
+/// Encodes a ``Bitmap`` as JPEG (libjpeg) or PNG (libpng).
 public enum ImageEncoder {
     /// JPEG bytes at `quality` (1…100).
     public static func jpeg(_ bitmap: Bitmap, quality: Int = 90) throws -> [UInt8] {
         let rgb = bitmap.convertedToRGB()
-        guard let handle = tjInitCompress() else { throw ImagingError(.encodingFailed, "libjpeg-turbo could not start an encoder.") }
-        defer { tjDestroy(handle) }
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
-        let status = rgb.pixels.withUnsafeBufferPointer {
-            tjCompress2(handle, $0.baseAddress, Int32(rgb.width), Int32(rgb.bytesPerRow), Int32(rgb.height), Int32(TJPF_RGB.rawValue),
-                        &output, &size, Int32(TJSAMP_420.rawValue), Int32(min(max(quality, 1), 100)), 0)
+        var message = [CChar](repeating: 0, count: 200)
+        let status = rgb.pixels.withUnsafeBufferPointer { px in
+            message.withUnsafeMutableBufferPointer { m in
+                vt_jpeg_encode_rgb(px.baseAddress, Int32(rgb.width), Int32(rgb.height), Int32(rgb.bytesPerRow),
+                                   Int32(min(max(quality, 1), 100)), &output, &size, m.baseAddress, m.count)
+            }
         }
-        defer { if let output { tjFree(output) } }
+        defer { free(output) }
         guard status == 0, let output else {
-            throw ImagingError(.encodingFailed, "JPEG encoding failed: \(String(cString: tjGetErrorStr2(handle)))")
+            throw ImagingError(.encodingFailed, "JPEG encoding failed: \(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
         }
         return Array(UnsafeBufferPointer(start: output, count: Int(size)))
     }

@@ -1,0 +1,53 @@
+// A small, safe C layer over libjpeg (libjpeg62-turbo): libjpeg reports errors by longjmp,
+// which Swift cannot catch, so every call that may fail goes through these functions, which
+// catch the error and return it as a message. VisionTasks does the inverse DCT, chroma
+// upsampling and colour conversion itself (the way MediaPipe's decoder, stb_image, does them),
+// so it only needs the quantized DCT coefficients from libjpeg.
+#ifndef VISIONTASKS_CJPEG_H
+#define VISIONTASKS_CJPEG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VT_JPEG_MAX_COMPONENTS 4
+
+typedef struct {
+  int width;
+  int height;
+  int num_components;
+  /// libjpeg's J_COLOR_SPACE guess for the file (1 gray, 2 RGB, 3 YCbCr, 4 CMYK, 5 YCCK).
+  int color_space;
+  int progressive;
+  int h_samp[VT_JPEG_MAX_COMPONENTS];
+  int v_samp[VT_JPEG_MAX_COMPONENTS];
+  int width_in_blocks[VT_JPEG_MAX_COMPONENTS];
+  int height_in_blocks[VT_JPEG_MAX_COMPONENTS];
+  /// Quantization table of each component, natural order.
+  uint16_t quant[VT_JPEG_MAX_COMPONENTS][64];
+  /// Quantized coefficients: height_in_blocks × width_in_blocks blocks of 64, natural order.
+  int16_t* coefficients[VT_JPEG_MAX_COMPONENTS];
+  /// Non-fatal warnings libjpeg emitted (e.g. corrupt data it skipped).
+  int warnings;
+  char message[200];
+} vt_jpeg_coefficients;
+
+/// Reads the DCT coefficients of a JPEG. Returns 0 on success; on failure fills `out->message`.
+int vt_jpeg_read_coefficients(const uint8_t* data, size_t size, vt_jpeg_coefficients* out);
+
+/// Frees what vt_jpeg_read_coefficients allocated.
+void vt_jpeg_free_coefficients(vt_jpeg_coefficients* c);
+
+/// Encodes packed RGB8 as a baseline JPEG. On success returns 0 and a malloc'ed buffer in *out
+/// (free it with free()); on failure returns non-zero with a message.
+int vt_jpeg_encode_rgb(const uint8_t* rgb, int width, int height, int stride, int quality,
+                       uint8_t** out, unsigned long* out_size, char* message, size_t message_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

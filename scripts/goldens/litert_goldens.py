@@ -1,0 +1,71 @@
+"""Golden outputs of LiteRT's Python Interpreter (ai-edge-litert 2.3.0), for bit-exactness tests.
+
+For each model: its input/output tensor details, op names, and the outputs for a deterministic
+input (uint8: (i*31+7) % 256; float32: that value / 127.5 - 1), stored as sha256 of the raw
+little-endian bytes plus the first values.
+
+Usage: python litert_goldens.py ASSETS_DIR > Tests/Goldens/litert.json
+"""
+import hashlib
+import json
+import sys
+
+import numpy as np
+from ai_edge_litert.interpreter import Interpreter
+
+MODELS = [
+    "ssd_mobilenet_v1_coco_quant_metadata.tflite",
+    "mobilenet_v2_1.0_224_quant.tflite",
+    "face_detection_short_range.tflite",
+]
+
+
+def details(d):
+    q = d.get("quantization_parameters", {})
+    return {
+        "name": d["name"],
+        "shape": [int(x) for x in d["shape"]],
+        "dtype": np.dtype(d["dtype"]).name,
+        "scales": [float(x) for x in q.get("scales", [])],
+        "zero_points": [int(x) for x in q.get("zero_points", [])],
+    }
+
+
+def main():
+    assets = sys.argv[1]
+    out = {}
+    for name in MODELS:
+        interp = Interpreter(model_path=f"{assets}/models/{name}", num_threads=1)
+        interp.allocate_tensors()
+        inp = interp.get_input_details()[0]
+        n = int(np.prod(inp["shape"]))
+        pattern = (np.arange(n, dtype=np.int64) * 31 + 7) % 256
+        if inp["dtype"] == np.uint8:
+            data = pattern.astype(np.uint8)
+        else:
+            data = pattern.astype(np.float32) / np.float32(127.5) - np.float32(1.0)
+        interp.set_tensor(inp["index"], data.reshape(inp["shape"]))
+        interp.invoke()
+        outputs = []
+        for d in interp.get_output_details():
+            t = interp.get_tensor(d["index"])
+            raw = np.ascontiguousarray(t).tobytes()
+            outputs.append({
+                **details(d),
+                "runtime_shape": [int(x) for x in t.shape],
+                "sha256": hashlib.sha256(raw).hexdigest(),
+                "first": [float(x) for x in t.flatten()[:8]],
+            })
+        ops = [op["op_name"] for op in interp._get_ops_details()]
+        out[name] = {
+            "inputs": [details(d) for d in interp.get_input_details()],
+            "outputs": outputs,
+            "tensor_count": len(interp.get_tensor_details()),
+            "ops": ops,
+        }
+    json.dump(out, sys.stdout, sort_keys=True)
+    print()
+
+
+if __name__ == "__main__":
+    main()
