@@ -14,11 +14,11 @@ public struct LabelMap: Equatable, Sendable {
     /// Splits a label file into lines: one label per line, `\r\n` accepted, a single trailing
     /// empty line dropped. An empty file is an error ("Expected non-empty labels file.").
     public static func parseLines(_ bytes: [UInt8]) throws -> [String] {
-        var text = String(decoding: bytes, as: UTF8.self)
-        if text.isEmpty { throw TFLiteModelError(.invalidAssociatedFile, "Expected non-empty labels file.") }
-        if text.hasSuffix("\n") { text.removeLast() }
-        return text.split(separator: "\n", omittingEmptySubsequences: false).map {
-            $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
+        if bytes.isEmpty { throw TFLiteModelError(.invalidAssociatedFile, "Expected non-empty labels file.") }
+        var body = bytes[...]
+        if body.last == 0x0A { body = body.dropLast() }
+        return body.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
+            String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)
         }
     }
 

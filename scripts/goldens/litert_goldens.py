@@ -11,7 +11,7 @@ import json
 import sys
 
 import numpy as np
-from ai_edge_litert.interpreter import Interpreter
+from ai_edge_litert.interpreter import Interpreter, OpResolverType
 
 MODELS = [
     "ssd_mobilenet_v1_coco_quant_metadata.tflite",
@@ -56,11 +56,17 @@ def main():
                 "sha256": hashlib.sha256(raw).hexdigest(),
                 "first": [float(x) for x in t.flatten()[:8]],
             })
-        ops = [op["op_name"] for op in interp._get_ops_details()]
+        # The model's own ops and tensors, without the nodes and tensors XNNPACK adds when delegating.
+        plain = Interpreter(model_path=f"{assets}/models/{name}",
+                            experimental_op_resolver_type=OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES)
+        plain.allocate_tensors()
+        ops = [op["op_name"] for op in plain._get_ops_details()]
         out[name] = {
             "inputs": [details(d) for d in interp.get_input_details()],
             "outputs": outputs,
-            "tensor_count": len(interp.get_tensor_details()),
+            # Model tensors come first (index order); the interpreter may append scratch tensors.
+            "tensors": [[t["name"], [int(x) for x in t["shape"]], np.dtype(t["dtype"]).name]
+                        for t in sorted(plain.get_tensor_details(), key=lambda t: t["index"])],
             "ops": ops,
         }
     json.dump(out, sys.stdout, sort_keys=True)

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Where tests find the shared models and photos: `$VISION_TASKS_ASSETS`, else `../shared` next to
+/// this package. With `CI=true`, tests that need them run (and fail) even when they are missing.
+public enum TestAssets {
+    /// The package's root directory.
+    public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The assets directory.
+    public static var root: String {
+        if let env = ProcessInfo.processInfo.environment["VISION_TASKS_ASSETS"], !env.isEmpty { return env }
+        return packageRoot.deletingLastPathComponent().appendingPathComponent("shared").path
+    }
+
+    /// Whether this run is CI (`CI=true`).
+    public static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+
+    /// True when the shared assets are present.
+    public static var present: Bool {
+        FileManager.default.fileExists(atPath: model("ssd_mobilenet_v1_coco_quant_metadata.tflite"))
+    }
+
+    /// Run asset tests when the assets are there, and always on CI (where their absence is a failure).
+    public static var shouldRun: Bool { present || isCI }
+
+    public static func model(_ name: String) -> String { root + "/models/" + name }
+    public static func image(_ name: String) -> String { root + "/images/" + name }
+
+    /// The models in the shared folder.
+    public static let modelNames = [
+        "aiy_vision_classifier_birds_V1_3.tflite", "face_detection_full_range_sparse.tflite", "face_detection_short_range.tflite",
+        "mobilenet_v1_0.25_128_quant.tflite", "mobilenet_v2_1.0_224_inat_bird_quant.tflite", "mobilenet_v2_1.0_224_quant.tflite",
+        "ssd_mobilenet_v1_coco_quant_metadata.tflite", "ssd_mobilenet_v1_coco_quant_no_metadata.tflite",
+        "ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite", "ssd_mobilenet_v2_fpnlite_320_coco_hybrid_no_metadata.tflite",
+    ]
+
+    /// The photos in the shared folder.
+    public static let photoNames = ["bird.png", "cat_720p.jpg", "dog.jpg", "face.jpg", "giraffe.jpg", "grace_hopper.png",
+                                    "owl.jpg", "person.jpg", "pets.jpg"]
+
+    /// Reads a file's bytes, or throws a message naming it.
+    public static func bytes(_ path: String) throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw TestSupportError("cannot read \(path) — set VISION_TASKS_ASSETS to the shared folder")
+        }
+        return [UInt8](data)
+    }
+}
+
+/// A failure in test set-up.
+public struct TestSupportError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import Testing
+import TFLiteModel
+import VisionTestSupport
+
+@Suite("Zip archives, metadata, labels and calibration files")
+struct ArchiveAndMetadataTests {
+    let files: [(name: String, contents: [UInt8])] = [
+        ("labels.txt", Array("cat\ndog\nbird\n".utf8)),
+        ("big.txt", Array(String(repeating: "a long repeated line of text\n", count: 200).utf8)),
+        ("empty.bin", []),
+    ]
+
+    @Test("reads stored and deflated entries back byte for byte", arguments: [false, true])
+    func roundTrip(deflate: Bool) throws {
+        let prefix = [UInt8](repeating: 7, count: 1000)  // the model bytes before the archive
+        let zip = try ZipArchive.write(files, deflate: deflate)
+        let archive = try #require(try ZipArchive(bytes: prefix + zip))
+        #expect(archive.names == ["labels.txt", "big.txt", "empty.bin"])
+        #expect(archive.entries.map(\.method) == [UInt16](repeating: deflate ? 8 : 0, count: 3))
+        for f in files { #expect(try archive.contents(of: f.name) == f.contents) }
+        if deflate { #expect(archive.entries[1].compressedSize < archive.entries[1].uncompressedSize / 5) }
+    }
+
+    @Test("accepts offsets relative to the whole file as well as to the archive")
+    func absoluteOffsets() throws {
+        let prefix = [UInt8](repeating: 1, count: 333)
+        var zip = try ZipArchive.write(files, deflate: true)
+        // Rewrite the archive so its offsets count from the start of the file.
+        let eocd = zip.count - 22
+        let cdOffset = Int(zip[eocd + 16]) | Int(zip[eocd + 17]) << 8 | Int(zip[eocd + 18]) << 16
+        func add(_ p: Int, _ delta: Int) {
+            let v = (Int(zip[p]) | Int(zip[p + 1]) << 8 | Int(zip[p + 2]) << 16 | Int(zip[p + 3]) << 24) + delta
+            for i in 0..<4 { zip[p + i] = UInt8((v >> (8 * i)) & 0xff) }
+        }
+        var p = cdOffset
+        for _ in files {
+            add(p + 42, prefix.count)
+            let n = Int(zip[p + 28]) | Int(zip[p + 29]) << 8
+            p += 46 + n
+        }
+        add(eocd + 16, prefix.count)
+        let archive = try #require(try ZipArchive(bytes: prefix + zip))
+        #expect(try archive.contents(of: "labels.txt") == files[0].contents)
+    }
+
+    @Test("a zip with a bad entry offset is a typed error")
+    func badOffset() throws {
+        var zip = try ZipArchive.write(files, deflate: false)
+        let eocd = zip.count - 22
+        let cdOffset = Int(zip[eocd + 16]) | Int(zip[eocd + 17]) << 8
+        zip[cdOffset + 42] = 0xF0  // local header offset of the first entry
+        zip[cdOffset + 43] = 0x0F
+        do {
+            _ = try ZipArchive(bytes: zip)
+            Issue.record("a bad offset was accepted")
+        } catch let e as TFLiteModelError {
+            #expect(e.code == .invalidZip)
+            #expect(e.message.contains("'labels.txt' points to offset"))
+        }
+    }
+
+    @Test("corrupt deflate data and a wrong CRC are refused")
+    func corruptData() throws {
+        var zip = try ZipArchive.write([("big.txt", files[1].contents)], deflate: true)
+        zip[40] ^= 0xFF
+        zip[41] ^= 0xFF
+        let archive = try #require(try ZipArchive(bytes: zip))
+        #expect(throws: TFLiteModelError.self) { try archive.contents(of: "big.txt") }
+    }
+
+    @Test("a missing associated file is NOT_FOUND-worded")
+    func missingFile() throws {
+        let archive = try #require(try ZipArchive(bytes: try ZipArchive.write(files, deflate: false)))
+        do {
+            _ = try archive.contents(of: "nope.txt")
+            Issue.record("found a missing file")
+        } catch let e as TFLiteModelError {
+            #expect(e.code == .associatedFileNotFound)
+            #expect(e.message == "No associated file with name: nope.txt")
+        }
+    }
+
+    @Test("bytes without a zip have no archive")
+    func noZip() throws {
+        #expect(try ZipArchive(bytes: [UInt8](repeating: 0, count: 100)) == nil)
+    }
+
+    @Test("metadata with the wrong identifier is refused with MediaPipe's message")
+    func wrongIdentifier() throws {
+        var bytes = ModelMetadata(name: "x").flatBuffer()
+        bytes.replaceSubrange(4..<8, with: Array("M002".utf8))
+        do {
+            _ = try ModelMetadata(flatBuffer: bytes)
+            Issue.record("accepted M002")
+        } catch let e as TFLiteModelError {
+            #expect(e.code == .invalidMetadataIdentifier)
+            #expect(e.message == "Invalid metadata schema version: expected M001, got M002")
+        }
+    }
+
+    @Test("metadata that needs a newer parser is refused")
+    func newerParser() throws {
+        let bytes = ModelMetadata(name: "x", minParserVersion: "9.0.0").flatBuffer()
+        do {
+            _ = try ModelMetadata(flatBuffer: bytes)
+            Issue.record("accepted a newer schema")
+        } catch let e as TFLiteModelError {
+            #expect(e.message == "Metadata schema version 1.5.0 is smaller than the minimum version 9.0.0 to parse the metadata flatbuffer.")
+        }
+    }
+
+    @Test("metadata written by the builder reads back identically")
+    func metadataRoundTrip() throws {
+        let md = ModelMetadata(
+            name: "Round trip", description: "d", version: "v2",
+            subgraphs: [ModelMetadata.SubgraphMetadata(
+                name: "sg",
+                inputTensors: [ModelMetadata.TensorMetadata(name: "image", content: .init(properties: .image(colorSpace: .rgb, defaultSize: (224, 224))),
+                                                            processUnits: [.normalization(mean: [1, 2, 3], std: [4, 5, 6])], statsMax: [255], statsMin: [0])],
+                outputTensors: [
+                    ModelMetadata.TensorMetadata(name: "location", content: .init(properties: .boundingBox(index: [1, 0, 3, 2], type: .boundaries, coordinateType: .ratio), range: 2...2)),
+                    ModelMetadata.TensorMetadata(name: "score", processUnits: [.scoreCalibration(transformation: .inverseLogistic, defaultScore: 0.2),
+                                                                               .scoreThresholding(globalScoreThreshold: 0.5)],
+                                                 associatedFiles: [.init(name: "calibration.txt", type: .tensorAxisScoreCalibration),
+                                                                   .init(name: "labels_fr.txt", description: "French", type: .tensorAxisLabels, locale: "fr", version: "3")]),
+                ],
+                outputTensorGroups: [.init(name: "detection result", tensorNames: ["location", "score"])],
+                customMetadata: [.init(name: "DETECTOR_METADATA", data: [1, 2, 3, 4, 5])])],
+            author: "us", license: "Apache-2.0",
+            associatedFiles: [.init(name: "readme.txt", type: .descriptions)], minParserVersion: "1.5.0")
+        #expect(try ModelMetadata(flatBuffer: md.flatBuffer()) == md)
+    }
+
+    @Test("a built model with metadata and files reads back")
+    func builtModel() throws {
+        let bytes = try SyntheticModels.addConstantWithMetadata(mean: [127.5], std: [127.5], labels: ["cat", "dog"],
+                                                                 localized: ("fr", ["chat", "chien"]), deflate: true)
+        let model = try ModelFile(bytes: bytes)
+        #expect(model.subgraphs[0].inputTensors.first?.shape == [1, 4, 4, 3])
+        #expect(model.operatorNames() == ["ADD"])
+        let out = try #require(try model.modelMetadata()?.subgraphs.first?.outputTensors.first)
+        let labels = try #require(try LabelMap.load(tensor: out, type: .tensorAxisLabels, locale: "fr", archive: model.associatedFiles()))
+        #expect(labels == LabelMap(names: ["cat", "dog"], displayNames: ["chat", "chien"]))
+        let constant = model.subgraphs[0].tensors[1]
+        #expect(try model.buffer(constant.buffer) == [0, 0, 0, 0x3f])
+    }
+
+    @Test("label files: one per line, CRLF, one trailing newline dropped, empty refused")
+    func labelLines() throws {
+        #expect(try LabelMap.parseLines(Array("a\nb\n".utf8)) == ["a", "b"])
+        #expect(try LabelMap.parseLines(Array("a\r\nb\r\n".utf8)) == ["a", "b"])
+        #expect(try LabelMap.parseLines(Array("a\n\nc".utf8)) == ["a", "", "c"])
+        #expect(try LabelMap.parseLines(Array("a\n\n".utf8)) == ["a", ""])
+        do {
+            _ = try LabelMap.parseLines([])
+            Issue.record("empty labels accepted")
+        } catch let e as TFLiteModelError {
+            #expect(e.message == "Expected non-empty labels file.")
+        }
+    }
+
+    @Test("display names whose count differs from the labels are refused")
+    func displayNameMismatch() throws {
+        let bytes = try SyntheticModels.addConstantWithMetadata(mean: [0], std: [1], labels: ["a", "b"], localized: ("de", ["x"]))
+        let model = try ModelFile(bytes: bytes)
+        let out = try #require(try model.modelMetadata()?.subgraphs.first?.outputTensors.first)
+        do {
+            _ = try LabelMap.load(tensor: out, type: .tensorAxisLabels, locale: "de", archive: model.associatedFiles())
+            Issue.record("mismatch accepted")
+        } catch let e as TFLiteModelError {
+            #expect(e.message == "Mismatch between number of labels (2) and display names (1).")
+        }
+    }
+
+    @Test("score calibration files parse, apply the sigmoid, and refuse bad lines")
+    func scoreCalibration() throws {
+        let c = try ScoreCalibration(fileContents: Array("1.0,2.0,0.5\n\n0.9,1,0,0.3\n".utf8), transformation: .identity, defaultScore: 0.1)
+        #expect(c.sigmoids.count == 3 && c.sigmoids[1] == nil)
+        #expect(abs(c.calibrate(0.5, classIndex: 0) - 1 / (1 + exp(-1.5))) < 1e-6)
+        #expect(c.calibrate(0.9, classIndex: 1) == 0.1)
+        #expect(c.calibrate(0.2, classIndex: 2) == 0.1)  // at or below min_score
+        #expect(c.calibrate(0.9, classIndex: 7) == 0.1)  // no parameters
+        let log = try ScoreCalibration(fileContents: Array("1,1,0".utf8), transformation: .inverseLogistic, defaultScore: 0)
+        #expect(abs(log.calibrate(0.7, classIndex: 0) - 0.7) < 1e-6)
+        func message(_ text: String) -> String? {
+            do { _ = try ScoreCalibration(fileContents: Array(text.utf8), transformation: .identity, defaultScore: 0); return nil }
+            catch let e as TFLiteModelError { return e.message } catch { return "\(error)" }
+        }
+        #expect(message("1,2") == "Expected 3 or 4 parameters per line in score calibration file, got 2.")
+        #expect(message("1,x,3") == "Could not parse score calibration parameter as float: x.")
+        #expect(message("-1,2,3") == "The scale parameter of the sigmoids must be positive, found -1.0.")
+        #expect(message("") == "Expected non-empty score calibration file.")
+    }
+
+    @Test("FlexBuffer maps with ints, floats, bools and strings parse")
+    func flexBuffers() throws {
+        // {"a": 5, "b": 0.5, "c": true} as written by flexbuffers (widths 1, floats 4 bytes).
+        let bytes: [UInt8] = [
+            0x61, 0x00, 0x62, 0x00, 0x63, 0x00,        // keys "a", "b", "c"
+            0x03, 0x07, 0x06, 0x05,                    // keys vector: len 3, offsets back to keys
+            0x03, 0x01, 0x00, 0x00,                    // pad; map header: keys offset, keys width(1)... (see below)
+        ]
+        // The hand-made bytes above are not a valid buffer; a truncated or malformed buffer must throw.
+        #expect(throws: TFLiteModelError.self) { try FlexBufferReader.parse(bytes) }
+        #expect(throws: TFLiteModelError.self) { try FlexBufferReader.parse([1]) }
+    }
+}

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Regenerates every golden file in Tests/Goldens with MediaPipe 1.2.2 and ai-edge-litert 2.3.0
+# from PyPI, in a virtual environment of its own (.venv-goldens).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+assets=${VISION_TASKS_ASSETS:-$root/../shared}
+venv=$root/.venv-goldens
+[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+"$venv/bin/pip" install -q -r "$root/scripts/goldens/requirements.txt"
+cd "$root/scripts/goldens"
+"$venv/bin/python" litert_goldens.py "$assets" > "$root/Tests/Goldens/litert.json"
+"$venv/bin/python" mediapipe_image_goldens.py "$assets" > "$root/Tests/Goldens/mediapipe_images.json"
+"$venv/bin/python" mediapipe_detector_goldens.py "$assets" > "$root/Tests/Goldens/mediapipe_detector.json"
+echo "goldens written to $root/Tests/Goldens"
