@@ -1,0 +1,172 @@
+import Foundation
+import LiteRT
+import Testing
+import TFLiteModel
+import VisionTestSupport
+
+/// Whether the LiteRT library can be loaded; on CI its absence fails the tests instead of skipping them.
+enum Runtime {
+    static let available: Bool = (try? LiteRTLibrary.shared()) != nil
+    static var shouldRun: Bool { available || TestAssets.isCI }
+}
+
+@Suite("The LiteRT runtime")
+struct RuntimeTests {
+    @Test("a missing library names every place it looked")
+    func missingLibrary() throws {
+        do {
+            _ = try LiteRTLibrary.load(path: "/nonexistent/dir/libLiteRt.so")
+            Issue.record("loaded a missing library")
+        } catch let e as LiteRTError {
+            #expect(e.code == .libraryNotFound)
+            #expect(e.message.contains("/nonexistent/dir/libLiteRt.so (no such file)"))
+            #expect(e.message.contains("make setup"))
+        }
+        let list = LiteRTLibrary.candidates(explicit: nil, environment: ["LITERT_LIBRARY": "/a/libLiteRt.so", "LITERT_LIB_DIR": "/b"])
+        #expect(list.first == "/a/libLiteRt.so")
+        #expect(list[1] == "/b/libLiteRt.so")
+        #expect(list.contains { $0.hasSuffix(".litert/lib/libLiteRt.so") })
+        #expect(list.last == "libLiteRt.so")
+    }
+
+    @Test("a library without LiteRT's symbols is refused by name", .enabled(if: FileManager.default.fileExists(atPath: "/lib/x86_64-linux-gnu/libz.so.1")))
+    func wrongLibrary() throws {
+        do {
+            _ = try LiteRTLibrary.load(path: "/lib/x86_64-linux-gnu/libz.so.1")
+            Issue.record("accepted libz as LiteRT")
+        } catch let e as LiteRTError {
+            #expect(e.code == .symbolMissing)
+            #expect(e.function == "LiteRtCreateEnvironment")
+        }
+    }
+
+    @Test("status codes have LiteRT's names")
+    func statusNames() {
+        #expect(LiteRTError.statusName(500) == "kLiteRtStatusErrorFileIO")
+        #expect(LiteRTError.statusName(3) == "kLiteRtStatusErrorRuntimeFailure")
+        let e = LiteRTError(code: .callFailed, function: "LiteRtRunCompiledModel", status: 3, message: "boom")
+        #expect(e.description == "LiteRtRunCompiledModel failed with kLiteRtStatusErrorRuntimeFailure (3): boom")
+    }
+}
+
+@Suite("Running models on LiteRT", .enabled(if: Runtime.shouldRun && TestAssets.shouldRun))
+struct InferenceTests {
+    /// The deterministic input of scripts/goldens/litert_goldens.py.
+    static func fill(_ model: CompiledModel) throws {
+        let input = model.inputs[0]
+        try model.withInput(0) { buffer in
+            let n = input.elementCount
+            switch input.elementType {
+            case .uint8:
+                let p = buffer.bindMemory(to: UInt8.self)
+                for i in 0..<n { p[i] = UInt8((i * 31 + 7) % 256) }
+            case .float32:
+                let p = buffer.bindMemory(to: Float.self)
+                for i in 0..<n { p[i] = Float((i * 31 + 7) % 256) / Float(127.5) - Float(1) }
+            default:
+                Issue.record("unexpected input type \(input.elementType)")
+            }
+        }
+    }
+
+    @Test("outputs are bit-identical to the Python interpreter's",
+          arguments: ["ssd_mobilenet_v1_coco_quant_metadata.tflite", "mobilenet_v2_1.0_224_quant.tflite", "face_detection_short_range.tflite"])
+    func bitIdentical(name: String) throws {
+        let golden = try #require(try Goldens.dictionary("litert.json")[name] as? [String: Any])
+        let outputs = try #require(golden["outputs"] as? [[String: Any]])
+        let model = try CompiledModel(model: try Model(path: TestAssets.model(name)), threads: 1)
+        #expect(model.inputs.map(\.name) == (golden["inputs"] as? [[String: Any]])?.map { $0["name"] as? String ?? "" })
+        try Self.fill(model)
+        try model.run()
+        #expect(model.outputs.count == outputs.count)
+        for (i, o) in outputs.enumerated() {
+            #expect(model.outputs[i].name == o["name"] as? String)
+            #expect(model.outputs[i].shape == o["runtime_shape"] as? [Int])
+            let bytes = try model.outputBytes(i)
+            #expect(SHA256.hex(bytes) == o["sha256"] as? String, "\(name) output \(i)")
+        }
+    }
+
+    @Test("describes inputs and outputs from the compiled layouts, with quantization")
+    func descriptions() throws {
+        let ssd = try CompiledModel(model: try Model(path: TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite")))
+        #expect(ssd.inputs == [TensorDescription(name: "normalized_input_image_tensor", elementType: .uint8, shape: [1, 300, 300, 3],
+                                                 quantization: Quantization(scale: 0.0078125, zeroPoint: 128), byteCount: 270_000)])
+        #expect(ssd.outputs.map(\.shape) == [[1, 10, 4], [1, 10], [1, 10], [1]])
+        #expect(ssd.outputs.map(\.elementType) == [.float32, .float32, .float32, .float32])
+        let fpn = try CompiledModel(model: try Model(path: TestAssets.model("ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite")))
+        #expect(fpn.inputs[0].elementType == .float32 && fpn.inputs[0].shape == [1, 320, 320, 3] && fpn.inputs[0].quantization == nil)
+    }
+
+    @Test("a model from bytes runs like the same model from its file")
+    func fromBytes() throws {
+        let path = TestAssets.model("mobilenet_v1_0.25_128_quant.tflite")
+        let a = try CompiledModel(model: try Model(path: path))
+        var bytes = try TestAssets.bytes(path)
+        let b = try CompiledModel(model: try Model(bytes: bytes))
+        bytes = []  // our copy is gone; the model keeps its own
+        try Self.fill(a); try a.run()
+        try Self.fill(b); try b.run()
+        #expect(try a.outputBytes(0) == b.outputBytes(0))
+        #expect(bytes.isEmpty)
+    }
+
+    @Test("two threads give the same outputs as one")
+    func threads() throws {
+        let path = TestAssets.model("mobilenet_v2_1.0_224_quant.tflite")
+        let one = try CompiledModel(model: try Model(path: path), threads: 1)
+        let two = try CompiledModel(model: try Model(path: path), threads: 2)
+        try Self.fill(one); try one.run()
+        try Self.fill(two); try two.run()
+        #expect(two.threads == 2)
+        #expect(try one.outputBytes(0) == two.outputBytes(0))
+    }
+
+    @Test("a model written by our builder runs: output = input + 0.5")
+    func builtModelRuns() throws {
+        let model = try CompiledModel(model: try Model(bytes: try SyntheticModels.addConstant(height: 2, width: 3, constant: 0.5)))
+        #expect(model.inputs[0].shape == [1, 2, 3, 3])
+        let input = (0..<18).map { Float($0) * 0.25 }
+        try model.withInput(0) { buffer in
+            for (i, v) in input.enumerated() { buffer.storeBytes(of: v, toByteOffset: i * 4, as: Float.self) }
+        }
+        try model.run()
+        #expect(try model.outputFloats(0) == input.map { $0 + 0.5 })
+    }
+
+    @Test("bad models and bad calls are typed errors")
+    func errors() throws {
+        #expect(throws: LiteRTError.self) { try Model(path: "/nonexistent/model.tflite") }
+        do {
+            _ = try Model(bytes: Array("not a flatbuffer, just text".utf8))
+            Issue.record("text loaded as a model")
+        } catch let e as LiteRTError {
+            #expect(e.function == "LiteRtCreateModelFromBuffer")
+            #expect(e.status != nil)
+        }
+        #expect(throws: LiteRTError.self) { try Model(bytes: [UInt8]()) }
+        let model = try Model(path: TestAssets.model("mobilenet_v1_0.25_128_quant.tflite"))
+        #expect(throws: LiteRTError.self) { try CompiledModel(model: model, threads: 0) }
+        let compiled = try CompiledModel(model: model)
+        #expect(throws: LiteRTError.self) { try compiled.setInput(0, bytes: [1, 2, 3]) }
+        #expect(throws: LiteRTError.self) { try compiled.withInput(1) { _ in } }
+        #expect(throws: LiteRTError.self) { try compiled.outputBytes(5) }
+        #expect(throws: LiteRTError.self) { try compiled.outputFloats(0) }  // uint8 output
+    }
+
+    @Test("300 load, compile, run, destroy cycles do not grow memory")
+    func noLeak() throws {
+        let path = TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite")
+        func cycle() throws {
+            let compiled = try CompiledModel(model: try Model(path: path))
+            try compiled.setInput(0, bytes: [UInt8](repeating: 128, count: 270_000))
+            try compiled.run()
+            _ = try compiled.outputFloats(2)
+        }
+        for _ in 0..<20 { try cycle() }  // warm up allocator pools
+        let before = ProcessMemory.residentBytes()
+        for _ in 0..<300 { try cycle() }
+        let growth = ProcessMemory.residentBytes() - before
+        #expect(growth < 8 * 1024 * 1024, "resident memory grew by \(growth / 1024) KiB over 300 cycles")
+    }
+}
