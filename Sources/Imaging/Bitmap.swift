@@ -116,3 +116,11 @@ public struct Bitmap: Equatable, Sendable {
         return (try? Bitmap(width: width, height: height, format: .rgb8, pixels: out)) ?? self
     }
 }
+
+extension Bitmap {
+    /// The YCbCr → RGB conversion used for NV12, exposed for tests.
+    public static func yuvToRGBForTesting(_ y: Int, _ cb: Int, _ cr: Int) -> [UInt8] {
+        let (r, g, b) = yuvToRGB(y, cb, cr)
+        return [r, g, b]
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import Imaging
+import Testing
+import VisionTestSupport
+
+/// A plain, slow reference of the preprocessing: for each tensor pixel, find the point of the
+/// stored picture it shows (by explicit per-orientation formulas on the upright picture), and
+/// sample it bilinearly in floating point with a clamped border.
+enum Reference {
+    static func sourcePoint(u: Double, v: Double, width W: Double, height H: Double, orientation: ImageOrientation) -> (Double, Double) {
+        // (u, v): a point of the upright picture, in upright pixel units.
+        let uprightWidth = orientation.swapsDimensions ? H : W
+        var u = u
+        if orientation.isMirrored { u = uprightWidth - u }
+        switch orientation.clockwiseDegrees {
+        case 90: return (v, H - u)     // shown turned clockwise: upright (u, v) was stored at (v, H − u)
+        case 180: return (W - u, H - v)
+        case 270: return (W - v, u)
+        default: return (u, v)
+        }
+    }
+
+    static func tensor(_ b: Bitmap, orientation: ImageOrientation, roi: NormalizedRect, width: Int, height: Int) -> [Double] {
+        let W = Double(b.width), H = Double(b.height)
+        // The ROI's upright frame: its corners, in upright pixel units of the whole picture.
+        let upW = orientation.swapsDimensions ? H : W, upH = orientation.swapsDimensions ? W : H
+        // Express the ROI (given in stored coordinates) in the upright picture.
+        let c = [(roi.x * W, roi.y * H), ((roi.x + roi.width) * W, (roi.y + roi.height) * H)]
+        var us: [Double] = [], vs: [Double] = []
+        for (x, y) in c {
+            let (u, v) = inverse(x: x, y: y, width: W, height: H, orientation: orientation)
+            us.append(u); vs.append(v)
+        }
+        let u0 = us.min() ?? 0, u1 = us.max() ?? upW, v0 = vs.min() ?? 0, v1 = vs.max() ?? upH
+        var out: [Double] = []
+        for ty in 0..<height {
+            for tx in 0..<width {
+                let u = u0 + Double(tx) * (u1 - u0) / Double(width)
+                let v = v0 + Double(ty) * (v1 - v0) / Double(height)
+                let (sx, sy) = sourcePoint(u: u, v: v, width: W, height: H, orientation: orientation)
+                let x0 = floor(sx), y0 = floor(sy), fx = sx - x0, fy = sy - y0
+                for ch in 0..<3 {
+                    func p(_ x: Double, _ y: Double) -> Double {
+                        let (r, g, bl) = b.rgb(x: Int(x), y: Int(y))
+                        return Double([r, g, bl][ch])
+                    }
+                    let value = p(x0, y0) * (1 - fx) * (1 - fy) + p(x0 + 1, y0) * fx * (1 - fy)
+                        + p(x0, y0 + 1) * (1 - fx) * fy + p(x0 + 1, y0 + 1) * fx * fy
+                    out.append(value)
+                }
+            }
+        }
+        return out
+    }
+
+    static func inverse(x: Double, y: Double, width W: Double, height H: Double, orientation: ImageOrientation) -> (Double, Double) {
+        let uprightWidth = orientation.swapsDimensions ? H : W
+        var u: Double, v: Double
+        switch orientation.clockwiseDegrees {
+        case 90: (u, v) = (H - y, x)
+        case 180: (u, v) = (W - x, H - y)
+        case 270: (u, v) = (y, W - x)
+        default: (u, v) = (x, y)
+        }
+        if orientation.isMirrored { u = uprightWidth - u }
+        return (u, v)
+    }
+}
+
+@Suite("Preprocessing pictures into tensors")
+struct PreprocessingTests {
+    static func testBitmap(width: Int = 37, height: Int = 23, format: PixelFormat = .rgb8) throws -> Bitmap {
+        var px = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let o = (y * width + x) * 3
+                px[o] = UInt8((x * 255) / width)
+                px[o + 1] = UInt8((y * 255) / height)
+                px[o + 2] = UInt8(((x * 13 + y * 29) * 7) % 256)
+            }
+        }
+        return try Bitmap(width: width, height: height, format: .rgb8, pixels: px)
+    }
+
+    @Test("every orientation, with and without a crop, matches the plain reference",
+          arguments: ImageOrientation.allCases)
+    func orientations(orientation: ImageOrientation) throws {
+        let bitmap = try Self.testBitmap()
+        let pre = ImagePreprocessor()
+        for roi in [NormalizedRect.full, NormalizedRect(x: 0.2, y: 0.1, width: 0.5, height: 0.7)] {
+            let ours = try pre.bytes(bitmap, orientation: orientation, region: roi,
+                                     format: TensorFormat(width: 16, height: 12, element: .uint8))
+            let reference = Reference.tensor(bitmap, orientation: orientation, roi: roi, width: 16, height: 12)
+            #expect(ours.count == reference.count)
+            // Positions quantized to 1/32 pixel against exact doubles: on this picture's steepest
+            // channel (91 levels per pixel) that moves a value by up to ~3; a wrong pixel offset
+            // or orientation would move it by tens.
+            let worst = zip(ours, reference).map { abs(Double($0) - $1) }.max() ?? 0
+            #expect(worst <= 3.5, "\(orientation) \(roi): worst difference \(worst)")
+            let mean = zip(ours, reference).map { abs(Double($0) - $1) }.reduce(0, +) / Double(ours.count)
+            #expect(mean <= 1.0, "\(orientation) \(roi): mean difference \(mean)")
+        }
+    }
+
+    @Test("a 90° turn moves the stored picture's corners where the upright picture shows them")
+    func cornersLandRight() throws {
+        // 2×1 picture: left pixel red, right pixel blue. Shown .right (turned clockwise), red is on top.
+        let bitmap = try Bitmap(width: 2, height: 1, format: .rgb8, pixels: [255, 0, 0, 0, 0, 255])
+        let pre = ImagePreprocessor()
+        let t = try pre.bytes(bitmap, orientation: .right, format: TensorFormat(width: 1, height: 2, element: .uint8))
+        #expect(Array(t[0..<3]) == [255, 0, 0])
+        #expect(Array(t[3..<6]) == [0, 0, 255])
+        let l = try pre.bytes(bitmap, orientation: .left, format: TensorFormat(width: 1, height: 2, element: .uint8))
+        #expect(Array(l[0..<3]) == [0, 0, 255])
+        let m = try pre.bytes(bitmap, orientation: .upMirrored, format: TensorFormat(width: 2, height: 1, element: .uint8))
+        #expect(Array(m[0..<3]) == [0, 0, 255])
+    }
+
+    @Test("float tensors are (v − mean) / std of the byte tensor")
+    func normalization() throws {
+        let bitmap = try Self.testBitmap()
+        let pre = ImagePreprocessor()
+        let bytes = try pre.bytes(bitmap, format: TensorFormat(width: 10, height: 10, element: .uint8))
+        let floats = try pre.floats(bitmap, format: TensorFormat(width: 10, height: 10, element: .float32(mean: [127.5], std: [127.5])))
+        #expect(zip(bytes, floats).allSatisfy { abs((Float($0) - 127.5) / 127.5 - $1) < 1e-6 })
+        let perChannel = try pre.floats(bitmap, format: TensorFormat(width: 10, height: 10, element: .float32(mean: [0, 100, 200], std: [1, 2, 4])))
+        for i in 0..<bytes.count {
+            let (m, s): (Float, Float) = [(0, 1), (100, 2), (200, 4)][i % 3]
+            #expect(abs((Float(bytes[i]) - m) / s - perChannel[i]) < 1e-4)
+        }
+    }
+
+    @Test("BGRA, RGBA, gray and NV12 pictures give the tensor of their RGB conversion")
+    func pixelFormats() throws {
+        let rgb = try Self.testBitmap(width: 20, height: 14)
+        var rgba = [UInt8](), bgra = [UInt8]()
+        for i in 0..<(20 * 14) {
+            let (r, g, b) = (rgb.pixels[i * 3], rgb.pixels[i * 3 + 1], rgb.pixels[i * 3 + 2])
+            rgba += [r, g, b, 77]
+            bgra += [b, g, r, 200]
+        }
+        let format = TensorFormat(width: 9, height: 7, element: .uint8)
+        let pre = ImagePreprocessor()
+        let expected = try pre.bytes(rgb, format: format)
+        #expect(try pre.bytes(try Bitmap(width: 20, height: 14, format: .rgba8, pixels: rgba), format: format) == expected)
+        // Row padding must be skipped.
+        var padded = [UInt8]()
+        for y in 0..<14 { padded += bgra[(y * 80)..<(y * 80 + 80)] + [9, 9, 9, 9, 9, 9, 9, 9] }
+        #expect(try pre.bytes(try Bitmap(width: 20, height: 14, format: .bgra8, pixels: padded, bytesPerRow: 88), format: format) == expected)
+        let gray = try Bitmap(width: 20, height: 14, format: .gray8, pixels: (0..<280).map { UInt8($0 % 256) })
+        #expect(try pre.bytes(gray, format: format) == pre.bytes(gray.convertedToRGB(), format: format))
+        var nv12 = (0..<(20 * 14)).map { UInt8(($0 * 3) % 256) }
+        nv12 += (0..<(20 * 7)).map { UInt8(60 + ($0 * 5) % 120) }
+        let yuv = try Bitmap(width: 20, height: 14, format: .nv12, pixels: nv12)
+        #expect(try pre.bytes(yuv, format: format) == pre.bytes(yuv.convertedToRGB(), format: format))
+        // Spot-check the conversion itself: Y=128, Cb=Cr=128 is mid grey.
+        #expect(Bitmap.yuvToRGBForTesting(128, 128, 128) == [128, 128, 128])
+    }
+
+    @Test("bad regions, sizes and destinations are typed errors")
+    func errors() throws {
+        let bitmap = try Self.testBitmap()
+        let pre = ImagePreprocessor()
+        let format = TensorFormat(width: 4, height: 4, element: .uint8)
+        #expect(throws: ImagingError.self) { try pre.bytes(bitmap, region: NormalizedRect(x: 0, y: 0, width: 0, height: 1), format: format) }
+        #expect(throws: ImagingError.self) { try pre.bytes(bitmap, region: NormalizedRect(x: .nan, y: 0, width: 1, height: 1), format: format) }
+        #expect(throws: ImagingError.self) { try pre.bytes(bitmap, format: TensorFormat(width: 0, height: 4, element: .uint8)) }
+        #expect(throws: ImagingError.self) { try pre.floats(bitmap, format: TensorFormat(width: 4, height: 4, element: .float32(mean: [1, 2], std: [1, 2]))) }
+        #expect(throws: ImagingError.self) { try pre.floats(bitmap, format: TensorFormat(width: 4, height: 4, element: .float32(mean: [1], std: [0]))) }
+        var small = [UInt8](repeating: 0, count: 10)
+        #expect(throws: ImagingError.self) { try small.withUnsafeMutableBytes { try pre.process(bitmap, format: format, into: $0) } }
+        // Absurd regions far outside the picture still give border pixels, not a crash.
+        let far = try pre.bytes(bitmap, region: NormalizedRect(x: 1e12, y: -1e12, width: 1e9, height: 1e9), format: format)
+        #expect(far.count == 48)
+    }
+}
+
+@Suite("Drawing annotations")
+struct CanvasTests {
+    @Test("boxes and labels land on the picture, clipped at its edges")
+    func drawing() throws {
+        var canvas = Canvas(try Bitmap(width: 100, height: 80, format: .rgb8, fill: (0, 0, 0)))
+        canvas.strokeRect(x: 10, y: 20, width: 30, height: 40, thickness: 2, color: .white)
+        let b = canvas.bitmap
+        #expect(b.rgb(x: 10, y: 20) == (255, 255, 255))
+        #expect(b.rgb(x: 39, y: 59) == (255, 255, 255))
+        #expect(b.rgb(x: 25, y: 40) == (0, 0, 0))
+        canvas.drawLabeledBox(x: 90, y: -5, width: 50, height: 50, label: "DOG 73%", color: .forIndex(3))
+        canvas.drawText("HI", x: 0, y: 70, scale: 1, color: .white)
+        let lit = (0..<8).flatMap { y in (0..<12).map { x in canvas.bitmap.rgb(x: x, y: 70 + y) } }.filter { $0 == (255, 255, 255) }
+        #expect(lit.count > 10)
+        #expect(Canvas.textSize("ABC", scale: 2) == (34, 14))
+    }
+}
