@@ -10,22 +10,6 @@
 /// preprocessor reused frame after frame allocates nothing (NV12 input uses one scratch RGB frame).
 public final class ImagePreprocessor: @unchecked Sendable {
     private var scratch: [UInt8] = []
-    /// 32×32 sub-pixel positions × 4 weights, summing to 32768.
-    private static let weights: [Int32] = {
-        var w = [Int32](repeating: 0, count: 32 * 32 * 4)
-        for ay in 0..<32 {
-            for ax in 0..<32 {
-                let fy = Int32(ay), fx = Int32(ax)
-                let base = (ay * 32 + ax) * 4
-                w[base] = (32 - fy) * (32 - fx) * 32
-                w[base + 1] = (32 - fy) * fx * 32
-                w[base + 2] = fy * (32 - fx) * 32
-                w[base + 3] = fy * fx * 32
-            }
-        }
-        return w
-    }()
-
     public init() {}
 
     /// The source-pixel position sampled for destination pixel (x, y): `origin + x·dx + y·dy`.
@@ -121,15 +105,15 @@ public final class ImagePreprocessor: @unchecked Sendable {
             stride = bitmap.width * 3
         default: break
         }
-        let run = { (src: UnsafePointer<UInt8>) in
-            Self.warp(src: src, width: bitmap.width, height: bitmap.height, bpp: bpp, stride: stride, channels: channelOffsets,
+        let run = { (src: UnsafePointer<UInt8>, count: Int) in
+            Self.warp(src: src, sourceCount: count, width: bitmap.width, height: bitmap.height, bpp: bpp, stride: stride, channels: channelOffsets,
                       mapping: m, dstWidth: format.width, dstHeight: format.height, dstChannels: format.channels,
                       out: out, asFloat: asFloat, scale: scale, offset: offset)
         }
         if bitmap.format == .nv12 {
-            scratch.withUnsafeBufferPointer { if let base = $0.baseAddress { run(base) } }
+            scratch.withUnsafeBufferPointer { if let base = $0.baseAddress { run(base, $0.count) } }
         } else {
-            bitmap.pixels.withUnsafeBufferPointer { if let base = $0.baseAddress { run(base) } }
+            bitmap.pixels.withUnsafeBufferPointer { if let base = $0.baseAddress { run(base, $0.count) } }
         }
     }
 
@@ -165,57 +149,153 @@ public final class ImagePreprocessor: @unchecked Sendable {
         }
     }
 
-    static func warp(src: UnsafePointer<UInt8>, width: Int, height: Int, bpp: Int, stride: Int, channels: (Int, Int, Int),
+    /// Fixed-point source coordinate (1/32 pixel) for a mapping component, as OpenCV rounds it.
+    @inline(__always)
+    static func fixed(_ v: Double) -> Int32 {
+        Int32(min(max(v * 32, -1e9), 1e9).rounded(.toNearestOrEven))
+    }
+
+    /// Per-line sampling data: byte offsets of the two neighbouring samples (clamped to the picture)
+    /// and the 1/32-pixel fraction between them.
+    struct Taps {
+        var first: [Int]
+        var second: [Int]
+        var fraction: [Int32]
+        init(count: Int) {
+            first = [Int](repeating: 0, count: count)
+            second = first
+            fraction = [Int32](repeating: 0, count: count)
+        }
+        mutating func set(_ i: Int, fixed: Int32, limit: Int32, step: Int) {
+            let s = fixed >> 5
+            first[i] = Int(min(max(s, 0), limit)) * step
+            second[i] = Int(min(max(s &+ 1, 0), limit)) * step
+            fraction[i] = fixed & 31
+        }
+    }
+
+    static func warp(src: UnsafePointer<UInt8>, sourceCount: Int, width: Int, height: Int, bpp: Int, stride: Int, channels: (Int, Int, Int),
                      mapping m: Mapping, dstWidth: Int, dstHeight: Int, dstChannels: Int,
                      out: UnsafeMutableRawPointer, asFloat: Bool, scale: (Float, Float, Float), offset: (Float, Float, Float)) {
+        let maxX = Int32(width - 1), maxY = Int32(height - 1)
+        // Orientations turn by multiples of 90°: either x follows the tensor's columns and y its rows
+        // (up, down, mirrored), or the other way round (left, right…).
+        let straight = m.dyX == 0 && m.dxY == 0
+        let swapped = m.dxX == 0 && m.dyY == 0
+        guard straight || swapped else {
+            warpGeneral(src: src, width: width, height: height, bpp: bpp, stride: stride, channels: channels, mapping: m,
+                        dstWidth: dstWidth, dstHeight: dstHeight, dstChannels: dstChannels, out: out, asFloat: asFloat,
+                        scale: scale, offset: offset)
+            return
+        }
+        // Column taps and row taps; `xFromColumns` says which of them carry the source x.
+        var cols = Taps(count: dstWidth), rows = Taps(count: dstHeight)
+        for x in 0..<dstWidth {
+            if straight { cols.set(x, fixed: fixed(m.originX + Double(x) * m.dxX), limit: maxX, step: bpp) }
+            else { cols.set(x, fixed: fixed(m.originY + Double(x) * m.dxY), limit: maxY, step: stride) }
+        }
+        for y in 0..<dstHeight {
+            if straight { rows.set(y, fixed: fixed(m.originY + Double(y) * m.dyY), limit: maxY, step: stride) }
+            else { rows.set(y, fixed: fixed(m.originX + Double(y) * m.dyX), limit: maxX, step: bpp) }
+        }
+        // With a = (first col, first row) … d = (second col, second row), the bilinear weights are
+        // the same expressions in both cases: in the swapped case columns carry y and rows carry x,
+        // and b and c trade places together with their weights.
         let (c0, c1, c2) = channels
-        let maxX = width - 1, maxY = height - 1
-        let u8 = out.assumingMemoryBound(to: UInt8.self)
-        let f32 = out.assumingMemoryBound(to: Float.self)
-        weights.withUnsafeBufferPointer { wbuf in
-            guard let wt = wbuf.baseAddress else { return }
+        cols.first.withUnsafeBufferPointer { cf in
+        cols.second.withUnsafeBufferPointer { cs in
+        cols.fraction.withUnsafeBufferPointer { cw in
+            guard let cf = cf.baseAddress, let cs = cs.baseAddress, let cw = cw.baseAddress else { return }
+            if !asFloat && dstChannels == 3 {
+                // The hot path (uint8 models): the three channels of a sample are packed in 21-bit
+                // lanes of one 64-bit word and weighted together. Weights are multiples of 32, so
+                // OpenCV's (Σ v·w + 2^14) >> 15 equals (Σ v·(w/32) + 512) >> 10, and each lane stays
+                // below 2^18: no carries between lanes, the result is bit-identical.
+                @inline(__always) func pack(_ p: UnsafePointer<UInt8>) -> UInt64 {
+                    UInt64(p[c0]) | UInt64(p[c1]) << 21 | UInt64(p[c2]) << 42
+                }
+                let bias: UInt64 = 512 | 512 << 21 | 512 << 42
+                // Σ w·v = gy·(gx·a + fx·b) + ry·(gx·c + fx·d) exactly (integers, no rounding between).
+                var o = out.assumingMemoryBound(to: UInt8.self)
+                for y in 0..<dstHeight {
+                    let rf = src + rows.first[y], rs = src + rows.second[y]
+                    let ry = UInt64(rows.fraction[y]), gy = 32 &- ry
+                    for x in 0..<dstWidth {
+                        let fx = UInt64(cw[x]), gx = 32 &- fx
+                        let cfx = cf[x], csx = cs[x]
+                        let top = pack(rf + cfx) &* gx &+ pack(rf + csx) &* fx
+                        let bottom = pack(rs + cfx) &* gx &+ pack(rs + csx) &* fx
+                        let sum = top &* gy &+ bottom &* ry &+ bias
+                        o[0] = UInt8(truncatingIfNeeded: sum >> 10)
+                        o[1] = UInt8(truncatingIfNeeded: sum >> 31)
+                        o[2] = UInt8(truncatingIfNeeded: sum >> 52)
+                        o += 3
+                    }
+                }
+                return
+            }
+            let u8 = out.assumingMemoryBound(to: UInt8.self)
+            let f32 = out.assumingMemoryBound(to: Float.self)
             var o = 0
             for y in 0..<dstHeight {
-                let rowX = m.originX + Double(y) * m.dyX
-                let rowY = m.originY + Double(y) * m.dyY
+                let rf = src + rows.first[y], rs = src + rows.second[y]
+                let ry = rows.fraction[y], gy = 32 &- ry
                 for x in 0..<dstWidth {
-                    // Clamped so that absurd regions cannot overflow the integer conversion.
-                    let fx = min(max((rowX + Double(x) * m.dxX) * 32, -1e9), 1e9)
-                    let fy = min(max((rowY + Double(x) * m.dxY) * 32, -1e9), 1e9)
-                    let X = Int(fx.rounded(.toNearestOrEven)), Y = Int(fy.rounded(.toNearestOrEven))
-                    let sx = X >> 5, sy = Y >> 5
-                    let w = wt + ((Y & 31) * 32 + (X & 31)) * 4
-                    let w0 = Int(w[0]), w1 = Int(w[1]), w2 = Int(w[2]), w3 = Int(w[3])
-                    let p00: UnsafePointer<UInt8>, p01: UnsafePointer<UInt8>, p10: UnsafePointer<UInt8>, p11: UnsafePointer<UInt8>
-                    if sx >= 0 && sy >= 0 && sx < maxX && sy < maxY {
-                        p00 = src + sy * stride + sx * bpp
-                        p01 = p00 + bpp
-                        p10 = p00 + stride
-                        p11 = p10 + bpp
-                    } else {
-                        let x0 = min(max(sx, 0), maxX), x1 = min(max(sx + 1, 0), maxX)
-                        let y0 = min(max(sy, 0), maxY), y1 = min(max(sy + 1, 0), maxY)
-                        p00 = src + y0 * stride + x0 * bpp
-                        p01 = src + y0 * stride + x1 * bpp
-                        p10 = src + y1 * stride + x0 * bpp
-                        p11 = src + y1 * stride + x1 * bpp
-                    }
-                    let r = (Int(p00[c0]) * w0 + Int(p01[c0]) * w1 + Int(p10[c0]) * w2 + Int(p11[c0]) * w3 + 16384) >> 15
-                    let g = (Int(p00[c1]) * w0 + Int(p01[c1]) * w1 + Int(p10[c1]) * w2 + Int(p11[c1]) * w3 + 16384) >> 15
-                    let b = (Int(p00[c2]) * w0 + Int(p01[c2]) * w1 + Int(p10[c2]) * w2 + Int(p11[c2]) * w3 + 16384) >> 15
+                    let a = rf + cf[x], b = rf + cs[x], c = rs + cf[x], d = rs + cs[x]
+                    let fx = cw[x], gx = 32 &- fx
+                    let w0 = gy &* gx &* 32, w1 = gy &* fx &* 32, w2 = ry &* gx &* 32, w3 = ry &* fx &* 32
+                    let r = (Int32(a[c0]) &* w0 &+ Int32(b[c0]) &* w1 &+ Int32(c[c0]) &* w2 &+ Int32(d[c0]) &* w3 &+ 16384) >> 15
+                    let g = (Int32(a[c1]) &* w0 &+ Int32(b[c1]) &* w1 &+ Int32(c[c1]) &* w2 &+ Int32(d[c1]) &* w3 &+ 16384) >> 15
+                    let bl = (Int32(a[c2]) &* w0 &+ Int32(b[c2]) &* w1 &+ Int32(c[c2]) &* w2 &+ Int32(d[c2]) &* w3 &+ 16384) >> 15
                     if asFloat {
                         f32[o] = Float(r) * scale.0 + offset.0
                         f32[o + 1] = Float(g) * scale.1 + offset.1
-                        f32[o + 2] = Float(b) * scale.2 + offset.2
+                        f32[o + 2] = Float(bl) * scale.2 + offset.2
                         if dstChannels == 4 { f32[o + 3] = 255 * scale.0 + offset.0 }
                     } else {
                         u8[o] = UInt8(truncatingIfNeeded: r)
                         u8[o + 1] = UInt8(truncatingIfNeeded: g)
-                        u8[o + 2] = UInt8(truncatingIfNeeded: b)
+                        u8[o + 2] = UInt8(truncatingIfNeeded: bl)
                         if dstChannels == 4 { u8[o + 3] = 255 }
                     }
                     o += dstChannels
                 }
+            }
+        }
+        }
+        }
+    }
+
+    /// Per-pixel path for mappings that are not a multiple of 90° (not produced by orientations).
+    static func warpGeneral(src: UnsafePointer<UInt8>, width: Int, height: Int, bpp: Int, stride: Int, channels: (Int, Int, Int),
+                            mapping m: Mapping, dstWidth: Int, dstHeight: Int, dstChannels: Int,
+                            out: UnsafeMutableRawPointer, asFloat: Bool, scale: (Float, Float, Float), offset: (Float, Float, Float)) {
+        let (c0, c1, c2) = channels
+        let maxX = Int32(width - 1), maxY = Int32(height - 1)
+        let u8 = out.assumingMemoryBound(to: UInt8.self)
+        let f32 = out.assumingMemoryBound(to: Float.self)
+        var o = 0
+        for y in 0..<dstHeight {
+            for x in 0..<dstWidth {
+                let X = fixed(m.originX + Double(x) * m.dxX + Double(y) * m.dyX)
+                let Y = fixed(m.originY + Double(x) * m.dxY + Double(y) * m.dyY)
+                let x0 = Int(min(max(X >> 5, 0), maxX)) * bpp, x1 = Int(min(max((X >> 5) &+ 1, 0), maxX)) * bpp
+                let y0 = Int(min(max(Y >> 5, 0), maxY)) * stride, y1 = Int(min(max((Y >> 5) &+ 1, 0), maxY)) * stride
+                let fx = X & 31, fy = Y & 31, gx = 32 - fx, gy = 32 - fy
+                let w0 = gy * gx * 32, w1 = gy * fx * 32, w2 = fy * gx * 32, w3 = fy * fx * 32
+                var v: [Int32] = [0, 0, 0]
+                for (i, ch) in [c0, c1, c2].enumerated() {
+                    v[i] = (Int32(src[y0 + x0 + ch]) * w0 + Int32(src[y0 + x1 + ch]) * w1 + Int32(src[y1 + x0 + ch]) * w2
+                            + Int32(src[y1 + x1 + ch]) * w3 + 16384) >> 15
+                }
+                for i in 0..<3 {
+                    if asFloat { f32[o + i] = Float(v[i]) * [scale.0, scale.1, scale.2][i] + [offset.0, offset.1, offset.2][i] }
+                    else { u8[o + i] = UInt8(truncatingIfNeeded: v[i]) }
+                }
+                if dstChannels == 4 {
+                    if asFloat { f32[o + 3] = 255 * scale.0 + offset.0 } else { u8[o + 3] = 255 }
+                }
+                o += dstChannels
             }
         }
     }

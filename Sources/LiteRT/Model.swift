@@ -34,8 +34,15 @@ public final class Model: @unchecked Sendable {
             throw LiteRTError(code: .invalidArgument, function: "LiteRtCreateModelFromBuffer", message: "The model buffer is empty.")
         }
         let memory = UnsafeMutableRawPointer.allocate(byteCount: bytes.count, alignment: 64)
-        let raw = UnsafeMutableRawBufferPointer(start: memory, count: bytes.count)
-        _ = raw.initializeMemory(as: UInt8.self, from: bytes)
+        let copied = bytes.withContiguousStorageIfAvailable { source -> Bool in
+            guard let base = source.baseAddress else { return false }
+            memory.copyMemory(from: base, byteCount: source.count)
+            return true
+        } ?? false
+        if !copied {
+            var p = memory.assumingMemoryBound(to: UInt8.self)
+            for b in bytes { p.pointee = b; p += 1 }
+        }
         var model: LiteRtModel?
         let status = env.library.api.createModelFromBuffer(env.handle, memory, bytes.count, &model)
         guard status == 0, let model else {

@@ -1,0 +1,39 @@
+# VisionTasks — the two entry points are `make demo` and `make test`; each does its own set-up.
+SHELL := /bin/bash
+export VISION_TASKS_ASSETS ?= $(abspath $(CURDIR)/../shared)
+export LITERT_LIBRARY ?= $(CURDIR)/.litert/lib/libLiteRt.so
+SWIFT ?= swift
+
+.PHONY: setup build demo test bench goldens clean
+
+## setup: system libraries (apt, when missing) and LiteRT's libLiteRt.so (PyPI, sha256-checked).
+setup:
+	@scripts/install-system-deps.sh
+	@scripts/fetch-litert.sh
+
+build: setup
+	$(SWIFT) build -c release --product vision-tasks
+
+## demo: detection on a sample photo; prints the result and writes out/demo_detections.jpg.
+demo: build
+	@mkdir -p out
+	@set -e; read -r model image <<< "$$(scripts/demo-assets.sh)"; \
+	  echo "model: $$model"; echo "image: $$image"; \
+	  .build/release/vision-tasks detect --model "$$model" "$$image" --output out/demo_detections.jpg
+
+## test: the whole test suite (with CI=true, missing assets or runtime fail instead of skipping).
+test: setup
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## bench: release benchmarks (ours vs raw LiteRT; add MEDIAPIPE=1 for MediaPipe 1.2.2 side by side).
+bench: build
+	@scripts/bench.sh
+
+## goldens: regenerate Tests/Goldens with MediaPipe 1.2.2 and ai-edge-litert 2.3.0 (PyPI).
+goldens:
+	scripts/goldens/generate.sh
+
+clean:
+	$(SWIFT) package clean
+	rm -rf out .cache

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs the C libraries and tools VisionTasks builds against (Debian/Ubuntu package names),
+# only when something is missing. Needs root (or sudo) to install; otherwise prints the command.
+set -euo pipefail
+packages=()
+have_header() { [ -f "/usr/include/$1" ] || [ -f "/usr/include/x86_64-linux-gnu/$1" ] || [ -f "/usr/include/aarch64-linux-gnu/$1" ]; }
+command -v pkg-config >/dev/null || packages+=(pkg-config)
+have_header jpeglib.h || packages+=(libjpeg62-turbo-dev)
+{ have_header png.h || have_header libpng16/png.h; } || packages+=(libpng-dev)
+have_header zlib.h || packages+=(zlib1g-dev)
+command -v unzip >/dev/null || packages+=(unzip)
+[ ${#packages[@]} -eq 0 ] && exit 0
+echo "install-system-deps: installing ${packages[*]}" >&2
+if [ "$(id -u)" = 0 ]; then sudo=""; elif command -v sudo >/dev/null; then sudo="sudo"; else
+  echo "install-system-deps: run as root: apt-get install -y ${packages[*]}" >&2; exit 1; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get install -y -qq "${packages[@]}" >/dev/null 2>&1 || { $sudo apt-get update -qq && $sudo apt-get install -y -qq "${packages[@]}" >/dev/null; }
