@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "Imaging", dependencies: ["CJPEG", "CPNG", "CZlib"]),
         .target(name: "VisionCore", dependencies: ["LiteRT", "TFLiteModel", "Imaging"]),
         .target(name: "MediaPipeTasksVision", dependencies: ["VisionCore", "Imaging"]),
-        .target(name: "VisionCLI", dependencies: ["MediaPipeTasksVision", "VisionCore", "Imaging", "TFLiteModel"]),
+        .target(name: "VisionCLI", dependencies: ["MediaPipeTasksVision", "VisionCore", "Imaging", "TFLiteModel", "LiteRT"]),
         .executableTarget(name: "vision-tasks", dependencies: ["VisionCLI"]),
         .target(name: "VisionTestSupport", dependencies: ["TFLiteModel", "Imaging"]),
         .testTarget(name: "LiteRTTests", dependencies: ["LiteRT", "VisionTestSupport", "TFLiteModel"]),

@@ -10,6 +10,7 @@ public enum VisionTasksCommand {
       vision-tasks detect --model MODEL.tflite IMAGE... [options]
       vision-tasks bench  --model MODEL.tflite --image IMAGE [--runs 50] [--warmup 5] [--threads 1] [--json]
       vision-tasks inspect MODEL.tflite
+      vision-tasks soak   --model MODEL.tflite [--cycles 300] [--json]   (leak check)
 
     detect options:
       --output PATH          annotated picture (one image) or folder (several); default: none
@@ -36,6 +37,7 @@ public enum VisionTasksCommand {
             case "detect": try DetectCommand.run(rest)
             case "bench": try BenchCommand.run(rest)
             case "inspect": try InspectCommand.run(rest)
+            case "soak": try SoakCommand.run(rest)
             case "help", "--help", "-h":
                 print(usage)
             default:

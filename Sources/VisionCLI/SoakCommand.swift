@@ -1,0 +1,46 @@
+import Foundation
+import LiteRT
+
+/// `vision-tasks soak`: loads, compiles, runs and destroys a model many times and reports the
+/// process's resident memory before and after — a leak check that runs in a process of its own.
+enum SoakCommand {
+    static func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    static func run(_ raw: [String]) throws {
+        var args = try Arguments(raw, booleanFlags: ["json"])
+        guard let path = args.string("model") else { throw CLIError.usage("soak needs --model MODEL.tflite") }
+        let cycles = try args.int("cycles") ?? 300
+        let json = args.flag("json")
+        try args.rejectUnknown()
+        guard cycles >= 1 else { throw CLIError.usage("--cycles must be at least 1") }
+        func cycle() throws {
+            let compiled = try CompiledModel(model: try Model(path: path))
+            for i in compiled.inputs.indices {
+                try compiled.withInput(i) { $0.initializeMemory(as: UInt8.self, repeating: 1) }
+            }
+            try compiled.run()
+            for i in compiled.outputs.indices { _ = try compiled.outputBytes(i) }
+        }
+        do {
+            for _ in 0..<20 { try cycle() }  // let allocator pools settle
+            let before = residentBytes()
+            let t0 = Date()
+            for _ in 0..<cycles { try cycle() }
+            let after = residentBytes()
+            let seconds = Date().timeIntervalSince(t0)
+            if json {
+                print("{\"cycles\":\(cycles),\"rss_before\":\(before),\"rss_after\":\(after),\"seconds\":\(seconds)}")
+            } else {
+                print("\(cycles) load/compile/run/destroy cycles in \(String(format: "%.1f", seconds)) s")
+                print("resident memory: \(before / 1024) KiB before, \(after / 1024) KiB after (\((after - before) / 1024) KiB growth)")
+            }
+        } catch let e as LiteRTError {
+            throw CLIError.failure(e.description)
+        }
+    }
+}
