@@ -206,3 +206,24 @@ struct ArchiveAndMetadataTests {
         #expect(throws: TFLiteModelError.self) { try FlexBufferReader.parse([1]) }
     }
 }
+
+@Suite("DETECTOR_METADATA")
+struct DetectorMetadataTests {
+    @Test("anchors and decoding options round-trip through the V001 flatbuffer")
+    func roundTrip() throws {
+        let md = DetectorMetadata(anchors: [.init(xCenter: 0.1, yCenter: 0.2, width: 1, height: 1), .init(xCenter: 0.5, yCenter: 0.5, width: 0.3, height: 0.4)],
+                                  decoding: .init(numClasses: 1, numBoxes: 2, numCoords: 16, keypointCoordOffset: 4, numKeypoints: 6,
+                                                  numValuesPerKeypoint: 2, xScale: 128, yScale: 128, wScale: 128, hScale: 128,
+                                                  applyExponentialOnBoxSize: false, sigmoidScore: true))
+        #expect(try DetectorMetadata(flatBuffer: md.flatBuffer()) == md)
+        let empty = DetectorMetadata(anchors: nil, decoding: nil)
+        #expect(try DetectorMetadata(flatBuffer: empty.flatBuffer()) == empty)
+    }
+
+    @Test("a wrong identifier is refused")
+    func identifier() throws {
+        var bytes = DetectorMetadata(anchors: [], decoding: nil).flatBuffer()
+        bytes.replaceSubrange(4..<8, with: Array("M001".utf8))
+        #expect(throws: TFLiteModelError.self) { try DetectorMetadata(flatBuffer: bytes) }
+    }
+}

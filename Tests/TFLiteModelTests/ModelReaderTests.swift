@@ -18,6 +18,16 @@ struct ModelReaderTests {
             outputs: [("TFLite_Detection_PostProcess", [], .float32), ("TFLite_Detection_PostProcess:1", [], .float32),
                       ("TFLite_Detection_PostProcess:2", [], .float32), ("TFLite_Detection_PostProcess:3", [], .float32)],
             ops: ["CONV_2D", "DEPTHWISE_CONV_2D", "CONCATENATION", "LOGISTIC", "RESHAPE", "CUSTOM:TFLite_Detection_PostProcess"]),
+        "ssd_mobilenet_v1_coco_quant_metadata.tflite": Expected(
+            input: ("normalized_input_image_tensor", [1, 300, 300, 3], .uint8, 0.0078125, 128),
+            outputs: [("TFLite_Detection_PostProcess", [], .float32), ("TFLite_Detection_PostProcess:1", [], .float32),
+                      ("TFLite_Detection_PostProcess:2", [], .float32), ("TFLite_Detection_PostProcess:3", [], .float32)],
+            ops: ["CONV_2D", "DEPTHWISE_CONV_2D", "CONCATENATION", "LOGISTIC", "RESHAPE", "CUSTOM:TFLite_Detection_PostProcess"]),
+        "ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite": Expected(
+            input: ("serving_default_input:0", [1, 320, 320, 3], .float32, nil, nil),
+            outputs: [("StatefulPartitionedCall:3", [], .float32), ("StatefulPartitionedCall:2", [], .float32),
+                      ("StatefulPartitionedCall:1", [], .float32), ("StatefulPartitionedCall:0", [], .float32)],
+            ops: ["ADD", "CONCATENATION", "CONV_2D", "DEPTHWISE_CONV_2D", "LOGISTIC", "PACK", "RESHAPE", "CUSTOM:TFLite_Detection_PostProcess"]),
         "ssd_mobilenet_v2_fpnlite_320_coco_hybrid_no_metadata.tflite": Expected(
             input: ("serving_default_input:0", [1, 320, 320, 3], .float32, nil, nil),
             outputs: [("StatefulPartitionedCall:3", [], .float32), ("StatefulPartitionedCall:2", [], .float32),
