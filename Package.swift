@@ -5,6 +5,7 @@ let package = Package(
     name: "VisionTasks",
     products: [
         .library(name: "MediaPipeTasksVision", targets: ["MediaPipeTasksVision"]),
+        .library(name: "UIKitCompat", targets: ["UIKitCompat"]),
         .library(name: "VisionCore", targets: ["VisionCore"]),
         .library(name: "TFLiteModel", targets: ["TFLiteModel"]),
         .library(name: "Imaging", targets: ["Imaging"]),
@@ -22,7 +23,9 @@ let package = Package(
         .target(name: "TFLiteModel", dependencies: ["CZlib"]),
         .target(name: "Imaging", dependencies: ["CJPEG", "CPNG", "CZlib"]),
         .target(name: "VisionCore", dependencies: ["LiteRT", "TFLiteModel", "Imaging"]),
-        .target(name: "MediaPipeTasksVision", dependencies: ["VisionCore", "Imaging"]),
+        // Linux stand-ins for the UIKit / Core Video / Core Media types the seeds hand to the APIs.
+        .target(name: "UIKitCompat", dependencies: ["Imaging"]),
+        .target(name: "MediaPipeTasksVision", dependencies: ["VisionCore", "Imaging", "UIKitCompat"]),
         .target(name: "VisionCLI", dependencies: ["MediaPipeTasksVision", "VisionCore", "Imaging", "TFLiteModel", "LiteRT"]),
         .executableTarget(name: "vision-tasks", dependencies: ["VisionCLI"]),
         .target(name: "VisionTestSupport", dependencies: ["TFLiteModel", "Imaging"]),

@@ -124,3 +124,43 @@ extension Bitmap {
         return [r, g, b]
     }
 }
+
+extension Bitmap {
+    /// BGRA/RGBA with premultiplied alpha turned into straight alpha (`c · 255 / a`, rounded);
+    /// fully transparent pixels stay black.
+    public func unpremultiplied() -> Bitmap {
+        guard format == .bgra8 || format == .rgba8 else { return self }
+        var out = self
+        for y in 0..<height {
+            let row = y * bytesPerRow
+            for x in 0..<width {
+                let p = row + x * 4
+                let a = Int(pixels[p + 3])
+                guard a < 255 else { continue }
+                for c in 0..<3 {
+                    out.pixels[p + c] = a == 0 ? 0 : UInt8(min(255, (Int(pixels[p + c]) * 255 + a / 2) / a))
+                }
+            }
+        }
+        return out
+    }
+
+    /// Video-range NV12 (Y 16…235, CbCr 16…240) rescaled to full range.
+    public func expandedFromVideoRange() -> Bitmap {
+        guard format == .nv12 else { return self }
+        var out = self
+        for y in 0..<height {
+            for x in 0..<width {
+                let p = y * bytesPerRow + x
+                out.pixels[p] = UInt8(clamping: ((Int(pixels[p]) - 16) * 255 + 109) / 219)
+            }
+        }
+        for y in 0..<(height / 2) {
+            for x in 0..<width {
+                let p = chromaOffset + y * chromaBytesPerRow + x
+                out.pixels[p] = UInt8(clamping: 128 + ((Int(pixels[p]) - 128) * 255 + (pixels[p] >= 128 ? 112 : -112)) / 224)
+            }
+        }
+        return out
+    }
+}

@@ -87,8 +87,8 @@ public final class ImagePreprocessor: @unchecked Sendable {
             offset = (-at(mean, 0) / at(std, 0), -at(mean, 1) / at(std, 1), -at(mean, 2) / at(std, 2))
             asFloat = true
         }
-        let m = Self.mapping(width: bitmap.width, height: bitmap.height, orientation: orientation, roi: region,
-                             dstWidth: format.width, dstHeight: format.height)
+        let matrix = WarpMatrix.mediaPipe(width: bitmap.width, height: bitmap.height, orientation: orientation, roi: region,
+                                          dstWidth: format.width, dstHeight: format.height)
 
         // Source pixel layout: (bytes per pixel, row stride, r/g/b byte offsets).
         var bpp = bitmap.format.bytesPerPixel
@@ -107,7 +107,7 @@ public final class ImagePreprocessor: @unchecked Sendable {
         }
         let run = { (src: UnsafePointer<UInt8>, count: Int) in
             Self.warp(src: src, sourceCount: count, width: bitmap.width, height: bitmap.height, bpp: bpp, stride: stride, channels: channelOffsets,
-                      mapping: m, dstWidth: format.width, dstHeight: format.height, dstChannels: format.channels,
+                      matrix: matrix, dstWidth: format.width, dstHeight: format.height, dstChannels: format.channels,
                       out: out, asFloat: asFloat, scale: scale, offset: offset)
         }
         if bitmap.format == .nv12 {
@@ -175,28 +175,37 @@ public final class ImagePreprocessor: @unchecked Sendable {
     }
 
     static func warp(src: UnsafePointer<UInt8>, sourceCount: Int, width: Int, height: Int, bpp: Int, stride: Int, channels: (Int, Int, Int),
-                     mapping m: Mapping, dstWidth: Int, dstHeight: Int, dstChannels: Int,
+                     matrix: WarpMatrix, dstWidth: Int, dstHeight: Int, dstChannels: Int,
                      out: UnsafeMutableRawPointer, asFloat: Bool, scale: (Float, Float, Float), offset: (Float, Float, Float)) {
         let maxX = Int32(width - 1), maxY = Int32(height - 1)
-        // Orientations turn by multiples of 90°: either x follows the tensor's columns and y its rows
-        // (up, down, mirrored), or the other way round (left, right…).
-        let straight = m.dyX == 0 && m.dxY == 0
-        let swapped = m.dxX == 0 && m.dyY == 0
+        let m = matrix.m
+        let block = WarpMatrix.blockWidth(width: dstWidth, height: dstHeight)
+        // Orientations turn by multiples of 90°: when OpenCV's matrix has exact zeros in the right
+        // places, x follows the tensor's columns and y its rows (up, down) or the other way round
+        // (left, right), and each coordinate is computed once per column or row — with exactly the
+        // arithmetic OpenCV uses per pixel.
+        let affine = m[6] == 0 && m[7] == 0
+        let c = affine && m[8] != 0 ? 32 / m[8] : 0
+        let straight = affine && m[1] == 0 && m[3] == 0
+        let swapped = affine && !straight && m[0] == 0 && m[4] == 0
         guard straight || swapped else {
-            warpGeneral(src: src, width: width, height: height, bpp: bpp, stride: stride, channels: channels, mapping: m,
-                        dstWidth: dstWidth, dstHeight: dstHeight, dstChannels: dstChannels, out: out, asFloat: asFloat,
-                        scale: scale, offset: offset)
+            warpGeneral(src: src, width: width, height: height, bpp: bpp, stride: stride, channels: channels, matrix: matrix,
+                        block: block, dstWidth: dstWidth, dstHeight: dstHeight, dstChannels: dstChannels, out: out,
+                        asFloat: asFloat, scale: scale, offset: offset)
             return
         }
-        // Column taps and row taps; `xFromColumns` says which of them carry the source x.
         var cols = Taps(count: dstWidth), rows = Taps(count: dstHeight)
         for x in 0..<dstWidth {
-            if straight { cols.set(x, fixed: fixed(m.originX + Double(x) * m.dxX), limit: maxX, step: bpp) }
-            else { cols.set(x, fixed: fixed(m.originY + Double(x) * m.dxY), limit: maxY, step: stride) }
+            let xb = Double((x / block) * block), x1 = Double(x - (x / block) * block)
+            if straight {
+                cols.set(x, fixed: WarpMatrix.round(((m[0] * xb + m[2]) + m[0] * x1) * c), limit: maxX, step: bpp)
+            } else {
+                cols.set(x, fixed: WarpMatrix.round(((m[3] * xb + m[5]) + m[3] * x1) * c), limit: maxY, step: stride)
+            }
         }
         for y in 0..<dstHeight {
-            if straight { rows.set(y, fixed: fixed(m.originY + Double(y) * m.dyY), limit: maxY, step: stride) }
-            else { rows.set(y, fixed: fixed(m.originX + Double(y) * m.dyX), limit: maxX, step: bpp) }
+            if straight { rows.set(y, fixed: WarpMatrix.round((m[4] * Double(y) + m[5]) * c), limit: maxY, step: stride) }
+            else { rows.set(y, fixed: WarpMatrix.round((m[1] * Double(y) + m[2]) * c), limit: maxX, step: bpp) }
         }
         // With a = (first col, first row) … d = (second col, second row), the bilinear weights are
         // the same expressions in both cases: in the swapped case columns carry y and rows carry x,
@@ -266,9 +275,9 @@ public final class ImagePreprocessor: @unchecked Sendable {
         }
     }
 
-    /// Per-pixel path for mappings that are not a multiple of 90° (not produced by orientations).
+    /// Per-pixel path, for matrices without exact zeros (OpenCV's arithmetic at every pixel).
     static func warpGeneral(src: UnsafePointer<UInt8>, width: Int, height: Int, bpp: Int, stride: Int, channels: (Int, Int, Int),
-                            mapping m: Mapping, dstWidth: Int, dstHeight: Int, dstChannels: Int,
+                            matrix: WarpMatrix, block: Int, dstWidth: Int, dstHeight: Int, dstChannels: Int,
                             out: UnsafeMutableRawPointer, asFloat: Bool, scale: (Float, Float, Float), offset: (Float, Float, Float)) {
         let (c0, c1, c2) = channels
         let maxX = Int32(width - 1), maxY = Int32(height - 1)
@@ -277,20 +286,16 @@ public final class ImagePreprocessor: @unchecked Sendable {
         var o = 0
         for y in 0..<dstHeight {
             for x in 0..<dstWidth {
-                let X = fixed(m.originX + Double(x) * m.dxX + Double(y) * m.dyX)
-                let Y = fixed(m.originY + Double(x) * m.dxY + Double(y) * m.dyY)
+                let (X, Y) = matrix.fixedSource(x: x, y: y, blockWidth: block)
                 let x0 = Int(min(max(X >> 5, 0), maxX)) * bpp, x1 = Int(min(max((X >> 5) &+ 1, 0), maxX)) * bpp
                 let y0 = Int(min(max(Y >> 5, 0), maxY)) * stride, y1 = Int(min(max((Y >> 5) &+ 1, 0), maxY)) * stride
                 let fx = X & 31, fy = Y & 31, gx = 32 - fx, gy = 32 - fy
                 let w0 = gy * gx * 32, w1 = gy * fx * 32, w2 = fy * gx * 32, w3 = fy * fx * 32
-                var v: [Int32] = [0, 0, 0]
                 for (i, ch) in [c0, c1, c2].enumerated() {
-                    v[i] = (Int32(src[y0 + x0 + ch]) * w0 + Int32(src[y0 + x1 + ch]) * w1 + Int32(src[y1 + x0 + ch]) * w2
-                            + Int32(src[y1 + x1 + ch]) * w3 + 16384) >> 15
-                }
-                for i in 0..<3 {
-                    if asFloat { f32[o + i] = Float(v[i]) * [scale.0, scale.1, scale.2][i] + [offset.0, offset.1, offset.2][i] }
-                    else { u8[o + i] = UInt8(truncatingIfNeeded: v[i]) }
+                    let v = (Int32(src[y0 + x0 + ch]) * w0 + Int32(src[y0 + x1 + ch]) * w1 + Int32(src[y1 + x0 + ch]) * w2
+                             + Int32(src[y1 + x1 + ch]) * w3 + 16384) >> 15
+                    if asFloat { f32[o + i] = Float(v) * [scale.0, scale.1, scale.2][i] + [offset.0, offset.1, offset.2][i] }
+                    else { u8[o + i] = UInt8(truncatingIfNeeded: v) }
                 }
                 if dstChannels == 4 {
                     if asFloat { f32[o + 3] = 255 * scale.0 + offset.0 } else { u8[o + 3] = 255 }

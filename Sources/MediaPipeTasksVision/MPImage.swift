@@ -1,29 +1,89 @@
 import Foundation
 import Imaging
+import UIKitCompat
 
 /// The picture a vision task takes: pixels plus the orientation they are shown with.
 ///
-/// On Linux it is made from a file (`MPImage(contentsOfFile:)`), from raw pixels
-/// (`MPImage(bitmap:orientation:)`), or from the UIKit-style stand-ins.
+/// Made, as on iOS, from a `UIImage`, a `CVPixelBuffer` (BGRA, RGBA or NV12) or a `CMSampleBuffer`;
+/// and on Linux also from a file (`MPImage(contentsOfFile:)`) or raw pixels (`MPImage(bitmap:orientation:)`).
+/// Results come back in the coordinates of the stored, unrotated pixels.
 public final class MPImage: @unchecked Sendable {
-    /// The pixels.
+    /// The pixels the task reads (BGRA un-premultiplied, video-range NV12 expanded).
     public let bitmap: Bitmap
     /// How the pixels are turned for display. Mirrored orientations are refused by MediaPipe tasks.
-    public let imageOrientation: ImageOrientation
+    public let orientation: UIImage.Orientation
+    public let imageSourceType: MPImageSourceType
+    /// The source, for images made from a `UIImage`.
+    public let image: UIImage?
+    /// The source, for images made from a `CVPixelBuffer` (or the sample buffer's).
+    public let pixelBuffer: CVPixelBuffer?
+    /// The source, for images made from a `CMSampleBuffer`.
+    public let sampleBuffer: CMSampleBuffer?
 
-    /// Width of the stored pixels.
-    public var width: CGFloat { CGFloat(bitmap.width) }
-    /// Height of the stored pixels.
-    public var height: CGFloat { CGFloat(bitmap.height) }
+    /// Width: for a `UIImage`, its displayed size × scale (as MediaPipe); otherwise the buffer's width.
+    public var width: CGFloat { image.map { $0.size.width * $0.scale } ?? CGFloat(bitmap.width) }
+    /// Height, likewise.
+    public var height: CGFloat { image.map { $0.size.height * $0.scale } ?? CGFloat(bitmap.height) }
 
-    /// Wraps decoded or raw pixels.
-    public init(bitmap: Bitmap, orientation: ImageOrientation = .up) {
+    private init(bitmap: Bitmap, orientation: UIImage.Orientation, source: MPImageSourceType,
+                 image: UIImage?, pixelBuffer: CVPixelBuffer?, sampleBuffer: CMSampleBuffer?) {
         self.bitmap = bitmap
-        self.imageOrientation = orientation
+        self.orientation = orientation
+        self.imageSourceType = source
+        self.image = image
+        self.pixelBuffer = pixelBuffer
+        self.sampleBuffer = sampleBuffer
     }
 
-    /// Decodes a JPEG or PNG file. The EXIF orientation is used unless `orientation` is given.
-    public convenience init(contentsOfFile path: String, orientation: ImageOrientation? = nil) throws {
+    /// An image from a `UIImage`, with the `UIImage`'s own orientation.
+    public convenience init(uiImage: UIImage) throws {
+        try self.init(uiImage: uiImage, orientation: uiImage.imageOrientation)
+    }
+
+    /// An image from a `UIImage`, shown with `orientation` (the `UIImage`'s own is ignored).
+    public convenience init(uiImage: UIImage?, orientation: UIImage.Orientation) throws {
+        guard let uiImage else { throw TasksError(code: .invalidArgumentError, message: "Image cannot be nil.") }
+        self.init(bitmap: uiImage.bitmap, orientation: orientation, source: .image, image: uiImage, pixelBuffer: nil, sampleBuffer: nil)
+    }
+
+    /// An image from a pixel buffer, shown upright.
+    public convenience init(pixelBuffer: CVPixelBuffer?) throws {
+        try self.init(pixelBuffer: pixelBuffer, orientation: .up)
+    }
+
+    /// An image from a pixel buffer (BGRA, RGBA or NV12), shown with `orientation`.
+    public convenience init(pixelBuffer: CVPixelBuffer?, orientation: UIImage.Orientation) throws {
+        guard let pixelBuffer else { throw TasksError(code: .invalidArgumentError, message: "Pixel Buffer cannot be nil.") }
+        self.init(bitmap: Self.taskPixels(pixelBuffer), orientation: orientation, source: .pixelBuffer, image: nil,
+                  pixelBuffer: pixelBuffer, sampleBuffer: nil)
+    }
+
+    /// An image from a sample buffer's pixel buffer, shown upright.
+    public convenience init(sampleBuffer: CMSampleBuffer?) throws {
+        try self.init(sampleBuffer: sampleBuffer, orientation: .up)
+    }
+
+    /// An image from a sample buffer's pixel buffer, shown with `orientation`.
+    public convenience init(sampleBuffer: CMSampleBuffer?, orientation: UIImage.Orientation) throws {
+        guard let sampleBuffer, CMSampleBufferIsValid(sampleBuffer) else {
+            throw TasksError(code: .invalidArgumentError,
+                             message: "Sample buffer is not valid. Invoking CMSampleBufferIsValid(sampleBuffer) must return true.")
+        }
+        guard let pixelBuffer = CMSampleBufferGetImageBuffer(sampleBuffer) else {
+            throw TasksError(code: .invalidArgumentError, message: "Sample buffer does not contain an image buffer.")
+        }
+        self.init(bitmap: Self.taskPixels(pixelBuffer), orientation: orientation, source: .sampleBuffer, image: nil,
+                  pixelBuffer: pixelBuffer, sampleBuffer: sampleBuffer)
+    }
+
+    /// Wraps decoded or raw pixels (a Linux entry point).
+    public convenience init(bitmap: Bitmap, orientation: UIImage.Orientation = .up) {
+        self.init(bitmap: bitmap, orientation: orientation, source: .image, image: nil, pixelBuffer: nil, sampleBuffer: nil)
+    }
+
+    /// Decodes a JPEG or PNG file (a Linux entry point). The EXIF orientation is used unless
+    /// `orientation` is given.
+    public convenience init(contentsOfFile path: String, orientation: UIImage.Orientation? = nil) throws {
         do {
             let decoded = try ImageDecoder.decode(contentsOfFile: path)
             self.init(bitmap: decoded.bitmap, orientation: orientation ?? decoded.orientation)
@@ -31,5 +91,25 @@ public final class MPImage: @unchecked Sendable {
             let code: TasksErrorCode = e.code == .fileUnreadable ? .notFoundError : .invalidArgumentError
             throw TasksError(code: code, message: e.message)
         }
+    }
+
+    /// The pixels a task reads from a buffer: BGRA alpha un-premultiplied (as MediaPipe does),
+    /// video-range NV12 expanded to full range; other buffers as they are.
+    static func taskPixels(_ buffer: CVPixelBuffer) -> Bitmap {
+        var b = buffer.bitmap
+        switch b.format {
+        case .bgra8, .rgba8:
+            var needs = false
+            for y in 0..<b.height where !needs {
+                let row = y * b.bytesPerRow
+                for x in 0..<b.width where b.pixels[row + x * 4 + 3] != 255 { needs = true; break }
+            }
+            if needs { b = b.unpremultiplied() }
+        case .nv12 where buffer.isVideoRange:
+            b = b.expandedFromVideoRange()
+        default:
+            break
+        }
+        return b
     }
 }

@@ -12,6 +12,8 @@ public final class ObjectDetectorOptions: TaskOptions, @unchecked Sendable {
     public var categoryAllowlist: [String] = []
     /// Not these label names.
     public var categoryDenylist: [String] = []
+    /// Receives results in live-stream mode (required then, refused otherwise). Held weakly.
+    public weak var objectDetectorLiveStreamDelegate: (any ObjectDetectorLiveStreamDelegate)?
 
     public override init() {}
 }

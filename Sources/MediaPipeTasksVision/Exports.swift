@@ -1,0 +1,6 @@
+// `import MediaPipeTasksVision` also brings the Linux stand-ins the seeds' code uses (`UIImage`,
+// `UIImage.Orientation`, `CVPixelBuffer`, `CMSampleBuffer`, `CGRect` via Foundation) and the pixel
+// types behind them, as the iOS framework brings UIKit's.
+@_exported import Foundation
+@_exported import Imaging
+@_exported import UIKitCompat

@@ -1,0 +1,41 @@
+import Foundation
+import Imaging
+
+/// A Linux stand-in for UIKit's `UIImage`: decoded pixels plus the orientation they are shown with,
+/// so that iOS code handing a `UIImage` to `MPImage(uiImage:)` or `VisionImage(image:)` compiles and runs.
+public final class UIImage: @unchecked Sendable {
+    /// UIKit's `UIImage.Orientation`, with the same eight cases and raw values.
+    public typealias Orientation = ImageOrientation
+
+    /// The stored pixels (not turned by the orientation).
+    public let bitmap: Bitmap
+    /// How the pixels are turned for display (from EXIF for decoded files).
+    public let imageOrientation: Orientation
+    /// Always 1 on Linux.
+    public let scale: CGFloat = 1
+
+    /// Decodes a JPEG or PNG file; nil when it cannot be read or decoded (as UIKit).
+    public convenience init?(contentsOfFile path: String) {
+        guard let decoded = try? ImageDecoder.decode(contentsOfFile: path) else { return nil }
+        self.init(bitmap: decoded.bitmap, orientation: decoded.orientation)
+    }
+
+    /// Decodes JPEG or PNG bytes; nil when they cannot be decoded (as UIKit).
+    public convenience init?(data: Data) {
+        guard let decoded = try? ImageDecoder.decode([UInt8](data)) else { return nil }
+        self.init(bitmap: decoded.bitmap, orientation: decoded.orientation)
+    }
+
+    /// Wraps pixels shown with `orientation`.
+    public init(bitmap: Bitmap, orientation: Orientation = .up) {
+        self.bitmap = bitmap
+        self.imageOrientation = orientation
+    }
+
+    /// The size in points as shown (width and height swap for left/right orientations), as UIKit.
+    public var size: CGSize {
+        imageOrientation.swapsDimensions
+            ? CGSize(width: bitmap.height, height: bitmap.width)
+            : CGSize(width: bitmap.width, height: bitmap.height)
+    }
+}
