@@ -18,6 +18,8 @@ public struct Detection: Equatable, Sendable {
 
     init(_ box: DetectionBox) {
         self.init(categories: box.categories.map(ResultCategory.init),
-                  boundingBox: CGRect(x: box.x, y: box.y, width: box.width, height: box.height))
+                  boundingBox: CGRect(x: box.x, y: box.y, width: box.width, height: box.height),
+                  keypoints: box.keypoints.isEmpty ? nil
+                      : box.keypoints.map { NormalizedKeypoint(location: CGPoint(x: CGFloat($0.x), y: CGFloat($0.y)), label: nil, score: 0) })
     }
 }

@@ -11,6 +11,8 @@ public enum VisionTasksCommand {
       vision-tasks bench  --model MODEL.tflite --image IMAGE [--runs 50] [--warmup 5] [--threads 1] [--json]
       vision-tasks inspect MODEL.tflite
       vision-tasks soak   --model MODEL.tflite [--cycles 300] [--json]   (leak check)
+      vision-tasks metadata --model RAW_SSD.tflite --output OUT.tflite (--blazeface-short-range | --anchor-strides 8,16,… [--anchor-*])
+                            [--num-classes N] [--keypoints K] [--box-scale S] [--no-exp-box-size] [--labels FILE] [--mean M --std S]
 
     detect options:
       --output PATH          annotated picture (one image) or folder (several); default: none
@@ -38,6 +40,7 @@ public enum VisionTasksCommand {
             case "bench": try BenchCommand.run(rest)
             case "inspect": try InspectCommand.run(rest)
             case "soak": try SoakCommand.run(rest)
+            case "metadata": try MetadataCommand.run(rest)
             case "help", "--help", "-h":
                 print(usage)
             default:

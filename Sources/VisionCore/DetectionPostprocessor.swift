@@ -7,11 +7,14 @@ import TFLiteModel
 /// lists by label name, `maxResults`, boxes projected back to the stored image, truncated to
 /// whole pixels and clamped, identical boxes merged.
 ///
-/// Supports models whose detections come from the in-model `TFLite_Detection_PostProcess` op
-/// (4 outputs: locations, classes, scores, count).
+/// Two model kinds: detections from the in-model `TFLite_Detection_PostProcess` op (4 outputs:
+/// locations, classes, scores, count), and raw SSD outputs (2: locations, scores) decoded with the
+/// model's `DETECTOR_METADATA` and non-maximum suppression.
 public struct DetectionPostprocessor: Sendable {
-    /// Output positions of the four tensors.
+    /// Output positions: location, category, score, count (the raw path uses location and score).
     public let locationIndex: Int, categoryIndex: Int, scoreIndex: Int, countIndex: Int
+    /// Set for raw SSD models.
+    public let rawDecoder: RawSSDDecoder?
     /// Positions of left, top, right, bottom within each box.
     public let boxOrder: [Int]
     public let labels: LabelMap?
@@ -42,23 +45,34 @@ public struct DetectionPostprocessor: Sendable {
             throw VisionCoreError(.invalidArgument,
                                   "Expected either all or none of the output tensors to be quantized, but found \(quantized) quantized outputs for \(outputs.count) total outputs.")
         }
-        guard outputs.count == 4 else {
-            throw VisionCoreError(.unimplemented,
-                                  "Models without in-model non-max suppression (2 outputs, DETECTOR_METADATA anchors) are not supported yet.")
+        let raw = outputs.count == 2
+        guard outMeta.count == outputs.count else {
+            throw VisionCoreError(.invalidArgument,
+                                  "Mismatch between number of output tensors (\(outputs.count)) and output tensors metadata (\(outMeta.count)).")
         }
-        guard outMeta.count == 4 else {
-            throw VisionCoreError(.invalidArgument, "Mismatch between number of output tensors (4) and output tensors metadata (\(outMeta.count)).")
-        }
+        // Output positions by metadata name, else the defaults.
         let names = outMeta.map { $0.name ?? "" }
-        if let l = names.firstIndex(of: "location"), let c = names.firstIndex(of: "category"),
-           let s = names.firstIndex(of: "score"), let n = names.firstIndex(of: "number of detections") {
+        if raw {
+            if let l = names.firstIndex(of: "location"), let s = names.firstIndex(of: "score") {
+                (locationIndex, scoreIndex) = (l, s)
+            } else {
+                (locationIndex, scoreIndex) = (0, 1)
+            }
+            (categoryIndex, countIndex) = (scoreIndex, -1)
+        } else if let l = names.firstIndex(of: "location"), let c = names.firstIndex(of: "category"),
+                  let s = names.firstIndex(of: "score"), let n = names.firstIndex(of: "number of detections") {
             (locationIndex, categoryIndex, scoreIndex, countIndex) = (l, c, s, n)
         } else {
             (locationIndex, categoryIndex, scoreIndex, countIndex) = (0, 1, 2, 3)
         }
+        // Both kinds need BoundingBoxProperties on the location tensor.
         let locationMeta = outMeta[locationIndex]
-        guard case let .boundingBox(index, type, coordinates)? = locationMeta.content?.properties else {
-            throw VisionCoreError(.invalidArgument, "Expected BoundingBoxProperties for tensor \(locationMeta.name ?? "location"), found none.")
+        guard let props = locationMeta.content?.properties else {
+            throw VisionCoreError(.invalidArgument, "Expected BoundingBoxProperties for tensor \(locationMeta.name ?? "#0"), found none.")
+        }
+        guard case let .boundingBox(index, type, coordinates) = props else {
+            throw VisionCoreError(.invalidArgument,
+                                  "Expected BoundingBoxProperties for tensor \(locationMeta.name ?? "#0"), found \(ImageTensorSpec.contentName(props)).")
         }
         guard type == .boundaries else {
             throw VisionCoreError(.invalidArgument, "Mobile SSD only supports BoundingBoxType BOUNDARIES, found \(Self.name(type))")
@@ -69,19 +83,34 @@ public struct DetectionPostprocessor: Sendable {
         if index.isEmpty {
             boxOrder = [0, 1, 2, 3]
         } else {
-            guard index.count == 4, index.allSatisfy({ $0 < 4 }), Set(index).count == 4 else {
+            guard index.count == 4 else {
                 throw VisionCoreError(.invalidArgument, "Expected BoundingBoxProperties index to contain 4 values, found \(index.count)")
+            }
+            guard index.allSatisfy({ $0 < 4 }) else {
+                throw VisionCoreError(.invalidArgument, "BoundingBoxProperties index values must be 0…3, found \(index).")
             }
             boxOrder = index.map(Int.init)
         }
+        // Labels: value labels on the category tensor (in-model NMS), axis labels on the score tensor (raw).
         do {
-            labels = try LabelMap.load(tensor: outMeta[categoryIndex], type: .tensorValueLabels,
+            labels = try LabelMap.load(tensor: outMeta[categoryIndex], type: raw ? .tensorAxisLabels : .tensorValueLabels,
                                        locale: options.displayNamesLocale, archive: resources.archive)
         } catch let e as TFLiteModelError {
             throw ModelResources.map(e)
         }
+        if raw {
+            guard let custom = resources.subgraphMetadata?.customMetadata.first(where: { $0.name == DetectorMetadata.name }) else {
+                throw VisionCoreError(.invalidArgument, "TensorsDecodingOptions is not found in the object detector metadata.")
+            }
+            let detector: DetectorMetadata
+            do { detector = try DetectorMetadata(flatBuffer: custom.data) } catch let e as TFLiteModelError { throw ModelResources.map(e) }
+            let count = { (t: Tensor) in t.shape.reduce(1, *) }
+            rawDecoder = try RawSSDDecoder(metadata: detector, boxesCount: count(outputs[locationIndex]), scoresCount: count(outputs[scoreIndex]))
+        } else {
+            rawDecoder = nil
+        }
         let scoreMeta = outMeta[scoreIndex]
-        if let cal = scoreMeta.scoreCalibration {
+        if let cal = scoreMeta.scoreCalibration, rawDecoder == nil {
             guard let file = scoreMeta.firstAssociatedFile(ofType: .tensorAxisScoreCalibration) else {
                 throw VisionCoreError(.notFound,
                                       "Found ScoreCalibrationOptions but missing required associated parameters file with type TENSOR_AXIS_SCORE_CALIBRATION.")
@@ -141,6 +170,9 @@ public struct DetectionPostprocessor: Sendable {
     /// The detections in the outputs of `model`, for a picture of `imageWidth`×`imageHeight` stored
     /// pixels shown with `orientation`.
     public func process(_ model: CompiledModel, imageWidth: Int, imageHeight: Int, orientation: ImageOrientation) throws -> [DetectionBox] {
+        if let rawDecoder {
+            return try processRaw(rawDecoder, model, imageWidth: imageWidth, imageHeight: imageHeight, orientation: orientation)
+        }
         let boxes = try Self.floats(model, locationIndex)
         let classes = try Self.floats(model, categoryIndex)
         let scores = try Self.floats(model, scoreIndex)
@@ -180,6 +212,40 @@ public struct DetectionPostprocessor: Sendable {
                                           width: imageWidth, height: imageHeight) else { continue }
             result.append(DetectionBox(x: box.0, y: box.1, width: box.2, height: box.3, categories: categories))
             if maxResults > 0 && result.count >= maxResults { break }
+        }
+        return Self.mergeIdentical(result)
+    }
+
+    func processRaw(_ decoder: RawSSDDecoder, _ model: CompiledModel, imageWidth: Int, imageHeight: Int,
+                    orientation: ImageOrientation) throws -> [DetectionBox] {
+        let raw = try Self.floats(model, locationIndex)
+        let scores = try Self.floats(model, scoreIndex)
+        guard raw.count == decoder.anchors.count * Int(decoder.options.numCoords),
+              scores.count == decoder.anchors.count * Int(decoder.options.numClasses) else {
+            throw VisionCoreError(.internal, "Unexpected raw detector output sizes: \(raw.count) box values, \(scores.count) scores.")
+        }
+        let candidates = decoder.decode(boxes: raw, scores: scores, threshold: scoreThreshold) { c in
+            (allowedClasses?.contains(c) ?? true) && !deniedClasses.contains(c)
+        }
+        let kept = decoder.suppress(candidates, limit: maxResults)
+        let mapping = ImagePreprocessor.mapping(width: imageWidth, height: imageHeight, orientation: orientation, roi: .full,
+                                                dstWidth: 1, dstHeight: 1)
+        var result: [DetectionBox] = []
+        for c in kept {
+            guard let box = Self.pixelBox(left: c.xmin, top: c.ymin, right: c.xmax, bottom: c.ymax, mapping: mapping,
+                                          width: imageWidth, height: imageHeight) else { continue }
+            var name: String?, display: String?
+            if let labels, labels.names.indices.contains(c.classIndex) {
+                name = labels.names[c.classIndex]
+                display = labels.displayNames?[c.classIndex]
+            }
+            let keypoints = c.keypoints.map { k -> (Float, Float) in
+                let (x, y) = mapping.source(x: Double(k.x), y: Double(k.y))
+                return (Float(x / Double(imageWidth)), Float(y / Double(imageHeight)))
+            }
+            result.append(DetectionBox(x: box.0, y: box.1, width: box.2, height: box.3,
+                                       categories: [Category(index: c.classIndex, score: c.score, categoryName: name, displayName: display)],
+                                       keypoints: keypoints))
         }
         return Self.mergeIdentical(result)
     }

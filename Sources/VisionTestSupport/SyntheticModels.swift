@@ -44,3 +44,55 @@ public enum SyntheticModels {
         return try b.build(metadata: metadata, files: contents, deflate: deflate)
     }
 }
+
+extension SyntheticModels {
+    /// A raw SSD detector whose outputs do not depend on the picture: input [1, 8, 8, 3] float →
+    /// two FULLY_CONNECTED heads with zero weights, so each output is exactly its bias — `boxes`
+    /// ([N × 4] raw YXHW values) and `scores` ([N × classes] logits) — reshaped to [1, N, 4] and
+    /// [1, N, classes]. With DETECTOR_METADATA (the given anchors, scales 10/10/5/5, exponential
+    /// sizes, sigmoid scores), BoundingBoxProperties, normalization 127.5/127.5 and `labels`.
+    public static func rawSSD(boxes: [Float], scores: [Float], classes: Int, anchors: [DetectorMetadata.Anchor],
+                              labels: [String]?) throws -> [UInt8] {
+        let n = anchors.count
+        precondition(boxes.count == n * 4 && scores.count == n * classes, "raw values must match the anchors")
+        var b = ModelBuilder(description: "synthetic raw SSD")
+        let input = b.addTensor(Tensor(name: "image", shape: [1, 8, 8, 3], type: .float32))
+        let flat = b.addTensor(Tensor(name: "flat", shape: [1, 192], type: .float32))
+        let flatShape = b.addConstant(name: "flat_shape", shape: [2], int32s: [1, 192])
+        let reshape = b.opcode(OperatorCode(builtinCode: 22))
+        let fc = b.opcode(OperatorCode(builtinCode: 9))
+        b.operators.append(ModelBuilder.Op(opcodeIndex: reshape, inputs: [input, flatShape], outputs: [flat]))
+        func head(_ name: String, _ values: [Float], _ width: Int) -> Int {
+            let weights = b.addConstant(name: "\(name)_weights", shape: [values.count, 192], floats: [Float](repeating: 0, count: values.count * 192))
+            let bias = b.addConstant(name: "\(name)_bias", shape: [values.count], floats: values)
+            let dense = b.addTensor(Tensor(name: "\(name)_dense", shape: [1, values.count], type: .float32))
+            b.operators.append(ModelBuilder.Op(opcodeIndex: fc, inputs: [flat, weights, bias], outputs: [dense]))
+            let shape = b.addConstant(name: "\(name)_shape", shape: [3], int32s: [1, Int32(n), Int32(width)])
+            let out = b.addTensor(Tensor(name: name, shape: [1, n, width], type: .float32))
+            b.operators.append(ModelBuilder.Op(opcodeIndex: reshape, inputs: [dense, shape], outputs: [out]))
+            return out
+        }
+        let boxesOut = head("boxes", boxes, 4)
+        let scoresOut = head("scores", scores, classes)
+        b.inputs = [input]
+        b.outputs = [boxesOut, scoresOut]
+        let detector = DetectorMetadata(anchors: anchors, decoding: .init(numClasses: Int32(classes), numBoxes: Int32(n), numCoords: 4,
+                                                                          xScale: 10, yScale: 10, wScale: 5, hScale: 5,
+                                                                          applyExponentialOnBoxSize: true, sigmoidScore: true))
+        var scoreFiles: [ModelMetadata.AssociatedFile] = []
+        var files: [(name: String, contents: [UInt8])] = []
+        if let labels {
+            scoreFiles = [.init(name: "labels.txt", type: .tensorAxisLabels)]
+            files = [("labels.txt", Array(labels.joined(separator: "\n").utf8))]
+        }
+        let metadata = ModelMetadata(
+            name: "Synthetic raw SSD",
+            subgraphs: [.init(inputTensors: [.init(name: "image", content: .init(properties: .image(colorSpace: .rgb, defaultSize: nil)),
+                                                   processUnits: [.normalization(mean: [127.5], std: [127.5])])],
+                              outputTensors: [.init(name: "location", content: .init(properties: .boundingBox(index: [1, 0, 3, 2], type: .boundaries, coordinateType: .ratio))),
+                                              .init(name: "score", associatedFiles: scoreFiles)],
+                              customMetadata: [.init(name: DetectorMetadata.name, data: detector.flatBuffer())])],
+            minParserVersion: "1.5.0")
+        return try b.build(metadata: metadata, files: files)
+    }
+}

@@ -227,3 +227,28 @@ struct DetectorMetadataTests {
         #expect(throws: TFLiteModelError.self) { try DetectorMetadata(flatBuffer: bytes) }
     }
 }
+
+@Suite("Adding metadata to an existing model", .enabled(if: TestAssets.shouldRun))
+struct ReplacingMetadataTests {
+    @Test("the SSD model without metadata gets the shared variant's metadata and labels, everything else unchanged")
+    func addToSSD() throws {
+        let bare = try ModelFile(contentsOfFile: TestAssets.model("ssd_mobilenet_v1_coco_quant_no_metadata.tflite"))
+        let reference = try ModelFile(contentsOfFile: TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"))
+        let metadata = try #require(try reference.modelMetadata())
+        let labels = try #require(try reference.associatedFiles()).contents(of: "labels.txt")
+        let bytes = try bare.replacingMetadata(metadata, files: [("labels.txt", labels)], deflate: true)
+        let augmented = try ModelFile(bytes: bytes)
+        #expect(try augmented.modelMetadata() == metadata)
+        #expect(try augmented.associatedFiles()?.contents(of: "labels.txt") == labels)
+        #expect(augmented.subgraphs == bare.subgraphs)
+        #expect(augmented.operatorCodes == bare.operatorCodes)
+        #expect(try augmented.detectionPostProcessOptions() == bare.detectionPostProcessOptions())
+        for i in 0..<bare.bufferCount { #expect(try augmented.buffer(i) == bare.buffer(i)) }
+        #expect(augmented.bufferCount == bare.bufferCount + 1)
+        // Replacing again keeps one TFLITE_METADATA entry.
+        let again = try ModelFile(bytes: try augmented.replacingMetadata(ModelMetadata(name: "second"), files: []))
+        #expect(again.metadataEntries.filter { $0.name == ModelMetadata.entryName }.count == 1)
+        #expect(try again.modelMetadata()?.name == "second")
+        #expect(try again.associatedFiles() == nil)
+    }
+}

@@ -10,5 +10,10 @@ venv=$root/.venv-goldens
 cd "$root/scripts/goldens"
 "$venv/bin/python" litert_goldens.py "$assets" > "$root/Tests/Goldens/litert.json"
 "$venv/bin/python" mediapipe_image_goldens.py "$assets" > "$root/Tests/Goldens/mediapipe_images.json"
-"$venv/bin/python" mediapipe_detector_goldens.py "$assets" > "$root/Tests/Goldens/mediapipe_detector.json"
+# The raw-SSD golden runs MediaPipe on a model augmented by our own metadata writer.
+(cd "$root" && swift build --product vision-tasks >/dev/null)
+face=$(mktemp -d)/face_detection_short_range_detector.tflite
+"$root/.build/debug/vision-tasks" metadata --model "$assets/models/face_detection_short_range.tflite" --output "$face" \
+  --blazeface-short-range --keypoints 6 --box-scale 128 --no-exp-box-size
+"$venv/bin/python" mediapipe_detector_goldens.py "$assets" "$face" > "$root/Tests/Goldens/mediapipe_detector.json"
 echo "goldens written to $root/Tests/Goldens"

@@ -4,7 +4,11 @@ For both shared COCO detectors and every shared photo: default options; max_resu
 score_threshold=0.3; an allowlist; a denylist; and the photo given rotated (iOS .left, .right,
 .down, i.e. rotation_degrees -90, -270, -180).
 
-Usage: python mediapipe_detector_goldens.py ASSETS_DIR > Tests/Goldens/mediapipe_detector.json
+Also the raw-SSD path: face_detection_short_range.tflite with DETECTOR_METADATA written by our own
+`vision-tasks metadata` (the augmented file is the second argument), on every photo: default,
+max_results=5 with score_threshold=0.5, and the three rotations; keypoints included.
+
+Usage: python mediapipe_detector_goldens.py ASSETS_DIR AUGMENTED_FACE_MODEL > Tests/Goldens/mediapipe_detector.json
 """
 import json
 import os
@@ -46,6 +50,7 @@ def run(model_path, image, kwargs, rotation):
             "box": [b.origin_x, b.origin_y, b.width, b.height],
             "categories": [{"index": c.index, "score": c.score, "name": c.category_name,
                             "display": c.display_name} for c in d.categories],
+            "keypoints": [[k.x, k.y] for k in (d.keypoints or [])],
         })
     return out
 
@@ -59,6 +64,13 @@ def main():
             for case, (kwargs, rotation) in CASES.items():
                 key = f"{model}|{photo}|{case}"
                 golden["results"][key] = run(os.path.join(assets, "models", model), image, kwargs, rotation)
+    face = sys.argv[2]
+    raw_cases = {"default": ({}, 0), "max5_thr0.5": ({"max_results": 5, "score_threshold": 0.5}, 0),
+                 "left": ({}, -90), "right": ({}, -270), "down": ({}, -180)}
+    for photo in PHOTOS:
+        image = mp.Image.create_from_file(os.path.join(assets, "images", photo))
+        for case, (kwargs, rotation) in raw_cases.items():
+            golden["results"][f"face_detection_short_range+DETECTOR_METADATA|{photo}|{case}"] = run(face, image, kwargs, rotation)
     json.dump(golden, sys.stdout, indent=0, sort_keys=True)
     print()
 

@@ -1,0 +1,70 @@
+import Foundation
+import TFLiteModel
+
+/// `vision-tasks metadata`: writes MediaPipe-compatible metadata into a model — for raw SSD
+/// detectors, the `DETECTOR_METADATA` (anchors and decoding options) MediaPipe's ObjectDetector
+/// needs; optionally labels and input normalization. The model's weights are kept byte for byte.
+enum MetadataCommand {
+    static func run(_ raw: [String]) throws {
+        var args = try Arguments(raw, booleanFlags: ["blazeface-short-range", "anchor-fixed-size", "no-exp-box-size", "no-sigmoid-score"])
+        guard let input = args.string("model"), let output = args.string("output") else {
+            throw CLIError.usage("metadata needs --model IN.tflite --output OUT.tflite")
+        }
+        let file: ModelFile
+        do { file = try ModelFile(contentsOfFile: input) } catch let e as TFLiteModelError { throw CLIError.failure(e.message) }
+        var anchors: SSDAnchors
+        if args.flag("blazeface-short-range") {
+            anchors = .blazeFaceShortRange
+        } else {
+            let strides = try args.list("anchor-strides").map { s -> Int in
+                guard let v = Int(s) else { throw CLIError.usage("--anchor-strides takes integers") }
+                return v
+            }
+            let ratios = try args.list("anchor-aspect-ratios").map { s -> Float in
+                guard let v = Float(s) else { throw CLIError.usage("--anchor-aspect-ratios takes numbers") }
+                return v
+            }
+            guard !strides.isEmpty else { throw CLIError.usage("give --blazeface-short-range or --anchor-strides (with the other --anchor-* options)") }
+            let input = file.subgraphs[0].inputTensors.first?.shape ?? []
+            anchors = SSDAnchors(numLayers: strides.count, minScale: try args.float("anchor-min-scale") ?? 0.2,
+                                 maxScale: try args.float("anchor-max-scale") ?? 0.95,
+                                 inputWidth: try args.int("anchor-input-width") ?? (input.count == 4 ? input[2] : 0),
+                                 inputHeight: try args.int("anchor-input-height") ?? (input.count == 4 ? input[1] : 0),
+                                 strides: strides, aspectRatios: ratios.isEmpty ? [1] : ratios,
+                                 fixedAnchorSize: args.flag("anchor-fixed-size"))
+        }
+        let generated: [DetectorMetadata.Anchor]
+        do { generated = try anchors.generate() } catch let e as TFLiteModelError { throw CLIError.usage(e.message) }
+        let outputs = file.subgraphs[0].outputTensors
+        guard outputs.count == 2 else { throw CLIError.failure("A raw SSD detector has 2 outputs (boxes, scores); this model has \(outputs.count).") }
+        let boxCoords = outputs[0].shape.last ?? 0
+        let numClasses = try args.int("num-classes") ?? (outputs[1].shape.last ?? 1)
+        let scale = try args.float("box-scale") ?? Float(anchors.inputWidth)
+        let decoding = DetectorMetadata.DecodingOptions(
+            numClasses: Int32(numClasses), numBoxes: Int32(generated.count), numCoords: Int32(try args.int("num-coords") ?? boxCoords),
+            keypointCoordOffset: Int32(try args.int("keypoint-offset") ?? 4), numKeypoints: Int32(try args.int("keypoints") ?? 0),
+            numValuesPerKeypoint: Int32(try args.int("values-per-keypoint") ?? 2),
+            xScale: try args.float("x-scale") ?? scale, yScale: try args.float("y-scale") ?? scale,
+            wScale: try args.float("w-scale") ?? scale, hScale: try args.float("h-scale") ?? scale,
+            applyExponentialOnBoxSize: !args.flag("no-exp-box-size"), sigmoidScore: !args.flag("no-sigmoid-score"))
+        let labelsPath = args.string("labels")
+        let mean = try args.float("mean"), std = try args.float("std")
+        try args.rejectUnknown()
+
+        var labels: (name: String, contents: [UInt8])?
+        if let labelsPath {
+            guard let data = FileManager.default.contents(atPath: labelsPath) else { throw CLIError.failure("Cannot read \(labelsPath).") }
+            labels = ((labelsPath as NSString).lastPathComponent, [UInt8](data))
+        }
+        var normalization: (mean: Float, std: Float)?
+        if let mean, let std { normalization = (mean, std) }
+        let bytes: [UInt8]
+        do {
+            bytes = try DetectorMetadataWriter.write(file, anchors: generated, decoding: decoding, labels: labels, normalization: normalization)
+        } catch let e as TFLiteModelError {
+            throw CLIError.failure(e.message)
+        }
+        guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else { throw CLIError.failure("Cannot write \(output).") }
+        print("wrote \(output): \(generated.count) anchors, \(numClasses) classes, \(decoding.numCoords) coordinates per box")
+    }
+}
