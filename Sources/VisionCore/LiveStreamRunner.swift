@@ -1,6 +1,8 @@
 import Dispatch
 import Foundation
 
+private let sharedQueueLabelKey = DispatchSpecificKey<String>()
+
 /// MediaPipe's live-stream flow control: at most one frame in flight and one waiting. A frame that
 /// arrives while one is waiting replaces it; the replaced (older) frame is dropped without a
 /// callback. Results and errors are delivered in submission order on one serial queue.
@@ -10,6 +12,8 @@ public final class LiveStreamRunner<Frame: Sendable, Output: Sendable>: @uncheck
     private let worker: DispatchQueue
     /// The serial queue results are delivered on.
     public let callbackQueue: DispatchQueue
+    /// Set on every callback queue to its label (lets code and tests tell where they run).
+    public static var queueLabelKey: DispatchSpecificKey<String> { sharedQueueLabelKey }
     private let lock = NSLock()
     private let idle = NSCondition()
     private var inFlight = false
@@ -27,7 +31,9 @@ public final class LiveStreamRunner<Frame: Sendable, Output: Sendable>: @uncheck
         self.deliver = deliver
         let id = UUID().uuidString
         worker = DispatchQueue(label: "com.visiontasks.\(label).worker_\(id)", qos: .userInitiated)
-        callbackQueue = DispatchQueue(label: "com.mediapipe.tasks.vision.\(label)_\(id)")
+        let callbackLabel = "com.mediapipe.tasks.vision.\(label)_\(id)"
+        callbackQueue = DispatchQueue(label: callbackLabel)
+        callbackQueue.setSpecific(key: sharedQueueLabelKey, value: callbackLabel)
     }
 
     /// Frames dropped so far because a newer one replaced them while waiting.
