@@ -79,7 +79,7 @@ public final class LiveStreamRunner<Frame: Sendable, Output: Sendable>: @uncheck
     /// Blocks until no frame is in flight or waiting and every callback has run.
     public func waitUntilIdle() {
         idle.lock()
-        while lock.withLock({ inFlight }) { idle.wait(until: Date().addingTimeInterval(0.05)) }
+        while lock.withLock({ inFlight }) { _ = idle.wait(until: Date().addingTimeInterval(0.05)) }
         idle.unlock()
         callbackQueue.sync {}
     }
