@@ -17,16 +17,17 @@ fi
 printf '%-58s %-14s %9s %9s %9s %9s %8s %11s %8s\n' model image raw_ms pre_ms post_ms detect_ms det/raw mediapipe_ms mp/ours
 for pair in "ssd_mobilenet_v1_coco_quant_metadata.tflite dog.jpg" \
             "ssd_mobilenet_v1_coco_quant_metadata.tflite cat_720p.jpg" \
-            "ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite dog.jpg"; do
-  read -r model image <<< "$pair"
-  json=$("$bin" bench --model "$assets/models/$model" --image "$assets/images/$image" --runs "$runs" --threads 1 --json 2>/dev/null)
+            "ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite dog.jpg" \
+            "ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite dog.jpg --fast-hybrid"; do
+  read -r model image extra <<< "$pair"
+  json=$("$bin" bench --model "$assets/models/$model" --image "$assets/images/$image" --runs "$runs" --threads 1 --json $extra 2>/dev/null)
   get() { python3 -c "import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])" "$1" "$2"; }
   mp="-"; ratio="-"
   if [ -n "$mp_py" ]; then
     mp=$("$mp_py" "$root/scripts/mediapipe_bench.py" "$assets/models/$model" "$assets/images/$image" "$runs" 5 2>/dev/null | python3 -c "import json,sys; print('%.3f' % json.load(sys.stdin)['detect_ms'])")
     ratio=$(python3 -c "print('%.2f' % ($mp / $(get "$json" detect_ms)))")
   fi
-  printf '%-58s %-14s %9.3f %9.3f %9.3f %9.3f %8.3f %11s %8s\n' "$model" "$image" \
+  printf '%-58s %-14s %9.3f %9.3f %9.3f %9.3f %8.3f %11s %8s\n' "$model${extra:+ $extra}" "$image" \
     "$(get "$json" raw_ms)" "$(get "$json" preprocess_ms)" "$(get "$json" postprocess_ms)" "$(get "$json" detect_ms)" \
     "$(get "$json" detect_over_raw)" "$mp" "$ratio"
 done

@@ -36,9 +36,9 @@ public final class ObjectDetector: @unchecked Sendable {
         engine = try TasksError.wrap {
             let resources: ModelResources
             if let buffer = base.modelAssetBuffer, (base.modelAssetPath ?? "").isEmpty {
-                resources = try ModelResources(bytes: [UInt8](buffer))
+                resources = try ModelResources(bytes: [UInt8](buffer), optimizeHybridModels: base.optimizeHybridModels)
             } else {
-                resources = try ModelResources(path: base.modelAssetPath ?? "")
+                resources = try ModelResources(path: base.modelAssetPath ?? "", optimizeHybridModels: base.optimizeHybridModels)
             }
             return try ObjectDetectionEngine(resources: resources, options: detectorOptions, threads: max(1, base.numThreads))
         }

@@ -25,7 +25,7 @@ enum BenchCommand {
     }
 
     static func run(_ raw: [String]) throws {
-        var args = try Arguments(raw, booleanFlags: ["json"])
+        var args = try Arguments(raw, booleanFlags: ["json", "fast-hybrid"])
         guard let model = args.string("model"), let imagePath = args.string("image") ?? args.positionals.first else {
             throw CLIError.usage("bench needs --model MODEL.tflite and --image IMAGE")
         }
@@ -33,6 +33,7 @@ enum BenchCommand {
         let warmup = try args.int("warmup") ?? 5
         let threads = try args.int("threads") ?? 1
         let json = args.flag("json")
+        let fastHybrid = args.flag("fast-hybrid")
         try args.rejectUnknown()
         guard runs >= 1, warmup >= 0, threads >= 1 else { throw CLIError.usage("--runs and --threads must be ≥ 1, --warmup ≥ 0") }
 
@@ -40,11 +41,12 @@ enum BenchCommand {
         let options = ObjectDetectorOptions()
         options.baseOptions.modelAssetPath = model
         options.baseOptions.numThreads = threads
+        options.baseOptions.optimizeHybridModels = fastHybrid
         let detector = try ObjectDetector(options: options)
 
         // The same model compiled again, driven directly, for the raw and per-stage figures.
         let (engine, resources) = try TasksErrorBridge.run {
-            let resources = try ModelResources(path: model)
+            let resources = try ModelResources(path: model, optimizeHybridModels: fastHybrid)
             return (try ObjectDetectionEngine(resources: resources, options: DetectorOptions(), threads: threads), resources)
         }
         _ = resources

@@ -5,7 +5,7 @@ import MediaPipeTasksVision
 /// `vision-tasks detect`: runs the object detector on pictures, prints results, draws boxes.
 enum DetectCommand {
     static func run(_ raw: [String]) throws {
-        var args = try Arguments(raw, booleanFlags: ["json"])
+        var args = try Arguments(raw, booleanFlags: ["json", "fast-hybrid"])
         guard let model = args.string("model") else { throw CLIError.usage("detect needs --model MODEL.tflite") }
         let options = ObjectDetectorOptions()
         options.baseOptions.modelAssetPath = model
@@ -18,6 +18,7 @@ enum DetectCommand {
             guard t >= 1 else { throw CLIError.usage("--threads must be at least 1") }
             options.baseOptions.numThreads = t
         }
+        options.baseOptions.optimizeHybridModels = args.flag("fast-hybrid")
         let orientation = try args.string("orientation").map(parseOrientation)
         let output = args.string("output")
         let json = args.flag("json")

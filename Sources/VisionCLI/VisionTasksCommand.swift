@@ -22,6 +22,7 @@ public enum VisionTasksCommand {
       --locale L             display-name locale (default en)
       --orientation O        up|down|left|right (default: the file's EXIF orientation)
       --threads N            CPU threads (default 1)
+      --fast-hybrid          run hybrid int8-weight models' depthwise convolutions in float (faster; not bit-identical to MediaPipe)
       --json                 one JSON object per image instead of text
 
     Exit status: 0 on success, 64 for a bad command line, else MediaPipe's error code (3 = invalid argument, 5 = not found…).

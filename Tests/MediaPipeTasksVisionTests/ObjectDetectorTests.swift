@@ -128,3 +128,25 @@ struct ObjectDetectorErrorTests {
         #expect(e?.message.contains("Corrupt JPEG") == true)
     }
 }
+
+@Suite("ObjectDetector with optimizeHybridModels", .enabled(if: TestAssets.shouldRun))
+struct HybridOptimizationTests {
+    @Test("FPNLite still finds MediaPipe's top detections on dog.jpg, scores within 0.02")
+    func topDetections() throws {
+        let model = "ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite"
+        let options = ObjectDetectorOptions()
+        options.baseOptions.modelAssetPath = TestAssets.model(model)
+        options.baseOptions.optimizeHybridModels = true
+        options.maxResults = 3
+        let result = try ObjectDetector(options: options).detect(image: try MPImage(contentsOfFile: TestAssets.image("dog.jpg")))
+        let golden = try DetectorGolden.expected(model: model, photo: "dog.jpg", case: "default").prefix(3)
+        #expect(result.detections.count == 3)
+        for e in golden {
+            #expect(result.detections.contains { d in
+                let b = d.boundingBox
+                return d.categories[0].categoryName == e.name && abs(d.categories[0].score - e.score) <= 0.02
+                    && zip([Int(b.origin.x), Int(b.origin.y), Int(b.size.width), Int(b.size.height)], e.box).allSatisfy { abs($0 - $1) <= 3 }
+            }, "\(e.name ?? "?") \(e.score) \(e.box)")
+        }
+    }
+}

@@ -252,3 +252,44 @@ struct ReplacingMetadataTests {
         #expect(try again.associatedFiles() == nil)
     }
 }
+
+@Suite("Rewriting hybrid models", .enabled(if: TestAssets.shouldRun))
+struct HybridRewriteTests {
+    @Test("int8 depthwise filters of a float model are read through DEQUANTIZE ops; everything else is kept")
+    func rewrite() throws {
+        let file = try ModelFile(contentsOfFile: TestAssets.model("ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite"))
+        let rewritten = try ModelFile(bytes: try #require(try file.dequantizingHybridDepthwiseFilters()))
+        let before = file.subgraphs[0], after = rewritten.subgraphs[0]
+        let depthwise = before.operators.filter {
+            file.operatorCodes[$0.opcodeIndex].name == "DEPTHWISE_CONV_2D" && before.tensors[$0.inputs[1]].type == .int8
+        }
+        #expect(after.operators.count == before.operators.count + depthwise.count)
+        #expect(after.tensors.count == before.tensors.count + depthwise.count)
+        #expect(Array(after.tensors.prefix(before.tensors.count)) == before.tensors)
+        #expect(after.inputs == before.inputs && after.outputs == before.outputs)
+        var k = 0
+        for (i, op) in after.operators.enumerated()
+        where rewritten.operatorCodes[op.opcodeIndex].name == "DEPTHWISE_CONV_2D" && op.inputs[1] >= before.tensors.count {
+            let dq = after.operators[i - 1]
+            #expect(rewritten.operatorCodes[dq.opcodeIndex].name == "DEQUANTIZE")
+            #expect(dq.outputs == [op.inputs[1]])
+            let original = before.tensors[dq.inputs[0]]
+            #expect(original.type == .int8)
+            let float = after.tensors[op.inputs[1]]
+            #expect(float.type == .float32 && float.shape == original.shape && float.name == original.name + "/dequantized" && float.buffer == 0)
+            k += 1
+        }
+        #expect(k == depthwise.count && k > 0)
+        for i in 0..<file.bufferCount { #expect(try rewritten.buffer(i) == file.buffer(i)) }
+        #expect(try rewritten.modelMetadata() == file.modelMetadata())
+        #expect(try rewritten.associatedFiles()?.contents(of: "labels.txt") == file.associatedFiles()?.contents(of: "labels.txt"))
+        #expect(try rewritten.detectionPostProcessOptions() == file.detectionPostProcessOptions())
+    }
+
+    @Test("models without hybrid depthwise convolutions are left alone")
+    func untouched() throws {
+        for name in ["ssd_mobilenet_v1_coco_quant_metadata.tflite", "mobilenet_v2_1.0_224_quant.tflite", "face_detection_short_range.tflite"] {
+            #expect(try ModelFile(contentsOfFile: TestAssets.model(name)).dequantizingHybridDepthwiseFilters() == nil, "\(name)")
+        }
+    }
+}
