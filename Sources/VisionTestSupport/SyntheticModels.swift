@@ -52,7 +52,7 @@ extension SyntheticModels {
     /// [1, N, classes]. With DETECTOR_METADATA (the given anchors, scales 10/10/5/5, exponential
     /// sizes, sigmoid scores), BoundingBoxProperties, normalization 127.5/127.5 and `labels`.
     public static func rawSSD(boxes: [Float], scores: [Float], classes: Int, anchors: [DetectorMetadata.Anchor],
-                              labels: [String]?) throws -> [UInt8] {
+                              labels: [String]?, displayNames: (locale: String, names: [String])? = nil) throws -> [UInt8] {
         let n = anchors.count
         precondition(boxes.count == n * 4 && scores.count == n * classes, "raw values must match the anchors")
         var b = ModelBuilder(description: "synthetic raw SSD")
@@ -84,6 +84,11 @@ extension SyntheticModels {
         if let labels {
             scoreFiles = [.init(name: "labels.txt", type: .tensorAxisLabels)]
             files = [("labels.txt", Array(labels.joined(separator: "\n").utf8))]
+        }
+        if let displayNames {
+            let name = "labels_\(displayNames.locale).txt"
+            scoreFiles.append(.init(name: name, type: .tensorAxisLabels, locale: displayNames.locale))
+            files.append((name, Array(displayNames.names.joined(separator: "\n").utf8)))
         }
         let metadata = ModelMetadata(
             name: "Synthetic raw SSD",

@@ -130,3 +130,24 @@ struct SyntheticRawSSDTests {
         #expect(denied.detections.map(\.boundingBox) == allowed.detections.map(\.boundingBox))
     }
 }
+
+@Suite("Display names by locale")
+struct DisplayNameTests {
+    @Test("display names come from the label file of exactly the requested locale", .enabled(if: TestAssets.shouldRun))
+    func locales() throws {
+        let model = Data(try SyntheticModels.rawSSD(boxes: SyntheticRawSSDTests.boxes, scores: SyntheticRawSSDTests.scores, classes: 2,
+                                                    anchors: SyntheticRawSSDTests.anchors, labels: ["cat", "dog"],
+                                                    displayNames: ("fr", ["chat", "chien"])))
+        let image = MPImage(bitmap: try Bitmap(width: 200, height: 100, format: .rgb8, fill: (90, 90, 90)))
+        func names(_ locale: String?) throws -> [String?] {
+            let options = ObjectDetectorOptions()
+            options.baseOptions.modelAssetBuffer = model
+            options.displayNamesLocale = locale
+            return try ObjectDetector(options: options).detect(image: image).detections.map { $0.categories[0].displayName }
+        }
+        #expect(try names("fr") == ["chat", "chien"])
+        #expect(try names(nil) == [nil, nil])     // default "en": no English file
+        #expect(try names("fr-CA") == [nil, nil]) // exact match only, no fallback
+        #expect(try names("FR") == [nil, nil])    // case-sensitive
+    }
+}
