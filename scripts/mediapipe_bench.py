@@ -1,7 +1,7 @@
-"""Times MediaPipe 1.2.2's Python ObjectDetector.detect on one model and photo (IMAGE mode, CPU):
-median of RUNS calls after WARMUP. Prints one JSON object.
+"""Times MediaPipe 1.2.2's Python ObjectDetector.detect or ImageClassifier.classify on one model and
+photo (IMAGE mode, CPU, default options): median of RUNS calls after WARMUP. Prints one JSON object.
 
-Usage: python mediapipe_bench.py MODEL IMAGE [RUNS] [WARMUP]
+Usage: python mediapipe_bench.py MODEL IMAGE [RUNS] [WARMUP] [detect|classify]
 """
 import json
 import statistics
@@ -17,16 +17,25 @@ def main():
     model, image_path = sys.argv[1], sys.argv[2]
     runs = int(sys.argv[3]) if len(sys.argv) > 3 else 50
     warmup = int(sys.argv[4]) if len(sys.argv) > 4 else 5
-    options = vision.ObjectDetectorOptions(base_options=BaseOptions(model_asset_path=model),
-                                           running_mode=vision.RunningMode.IMAGE)
+    task = sys.argv[5] if len(sys.argv) > 5 else "detect"
     image = mp.Image.create_from_file(image_path)
-    with vision.ObjectDetector.create_from_options(options) as detector:
+    if task == "detect":
+        options = vision.ObjectDetectorOptions(base_options=BaseOptions(model_asset_path=model),
+                                               running_mode=vision.RunningMode.IMAGE)
+        runner = vision.ObjectDetector.create_from_options(options)
+        call = runner.detect
+    else:
+        options = vision.ImageClassifierOptions(base_options=BaseOptions(model_asset_path=model),
+                                                running_mode=vision.RunningMode.IMAGE)
+        runner = vision.ImageClassifier.create_from_options(options)
+        call = runner.classify
+    with runner:
         for _ in range(warmup):
-            detector.detect(image)
+            call(image)
         samples = []
         for _ in range(runs):
             t0 = time.perf_counter()
-            detector.detect(image)
+            call(image)
             samples.append(time.perf_counter() - t0)
     print(json.dumps({"mediapipe": mp.__version__, "model": model, "image": image_path, "runs": runs,
                       "detect_ms": statistics.median(samples) * 1000}))

@@ -1,6 +1,8 @@
 import Foundation
 import Imaging
 import MediaPipeTasksVision
+import LiteRT
+import TFLiteModel
 import VisionCore
 
 /// `vision-tasks bench`: medians of the raw LiteRT run, preprocessing, post-processing and the
@@ -24,6 +26,14 @@ enum BenchCommand {
         return samples
     }
 
+    /// Detector models have the post-processing op or DETECTOR_METADATA.
+    static func looksLikeDetector(_ path: String) throws -> Bool {
+        guard let file = try? ModelFile(contentsOfFile: path) else { return true }
+        if (try? file.detectionPostProcessOptions()) ?? nil != nil { return true }
+        let custom = (try? file.modelMetadata())??.subgraphs.first?.customMetadata ?? []
+        return custom.contains { $0.name == DetectorMetadata.name }
+    }
+
     static func run(_ raw: [String]) throws {
         var args = try Arguments(raw, booleanFlags: ["json", "fast-hybrid"])
         guard let model = args.string("model"), let imagePath = args.string("image") ?? args.positionals.first else {
@@ -34,27 +44,50 @@ enum BenchCommand {
         let threads = try args.int("threads") ?? 1
         let json = args.flag("json")
         let fastHybrid = args.flag("fast-hybrid")
-        try args.rejectUnknown()
         guard runs >= 1, warmup >= 0, threads >= 1 else { throw CLIError.usage("--runs and --threads must be ≥ 1, --warmup ≥ 0") }
 
         let image = try MPImage(contentsOfFile: imagePath, orientation: .up)
-        let options = ObjectDetectorOptions()
-        options.baseOptions.modelAssetPath = model
-        options.baseOptions.numThreads = threads
-        options.baseOptions.optimizeHybridModels = fastHybrid
-        let detector = try ObjectDetector(options: options)
+        let detector = try Self.looksLikeDetector(model)
+        let task = args.string("task") ?? (detector ? "detect" : "classify")
+        try args.rejectUnknown()
+        guard task == "detect" || task == "classify" else { throw CLIError.usage("--task is detect or classify") }
 
-        // The same model compiled again, driven directly, for the raw and per-stage figures.
-        let (engine, resources) = try TasksErrorBridge.run {
-            let resources = try ModelResources(path: model, optimizeHybridModels: fastHybrid)
-            return (try ObjectDetectionEngine(resources: resources, options: DetectorOptions(), threads: threads), resources)
+        // The task through the public API, and the same model compiled again and driven stage by
+        // stage, for the raw-run and per-stage figures.
+        let endToEnd: () throws -> Void
+        let inference: ImageInference
+        let postprocess: (CompiledModel) throws -> Void
+        if task == "detect" {
+            let options = ObjectDetectorOptions()
+            options.baseOptions.modelAssetPath = model
+            options.baseOptions.numThreads = threads
+            options.baseOptions.optimizeHybridModels = fastHybrid
+            let detector = try ObjectDetector(options: options)
+            endToEnd = { _ = try detector.detect(image: image) }
+            let engine = try TasksErrorBridge.run {
+                try ObjectDetectionEngine(resources: try ModelResources(path: model, optimizeHybridModels: fastHybrid), options: DetectorOptions(), threads: threads)
+            }
+            inference = engine.inference
+            postprocess = { _ = try engine.postprocessor.process($0, imageWidth: image.bitmap.width, imageHeight: image.bitmap.height, orientation: .up) }
+            _ = try engine.detect(image.bitmap)
+        } else {
+            let options = ImageClassifierOptions()
+            options.baseOptions.modelAssetPath = model
+            options.baseOptions.numThreads = threads
+            options.baseOptions.optimizeHybridModels = fastHybrid
+            let classifier = try ImageClassifier(options: options)
+            endToEnd = { _ = try classifier.classify(image: image) }
+            let engine = try TasksErrorBridge.run {
+                try ImageClassificationEngine(resources: try ModelResources(path: model, optimizeHybridModels: fastHybrid), options: ClassifierOptions(), threads: threads)
+            }
+            inference = engine.inference
+            postprocess = { _ = try engine.postprocessor.process($0) }
+            _ = try engine.classify(image.bitmap)
         }
-        _ = resources
-        let compiled = engine.inference.compiled
-        let format = engine.inference.spec.tensorFormat
+        let compiled = inference.compiled
+        let format = inference.spec.tensorFormat
         let preprocessor = ImagePreprocessor()
         var scratch = [UInt8](repeating: 0, count: format.byteCount)
-        _ = try engine.detect(image.bitmap)
 
         // Preprocessing alone, back to back (warm caches): the kernel's own speed.
         let preHot = median(try time(runs, warmup) {
@@ -69,9 +102,9 @@ enum BenchCommand {
             let t1 = Clock.now()
             try scratch.withUnsafeMutableBytes { try preprocessor.process(image.bitmap, format: format, into: $0) }
             let t2 = Clock.now()
-            _ = try engine.postprocessor.process(compiled, imageWidth: image.bitmap.width, imageHeight: image.bitmap.height, orientation: .up)
+            try postprocess(compiled)
             let t3 = Clock.now()
-            _ = try detector.detect(image: image)
+            try endToEnd()
             let t4 = Clock.now()
             if round >= warmup {
                 rawT.append(t1 - t0); preT.append(t2 - t1); postT.append(t3 - t2); e2eT.append(t4 - t3)
@@ -82,7 +115,7 @@ enum BenchCommand {
         if json {
             print("{\"model\":\(ResultJSON.escape(model)),\"image\":\(ResultJSON.escape(imagePath)),\"width\":\(image.bitmap.width),\"height\":\(image.bitmap.height),"
                   + "\"input\":[\(format.width),\(format.height)],\"threads\":\(threads),\"runs\":\(runs),"
-                  + String(format: "\"raw_ms\":%.4f,\"preprocess_ms\":%.4f,\"postprocess_ms\":%.4f,\"detect_ms\":%.4f,\"detect_over_raw\":%.4f,\"preprocess_alone_ms\":%.4f}",
+                  + String(format: "\"raw_ms\":%.4f,\"preprocess_ms\":%.4f,\"postprocess_ms\":%.4f,\"task\":\"\(task)\",\"detect_ms\":%.4f,\"detect_over_raw\":%.4f,\"preprocess_alone_ms\":%.4f}",
                            raw * 1000, pre * 1000, post * 1000, e2e * 1000, ratio, preHot * 1000))
         } else {
             print("model        \(model)")
@@ -91,8 +124,8 @@ enum BenchCommand {
             print(String(format: "raw LiteRT run       %8.3f ms", raw * 1000))
             print(String(format: "preprocessing        %8.3f ms (%.3f ms back to back)", pre * 1000, preHot * 1000))
             print(String(format: "post-processing      %8.3f ms", post * 1000))
-            print(String(format: "detect (end to end)  %8.3f ms", e2e * 1000))
-            print(String(format: "detect / raw         %8.3f", ratio))
+            print(String(format: "\(task) (end to end) %8.3f ms", e2e * 1000))
+            print(String(format: "\(task) / raw        %8.3f", ratio))
         }
     }
 }

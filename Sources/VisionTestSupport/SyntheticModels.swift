@@ -101,3 +101,105 @@ extension SyntheticModels {
         return try b.build(metadata: metadata, files: files)
     }
 }
+
+extension SyntheticModels {
+    /// One classifier head of ``classifier(heads:normalization:)``.
+    public struct Head: Sendable {
+        public enum Kind: Sendable {
+            /// Float scores equal to `values`.
+            case float
+            /// Quantized uint8 scores (scale 1/255, zero point 0) of `values`.
+            case uint8
+            /// A BOOL output: `values[0] > 0`.
+            case bool
+            /// An INT32 output (not a valid classifier head).
+            case int32
+        }
+        public var name: String?
+        public var kind: Kind
+        public var values: [Float]
+        public var labels: [String]?
+        public var displayNames: (locale: String, names: [String])?
+        public var calibration: (transformation: ModelMetadata.ScoreTransformation, defaultScore: Float, file: String)?
+        public var scoreThreshold: Float?
+
+        public init(name: String?, kind: Kind = .float, values: [Float], labels: [String]? = nil,
+                    displayNames: (locale: String, names: [String])? = nil,
+                    calibration: (transformation: ModelMetadata.ScoreTransformation, defaultScore: Float, file: String)? = nil,
+                    scoreThreshold: Float? = nil) {
+            self.name = name
+            self.kind = kind
+            self.values = values
+            self.labels = labels
+            self.displayNames = displayNames
+            self.calibration = calibration
+            self.scoreThreshold = scoreThreshold
+        }
+    }
+
+    /// A classifier whose outputs do not depend on the picture: input [1, 8, 8, 3] float32 (with
+    /// `normalization` in its metadata when given) → one FULLY_CONNECTED head per `heads` entry with
+    /// zero weights, so each output equals its bias (then QUANTIZE, GREATER or CAST for uint8, bool
+    /// and int32 heads). `metadataHeads` (default: all) says how many outputs get tensor metadata.
+    public static func classifier(heads: [Head], normalization: (mean: Float, std: Float)? = (127.5, 127.5),
+                                  metadataHeads: Int? = nil) throws -> [UInt8] {
+        var b = ModelBuilder(description: "synthetic classifier")
+        let input = b.addTensor(Tensor(name: "image", shape: [1, 8, 8, 3], type: .float32))
+        let flat = b.addTensor(Tensor(name: "flat", shape: [1, 192], type: .float32))
+        let flatShape = b.addConstant(name: "flat_shape", shape: [2], int32s: [1, 192])
+        b.operators.append(ModelBuilder.Op(opcodeIndex: b.opcode(OperatorCode(builtinCode: 22)), inputs: [input, flatShape], outputs: [flat]))
+        var outputs: [Int] = []
+        var metadataTensors: [ModelMetadata.TensorMetadata] = []
+        var files: [(name: String, contents: [UInt8])] = []
+        for (h, head) in heads.enumerated() {
+            let n = head.values.count
+            let weights = b.addConstant(name: "w\(h)", shape: [n, 192], floats: [Float](repeating: 0, count: n * 192))
+            let bias = b.addConstant(name: "b\(h)", shape: [n], floats: head.values)
+            let dense = b.addTensor(Tensor(name: "dense\(h)", shape: [1, n], type: .float32))
+            b.operators.append(ModelBuilder.Op(opcodeIndex: b.opcode(OperatorCode(builtinCode: 9)), inputs: [flat, weights, bias], outputs: [dense]))
+            var out = dense
+            switch head.kind {
+            case .float: break
+            case .uint8:
+                out = b.addTensor(Tensor(name: "quantized\(h)", shape: [1, n], type: .uint8,
+                                         quantization: .init(scales: [1.0 / 255], zeroPoints: [0])))
+                b.operators.append(ModelBuilder.Op(opcodeIndex: b.opcode(OperatorCode(builtinCode: 114)), inputs: [dense], outputs: [out]))
+            case .bool:
+                let zero = b.addConstant(name: "zero\(h)", shape: [1], floats: [0])
+                out = b.addTensor(Tensor(name: "bool\(h)", shape: [1, n], type: .bool))
+                b.operators.append(ModelBuilder.Op(opcodeIndex: b.opcode(OperatorCode(builtinCode: 61)), inputs: [dense, zero], outputs: [out]))
+            case .int32:
+                out = b.addTensor(Tensor(name: "int\(h)", shape: [1, n], type: .int32))
+                b.operators.append(ModelBuilder.Op(opcodeIndex: b.opcode(OperatorCode(builtinCode: 53)), inputs: [dense], outputs: [out]))
+            }
+            outputs.append(out)
+            var associated: [ModelMetadata.AssociatedFile] = []
+            if let labels = head.labels {
+                associated.append(.init(name: "labels\(h).txt", type: .tensorAxisLabels))
+                files.append(("labels\(h).txt", Array((labels.joined(separator: "\n") + "\n").utf8)))
+            }
+            if let d = head.displayNames {
+                associated.append(.init(name: "labels\(h)_\(d.locale).txt", type: .tensorAxisLabels, locale: d.locale))
+                files.append(("labels\(h)_\(d.locale).txt", Array(d.names.joined(separator: "\n").utf8)))
+            }
+            var units: [ModelMetadata.ProcessUnit] = []
+            if let c = head.calibration {
+                units.append(.scoreCalibration(transformation: c.transformation, defaultScore: c.defaultScore))
+                associated.append(.init(name: "calibration\(h).txt", type: .tensorAxisScoreCalibration))
+                files.append(("calibration\(h).txt", Array(c.file.utf8)))
+            }
+            if let t = head.scoreThreshold { units.append(.scoreThresholding(globalScoreThreshold: t)) }
+            metadataTensors.append(.init(name: head.name, content: .init(properties: .feature), processUnits: units, associatedFiles: associated))
+        }
+        b.inputs = [input]
+        b.outputs = outputs
+        var inputUnits: [ModelMetadata.ProcessUnit] = []
+        if let normalization { inputUnits.append(.normalization(mean: [normalization.mean], std: [normalization.std])) }
+        let metadata = ModelMetadata(
+            name: "Synthetic classifier",
+            subgraphs: [.init(inputTensors: [.init(name: "image", content: .init(properties: .image(colorSpace: .rgb, defaultSize: nil)), processUnits: inputUnits)],
+                              outputTensors: Array(metadataTensors.prefix(metadataHeads ?? metadataTensors.count)))],
+            minParserVersion: "1.0.0")
+        return try b.build(metadata: metadata, files: files)
+    }
+}

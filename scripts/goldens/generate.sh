@@ -16,4 +16,5 @@ face=$(mktemp -d)/face_detection_short_range_detector.tflite
 "$root/.build/debug/vision-tasks" metadata --model "$assets/models/face_detection_short_range.tflite" --output "$face" \
   --blazeface-short-range --keypoints 6 --box-scale 128 --no-exp-box-size
 "$venv/bin/python" mediapipe_detector_goldens.py "$assets" "$face" > "$root/Tests/Goldens/mediapipe_detector.json"
+"$venv/bin/python" mediapipe_classifier_goldens.py "$assets" > "$root/Tests/Goldens/mediapipe_classifier.json"
 echo "goldens written to $root/Tests/Goldens"

@@ -1,0 +1,16 @@
+import Foundation
+import VisionCore
+
+extension BaseOptions {
+    /// The model these options name (a buffer when given without a path), checked as MediaPipe
+    /// does; the GPU delegate is refused.
+    func modelResources() throws -> ModelResources {
+        guard delegate == .CPU else {
+            throw VisionCoreError(.unimplemented, "The GPU delegate is not available on Linux. Use Delegate.CPU (the default).", fromCore: false)
+        }
+        if let buffer = modelAssetBuffer, (modelAssetPath ?? "").isEmpty {
+            return try ModelResources(bytes: [UInt8](buffer), optimizeHybridModels: optimizeHybridModels)
+        }
+        return try ModelResources(path: modelAssetPath ?? "", optimizeHybridModels: optimizeHybridModels)
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Imaging
+import VisionCore
+
+/// Classifies pictures (or a region of them) with a `.tflite` classifier, as MediaPipe's `ImageClassifier`.
+public final class ImageClassifier: @unchecked Sendable {
+    private let engine: ImageClassificationEngine
+    private let runner: VisionTaskRunner<[Classifications]>
+    private weak var liveStreamDelegate: (any ImageClassifierLiveStreamDelegate)?
+
+    /// A classifier with default options for the model at `modelPath`.
+    public convenience init(modelPath: String) throws {
+        let options = ImageClassifierOptions()
+        options.baseOptions.modelAssetPath = modelPath
+        try self.init(options: options)
+    }
+
+    /// A classifier with `options`. Checks, in MediaPipe's order: running mode and delegate, model
+    /// file, input tensor, options, outputs and their metadata.
+    public init(options: ImageClassifierOptions) throws {
+        let delegate = options.imageClassifierLiveStreamDelegate
+        runner = try VisionTaskRunner(mode: options.runningMode, hasDelegate: delegate != nil)
+        let classifierOptions = ClassifierOptions(displayNamesLocale: options.displayNamesLocale ?? "en", maxResults: options.maxResults,
+                                                  scoreThreshold: options.scoreThreshold,
+                                                  categoryAllowlist: options.categoryAllowlist, categoryDenylist: options.categoryDenylist)
+        let base = options.baseOptions
+        engine = try TasksError.wrap {
+            try ImageClassificationEngine(resources: try base.modelResources(), options: classifierOptions, threads: max(1, base.numThreads))
+        }
+        liveStreamDelegate = delegate
+        runner.startLiveStream(label: "imageClassifier", process: { [engine] image, region in
+            try Self.classifications(engine, image, region)
+        }, deliver: { [weak self] result, timestamp in
+            guard let self, let delegate = self.liveStreamDelegate else { return }
+            switch result {
+            case .success(let heads):
+                delegate.imageClassifier(self, didFinishClassification: Self.result(heads, timestamp),
+                                         timestampInMilliseconds: timestamp, error: nil)
+            case .failure(let e):
+                delegate.imageClassifier(self, didFinishClassification: nil, timestampInMilliseconds: Int.min, error: e)
+            }
+        })
+    }
+
+    /// Timings of the last call in seconds: preprocessing, inference, post-processing.
+    public var lastTimings: (preprocess: Double, inference: Double, postprocess: Double) { engine.lastTimings }
+
+    /// Live stream: frames dropped so far by the flow control (an extension).
+    public var droppedFrameCount: Int { runner.droppedFrameCount }
+
+    /// Live stream: waits until every accepted frame has been processed and delivered (an extension).
+    public func waitUntilIdle() { runner.waitUntilIdle() }
+
+    /// A normalized `CGRect` (`.zero` = the whole picture) as the core's region.
+    static func region(_ roi: CGRect) -> NormalizedRect {
+        roi == .zero ? .full : NormalizedRect(x: Double(roi.origin.x), y: Double(roi.origin.y), width: Double(roi.size.width), height: Double(roi.size.height))
+    }
+
+    static func classifications(_ engine: ImageClassificationEngine, _ image: MPImage, _ region: NormalizedRect) throws -> [Classifications] {
+        try TasksError.wrap { try engine.classify(image.bitmap, orientation: image.orientation, region: region).map(Classifications.init) }
+    }
+
+    static func result(_ heads: [Classifications], _ timestamp: Int) -> ImageClassifierResult {
+        ImageClassifierResult(classificationResult: ClassificationResult(classifications: heads, timestampInMilliseconds: 0),
+                              timestampInMilliseconds: timestamp)
+    }
+
+    /// Classifies a single picture (image mode).
+    public func classify(image: MPImage) throws -> ImageClassifierResult {
+        try classify(image: image, regionOfInterest: .zero)
+    }
+
+    /// Classifies `regionOfInterest` (normalized, in the unrotated picture) of a single picture (image mode).
+    public func classify(image: MPImage, regionOfInterest: CGRect) throws -> ImageClassifierResult {
+        let (heads, timestamp) = try runner.image(image) { try Self.classifications(engine, image, Self.region(regionOfInterest)) }
+        return Self.result(heads, timestamp)
+    }
+
+    /// Classifies a video frame (video mode). Timestamps must increase strictly.
+    public func classify(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> ImageClassifierResult {
+        try classify(videoFrame: image, timestampInMilliseconds: timestampInMilliseconds, regionOfInterest: .zero)
+    }
+
+    /// Classifies a region of a video frame (video mode).
+    public func classify(videoFrame image: MPImage, timestampInMilliseconds: Int, regionOfInterest: CGRect) throws -> ImageClassifierResult {
+        let heads = try runner.video(image, timestamp: timestampInMilliseconds) {
+            try Self.classifications(engine, image, Self.region(regionOfInterest))
+        }
+        return Self.result(heads, timestampInMilliseconds)
+    }
+
+    /// Hands a live frame over and returns at once (live-stream mode); the result goes to the delegate.
+    public func classifyAsync(image: MPImage, timestampInMilliseconds: Int) throws {
+        try classifyAsync(image: image, timestampInMilliseconds: timestampInMilliseconds, regionOfInterest: .zero)
+    }
+
+    /// Hands a region of a live frame over and returns at once (live-stream mode).
+    public func classifyAsync(image: MPImage, timestampInMilliseconds: Int, regionOfInterest: CGRect) throws {
+        try runner.async(image, region: Self.region(regionOfInterest), timestamp: timestampInMilliseconds)
+    }
+}

@@ -1,0 +1,28 @@
+import Imaging
+
+/// The image classifier shared by both facades: input checks, then option and output checks (in
+/// MediaPipe's order), preprocessing with an optional region of interest, inference, post-processing.
+public final class ImageClassificationEngine: @unchecked Sendable {
+    public let inference: ImageInference
+    public let postprocessor: ClassificationPostprocessor
+    /// Timings of the last ``classify(_:orientation:region:)`` (seconds).
+    public private(set) var lastTimings: (preprocess: Double, inference: Double, postprocess: Double) = (0, 0, 0)
+
+    public init(resources: ModelResources, options: ClassifierOptions, threads: Int = 1, allowPerChannelNormalization: Bool = false) throws {
+        let spec = try ImageTensorSpec(resources: resources, allowPerChannelNormalization: allowPerChannelNormalization)
+        let post = try ClassificationPostprocessor(resources: resources, options: options)
+        inference = try ImageInference(resources: resources, spec: spec, threads: threads)
+        postprocessor = post
+    }
+
+    /// Classifies `region` (normalized, in the stored picture) of `bitmap` shown with `orientation`.
+    public func classify(_ bitmap: Bitmap, orientation: ImageOrientation = .up, region: NormalizedRect = .full) throws -> [HeadClassification] {
+        try inference.run(bitmap, orientation: orientation, region: region) { model in
+            let t0 = Clock.now()
+            let heads = try postprocessor.process(model)
+            let timings = inference.lastTimings
+            lastTimings = (timings.preprocess, timings.inference, Clock.now() - t0)
+            return heads
+        }
+    }
+}

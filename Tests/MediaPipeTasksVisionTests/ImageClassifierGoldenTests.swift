@@ -1,0 +1,77 @@
+import Foundation
+import MediaPipeTasksVision
+import Testing
+import VisionTestSupport
+
+/// MediaPipe 1.2.2's classifier results (Tests/Goldens/mediapipe_classifier.json) and the rule:
+/// same heads (index, name), same number of categories, the top ten's scores within ±0.01 in order,
+/// and each of MediaPipe's top-ten categories found among ours with a score within ±0.01 (ties in
+/// any order).
+enum ClassifierGolden {
+    nonisolated(unsafe) static let golden: [String: Any] = (try? Goldens.dictionary("mediapipe_classifier.json")) ?? [:]
+
+    static var roi: CGRect {
+        let r = golden["roi"] as? [Double] ?? [0, 0, 1, 1]
+        return CGRect(x: r[0], y: r[1], width: r[2], height: r[3])
+    }
+
+    static func allowlist(_ model: String) -> [String] {
+        (golden["allowlists"] as? [String: [String]])?[model] ?? []
+    }
+
+    @discardableResult
+    static func check(_ result: ImageClassifierResult, model: String, photo: String, case name: String) throws -> Int {
+        let key = "\(model)|\(photo)|\(name)"
+        let heads = try #require((golden["results"] as? [String: Any])?[key] as? [[String: Any]], "no golden for \(key)")
+        var issues = 0
+        func fail(_ message: String) { Issue.record("\(key): \(message)"); issues += 1 }
+        let ours = result.classificationResult.classifications
+        guard ours.count == heads.count else { fail("\(ours.count) heads, MediaPipe has \(heads.count)"); return issues }
+        for (head, g) in zip(ours, heads) {
+            if head.headIndex != g["head_index"] as? Int { fail("head index \(head.headIndex)") }
+            if head.headName != g["head_name"] as? String { fail("head name \(head.headName ?? "nil")") }
+            if head.categories.count != g["count"] as? Int { fail("\(head.categories.count) categories, MediaPipe has \(g["count"] ?? "?")") }
+            let top = g["top"] as? [[String: Any]] ?? []
+            for (i, t) in top.enumerated() where i < head.categories.count {
+                let score = Float(t["score"] as? Double ?? -1)
+                if abs(head.categories[i].score - score) > 0.01 { fail("score #\(i) \(head.categories[i].score), MediaPipe \(score)") }
+                let match = head.categories.contains {
+                    $0.index == t["index"] as? Int && abs($0.score - score) <= 0.01 && $0.categoryName == t["name"] as? String
+                        && $0.displayName == t["display"] as? String
+                }
+                if !match { fail("MediaPipe's \(t["name"] ?? "?") (\(t["index"] ?? "?")) \(score) not found") }
+            }
+        }
+        return issues
+    }
+}
+
+@Suite("ImageClassifier against MediaPipe 1.2.2 on every shared photo", .enabled(if: TestAssets.shouldRun))
+struct ImageClassifierGoldenTests {
+    static let models = ["aiy_vision_classifier_birds_V1_3.tflite", "mobilenet_v2_1.0_224_inat_bird_quant.tflite",
+                         "mobilenet_v2_1.0_224_quant.tflite", "mobilenet_v1_0.25_128_quant.tflite", "tf2_mobilenet_v2_1.0_224_ptq.tflite"]
+
+    @Test("default, max 5 with threshold 0.3, allowlist, region of interest, turned right", arguments: models)
+    func matrix(model: String) throws {
+        var failures = 0
+        let cases: [(String, (ImageClassifierOptions) -> Void, Bool, UIImage.Orientation)] = [
+            ("default", { _ in }, false, .up),
+            ("max5_thr0.3", { $0.maxResults = 5; $0.scoreThreshold = 0.3 }, false, .up),
+            ("allowlist", { $0.categoryAllowlist = ClassifierGolden.allowlist(model) }, false, .up),
+            ("roi", { _ in }, true, .up),
+            ("right", { _ in }, false, .right),
+        ]
+        for (name, configure, useROI, orientation) in cases {
+            let options = ImageClassifierOptions()
+            options.baseOptions.modelAssetPath = TestAssets.model(model)
+            configure(options)
+            let classifier = try ImageClassifier(options: options)
+            for photo in TestAssets.photoNames {
+                let image = try MPImage(contentsOfFile: TestAssets.image(photo), orientation: orientation)
+                let result = useROI ? try classifier.classify(image: image, regionOfInterest: ClassifierGolden.roi) : try classifier.classify(image: image)
+                failures += try ClassifierGolden.check(result, model: model, photo: photo, case: name)
+            }
+        }
+        #expect(failures == 0)
+    }
+}
