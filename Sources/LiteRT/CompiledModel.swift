@@ -94,7 +94,8 @@ public final class CompiledModel: @unchecked Sendable {
             var buffer: LiteRtTensorBuffer?
             try check(api.createTensorBufferFromHostMemory(&type, memory, rounded, nil, &buffer), "LiteRtCreateTensorBufferFromHostMemory")
             inputBuffers.append(buffer)
-            inputs.append(TensorDescription(name: t.name, elementType: t.elementType, shape: shape, quantization: t.quantization, byteCount: packed))
+            inputs.append(TensorDescription(name: t.name, tensorName: t.tensorName, elementType: t.elementType, shape: shape,
+                                            quantization: t.quantization, byteCount: packed))
         }
 
         var layouts = [LiteRtLayout](repeating: LiteRtLayout(), count: sigOutputs.count)
@@ -112,8 +113,8 @@ public final class CompiledModel: @unchecked Sendable {
                       "LiteRtCreateManagedTensorBufferFromRequirements")
             outputBuffers.append(buffer)
             let shape = layouts[i].dims
-            outputs.append(TensorDescription(name: t.name, elementType: t.elementType, shape: shape, quantization: t.quantization,
-                                             byteCount: shape.reduce(1, *) * t.elementType.byteSize))
+            outputs.append(TensorDescription(name: t.name, tensorName: t.tensorName, elementType: t.elementType, shape: shape,
+                                             quantization: t.quantization, byteCount: shape.reduce(1, *) * t.elementType.byteSize))
         }
         self.inputs = inputs
         self.outputs = outputs

@@ -75,6 +75,7 @@ public final class Model: @unchecked Sendable {
 
     struct SignatureTensor {
         var name: String
+        var tensorName: String
         var elementType: ElementType
         var quantization: Quantization?
     }
@@ -93,6 +94,8 @@ public final class Model: @unchecked Sendable {
             var tensor: LiteRtTensor?
             try check((inputs ? api.getSignatureInputTensorByIndex : api.getSignatureOutputTensorByIndex)(sig, i, &tensor),
                       "LiteRtGetSignatureIOTensorByIndex")
+            var tname: UnsafePointer<CChar>?
+            try check(api.getTensorName(tensor, &tname), "LiteRtGetTensorName")
             var ranked = LiteRtRankedTensorType()
             try check(api.getRankedTensorType(tensor, &ranked), "LiteRtGetRankedTensorType")
             var qtype: Int32 = 0
@@ -106,7 +109,8 @@ public final class Model: @unchecked Sendable {
             guard let type = ElementType(rawValue: ranked.element_type) else {
                 throw LiteRTError(code: .invalidArgument, message: "Tensor \(i) has unknown element type \(ranked.element_type).")
             }
-            return SignatureTensor(name: cname.map { String(cString: $0) } ?? "", elementType: type, quantization: quant)
+            return SignatureTensor(name: cname.map { String(cString: $0) } ?? "", tensorName: tname.map { String(cString: $0) } ?? "",
+                                   elementType: type, quantization: quant)
         }
     }
 }

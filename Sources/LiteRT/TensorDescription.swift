@@ -58,6 +58,8 @@ public struct Quantization: Equatable, Sendable {
 public struct TensorDescription: Equatable, Sendable {
     /// The signature's name for this tensor (the tensor name for models without signatures).
     public var name: String
+    /// The name of the model tensor behind it (differs from ``name`` for models with signatures).
+    public var tensorName: String
     public var elementType: ElementType
     /// The concrete shape after compilation (no dynamic dimensions).
     public var shape: [Int]
@@ -66,8 +68,9 @@ public struct TensorDescription: Equatable, Sendable {
     /// Size of the tensor's data in bytes.
     public var byteCount: Int
 
-    public init(name: String, elementType: ElementType, shape: [Int], quantization: Quantization?, byteCount: Int) {
+    public init(name: String, tensorName: String? = nil, elementType: ElementType, shape: [Int], quantization: Quantization?, byteCount: Int) {
         self.name = name
+        self.tensorName = tensorName ?? name
         self.elementType = elementType
         self.shape = shape
         self.quantization = quantization

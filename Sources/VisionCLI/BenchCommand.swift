@@ -56,7 +56,7 @@ enum BenchCommand {
         // stage, for the raw-run and per-stage figures.
         let endToEnd: () throws -> Void
         let inference: ImageInference
-        let postprocess: (CompiledModel) throws -> Void
+        let postprocess: (ModelOutputs) throws -> Void
         if task == "detect" {
             let options = ObjectDetectorOptions()
             options.baseOptions.modelAssetPath = model
@@ -102,7 +102,7 @@ enum BenchCommand {
             let t1 = Clock.now()
             try scratch.withUnsafeMutableBytes { try preprocessor.process(image.bitmap, format: format, into: $0) }
             let t2 = Clock.now()
-            try postprocess(compiled)
+            try postprocess(inference.outputs)
             let t3 = Clock.now()
             try endToEnd()
             let t4 = Clock.now()

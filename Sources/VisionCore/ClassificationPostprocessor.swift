@@ -89,8 +89,8 @@ public struct ClassificationPostprocessor: Sendable {
     }
 
     /// Scores of output `index` as floats (uint8 dequantized, bool as 0/1).
-    static func scores(_ model: CompiledModel, _ index: Int) throws -> [Float] {
-        let d = model.outputs[index]
+    static func scores(_ model: ModelOutputs, _ index: Int) throws -> [Float] {
+        let d = try model.description(index)
         switch d.elementType {
         case .float32: return try model.withOutput(index) { Array($0.bindMemory(to: Float.self)) }
         case .uint8:
@@ -103,7 +103,7 @@ public struct ClassificationPostprocessor: Sendable {
     }
 
     /// The categories of every head.
-    public func process(_ model: CompiledModel) throws -> [HeadClassification] {
+    public func process(_ model: ModelOutputs) throws -> [HeadClassification] {
         try heads.map { head in
             var raw = try Self.scores(model, head.index)
             if let calibration = head.calibration {

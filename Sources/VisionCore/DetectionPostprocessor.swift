@@ -154,8 +154,8 @@ public struct DetectionPostprocessor: Sendable {
     }
 
     /// Reads output `index` of `model` as floats (dequantizing uint8 outputs).
-    static func floats(_ model: CompiledModel, _ index: Int) throws -> [Float] {
-        let d = model.outputs[index]
+    static func floats(_ model: ModelOutputs, _ index: Int) throws -> [Float] {
+        let d = try model.description(index)
         switch d.elementType {
         case .float32:
             return try model.withOutput(index) { Array($0.bindMemory(to: Float.self)) }
@@ -169,7 +169,7 @@ public struct DetectionPostprocessor: Sendable {
 
     /// The detections in the outputs of `model`, for a picture of `imageWidth`×`imageHeight` stored
     /// pixels shown with `orientation`.
-    public func process(_ model: CompiledModel, imageWidth: Int, imageHeight: Int, orientation: ImageOrientation) throws -> [DetectionBox] {
+    public func process(_ model: ModelOutputs, imageWidth: Int, imageHeight: Int, orientation: ImageOrientation) throws -> [DetectionBox] {
         if let rawDecoder {
             return try processRaw(rawDecoder, model, imageWidth: imageWidth, imageHeight: imageHeight, orientation: orientation)
         }
@@ -216,7 +216,7 @@ public struct DetectionPostprocessor: Sendable {
         return Self.mergeIdentical(result)
     }
 
-    func processRaw(_ decoder: RawSSDDecoder, _ model: CompiledModel, imageWidth: Int, imageHeight: Int,
+    func processRaw(_ decoder: RawSSDDecoder, _ model: ModelOutputs, imageWidth: Int, imageHeight: Int,
                     orientation: ImageOrientation) throws -> [DetectionBox] {
         let raw = try Self.floats(model, locationIndex)
         let scores = try Self.floats(model, scoreIndex)

@@ -8,6 +8,8 @@ public final class ImageInference: @unchecked Sendable {
     public let resources: ModelResources
     public let spec: ImageTensorSpec
     public let compiled: CompiledModel
+    /// The outputs in the model file's order.
+    public let outputs: ModelOutputs
     private let preprocessor = ImagePreprocessor()
 
     /// Compiles the model with `threads` CPU threads.
@@ -19,6 +21,7 @@ public final class ImageInference: @unchecked Sendable {
         } catch let e as LiteRTError {
             throw VisionCoreError(.internal, e.description)
         }
+        outputs = try ModelOutputs(compiled: compiled, tensorNames: resources.file.subgraphs[0].outputTensors.map(\.name))
         guard let input = compiled.inputs.first, input.byteCount == spec.tensorFormat.byteCount else {
             throw VisionCoreError(.internal, "The compiled model's input does not match its declared \(spec.width)x\(spec.height)x\(spec.channels) shape.")
         }
@@ -30,7 +33,7 @@ public final class ImageInference: @unchecked Sendable {
     /// Preprocesses `bitmap` into the input tensor, runs the model, then calls `read` with the
     /// compiled model (outputs readable) — all under the model's lock.
     public func run<T>(_ bitmap: Bitmap, orientation: ImageOrientation, region: NormalizedRect,
-                       _ read: (CompiledModel) throws -> T) throws -> T {
+                       _ read: (ModelOutputs) throws -> T) throws -> T {
         try compiled.invoke {
             let t0 = Clock.now()
             do {
@@ -44,7 +47,7 @@ public final class ImageInference: @unchecked Sendable {
             do { try compiled.run() } catch let e as LiteRTError { throw VisionCoreError(.internal, e.description) }
             let t2 = Clock.now()
             lastTimings = (t1 - t0, t2 - t1)
-            do { return try read(compiled) } catch let e as LiteRTError { throw VisionCoreError(.internal, e.description) }
+            do { return try read(outputs) } catch let e as LiteRTError { throw VisionCoreError(.internal, e.description) }
         }
     }
 }
