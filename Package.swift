@@ -33,6 +33,7 @@ let package = Package(
         .testTarget(name: "TFLiteModelTests", dependencies: ["TFLiteModel", "VisionTestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "VisionTestSupport"]),
         .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "VisionTestSupport"]),
+        .testTarget(name: "VisionCLITests", dependencies: ["VisionCLI", "VisionTestSupport"]),
         .testTarget(name: "MediaPipeTasksVisionTests", dependencies: ["MediaPipeTasksVision", "VisionTestSupport", "TFLiteModel", "VisionCore"]),
     ]
 )

@@ -9,16 +9,13 @@ enum ClassifyCommand {
         guard let model = args.string("model") else { throw CLIError.usage("classify needs --model MODEL.tflite") }
         let options = ImageClassifierOptions()
         options.baseOptions.modelAssetPath = model
-        options.maxResults = try args.int("max-results") ?? 5
-        options.scoreThreshold = try args.float("score-threshold")
-        options.categoryAllowlist = args.list("allow")
-        options.categoryDenylist = args.list("deny")
-        options.displayNamesLocale = args.string("locale")
-        if let t = try args.int("threads") {
-            guard t >= 1 else { throw CLIError.usage("--threads must be at least 1") }
-            options.baseOptions.numThreads = t
-        }
-        options.baseOptions.optimizeHybridModels = args.flag("fast-hybrid")
+        let common = try CommonOptions(&args)
+        options.maxResults = common.maxResults ?? 5
+        options.scoreThreshold = common.scoreThreshold
+        options.categoryAllowlist = common.allow
+        options.categoryDenylist = common.deny
+        options.displayNamesLocale = common.locale
+        common.apply(to: options.baseOptions)
         let orientation = try args.string("orientation").map(DetectCommand.parseOrientation)
         var roi = CGRect.zero
         if let r = args.string("roi") {

@@ -9,16 +9,13 @@ enum DetectCommand {
         guard let model = args.string("model") else { throw CLIError.usage("detect needs --model MODEL.tflite") }
         let options = ObjectDetectorOptions()
         options.baseOptions.modelAssetPath = model
-        if let n = try args.int("max-results") { options.maxResults = n }
-        options.scoreThreshold = try args.float("score-threshold")
-        options.categoryAllowlist = args.list("allow")
-        options.categoryDenylist = args.list("deny")
-        options.displayNamesLocale = args.string("locale")
-        if let t = try args.int("threads") {
-            guard t >= 1 else { throw CLIError.usage("--threads must be at least 1") }
-            options.baseOptions.numThreads = t
-        }
-        options.baseOptions.optimizeHybridModels = args.flag("fast-hybrid")
+        let common = try CommonOptions(&args)
+        options.maxResults = common.maxResults ?? -1
+        options.scoreThreshold = common.scoreThreshold
+        options.categoryAllowlist = common.allow
+        options.categoryDenylist = common.deny
+        options.displayNamesLocale = common.locale
+        common.apply(to: options.baseOptions)
         let orientation = try args.string("orientation").map(parseOrientation)
         let output = args.string("output")
         let json = args.flag("json")

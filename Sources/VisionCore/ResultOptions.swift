@@ -1,10 +1,12 @@
-/// The options of classification post-processing shared by both facades.
-public struct ClassifierOptions: Equatable, Sendable {
+/// The result options detectors and classifiers share (MediaPipe's `DetectorOptions` and
+/// `ClassifierOptions` protos have the same fields): label locale, how many results, threshold,
+/// allow and deny lists.
+public struct ResultOptions: Equatable, Sendable {
     /// Locale of the label file that fills display names (exact match).
     public var displayNamesLocale: String?
-    /// Keep the top `maxResults` categories per head; negative = all. Zero is rejected.
+    /// At most this many results (detections, or categories per head); negative = all. Zero is rejected.
     public var maxResults: Int
-    /// Keep categories scoring at least this; nil = each head's metadata threshold, or none.
+    /// Keep results scoring at least this; nil = the metadata's threshold, or none.
     public var scoreThreshold: Float?
     /// Only these label names (mutually exclusive with `categoryDenylist`).
     public var categoryAllowlist: [String]
@@ -20,3 +22,8 @@ public struct ClassifierOptions: Equatable, Sendable {
         self.categoryDenylist = categoryDenylist
     }
 }
+
+/// The detector's result options.
+public typealias DetectorOptions = ResultOptions
+/// The classifier's result options.
+public typealias ClassifierOptions = ResultOptions

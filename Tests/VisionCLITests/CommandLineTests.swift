@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+@testable import VisionCLI
+import VisionTestSupport
+
+@Suite("The command line")
+struct CommandLineTests {
+    @Test("arguments: values, = form, repeated lists, flags, positionals, unknown options")
+    func parsing() throws {
+        var a = try Arguments(["--model", "m.tflite", "a.jpg", "--allow=cat,dog", "--allow", "bird", "--json", "b.jpg", "--", "--c.jpg"],
+                              booleanFlags: ["json"])
+        let model = a.string("model"), allow = a.list("allow"), json = a.flag("json")
+        #expect(model == "m.tflite")
+        #expect(allow == ["cat", "dog", "bird"])
+        #expect(json)
+        #expect(a.positionals == ["a.jpg", "b.jpg", "--c.jpg"])
+        try a.rejectUnknown()
+        var b = try Arguments(["--max-results", "x", "--typo", "1"], booleanFlags: [])
+        var failed = false
+        do { _ = try b.int("max-results") } catch { failed = true }
+        #expect(failed)
+        let c = b
+        #expect(throws: CLIError.self) { try c.rejectUnknown() }
+        #expect(throws: CLIError.self) { try Arguments(["--model"], booleanFlags: []) }
+        #expect(throws: CLIError.self) { try Arguments(["--json=1"], booleanFlags: ["json"]) }
+    }
+
+    @Test("exit status: 64 for usage errors, MediaPipe's code for task errors")
+    func exitCodes() {
+        #expect(VisionTasksCommand.main([]) == 64)
+        #expect(VisionTasksCommand.main(["frobnicate"]) == 64)
+        #expect(VisionTasksCommand.main(["detect", "a.jpg"]) == 64)
+        #expect(VisionTasksCommand.main(["detect", "--model", "/nonexistent.tflite", "a.jpg"]) == 5)
+        #expect(VisionTasksCommand.main(["classify", "--model", "/nonexistent.tflite", "a.jpg", "--threads", "0"]) == 64)
+        #expect(CLIError.task(code: 3, message: "x").exitCode == 3)
+    }
+
+    @Test("detect and classify run end to end and write an annotated picture", .enabled(if: TestAssets.shouldRun))
+    func endToEnd() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("vt-\(UUID().uuidString).png").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        #expect(VisionTasksCommand.main(["detect", "--model", TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"),
+                                         TestAssets.image("dog.jpg"), "--output", out, "--max-results", "3"]) == 0)
+        let data = try #require(FileManager.default.contents(atPath: out))
+        #expect(data.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect(VisionTasksCommand.main(["classify", "--model", TestAssets.model("mobilenet_v1_0.25_128_quant.tflite"),
+                                         TestAssets.image("cat_720p.jpg"), "--roi", "0.1,0.1,0.5,0.5", "--json"]) == 0)
+        #expect(VisionTasksCommand.main(["inspect", TestAssets.model("aiy_vision_classifier_birds_V1_3.tflite")]) == 0)
+    }
+}
