@@ -11,6 +11,11 @@ sha=eec47eb35e2924b3166015887e652a58edc9af823ae38e02bf83bef2548300bb
 if [ -f "$lib" ] && echo "$sha  $lib" | sha256sum -c --status; then
   exit 0
 fi
+if [ "$(uname -m)" != x86_64 ]; then
+  echo "fetch-litert: the pinned libLiteRt.so (ai-edge-litert $version, sha256 $sha) is for x86_64; on $(uname -m), install" >&2
+  echo "  ai-edge-litert for your platform and set LITERT_LIBRARY to its ai_edge_litert/libLiteRt.so" >&2
+  exit 1
+fi
 py=${PYTHON:-python3}
 command -v "$py" >/dev/null || { echo "fetch-litert: python3 is needed to download ai-edge-litert from PyPI" >&2; exit 1; }
 command -v unzip >/dev/null || {

@@ -9,6 +9,7 @@ have_header jpeglib.h || packages+=(libjpeg62-turbo-dev)
 { have_header png.h || have_header libpng16/png.h; } || packages+=(libpng-dev)
 have_header zlib.h || packages+=(zlib1g-dev)
 command -v unzip >/dev/null || packages+=(unzip)
+python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)
 [ ${#packages[@]} -eq 0 ] && exit 0
 echo "install-system-deps: installing ${packages[*]}" >&2
 if [ "$(id -u)" = 0 ]; then sudo=""; elif command -v sudo >/dev/null; then sudo="sudo"; else
