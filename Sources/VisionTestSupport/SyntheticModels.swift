@@ -141,10 +141,19 @@ extension SyntheticModels {
     /// `normalization` in its metadata when given) → one FULLY_CONNECTED head per `heads` entry with
     /// zero weights, so each output equals its bias (then QUANTIZE, GREATER or CAST for uint8, bool
     /// and int32 heads). `metadataHeads` (default: all) says how many outputs get tensor metadata.
+    /// With `uint8Input`, the input is uint8 (DEQUANTIZE'd inside); with `withMetadata: false`, the
+    /// model has no metadata at all.
     public static func classifier(heads: [Head], normalization: (mean: Float, std: Float)? = (127.5, 127.5),
-                                  metadataHeads: Int? = nil) throws -> [UInt8] {
+                                  metadataHeads: Int? = nil, uint8Input: Bool = false, withMetadata: Bool = true) throws -> [UInt8] {
         var b = ModelBuilder(description: "synthetic classifier")
-        let input = b.addTensor(Tensor(name: "image", shape: [1, 8, 8, 3], type: .float32))
+        var input = b.addTensor(Tensor(name: "image", shape: [1, 8, 8, 3], type: uint8Input ? .uint8 : .float32,
+                                       quantization: uint8Input ? .init(scales: [1.0 / 255], zeroPoints: [0]) : nil))
+        let modelInput = input
+        if uint8Input {
+            let float = b.addTensor(Tensor(name: "image_float", shape: [1, 8, 8, 3], type: .float32))
+            b.operators.append(ModelBuilder.Op(opcodeIndex: b.opcode(OperatorCode(builtinCode: 6, version: 2)), inputs: [input], outputs: [float]))
+            input = float
+        }
         let flat = b.addTensor(Tensor(name: "flat", shape: [1, 192], type: .float32))
         let flatShape = b.addConstant(name: "flat_shape", shape: [2], int32s: [1, 192])
         b.operators.append(ModelBuilder.Op(opcodeIndex: b.opcode(OperatorCode(builtinCode: 22)), inputs: [input, flatShape], outputs: [flat]))
@@ -191,8 +200,9 @@ extension SyntheticModels {
             if let t = head.scoreThreshold { units.append(.scoreThresholding(globalScoreThreshold: t)) }
             metadataTensors.append(.init(name: head.name, content: .init(properties: .feature), processUnits: units, associatedFiles: associated))
         }
-        b.inputs = [input]
+        b.inputs = [modelInput]
         b.outputs = outputs
+        if !withMetadata { return try b.build() }
         var inputUnits: [ModelMetadata.ProcessUnit] = []
         if let normalization { inputUnits.append(.normalization(mean: [normalization.mean], std: [normalization.std])) }
         let metadata = ModelMetadata(

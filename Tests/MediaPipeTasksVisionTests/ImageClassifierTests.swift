@@ -85,6 +85,20 @@ struct ImageClassifierSyntheticTests {
         #expect(b.map(\.categoryName) == ["yes", "no"] && b.map(\.score) == [1, 0] && b.map(\.index) == [0, 1])
     }
 
+    @Test("a uint8 model without any metadata: index-only categories; lists need labels")
+    func noMetadata() throws {
+        let options = ImageClassifierOptions()
+        options.baseOptions.modelAssetBuffer = Data(try SyntheticModels.classifier(heads: [.init(name: "x", values: [0.3, 0.6, 0.1])],
+                                                                                   uint8Input: true, withMetadata: false))
+        let result = try ImageClassifier(options: options).classify(image: Self.picture)
+        let head = try #require(result.classificationResult.classifications.first)
+        #expect(head.headName == "" && head.categories.map(\.index) == [1, 0, 2])
+        #expect(head.categories.allSatisfy { $0.categoryName == nil && $0.displayName == nil })
+        #expect(abs(head.categories[0].score - 0.6) < 1e-6)
+        options.categoryDenylist = ["x"]
+        #expect(Self.message { _ = try ImageClassifier(options: options) }?.hasPrefix("INVALID_ARGUMENT: Using `category_allowlist`") == true)
+    }
+
     @Test("prints in the seed's format")
     func description() throws {
         let result = try Self.classifier([Self.twoHeads[0]]) { $0.displayNamesLocale = "fr"; $0.maxResults = 2 }.classify(image: Self.picture)
