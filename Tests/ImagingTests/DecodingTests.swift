@@ -25,6 +25,21 @@ struct DecodingTests {
         #expect(SHA256.hex(pixels) == golden["sha256"] as? String, "\(name)")
     }
 
+    @Test("4:2:2, 4:2:0, 4:4:4, progressive and gray JPEGs of odd size decode exactly as MediaPipe's",
+          arguments: ["h2v1_422.jpg", "h2v2_420.jpg", "h1v1_444.jpg", "progressive_420.jpg", "gray.jpg"])
+    func variants(name: String) throws {
+        let golden = try #require(try Goldens.dictionary("mediapipe_jpeg_variants.json")[name] as? [String: Any])
+        let path = TestAssets.packageRoot.appendingPathComponent("Tests/Fixtures/jpeg").appendingPathComponent(name).path
+        let decoded = try ImageDecoder.decode(contentsOfFile: path).bitmap
+        #expect([decoded.height, decoded.width, decoded.format.bytesPerPixel] == golden["shape"] as? [Int])
+        var pixels = [UInt8]()
+        for y in 0..<decoded.height {
+            let row = y * decoded.bytesPerRow
+            pixels += decoded.pixels[row..<(row + decoded.width * decoded.format.bytesPerPixel)]
+        }
+        #expect(SHA256.hex(pixels) == golden["sha256"] as? String)
+    }
+
     @Test("reads the EXIF orientation of a JPEG")
     func exifOrientation() throws {
         let bitmap = try Bitmap(width: 16, height: 8, format: .rgb8, fill: (200, 10, 10))

@@ -10,6 +10,7 @@ venv=$root/.venv-goldens
 cd "$root/scripts/goldens"
 "$venv/bin/python" litert_goldens.py "$assets" > "$root/Tests/Goldens/litert.json"
 "$venv/bin/python" mediapipe_image_goldens.py "$assets" > "$root/Tests/Goldens/mediapipe_images.json"
+"$venv/bin/python" jpeg_variant_fixtures.py "$assets" "$root/Tests/Fixtures/jpeg" > "$root/Tests/Goldens/mediapipe_jpeg_variants.json"
 # The raw-SSD golden runs MediaPipe on a model augmented by our own metadata writer.
 (cd "$root" && swift build --product vision-tasks >/dev/null)
 face=$(mktemp -d)/face_detection_short_range_detector.tflite
