@@ -6,7 +6,9 @@ public final class ImageClassificationEngine: @unchecked Sendable {
     public let inference: ImageInference
     public let postprocessor: ClassificationPostprocessor
     /// Timings of the last ``classify(_:orientation:region:)`` (seconds).
-    public private(set) var lastTimings: (preprocess: Double, inference: Double, postprocess: Double) = (0, 0, 0)
+    /// Read under the model's lock, so that another thread's call cannot tear it.
+    public var lastTimings: (preprocess: Double, inference: Double, postprocess: Double) { inference.compiled.invoke { timings } }
+    private var timings: (preprocess: Double, inference: Double, postprocess: Double) = (0, 0, 0)
 
     public init(resources: ModelResources, options: ClassifierOptions, threads: Int = 1, allowPerChannelNormalization: Bool = false) throws {
         let spec = try ImageTensorSpec(resources: resources, allowPerChannelNormalization: allowPerChannelNormalization)
@@ -20,8 +22,8 @@ public final class ImageClassificationEngine: @unchecked Sendable {
         try inference.run(bitmap, orientation: orientation, region: region) { model in
             let t0 = Clock.now()
             let heads = try postprocessor.process(model)
-            let timings = inference.lastTimings
-            lastTimings = (timings.preprocess, timings.inference, Clock.now() - t0)
+            let stages = inference.lastTimings
+            timings = (stages.preprocess, stages.inference, Clock.now() - t0)
             return heads
         }
     }

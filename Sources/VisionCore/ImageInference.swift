@@ -28,7 +28,8 @@ public final class ImageInference: @unchecked Sendable {
     }
 
     /// Timings of the last ``run(_:orientation:region:_:)`` in seconds (preprocess, inference).
-    public private(set) var lastTimings: (preprocess: Double, inference: Double) = (0, 0)
+    public var lastTimings: (preprocess: Double, inference: Double) { compiled.invoke { timings } }
+    private var timings: (preprocess: Double, inference: Double) = (0, 0)
 
     /// Preprocesses `bitmap` into the input tensor, runs the model, then calls `read` with the
     /// compiled model (outputs readable) — all under the model's lock.
@@ -46,7 +47,7 @@ public final class ImageInference: @unchecked Sendable {
             let t1 = Clock.now()
             do { try compiled.run() } catch let e as LiteRTError { throw VisionCoreError(.internal, e.description) }
             let t2 = Clock.now()
-            lastTimings = (t1 - t0, t2 - t1)
+            timings = (t1 - t0, t2 - t1)
             do { return try read(outputs) } catch let e as LiteRTError { throw VisionCoreError(.internal, e.description) }
         }
     }

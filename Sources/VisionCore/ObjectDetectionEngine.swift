@@ -7,7 +7,9 @@ public final class ObjectDetectionEngine: @unchecked Sendable {
     public let inference: ImageInference
     public let postprocessor: DetectionPostprocessor
     /// Timings of the last ``detect(_:orientation:)`` (seconds).
-    public private(set) var lastTimings: (preprocess: Double, inference: Double, postprocess: Double) = (0, 0, 0)
+    /// Read under the model's lock, so that another thread's call cannot tear it.
+    public var lastTimings: (preprocess: Double, inference: Double, postprocess: Double) { inference.compiled.invoke { timings } }
+    private var timings: (preprocess: Double, inference: Double, postprocess: Double) = (0, 0, 0)
 
     /// Builds the detector on `resources`, checking in MediaPipe's order: options, subgraphs,
     /// metadata, input tensor, outputs.
@@ -36,8 +38,8 @@ public final class ObjectDetectionEngine: @unchecked Sendable {
         try inference.run(bitmap, orientation: orientation, region: .full) { model in
             let t0 = Clock.now()
             let boxes = try postprocessor.process(model, imageWidth: bitmap.width, imageHeight: bitmap.height, orientation: orientation)
-            let timings = inference.lastTimings
-            lastTimings = (timings.preprocess, timings.inference, Clock.now() - t0)
+            let stages = inference.lastTimings
+            timings = (stages.preprocess, stages.inference, Clock.now() - t0)
             return boxes
         }
     }
