@@ -20,9 +20,7 @@ public final class ImageClassifier: @unchecked Sendable {
     public init(options: ImageClassifierOptions) throws {
         let delegate = options.imageClassifierLiveStreamDelegate
         runner = try VisionTaskRunner(mode: options.runningMode, hasDelegate: delegate != nil)
-        let classifierOptions = ClassifierOptions(displayNamesLocale: options.displayNamesLocale ?? "en", maxResults: options.maxResults,
-                                                  scoreThreshold: options.scoreThreshold,
-                                                  categoryAllowlist: options.categoryAllowlist, categoryDenylist: options.categoryDenylist)
+        let classifierOptions = options.resultOptions
         let base = options.baseOptions
         engine = try TasksError.wrap {
             try ImageClassificationEngine(resources: try base.modelResources(), options: classifierOptions, threads: max(1, base.numThreads))

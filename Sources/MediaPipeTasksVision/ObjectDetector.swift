@@ -20,9 +20,7 @@ public final class ObjectDetector: @unchecked Sendable {
     public init(options: ObjectDetectorOptions) throws {
         let delegate = options.objectDetectorLiveStreamDelegate
         runner = try VisionTaskRunner(mode: options.runningMode, hasDelegate: delegate != nil)
-        let detectorOptions = DetectorOptions(displayNamesLocale: options.displayNamesLocale ?? "en", maxResults: options.maxResults,
-                                              scoreThreshold: options.scoreThreshold,
-                                              categoryAllowlist: options.categoryAllowlist, categoryDenylist: options.categoryDenylist)
+        let detectorOptions = options.resultOptions
         let base = options.baseOptions
         engine = try TasksError.wrap {
             try ObjectDetectionEngine(resources: try base.modelResources(), options: detectorOptions, threads: max(1, base.numThreads))

@@ -1,17 +1,6 @@
-/// Options of an ``ObjectDetector``.
-public final class ObjectDetectorOptions: TaskOptions, @unchecked Sendable {
-    /// Image (default), video or live stream.
-    public var runningMode: RunningMode = .image
-    /// Locale of the label file used for display names (nil → "en").
-    public var displayNamesLocale: String?
-    /// At most this many detections; -1 (default) = all; 0 is an error.
-    public var maxResults: Int = -1
-    /// Keep detections scoring at least this. Unset: the model metadata's threshold applies, if any.
-    public var scoreThreshold: Float?
-    /// Only these label names (mutually exclusive with `categoryDenylist`).
-    public var categoryAllowlist: [String] = []
-    /// Not these label names.
-    public var categoryDenylist: [String] = []
+/// Options of an ``ObjectDetector``: running mode, result filtering (``VisionTaskOptions``) and the
+/// live-stream delegate.
+public final class ObjectDetectorOptions: VisionTaskOptions, @unchecked Sendable {
     /// Receives results in live-stream mode (required then, refused otherwise). Held weakly.
     public weak var objectDetectorLiveStreamDelegate: (any ObjectDetectorLiveStreamDelegate)?
 
