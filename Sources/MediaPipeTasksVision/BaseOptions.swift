@@ -27,5 +27,6 @@ public final class BaseOptions: @unchecked Sendable {
     /// change), so it is off by default (an extension).
     public var optimizeHybridModels: Bool = false
 
+    /// Default options: no model yet, CPU, one thread.
     public init() {}
 }

@@ -6,8 +6,10 @@ public struct Classifications: Equatable, Sendable {
     public let headIndex: Int
     /// The head's name from the model's metadata, or "" when it has none.
     public let headName: String?
+    /// The categories kept, highest score first.
     public let categories: [ResultCategory]
 
+    /// A head's result.
     public init(headIndex: Int, headName: String?, categories: [ResultCategory]) {
         self.headIndex = headIndex
         self.headName = headName

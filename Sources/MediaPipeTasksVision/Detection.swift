@@ -10,6 +10,7 @@ public struct Detection: Equatable, Sendable {
     /// Keypoints, for models that give them (normalized coordinates).
     public let keypoints: [NormalizedKeypoint]?
 
+    /// A detection.
     public init(categories: [ResultCategory], boundingBox: CGRect, keypoints: [NormalizedKeypoint]? = nil) {
         self.categories = categories
         self.boundingBox = boundingBox

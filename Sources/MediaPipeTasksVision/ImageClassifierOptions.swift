@@ -4,5 +4,6 @@ public final class ImageClassifierOptions: VisionTaskOptions, @unchecked Sendabl
     /// Receives results in live-stream mode (required then, refused otherwise). Held weakly.
     public weak var imageClassifierLiveStreamDelegate: (any ImageClassifierLiveStreamDelegate)?
 
+    /// Default options: image mode, all categories, no threshold, no lists.
     public override init() {}
 }

@@ -2,10 +2,12 @@ import Foundation
 
 /// What the image classifier found in one picture or frame.
 public struct ImageClassifierResult: Equatable, Sendable, CustomStringConvertible {
+    /// The classifications of every head.
     public let classificationResult: ClassificationResult
     /// The frame's timestamp (image mode: 0, 1000, 2000… per call, as MediaPipe assigns).
     public let timestampInMilliseconds: Int
 
+    /// A result for the frame at `timestampInMilliseconds`.
     public init(classificationResult: ClassificationResult, timestampInMilliseconds: Int) {
         self.classificationResult = classificationResult
         self.timestampInMilliseconds = timestampInMilliseconds

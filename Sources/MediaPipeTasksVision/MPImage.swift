@@ -12,6 +12,7 @@ public final class MPImage: @unchecked Sendable {
     public let bitmap: Bitmap
     /// How the pixels are turned for display. Mirrored orientations are refused by MediaPipe tasks.
     public let orientation: UIImage.Orientation
+    /// What the image was made from.
     public let imageSourceType: MPImageSourceType
     /// The source, for images made from a `UIImage`.
     public let image: UIImage?

@@ -2,10 +2,12 @@ import Foundation
 
 /// What the object detector found in one picture or frame.
 public struct ObjectDetectorResult: Equatable, Sendable, CustomStringConvertible {
+    /// The objects found, in the model's order (highest score first for SSD models).
     public let detections: [Detection]
     /// The frame's timestamp (image mode: 0, 1000, 2000… per call, as MediaPipe assigns).
     public let timestampInMilliseconds: Int
 
+    /// A result for the frame at `timestampInMilliseconds`.
     public init(detections: [Detection], timestampInMilliseconds: Int) {
         self.detections = detections
         self.timestampInMilliseconds = timestampInMilliseconds

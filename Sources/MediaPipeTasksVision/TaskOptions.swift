@@ -3,5 +3,6 @@ open class TaskOptions: @unchecked Sendable {
     /// Model and processor choice. Never nil.
     public var baseOptions = BaseOptions()
 
+    /// Default options.
     public init() {}
 }

@@ -8,10 +8,12 @@ public struct TasksError: Error, CustomNSError, LocalizedError, Equatable, Senda
     /// `MPPTasksErrorDomain`.
     public static let domain = "com.google.mediapipe.tasks"
 
+    /// MediaPipe's error code.
     public let code: TasksErrorCode
     /// The full message, as `localizedDescription` shows it.
     public let message: String
 
+    /// An error with MediaPipe's `code` and `message`.
     public init(code: TasksErrorCode, message: String) {
         self.code = code
         self.message = message
@@ -26,9 +28,14 @@ public struct TasksError: Error, CustomNSError, LocalizedError, Equatable, Senda
         do { return try body() } catch let e as VisionCoreError { throw TasksError(e) }
     }
 
+    /// `com.google.mediapipe.tasks`, for `NSError` bridging.
     public static var errorDomain: String { domain }
+    /// The code as `NSError.code`.
     public var errorCode: Int { code.rawValue }
+    /// The message as `NSLocalizedDescriptionKey`.
     public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: message] }
+    /// The message (`localizedDescription`).
     public var errorDescription: String? { message }
+    /// The message.
     public var description: String { message }
 }

@@ -15,6 +15,7 @@ open class VisionTaskOptions: TaskOptions, @unchecked Sendable {
     /// Not these label names.
     public var categoryDenylist: [String] = []
 
+    /// Default options.
     public override init() {}
 
     /// The core's view of these options.

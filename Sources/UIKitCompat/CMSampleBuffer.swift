@@ -2,9 +2,12 @@ import Foundation
 
 /// A Linux stand-in for Core Media's `CMTime`: `value / timescale` seconds.
 public struct CMTime: Equatable, Sendable {
+    /// The time in units of `timescale`.
     public var value: Int64
+    /// Units per second.
     public var timescale: Int32
 
+    /// `value / timescale` seconds.
     public init(value: Int64, timescale: Int32) {
         self.value = value
         self.timescale = timescale
@@ -24,10 +27,12 @@ public func CMTimeGetSeconds(_ time: CMTime) -> Double { time.seconds }
 public final class CMSampleBuffer: @unchecked Sendable {
     /// The frame, or nil for buffers that carry no image.
     public let imageBuffer: CVPixelBuffer?
+    /// When the frame is to be shown.
     public let presentationTimeStamp: CMTime
     /// False for buffers marked invalid (Core Media's `CMSampleBufferIsValid`).
     public let isValid: Bool
 
+    /// A sample carrying `imageBuffer`.
     public init(imageBuffer: CVPixelBuffer?, presentationTimeStamp: CMTime, isValid: Bool = true) {
         self.imageBuffer = imageBuffer
         self.presentationTimeStamp = presentationTimeStamp
