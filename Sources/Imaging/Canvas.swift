@@ -72,7 +72,7 @@ public struct Canvas: Sendable {
 
     /// Draws a box with a filled caption above it (or inside it at the top edge of the picture).
     public mutating func drawLabeledBox(x: Int, y: Int, width: Int, height: Int, label: String, color: Color) {
-        let scale = max(1, min(bitmap.width, bitmap.height) / 300)
+        let scale = max(1, min(bitmap.width, bitmap.height) / 200)
         strokeRect(x: x, y: y, width: width, height: height, thickness: max(2, scale + 1), color: color)
         guard !label.isEmpty else { return }
         let (tw, th) = Self.textSize(label, scale: scale)

@@ -26,6 +26,7 @@ enum ClassifyCommand {
         let json = args.flag("json")
         var images = args.positionals
         images += args.list("image")
+        images = try ImagePaths.expand(images)
         try args.rejectUnknown()
         guard !images.isEmpty else { throw CLIError.usage("classify needs at least one IMAGE") }
         let classifier = try ImageClassifier(options: options)

@@ -21,6 +21,7 @@ enum DetectCommand {
         let json = args.flag("json")
         var images = args.positionals
         images += args.list("image")
+        images = try ImagePaths.expand(images)
         try args.rejectUnknown()
         guard !images.isEmpty else { throw CLIError.usage("detect needs at least one IMAGE") }
 

@@ -7,7 +7,7 @@ public enum VisionTasksCommand {
     vision-tasks — MediaPipe-compatible vision tasks on Linux (LiteRT).
 
     Usage:
-      vision-tasks detect --model MODEL.tflite IMAGE... [options]
+      vision-tasks detect --model MODEL.tflite IMAGE|FOLDER... [options]
       vision-tasks classify --model MODEL.tflite IMAGE... [--max-results 5] [--score-threshold F] [--allow/--deny NAMES]
                             [--roi x,y,w,h] [--locale L] [--orientation O] [--json]
       vision-tasks bench  --model MODEL.tflite --image IMAGE [--task detect|classify] [--runs 50] [--warmup 5] [--threads 1] [--json]

@@ -46,5 +46,12 @@ struct CommandLineTests {
         #expect(VisionTasksCommand.main(["classify", "--model", TestAssets.model("mobilenet_v1_0.25_128_quant.tflite"),
                                          TestAssets.image("cat_720p.jpg"), "--roi", "0.1,0.1,0.5,0.5", "--json"]) == 0)
         #expect(VisionTasksCommand.main(["inspect", TestAssets.model("aiy_vision_classifier_birds_V1_3.tflite")]) == 0)
+        // A folder: every picture in it, annotated into an output folder.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vt-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(VisionTasksCommand.main(["detect", "--model", TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"),
+                                         TestAssets.root + "/images", "--output", folder, "--json"]) == 0)
+        let written = try FileManager.default.contentsOfDirectory(atPath: folder)
+        #expect(written.count == TestAssets.photoNames.count)
     }
 }
