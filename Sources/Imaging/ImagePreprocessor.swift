@@ -228,9 +228,9 @@ public final class ImagePreprocessor: @unchecked Sendable {
                 var o = out.assumingMemoryBound(to: UInt8.self)
                 for y in 0..<dstHeight {
                     let rf = src + rows.first[y], rs = src + rows.second[y]
-                    let ry = UInt64(rows.fraction[y]), gy = 32 &- ry
+                    let ry = UInt64(truncatingIfNeeded: rows.fraction[y]), gy = 32 &- ry
                     for x in 0..<dstWidth {
-                        let fx = UInt64(cw[x]), gx = 32 &- fx
+                        let fx = UInt64(truncatingIfNeeded: cw[x]), gx = 32 &- fx
                         let cfx = cf[x], csx = cs[x]
                         let top = pack(rf + cfx) &* gx &+ pack(rf + csx) &* fx
                         let bottom = pack(rs + cfx) &* gx &+ pack(rs + csx) &* fx
