@@ -125,3 +125,51 @@ struct MPImageTests {
         #expect(sample.imageSourceType == .sampleBuffer && sample.sampleBuffer?.presentationTimeStamp.seconds == 1.5)
     }
 }
+
+@Suite("Camera formats end to end", .enabled(if: TestAssets.shouldRun))
+struct CameraFormatTests {
+    /// BT.601 full-range RGB → NV12 (Y plane, then interleaved CbCr averaged over 2×2).
+    static func nv12(_ b: Bitmap) -> [UInt8] {
+        let w = b.width & ~1, h = b.height & ~1
+        var y = [UInt8](repeating: 0, count: w * h), uv = [UInt8](repeating: 0, count: w * h / 2)
+        for j in 0..<h {
+            for i in 0..<w {
+                let (r, g, bl) = b.rgb(x: i, y: j)
+                let luma: Double = 0.299 * Double(r) + 0.587 * Double(g) + 0.114 * Double(bl)
+                y[j * w + i] = UInt8(clamping: Int(luma.rounded()))
+            }
+        }
+        for j in stride(from: 0, to: h, by: 2) {
+            for i in stride(from: 0, to: w, by: 2) {
+                var cb = 0.0, cr = 0.0
+                for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                    let (r, g, bl) = b.rgb(x: i + dx, y: j + dy)
+                    let (dr, dg, db) = (Double(r), Double(g), Double(bl))
+                    let u: Double = 128 - 0.168736 * dr - 0.331264 * dg + 0.5 * db
+                    let v: Double = 128 + 0.5 * dr - 0.418688 * dg - 0.081312 * db
+                    cb += u
+                    cr += v
+                }
+                uv[(j / 2) * w + i] = UInt8(clamping: Int((cb / 4).rounded()))
+                uv[(j / 2) * w + i + 1] = UInt8(clamping: Int((cr / 4).rounded()))
+            }
+        }
+        return y + uv
+    }
+
+    @Test("an NV12 camera frame finds what the RGB picture shows")
+    func nv12Detection() throws {
+        let decoded = try #require(UIImage(contentsOfFile: TestAssets.image("dog.jpg")))
+        let detector = try ObjectDetector(modelPath: TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"))
+        let rgb = try detector.detect(image: try MPImage(uiImage: decoded))
+        let buffer = try CVPixelBuffer(width: decoded.bitmap.width, height: decoded.bitmap.height,
+                                       pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, bytes: Self.nv12(decoded.bitmap))
+        let yuv = try detector.detect(image: try MPImage(pixelBuffer: buffer))
+        for d in rgb.detections.prefix(3) {
+            #expect(yuv.detections.contains { e in
+                e.categories[0].categoryName == d.categories[0].categoryName
+                    && abs(e.boundingBox.origin.x - d.boundingBox.origin.x) <= 8 && abs(e.boundingBox.size.width - d.boundingBox.size.width) <= 12
+            }, "\(d.categories[0].categoryName ?? "?")")
+        }
+    }
+}
