@@ -87,9 +87,6 @@ public final class ImagePreprocessor: @unchecked Sendable {
             offset = (-at(mean, 0) / at(std, 0), -at(mean, 1) / at(std, 1), -at(mean, 2) / at(std, 2))
             asFloat = true
         }
-        let matrix = WarpMatrix.mediaPipe(width: bitmap.width, height: bitmap.height, orientation: orientation, roi: region,
-                                          dstWidth: format.width, dstHeight: format.height)
-
         // Source pixel layout: (bytes per pixel, row stride, r/g/b byte offsets).
         var bpp = bitmap.format.bytesPerPixel
         var stride = bitmap.bytesPerRow
@@ -105,9 +102,23 @@ public final class ImagePreprocessor: @unchecked Sendable {
             stride = bitmap.width * 3
         default: break
         }
+        // The sampling plan depends only on the geometry: frames of one video reuse it.
+        let key = PlanKey(width: bitmap.width, height: bitmap.height, bpp: bpp, stride: stride, orientation: orientation,
+                          region: region, dstWidth: format.width, dstHeight: format.height)
+        let plan: Plan
+        if let cached = cachedPlan, cachedKey == key {
+            plan = cached
+        } else {
+            let matrix = WarpMatrix.mediaPipe(width: bitmap.width, height: bitmap.height, orientation: orientation, roi: region,
+                                              dstWidth: format.width, dstHeight: format.height)
+            plan = Self.plan(matrix: matrix, width: bitmap.width, height: bitmap.height, bpp: bpp, stride: stride,
+                             dstWidth: format.width, dstHeight: format.height)
+            cachedKey = key
+            cachedPlan = plan
+        }
         let run = { (src: UnsafePointer<UInt8>, count: Int) in
-            Self.warp(src: src, sourceCount: count, width: bitmap.width, height: bitmap.height, bpp: bpp, stride: stride, channels: channelOffsets,
-                      matrix: matrix, dstWidth: format.width, dstHeight: format.height, dstChannels: format.channels,
+            Self.warp(src: src, width: bitmap.width, height: bitmap.height, bpp: bpp, stride: stride, channels: channelOffsets,
+                      plan: plan, dstWidth: format.width, dstHeight: format.height, dstChannels: format.channels,
                       out: out, asFloat: asFloat, scale: scale, offset: offset)
         }
         if bitmap.format == .nv12 {
@@ -174,26 +185,36 @@ public final class ImagePreprocessor: @unchecked Sendable {
         }
     }
 
-    static func warp(src: UnsafePointer<UInt8>, sourceCount: Int, width: Int, height: Int, bpp: Int, stride: Int, channels: (Int, Int, Int),
-                     matrix: WarpMatrix, dstWidth: Int, dstHeight: Int, dstChannels: Int,
-                     out: UnsafeMutableRawPointer, asFloat: Bool, scale: (Float, Float, Float), offset: (Float, Float, Float)) {
+    /// Where each destination column and row samples, computed once per geometry.
+    enum Plan {
+        /// Orientations turn by multiples of 90°: when OpenCV's matrix has exact zeros in the right
+        /// places, x follows the tensor's columns and y its rows (up, down) or the other way round
+        /// (left, right), and each coordinate is computed once per column or row — with exactly the
+        /// arithmetic OpenCV uses per pixel.
+        case separable(cols: Taps, rows: Taps)
+        /// Any other matrix: OpenCV's arithmetic at every pixel.
+        case general(matrix: WarpMatrix, block: Int)
+    }
+
+    struct PlanKey: Equatable {
+        var width: Int, height: Int, bpp: Int, stride: Int
+        var orientation: ImageOrientation
+        var region: NormalizedRect
+        var dstWidth: Int, dstHeight: Int
+    }
+
+    private var cachedKey: PlanKey?
+    private var cachedPlan: Plan?
+
+    static func plan(matrix: WarpMatrix, width: Int, height: Int, bpp: Int, stride: Int, dstWidth: Int, dstHeight: Int) -> Plan {
         let maxX = Int32(width - 1), maxY = Int32(height - 1)
         let m = matrix.m
         let block = WarpMatrix.blockWidth(width: dstWidth, height: dstHeight)
-        // Orientations turn by multiples of 90°: when OpenCV's matrix has exact zeros in the right
-        // places, x follows the tensor's columns and y its rows (up, down) or the other way round
-        // (left, right), and each coordinate is computed once per column or row — with exactly the
-        // arithmetic OpenCV uses per pixel.
         let affine = m[6] == 0 && m[7] == 0
         let c = affine && m[8] != 0 ? 32 / m[8] : 0
         let straight = affine && m[1] == 0 && m[3] == 0
         let swapped = affine && !straight && m[0] == 0 && m[4] == 0
-        guard straight || swapped else {
-            warpGeneral(src: src, width: width, height: height, bpp: bpp, stride: stride, channels: channels, matrix: matrix,
-                        block: block, dstWidth: dstWidth, dstHeight: dstHeight, dstChannels: dstChannels, out: out,
-                        asFloat: asFloat, scale: scale, offset: offset)
-            return
-        }
+        guard straight || swapped else { return .general(matrix: matrix, block: block) }
         var cols = Taps(count: dstWidth), rows = Taps(count: dstHeight)
         for x in 0..<dstWidth {
             let xb = Double((x / block) * block), x1 = Double(x - (x / block) * block)
@@ -206,6 +227,22 @@ public final class ImagePreprocessor: @unchecked Sendable {
         for y in 0..<dstHeight {
             if straight { rows.set(y, fixed: WarpMatrix.round((m[4] * Double(y) + m[5]) * c), limit: maxY, step: stride) }
             else { rows.set(y, fixed: WarpMatrix.round((m[1] * Double(y) + m[2]) * c), limit: maxX, step: bpp) }
+        }
+        return .separable(cols: cols, rows: rows)
+    }
+
+    static func warp(src: UnsafePointer<UInt8>, width: Int, height: Int, bpp: Int, stride: Int, channels: (Int, Int, Int),
+                     plan: Plan, dstWidth: Int, dstHeight: Int, dstChannels: Int,
+                     out: UnsafeMutableRawPointer, asFloat: Bool, scale: (Float, Float, Float), offset: (Float, Float, Float)) {
+        let cols: Taps, rows: Taps
+        switch plan {
+        case let .general(matrix, block):
+            warpGeneral(src: src, width: width, height: height, bpp: bpp, stride: stride, channels: channels, matrix: matrix,
+                        block: block, dstWidth: dstWidth, dstHeight: dstHeight, dstChannels: dstChannels, out: out,
+                        asFloat: asFloat, scale: scale, offset: offset)
+            return
+        case let .separable(c, r):
+            (cols, rows) = (c, r)
         }
         // With a = (first col, first row) … d = (second col, second row), the bilinear weights are
         // the same expressions in both cases: in the swapped case columns carry y and rows carry x,

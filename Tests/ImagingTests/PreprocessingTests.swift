@@ -157,6 +157,19 @@ struct PreprocessingTests {
         #expect(Bitmap.yuvToRGBForTesting(128, 128, 128) == [128, 128, 128])
     }
 
+    @Test("a reused preprocessor gives the same tensors as fresh ones when the geometry changes between calls")
+    func reuse() throws {
+        let a = try Self.testBitmap(width: 37, height: 23), b = try Self.testBitmap(width: 20, height: 31)
+        let format = TensorFormat(width: 9, height: 7, element: .uint8)
+        let shared = ImagePreprocessor()
+        let calls: [(Bitmap, ImageOrientation, NormalizedRect)] = [(a, .up, .full), (a, .up, .full), (b, .up, .full), (a, .right, .full),
+                                                                   (a, .right, NormalizedRect(x: 0.1, y: 0.2, width: 0.5, height: 0.5)), (b, .down, .full)]
+        for (bitmap, orientation, region) in calls {
+            #expect(try shared.bytes(bitmap, orientation: orientation, region: region, format: format)
+                    == ImagePreprocessor().bytes(bitmap, orientation: orientation, region: region, format: format))
+        }
+    }
+
     @Test("bad regions, sizes and destinations are typed errors")
     func errors() throws {
         let bitmap = try Self.testBitmap()
