@@ -1,3 +1,4 @@
+import Dispatch
 /// Turns a picture into a model's input tensor in one pass, the way MediaPipe's CPU path does:
 /// the region of interest, turned upright by the orientation, is stretched (no letterbox) to the
 /// tensor size with bilinear sampling and a replicated border, converted to RGB and written as
@@ -10,6 +11,10 @@
 /// preprocessor reused frame after frame allocates nothing (NV12 input uses one scratch RGB frame).
 public final class ImagePreprocessor: @unchecked Sendable {
     private var scratch: [UInt8] = []
+    /// Threads that share the rows of a tensor (1 = the calling thread only). Set it to the
+    /// inference thread count: with more than one, each thread writes its own band of rows.
+    public var threads: Int = 1
+
     public init() {}
 
     /// The source-pixel position sampled for destination pixel (x, y): `origin + x·dx + y·dy`.
@@ -116,10 +121,11 @@ public final class ImagePreprocessor: @unchecked Sendable {
             cachedKey = key
             cachedPlan = plan
         }
+        let bandThreads = threads
         let run = { (src: UnsafePointer<UInt8>, count: Int) in
             Self.warp(src: src, width: bitmap.width, height: bitmap.height, bpp: bpp, stride: stride, channels: channelOffsets,
                       plan: plan, dstWidth: format.width, dstHeight: format.height, dstChannels: format.channels,
-                      out: out, asFloat: asFloat, scale: scale, offset: offset)
+                      out: out, asFloat: asFloat, scale: scale, offset: offset, threads: bandThreads)
         }
         if bitmap.format == .nv12 {
             scratch.withUnsafeBufferPointer { if let base = $0.baseAddress { run(base, $0.count) } }
@@ -233,11 +239,32 @@ public final class ImagePreprocessor: @unchecked Sendable {
 
     static func warp(src: UnsafePointer<UInt8>, width: Int, height: Int, bpp: Int, stride: Int, channels: (Int, Int, Int),
                      plan: Plan, dstWidth: Int, dstHeight: Int, dstChannels: Int,
-                     out: UnsafeMutableRawPointer, asFloat: Bool, scale: (Float, Float, Float), offset: (Float, Float, Float)) {
+                     out: UnsafeMutableRawPointer, asFloat: Bool, scale: (Float, Float, Float), offset: (Float, Float, Float),
+                     threads: Int = 1) {
+        // Bands of rows on several threads: each writes its own part of the output.
+        let bands = min(max(threads, 1), max(1, dstHeight / 16))
+        if bands > 1 {
+            let srcAddress = UInt(bitPattern: src), outAddress = UInt(bitPattern: out)
+            DispatchQueue.concurrentPerform(iterations: bands) { band in
+                guard let s = UnsafePointer<UInt8>(bitPattern: srcAddress), let o = UnsafeMutableRawPointer(bitPattern: outAddress) else { return }
+                let lo = dstHeight * band / bands, hi = dstHeight * (band + 1) / bands
+                warpRows(lo..<hi, src: s, width: width, height: height, bpp: bpp, stride: stride, channels: channels, plan: plan,
+                         dstWidth: dstWidth, dstHeight: dstHeight, dstChannels: dstChannels, out: o, asFloat: asFloat, scale: scale, offset: offset)
+            }
+            return
+        }
+        warpRows(0..<dstHeight, src: src, width: width, height: height, bpp: bpp, stride: stride, channels: channels, plan: plan,
+                 dstWidth: dstWidth, dstHeight: dstHeight, dstChannels: dstChannels, out: out, asFloat: asFloat, scale: scale, offset: offset)
+    }
+
+    /// Output rows `band` of the tensor.
+    static func warpRows(_ band: Range<Int>, src: UnsafePointer<UInt8>, width: Int, height: Int, bpp: Int, stride: Int, channels: (Int, Int, Int),
+                         plan: Plan, dstWidth: Int, dstHeight: Int, dstChannels: Int,
+                         out: UnsafeMutableRawPointer, asFloat: Bool, scale: (Float, Float, Float), offset: (Float, Float, Float)) {
         let cols: Taps, rows: Taps
         switch plan {
         case let .general(matrix, block):
-            warpGeneral(src: src, width: width, height: height, bpp: bpp, stride: stride, channels: channels, matrix: matrix,
+            warpGeneral(band, src: src, width: width, height: height, bpp: bpp, stride: stride, channels: channels, matrix: matrix,
                         block: block, dstWidth: dstWidth, dstHeight: dstHeight, dstChannels: dstChannels, out: out,
                         asFloat: asFloat, scale: scale, offset: offset)
             return
@@ -262,8 +289,8 @@ public final class ImagePreprocessor: @unchecked Sendable {
                 }
                 let bias: UInt64 = 512 | 512 << 21 | 512 << 42
                 // Σ w·v = gy·(gx·a + fx·b) + ry·(gx·c + fx·d) exactly (integers, no rounding between).
-                var o = out.assumingMemoryBound(to: UInt8.self)
-                for y in 0..<dstHeight {
+                var o = out.assumingMemoryBound(to: UInt8.self) + band.lowerBound * dstWidth * 3
+                for y in band {
                     let rf = src + rows.first[y], rs = src + rows.second[y]
                     let ry = UInt64(truncatingIfNeeded: rows.fraction[y]), gy = 32 &- ry
                     for x in 0..<dstWidth {
@@ -282,8 +309,8 @@ public final class ImagePreprocessor: @unchecked Sendable {
             }
             let u8 = out.assumingMemoryBound(to: UInt8.self)
             let f32 = out.assumingMemoryBound(to: Float.self)
-            var o = 0
-            for y in 0..<dstHeight {
+            var o = band.lowerBound * dstWidth * dstChannels
+            for y in band {
                 let rf = src + rows.first[y], rs = src + rows.second[y]
                 let ry = rows.fraction[y], gy = 32 &- ry
                 for x in 0..<dstWidth {
@@ -313,15 +340,15 @@ public final class ImagePreprocessor: @unchecked Sendable {
     }
 
     /// Per-pixel path, for matrices without exact zeros (OpenCV's arithmetic at every pixel).
-    static func warpGeneral(src: UnsafePointer<UInt8>, width: Int, height: Int, bpp: Int, stride: Int, channels: (Int, Int, Int),
+    static func warpGeneral(_ band: Range<Int>, src: UnsafePointer<UInt8>, width: Int, height: Int, bpp: Int, stride: Int, channels: (Int, Int, Int),
                             matrix: WarpMatrix, block: Int, dstWidth: Int, dstHeight: Int, dstChannels: Int,
                             out: UnsafeMutableRawPointer, asFloat: Bool, scale: (Float, Float, Float), offset: (Float, Float, Float)) {
         let (c0, c1, c2) = channels
         let maxX = Int32(width - 1), maxY = Int32(height - 1)
         let u8 = out.assumingMemoryBound(to: UInt8.self)
         let f32 = out.assumingMemoryBound(to: Float.self)
-        var o = 0
-        for y in 0..<dstHeight {
+        var o = band.lowerBound * dstWidth * dstChannels
+        for y in band {
             for x in 0..<dstWidth {
                 let (X, Y) = matrix.fixedSource(x: x, y: y, blockWidth: block)
                 let x0 = Int(min(max(X >> 5, 0), maxX)) * bpp, x1 = Int(min(max((X >> 5) &+ 1, 0), maxX)) * bpp

@@ -87,6 +87,7 @@ enum BenchCommand {
         let compiled = inference.compiled
         let format = inference.spec.tensorFormat
         let preprocessor = ImagePreprocessor()
+        preprocessor.threads = threads
         var scratch = [UInt8](repeating: 0, count: format.byteCount)
 
         // Preprocessing alone, back to back (warm caches): the kernel's own speed.

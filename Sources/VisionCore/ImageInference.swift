@@ -21,6 +21,7 @@ public final class ImageInference: @unchecked Sendable {
         } catch let e as LiteRTError {
             throw VisionCoreError(.internal, e.description)
         }
+        preprocessor.threads = threads
         outputs = try ModelOutputs(compiled: compiled, tensorNames: resources.file.subgraphs[0].outputTensors.map(\.name))
         guard let input = compiled.inputs.first, input.byteCount == spec.tensorFormat.byteCount else {
             throw VisionCoreError(.internal, "The compiled model's input does not match its declared \(spec.width)x\(spec.height)x\(spec.channels) shape.")

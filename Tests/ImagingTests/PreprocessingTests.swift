@@ -170,6 +170,24 @@ struct PreprocessingTests {
         }
     }
 
+    @Test("several threads write the same tensor as one", arguments: [ImageOrientation.up, .right, .down])
+    func threads(orientation: ImageOrientation) throws {
+        let bitmap = try Self.testBitmap(width: 300, height: 200)
+        let one = ImagePreprocessor(), two = ImagePreprocessor(), three = ImagePreprocessor()
+        two.threads = 2
+        three.threads = 3
+        for format in [TensorFormat(width: 64, height: 48, element: .uint8), TensorFormat(width: 50, height: 37, element: .float32(mean: [127.5], std: [127.5]))] {
+            if case .uint8 = format.element {
+                let expected = try one.bytes(bitmap, orientation: orientation, format: format)
+                #expect(try two.bytes(bitmap, orientation: orientation, format: format) == expected)
+                #expect(try three.bytes(bitmap, orientation: orientation, format: format) == expected)
+            } else {
+                let expected = try one.floats(bitmap, orientation: orientation, format: format)
+                #expect(try two.floats(bitmap, orientation: orientation, format: format) == expected)
+            }
+        }
+    }
+
     @Test("bad regions, sizes and destinations are typed errors")
     func errors() throws {
         let bitmap = try Self.testBitmap()
