@@ -40,6 +40,8 @@ public struct ModelBuilder: Sendable {
     public var buffers: [[UInt8]]
     /// Named metadata entries, each written into a buffer of its own.
     public var metadata: [(name: String, data: [UInt8])]
+    /// Extra copies of the subgraph to write after the main one (for testing multi-subgraph models).
+    public var extraSubgraphCopies: Int = 0
 
     public init(description: String = "VisionTasks ModelBuilder") {
         self.description = description
@@ -187,7 +189,7 @@ public struct ModelBuilder: Sendable {
         b.add(3, opsVector)
         b.add(4, subgraphName)
         let subgraph = b.endTable()
-        let subgraphs = b.vector([subgraph])
+        let subgraphs = b.vector([FlatBufferBuilder.Offset](repeating: subgraph, count: 1 + max(0, extraSubgraphCopies)))
         let codes = operatorCodes.map { c -> FlatBufferBuilder.Offset in
             let custom = c.customCode.map { b.string($0) }
             b.startTable()

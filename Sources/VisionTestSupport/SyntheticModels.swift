@@ -52,10 +52,11 @@ extension SyntheticModels {
     /// [1, N, classes]. With DETECTOR_METADATA (the given anchors, scales 10/10/5/5, exponential
     /// sizes, sigmoid scores), BoundingBoxProperties, normalization 127.5/127.5 and `labels`.
     public static func rawSSD(boxes: [Float], scores: [Float], classes: Int, anchors: [DetectorMetadata.Anchor],
-                              labels: [String]?, displayNames: (locale: String, names: [String])? = nil) throws -> [UInt8] {
+                              labels: [String]?, displayNames: (locale: String, names: [String])? = nil, subgraphs: Int = 1) throws -> [UInt8] {
         let n = anchors.count
         precondition(boxes.count == n * 4 && scores.count == n * classes, "raw values must match the anchors")
         var b = ModelBuilder(description: "synthetic raw SSD")
+        b.extraSubgraphCopies = subgraphs - 1
         let input = b.addTensor(Tensor(name: "image", shape: [1, 8, 8, 3], type: .float32))
         let flat = b.addTensor(Tensor(name: "flat", shape: [1, 192], type: .float32))
         let flatShape = b.addConstant(name: "flat_shape", shape: [2], int32s: [1, 192])
@@ -144,8 +145,10 @@ extension SyntheticModels {
     /// With `uint8Input`, the input is uint8 (DEQUANTIZE'd inside); with `withMetadata: false`, the
     /// model has no metadata at all.
     public static func classifier(heads: [Head], normalization: (mean: Float, std: Float)? = (127.5, 127.5),
-                                  metadataHeads: Int? = nil, uint8Input: Bool = false, withMetadata: Bool = true) throws -> [UInt8] {
+                                  metadataHeads: Int? = nil, uint8Input: Bool = false, withMetadata: Bool = true,
+                                  subgraphs: Int = 1) throws -> [UInt8] {
         var b = ModelBuilder(description: "synthetic classifier")
+        b.extraSubgraphCopies = subgraphs - 1
         var input = b.addTensor(Tensor(name: "image", shape: [1, 8, 8, 3], type: uint8Input ? .uint8 : .float32,
                                        quantization: uint8Input ? .init(scales: [1.0 / 255], zeroPoints: [0]) : nil))
         let modelInput = input

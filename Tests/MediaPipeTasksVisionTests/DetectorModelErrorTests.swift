@@ -33,6 +33,12 @@ struct DetectorModelErrorTests {
         #expect(Self.message(Data(try Self.base().bytes)) == nil)
     }
 
+    @Test("a model with two subgraphs")
+    func subgraphs() throws {
+        let model = Data(try SyntheticModels.rawSSD(boxes: [0, 0, 0, 0], scores: [1], classes: 1, anchors: Self.anchors, labels: ["thing"], subgraphs: 2))
+        #expect(Self.message(model) == "INVALID_ARGUMENT: Expected a model with a single subgraph, found 2.")
+    }
+
     @Test("a model with neither 2 nor 4 outputs")
     func outputCount() throws {
         let model = Data(try SyntheticModels.addConstantWithMetadata(mean: [127.5], std: [127.5]))

@@ -135,6 +135,10 @@ struct ImageClassifierSyntheticTests {
                 == "INVALID_ARGUMENT: Using `category_allowlist` or `category_denylist` requires labels to be present in the TFLite Model Metadata but none was found.")
         #expect(Self.message { _ = try Self.classifier(Self.twoHeads, normalization: nil) }
                 == "NOT_FOUND: Input tensor has type float32: it requires specifying NormalizationOptions metadata to preprocess input images.")
+        let twoSubgraphs = ImageClassifierOptions()
+        twoSubgraphs.baseOptions.modelAssetBuffer = Data(try SyntheticModels.classifier(heads: Self.twoHeads, subgraphs: 2))
+        #expect(Self.message { _ = try ImageClassifier(options: twoSubgraphs) }
+                == "INVALID_ARGUMENT: Classification tflite models are assumed to have a single subgraph.")
         // Input checks run before option checks: a bad model with maxResults = 0 reports the model.
         #expect(Self.message { _ = try Self.classifier(Self.twoHeads, normalization: nil) { $0.maxResults = 0 } }?.hasPrefix("NOT_FOUND") == true)
         // A label file whose count differs from the classes fails at classification time.
