@@ -1,45 +1,4 @@
-/// A bounds-checked reader for FlexBuffers, the format of TFLite custom-op options.
-/// Only what custom options use is supported: maps, vectors, ints, uints, floats, bools, strings.
-public enum FlexValue: Equatable, Sendable {
-    case null
-    case int(Int64)
-    case uint(UInt64)
-    case float(Double)
-    case bool(Bool)
-    case string(String)
-    case vector([FlexValue])
-    case map([String: FlexValue])
-
-    /// The value as a double when it is numeric or boolean.
-    public var doubleValue: Double? {
-        switch self {
-        case .int(let v): return Double(v)
-        case .uint(let v): return Double(v)
-        case .float(let v): return v
-        case .bool(let v): return v ? 1 : 0
-        default: return nil
-        }
-    }
-
-    /// The value as an integer when it is numeric or boolean.
-    public var intValue: Int? {
-        switch self {
-        case .int(let v): return Int(exactly: v)
-        case .uint(let v): return Int(exactly: v)
-        case .float(let v): return v.isFinite && v.rounded() == v ? Int(v) : nil
-        case .bool(let v): return v ? 1 : 0
-        default: return nil
-        }
-    }
-
-    /// The value as a boolean when it is numeric or boolean.
-    public var boolValue: Bool? {
-        if case .bool(let v) = self { return v }
-        return intValue.map { $0 != 0 }
-    }
-}
-
-/// Parses FlexBuffers.
+/// Parses FlexBuffers with every read bounds-checked (malformed bytes throw, never trap).
 public enum FlexBufferReader {
     /// Parses the root value of `bytes`.
     public static func parse(_ bytes: [UInt8]) throws -> FlexValue {

@@ -47,9 +47,3 @@ public enum TestAssets {
         return [UInt8](data)
     }
 }
-
-/// A failure in test set-up.
-public struct TestSupportError: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
-}
