@@ -57,29 +57,29 @@ enum BenchCommand {
         let endToEnd: () throws -> Void
         let inference: ImageInference
         let postprocess: (ModelOutputs) throws -> Void
+        func configure(_ base: BaseOptions) {
+            base.modelAssetPath = model
+            base.numThreads = threads
+            base.optimizeHybridModels = fastHybrid
+        }
+        let resources = { try TasksErrorBridge.run { try ModelResources(path: model, optimizeHybridModels: fastHybrid) } }
         if task == "detect" {
             let options = ObjectDetectorOptions()
-            options.baseOptions.modelAssetPath = model
-            options.baseOptions.numThreads = threads
-            options.baseOptions.optimizeHybridModels = fastHybrid
+            configure(options.baseOptions)
             let detector = try ObjectDetector(options: options)
             endToEnd = { _ = try detector.detect(image: image) }
-            let engine = try TasksErrorBridge.run {
-                try ObjectDetectionEngine(resources: try ModelResources(path: model, optimizeHybridModels: fastHybrid), options: DetectorOptions(), threads: threads)
-            }
+            let loaded = try resources()
+            let engine = try TasksErrorBridge.run { try ObjectDetectionEngine(resources: loaded, options: DetectorOptions(), threads: threads) }
             inference = engine.inference
             postprocess = { _ = try engine.postprocessor.process($0, imageWidth: image.bitmap.width, imageHeight: image.bitmap.height, orientation: .up) }
             _ = try engine.detect(image.bitmap)
         } else {
             let options = ImageClassifierOptions()
-            options.baseOptions.modelAssetPath = model
-            options.baseOptions.numThreads = threads
-            options.baseOptions.optimizeHybridModels = fastHybrid
+            configure(options.baseOptions)
             let classifier = try ImageClassifier(options: options)
             endToEnd = { _ = try classifier.classify(image: image) }
-            let engine = try TasksErrorBridge.run {
-                try ImageClassificationEngine(resources: try ModelResources(path: model, optimizeHybridModels: fastHybrid), options: ClassifierOptions(), threads: threads)
-            }
+            let loaded = try resources()
+            let engine = try TasksErrorBridge.run { try ImageClassificationEngine(resources: loaded, options: ClassifierOptions(), threads: threads) }
             inference = engine.inference
             postprocess = { _ = try engine.postprocessor.process($0) }
             _ = try engine.classify(image.bitmap)
