@@ -33,7 +33,9 @@ let package = Package(
         .testTarget(name: "TFLiteModelTests", dependencies: ["TFLiteModel", "VisionTestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "VisionTestSupport"]),
         .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "VisionTestSupport"]),
-        .testTarget(name: "VisionCLITests", dependencies: ["VisionCLI", "VisionTestSupport"]),
+        .testTarget(name: "VisionCLITests", dependencies: ["VisionCLI", "VisionTestSupport", "MediaPipeTasksVision"]),
+        // Client code written against MediaPipe's iOS headers, compiled and run as an app would.
+        .testTarget(name: "IOSClientTests", dependencies: ["MediaPipeTasksVision", "VisionTestSupport"]),
         .testTarget(name: "MediaPipeTasksVisionTests", dependencies: ["MediaPipeTasksVision", "VisionTestSupport", "TFLiteModel", "VisionCore"]),
     ]
 )

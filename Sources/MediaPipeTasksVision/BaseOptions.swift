@@ -1,7 +1,7 @@
 import Foundation
 
-/// Options shared by every task: which model, which processor.
-public final class BaseOptions: @unchecked Sendable {
+/// Options shared by every task: which model, which processor (`MPPBaseOptions`).
+public final class BaseOptions: NSObject, NSCopying, @unchecked Sendable {
     /// Absolute path of the `.tflite` model. Optional on purpose, so that
     /// `baseOptions.modelAssetPath = Bundle.main.path(forResource:ofType:)` compiles as on iOS; nil
     /// reads as the empty string.
@@ -28,5 +28,16 @@ public final class BaseOptions: @unchecked Sendable {
     public var optimizeHybridModels: Bool = false
 
     /// Default options: no model yet, CPU, one thread.
-    public init() {}
+    public override init() {}
+
+    /// An independent copy of every option.
+    public func copy(with zone: NSZone? = nil) -> Any {
+        let c = BaseOptions()
+        c.path = path
+        c.modelAssetBuffer = modelAssetBuffer
+        c.delegate = delegate
+        c.numThreads = numThreads
+        c.optimizeHybridModels = optimizeHybridModels
+        return c
+    }
 }

@@ -1,5 +1,8 @@
-/// The classifications of every head of a model, for one picture.
-public struct ClassificationResult: Equatable, Sendable {
+import Foundation
+
+/// The classifications of every head of a model, for one picture (`MPPClassificationResult`; not a
+/// ``TaskResult``, as on iOS).
+public final class ClassificationResult: NSObject, @unchecked Sendable {
     /// One entry per output head, in the model's order.
     public let classifications: [Classifications]
     /// 0 unless the model sets it (MediaPipe's behaviour).
@@ -10,4 +13,13 @@ public struct ClassificationResult: Equatable, Sendable {
         self.classifications = classifications
         self.timestampInMilliseconds = timestampInMilliseconds
     }
+
+    /// Same heads and timestamp (an extension: iOS compares identity).
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let o = object as? ClassificationResult else { return false }
+        return o.classifications == classifications && o.timestampInMilliseconds == timestampInMilliseconds
+    }
+
+    /// A hash consistent with ``isEqual(_:)``.
+    public override var hash: Int { classifications.count.hashValue ^ timestampInMilliseconds.hashValue }
 }

@@ -3,7 +3,7 @@ import Imaging
 import VisionCore
 
 /// Classifies pictures (or a region of them) with a `.tflite` classifier, as MediaPipe's `ImageClassifier`.
-public final class ImageClassifier: @unchecked Sendable {
+public final class ImageClassifier: NSObject, @unchecked Sendable {
     private let engine: ImageClassificationEngine
     private let runner: VisionTaskRunner<[Classifications]>
     private weak var liveStreamDelegate: (any ImageClassifierLiveStreamDelegate)?
@@ -26,6 +26,7 @@ public final class ImageClassifier: @unchecked Sendable {
             try ImageClassificationEngine(resources: try base.modelResources(), options: classifierOptions, threads: max(1, base.numThreads))
         }
         liveStreamDelegate = delegate
+        super.init()
         runner.startLiveStream(label: "imageClassifier", process: { [engine] image, region in
             try Self.classifications(engine, image, region)
         }, deliver: { [weak self] result, timestamp in
@@ -55,7 +56,8 @@ public final class ImageClassifier: @unchecked Sendable {
     }
 
     static func classifications(_ engine: ImageClassificationEngine, _ image: MPImage, _ region: NormalizedRect) throws -> [Classifications] {
-        try TasksError.wrap { try engine.classify(image.bitmap, orientation: image.orientation, region: region).map(Classifications.init) }
+        try image.checkTaskFormat()
+        return try TasksError.wrap { try engine.classify(image.bitmap, orientation: image.orientation, region: region).map(Classifications.init) }
     }
 
     static func result(_ heads: [Classifications], _ timestamp: Int) -> ImageClassifierResult {

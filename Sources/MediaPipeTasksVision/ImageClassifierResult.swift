@@ -1,20 +1,27 @@
 import Foundation
 
-/// What the image classifier found in one picture or frame.
-public struct ImageClassifierResult: Equatable, Sendable, CustomStringConvertible {
+/// What the image classifier found in one picture or frame (`MPPImageClassifierResult`), a ``TaskResult``.
+public final class ImageClassifierResult: TaskResult, @unchecked Sendable {
     /// The classifications of every head.
     public let classificationResult: ClassificationResult
-    /// The frame's timestamp (image mode: 0, 1000, 2000… per call, as MediaPipe assigns).
-    public let timestampInMilliseconds: Int
 
     /// A result for the frame at `timestampInMilliseconds`.
     public init(classificationResult: ClassificationResult, timestampInMilliseconds: Int) {
         self.classificationResult = classificationResult
-        self.timestampInMilliseconds = timestampInMilliseconds
+        super.init(timestampInMilliseconds: timestampInMilliseconds)
     }
 
+    /// Same classificationResult and timestamp (an extension: iOS compares identity).
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let o = object as? ImageClassifierResult else { return false }
+        return o.classificationResult == classificationResult && o.timestampInMilliseconds == timestampInMilliseconds
+    }
+
+    /// A hash consistent with ``isEqual(_:)``.
+    public override var hash: Int { timestampInMilliseconds.hashValue }
+
     /// The result in the seed guide's text format.
-    public var description: String {
+    public override var description: String {
         var lines = ["ImageClassifierResult:"]
         let heads = classificationResult.classifications
         for (i, c) in heads.enumerated() {

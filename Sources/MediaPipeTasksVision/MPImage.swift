@@ -7,9 +7,13 @@ import UIKitCompat
 /// Made, as on iOS, from a `UIImage`, a `CVPixelBuffer` (BGRA, RGBA or NV12) or a `CMSampleBuffer`;
 /// and on Linux also from a file (`MPImage(contentsOfFile:)`) or raw pixels (`MPImage(bitmap:orientation:)`).
 /// Results come back in the coordinates of the stored, unrotated pixels.
-public final class MPImage: @unchecked Sendable {
-    /// The pixels the task reads (BGRA un-premultiplied, video-range NV12 expanded).
+public final class MPImage: NSObject, @unchecked Sendable {
+    /// The pixels the task reads (BGRA un-premultiplied, video-range NV12 expanded; float buffers
+    /// rendered as gray for display only).
     public let bitmap: Bitmap
+    /// MediaPipe's `ImageFormat` number for buffers its vision tasks refuse (9, `VEC32F1`, for
+    /// one-component float buffers); nil for the formats they take.
+    let unsupportedFormat: Int?
     /// How the pixels are turned for display. Mirrored orientations are refused by MediaPipe tasks.
     public let orientation: UIImage.Orientation
     /// What the image was made from.
@@ -34,6 +38,7 @@ public final class MPImage: @unchecked Sendable {
         self.image = image
         self.pixelBuffer = pixelBuffer
         self.sampleBuffer = sampleBuffer
+        unsupportedFormat = pixelBuffer?.isFloat == true ? 9 : nil
     }
 
     /// An image from a `UIImage`, with the `UIImage`'s own orientation.
@@ -55,7 +60,7 @@ public final class MPImage: @unchecked Sendable {
     /// An image from a pixel buffer (BGRA, RGBA or NV12), shown with `orientation`.
     public convenience init(pixelBuffer: CVPixelBuffer?, orientation: UIImage.Orientation) throws {
         guard let pixelBuffer else { throw TasksError(code: .invalidArgumentError, message: "Pixel Buffer cannot be nil.") }
-        self.init(bitmap: Self.taskPixels(pixelBuffer), orientation: orientation, source: .pixelBuffer, image: nil,
+        self.init(bitmap: try Self.taskPixels(pixelBuffer), orientation: orientation, source: .pixelBuffer, image: nil,
                   pixelBuffer: pixelBuffer, sampleBuffer: nil)
     }
 
@@ -73,7 +78,7 @@ public final class MPImage: @unchecked Sendable {
         guard let pixelBuffer = CMSampleBufferGetImageBuffer(sampleBuffer) else {
             throw TasksError(code: .invalidArgumentError, message: "Sample buffer does not contain an image buffer.")
         }
-        self.init(bitmap: Self.taskPixels(pixelBuffer), orientation: orientation, source: .sampleBuffer, image: nil,
+        self.init(bitmap: try Self.taskPixels(pixelBuffer), orientation: orientation, source: .sampleBuffer, image: nil,
                   pixelBuffer: pixelBuffer, sampleBuffer: sampleBuffer)
     }
 
@@ -94,10 +99,19 @@ public final class MPImage: @unchecked Sendable {
         }
     }
 
+    /// Throws MediaPipe's error for pixels its vision tasks cannot take (float buffers: code 3,
+    /// "Unsupported format: 9", as MediaPipe 1.2.2 reports a `VEC32F1` image).
+    func checkTaskFormat() throws {
+        if let format = unsupportedFormat {
+            throw TasksError(code: .invalidArgumentError, message: "Unsupported format: \(format)")
+        }
+    }
+
     /// The pixels a task reads from a buffer: BGRA alpha un-premultiplied (as MediaPipe does),
     /// video-range NV12 expanded to full range; other buffers as they are.
-    static func taskPixels(_ buffer: CVPixelBuffer) -> Bitmap {
-        var b = buffer.bitmap
+    static func taskPixels(_ buffer: CVPixelBuffer) throws -> Bitmap {
+        var b: Bitmap
+        do { b = try buffer.bitmap } catch let e as ImagingError { throw TasksError(code: .invalidArgumentError, message: e.message) }
         switch b.format {
         case .bgra8, .rgba8:
             var needs = false

@@ -3,7 +3,7 @@ import Imaging
 import VisionCore
 
 /// Finds objects in pictures with a `.tflite` detector, as MediaPipe's `ObjectDetector`.
-public final class ObjectDetector: @unchecked Sendable {
+public final class ObjectDetector: NSObject, @unchecked Sendable {
     private let engine: ObjectDetectionEngine
     private let runner: VisionTaskRunner<[Detection]>
     private weak var liveStreamDelegate: (any ObjectDetectorLiveStreamDelegate)?
@@ -26,6 +26,7 @@ public final class ObjectDetector: @unchecked Sendable {
             try ObjectDetectionEngine(resources: try base.modelResources(), options: detectorOptions, threads: max(1, base.numThreads))
         }
         liveStreamDelegate = delegate
+        super.init()
         runner.startLiveStream(label: "objectDetector", process: { [engine] image, _ in
             try Self.detections(engine, image)
         }, deliver: { [weak self] result, timestamp in
@@ -50,7 +51,8 @@ public final class ObjectDetector: @unchecked Sendable {
     public func waitUntilIdle() { runner.waitUntilIdle() }
 
     static func detections(_ engine: ObjectDetectionEngine, _ image: MPImage) throws -> [Detection] {
-        try TasksError.wrap { try engine.detect(image.bitmap, orientation: image.orientation).map(Detection.init) }
+        try image.checkTaskFormat()
+        return try TasksError.wrap { try engine.detect(image.bitmap, orientation: image.orientation).map(Detection.init) }
     }
 
     /// Detects objects in a single picture (image mode).

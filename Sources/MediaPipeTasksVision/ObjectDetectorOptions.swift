@@ -1,9 +1,18 @@
-/// Options of an ``ObjectDetector``: running mode, result filtering (``VisionTaskOptions``) and the
-/// live-stream delegate.
+import Foundation
+
+/// Options of an ``ObjectDetector`` (`MPPObjectDetectorOptions`): running mode, result filtering
+/// (``VisionTaskOptions``) and the live-stream delegate.
 public final class ObjectDetectorOptions: VisionTaskOptions, @unchecked Sendable {
     /// Receives results in live-stream mode (required then, refused otherwise). Held weakly.
     public weak var objectDetectorLiveStreamDelegate: (any ObjectDetectorLiveStreamDelegate)?
 
-    /// Default options: image mode, all results, no threshold, no lists.
-    public override init() {}
+    /// Default options: image mode, all results, threshold 0, no lists.
+    public required init() {}
+
+    /// An independent copy, the delegate included (still held weakly).
+    public override func copy(with zone: NSZone? = nil) -> Any {
+        let c = super.copy(with: zone)
+        (c as? ObjectDetectorOptions)?.objectDetectorLiveStreamDelegate = objectDetectorLiveStreamDelegate
+        return c
+    }
 }

@@ -1,20 +1,27 @@
 import Foundation
 
-/// What the object detector found in one picture or frame.
-public struct ObjectDetectorResult: Equatable, Sendable, CustomStringConvertible {
+/// What the object detector found in one picture or frame (`MPPObjectDetectorResult`), a ``TaskResult``.
+public final class ObjectDetectorResult: TaskResult, @unchecked Sendable {
     /// The objects found, in the model's order (highest score first for SSD models).
     public let detections: [Detection]
-    /// The frame's timestamp (image mode: 0, 1000, 2000… per call, as MediaPipe assigns).
-    public let timestampInMilliseconds: Int
 
     /// A result for the frame at `timestampInMilliseconds`.
     public init(detections: [Detection], timestampInMilliseconds: Int) {
         self.detections = detections
-        self.timestampInMilliseconds = timestampInMilliseconds
+        super.init(timestampInMilliseconds: timestampInMilliseconds)
     }
 
+    /// Same detections and timestamp (an extension: iOS compares identity).
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let o = object as? ObjectDetectorResult else { return false }
+        return o.detections == detections && o.timestampInMilliseconds == timestampInMilliseconds
+    }
+
+    /// A hash consistent with ``isEqual(_:)``.
+    public override var hash: Int { timestampInMilliseconds.hashValue }
+
     /// The result in the seed guide's text format.
-    public var description: String {
+    public override var description: String {
         var lines = ["ObjectDetectorResult:"]
         for (i, d) in detections.enumerated() {
             let b = d.boundingBox

@@ -1,8 +1,18 @@
-/// Options common to all tasks.
-open class TaskOptions: @unchecked Sendable {
-    /// Model and processor choice. Never nil.
-    public var baseOptions = BaseOptions()
+import Foundation
+
+/// Options common to all tasks (`MPPTaskOptions`). `copy()` gives an independent copy of the same
+/// class, and a task reads its options once, when it is created.
+open class TaskOptions: NSObject, NSCopying, @unchecked Sendable {
+    /// Model and processor choice. Assigning stores a copy, as iOS's `copy` property.
+    @NSCopying public var baseOptions = BaseOptions()
 
     /// Default options.
-    public init() {}
+    public required override init() {}
+
+    /// An independent copy of the same class with the same option values.
+    open func copy(with zone: NSZone? = nil) -> Any {
+        let c = type(of: self).init()
+        c.baseOptions = baseOptions
+        return c
+    }
 }

@@ -1,26 +1,30 @@
 import Foundation
 import VisionCore
 
-/// The error MediaPipe tasks throw: domain `com.google.mediapipe.tasks`, a ``TasksErrorCode`` and
-/// MediaPipe's message. Bridged to `NSError`, so `(error as NSError).domain`, `.code` and
-/// `.localizedDescription` read as on iOS.
-public struct TasksError: Error, CustomNSError, LocalizedError, Equatable, Sendable, CustomStringConvertible {
+/// The error MediaPipe tasks throw: an `NSError` in domain `com.google.mediapipe.tasks` with a
+/// ``TasksErrorCode`` and MediaPipe's message, so iOS code that catches `let error as NSError` and
+/// reads `domain`, `code` and `localizedDescription` works unchanged.
+public final class TasksError: NSError, @unchecked Sendable {
     /// `MPPTasksErrorDomain`.
     public static let domain = "com.google.mediapipe.tasks"
 
-    /// MediaPipe's error code.
-    public let code: TasksErrorCode
+    /// MediaPipe's error code, typed (`code` holds the same value as an `Int`).
+    public let tasksCode: TasksErrorCode
     /// The full message, as `localizedDescription` shows it.
     public let message: String
 
     /// An error with MediaPipe's `code` and `message`.
     public init(code: TasksErrorCode, message: String) {
-        self.code = code
+        tasksCode = code
         self.message = message
+        super.init(domain: Self.domain, code: Int(code.rawValue), userInfo: [NSLocalizedDescriptionKey: message])
     }
 
-    init(_ core: VisionCoreError) {
-        self.init(code: TasksErrorCode(rawValue: core.code.rawValue) ?? .unknownError, message: core.description)
+    /// Not supported: tasks errors are not archived.
+    public required init?(coder: NSCoder) { nil }
+
+    convenience init(_ core: VisionCoreError) {
+        self.init(code: TasksErrorCode(rawValue: UInt(core.code.rawValue)) ?? .unknownError, message: core.description)
     }
 
     /// Runs `body`, turning core errors into ``TasksError``.
@@ -28,14 +32,17 @@ public struct TasksError: Error, CustomNSError, LocalizedError, Equatable, Senda
         do { return try body() } catch let e as VisionCoreError { throw TasksError(e) }
     }
 
-    /// `com.google.mediapipe.tasks`, for `NSError` bridging.
-    public static var errorDomain: String { domain }
-    /// The code as `NSError.code`.
-    public var errorCode: Int { code.rawValue }
-    /// The message as `NSLocalizedDescriptionKey`.
-    public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: message] }
-    /// The message (`localizedDescription`).
-    public var errorDescription: String? { message }
     /// The message.
-    public var description: String { message }
+    public override var localizedDescription: String { message }
+    /// The message.
+    public override var description: String { message }
+
+    /// Same domain, code and message.
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? TasksError else { return false }
+        return other.tasksCode == tasksCode && other.message == message
+    }
+
+    /// A hash of the code and message.
+    public override var hash: Int { tasksCode.hashValue ^ message.hashValue }
 }

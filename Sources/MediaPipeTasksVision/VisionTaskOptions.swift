@@ -1,26 +1,47 @@
+import Foundation
 import VisionCore
 
 /// The options MediaPipe's detector and classifier share: running mode and result filtering.
 open class VisionTaskOptions: TaskOptions, @unchecked Sendable {
     /// Image (default), video or live stream.
     public var runningMode: RunningMode = .image
-    /// Locale of the label file used for display names (nil → "en").
-    public var displayNamesLocale: String?
+    /// Locale of the label file used for display names (default "en").
+    public var displayNamesLocale: String = "en"
     /// At most this many results (detections, or categories per head); -1 (default) = all; 0 is an error.
     public var maxResults: Int = -1
-    /// Keep results scoring at least this. Unset: the model metadata's threshold applies, if any.
-    public var scoreThreshold: Float?
+    /// Keep results scoring at least this (default 0). As on iOS it always applies, in place of any
+    /// threshold in the model's metadata, unless ``usesModelScoreThreshold`` is set.
+    public var scoreThreshold: Float = 0
+    /// Use the threshold in the model's metadata (if any) instead of ``scoreThreshold``, as
+    /// MediaPipe's C++ and Python APIs do when no threshold is given (an extension; default false).
+    public var usesModelScoreThreshold: Bool = false
     /// Only these label names (mutually exclusive with `categoryDenylist`).
     public var categoryAllowlist: [String] = []
     /// Not these label names.
     public var categoryDenylist: [String] = []
 
     /// Default options.
-    public override init() {}
+    public required init() {}
+
+    /// An independent copy of the same class with the same option values.
+    open override func copy(with zone: NSZone? = nil) -> Any {
+        let c = super.copy(with: zone)
+        if let c = c as? VisionTaskOptions {
+            c.runningMode = runningMode
+            c.displayNamesLocale = displayNamesLocale
+            c.maxResults = maxResults
+            c.scoreThreshold = scoreThreshold
+            c.usesModelScoreThreshold = usesModelScoreThreshold
+            c.categoryAllowlist = categoryAllowlist
+            c.categoryDenylist = categoryDenylist
+        }
+        return c
+    }
 
     /// The core's view of these options.
     var resultOptions: ResultOptions {
-        ResultOptions(displayNamesLocale: displayNamesLocale ?? "en", maxResults: maxResults, scoreThreshold: scoreThreshold,
+        ResultOptions(displayNamesLocale: displayNamesLocale, maxResults: maxResults,
+                      scoreThreshold: usesModelScoreThreshold ? nil : scoreThreshold,
                       categoryAllowlist: categoryAllowlist, categoryDenylist: categoryDenylist)
     }
 }

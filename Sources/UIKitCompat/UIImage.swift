@@ -26,6 +26,43 @@ public final class UIImage: @unchecked Sendable {
         self.init(bitmap: decoded.bitmap, orientation: decoded.orientation)
     }
 
+    /// Loads a picture by name, as UIKit finds bundle resources: `name` as given, then with `.png`,
+    /// `.jpg` and `.jpeg`, looked up in the main bundle's resources, next to the executable and in
+    /// the working directory; nil when none is found or decodes.
+    public convenience init?(named name: String) {
+        guard !name.isEmpty else { return nil }
+        var folders: [String] = []
+        if let resources = Bundle.main.resourcePath { folders.append(resources) }
+        if let executable = Bundle.main.executableURL { folders.append(executable.deletingLastPathComponent().path) }
+        folders.append(FileManager.default.currentDirectoryPath)
+        let names = (name as NSString).pathExtension.isEmpty ? [name + ".png", name + ".jpg", name + ".jpeg", name] : [name]
+        for folder in folders {
+            for candidate in names {
+                let path = (folder as NSString).appendingPathComponent(candidate)
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+                if let decoded = try? ImageDecoder.decode(contentsOfFile: path) {
+                    self.init(bitmap: decoded.bitmap, orientation: decoded.orientation)
+                    return
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Wraps a `CGImage`, shown upright.
+    public convenience init(cgImage: CGImage) {
+        self.init(bitmap: cgImage.bitmap, orientation: .up)
+    }
+
+    /// Wraps a `CGImage` shown with `orientation` (`scale` must be 1 on Linux and is otherwise ignored).
+    public convenience init(cgImage: CGImage, scale: CGFloat, orientation: Orientation) {
+        self.init(bitmap: cgImage.bitmap, orientation: orientation)
+    }
+
+    /// The stored pixels as a `CGImage` (never nil here).
+    public var cgImage: CGImage? { CGImage(bitmap: bitmap) }
+
     /// Wraps pixels shown with `orientation`.
     public init(bitmap: Bitmap, orientation: Orientation = .up) {
         self.bitmap = bitmap

@@ -41,6 +41,9 @@ public struct Arguments: Sendable {
         }
     }
 
+    /// The last value of `--name`, without marking it used.
+    public func peek(_ name: String) -> String? { values[name]?.last }
+
     /// The last value of `--name`, if given.
     public mutating func string(_ name: String) -> String? {
         used.insert(name)

@@ -10,12 +10,7 @@ enum ClassifyCommand {
         let options = ImageClassifierOptions()
         options.baseOptions.modelAssetPath = model
         let common = try CommonOptions(&args)
-        options.maxResults = common.maxResults ?? 5
-        options.scoreThreshold = common.scoreThreshold
-        options.categoryAllowlist = common.allow
-        options.categoryDenylist = common.deny
-        options.displayNamesLocale = common.locale
-        common.apply(to: options.baseOptions)
+        common.apply(to: options, defaultMaxResults: 5)
         let orientation = try args.string("orientation").map(DetectCommand.parseOrientation)
         var roi = CGRect.zero
         if let r = args.string("roi") {

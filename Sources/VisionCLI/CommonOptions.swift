@@ -4,16 +4,24 @@ import MediaPipeTasksVision
 struct CommonOptions {
     var maxResults: Int?
     var scoreThreshold: Float?
+    var modelScoreThreshold: Bool
     var allow: [String]
     var deny: [String]
     var locale: String?
     var threads: Int?
     var fastHybrid: Bool
 
-    /// Reads `--max-results`, `--score-threshold`, `--allow`, `--deny`, `--locale`, `--threads`, `--fast-hybrid`.
+    /// Reads `--max-results`, `--score-threshold` (a number, or `model` for the model's own), `--allow`, `--deny`, `--locale`, `--threads`, `--fast-hybrid`.
     init(_ args: inout Arguments) throws {
         maxResults = try args.int("max-results")
-        scoreThreshold = try args.float("score-threshold")
+        if args.peek("score-threshold") == "model" {
+            _ = args.string("score-threshold")
+            modelScoreThreshold = true
+            scoreThreshold = nil
+        } else {
+            modelScoreThreshold = false
+            scoreThreshold = try args.float("score-threshold")
+        }
         allow = args.list("allow")
         deny = args.list("deny")
         locale = args.string("locale")
@@ -22,8 +30,15 @@ struct CommonOptions {
         fastHybrid = args.flag("fast-hybrid")
     }
 
-    func apply(to base: BaseOptions) {
-        if let threads { base.numThreads = threads }
-        base.optimizeHybridModels = fastHybrid
+    /// Sets the task options these flags name; `defaultMaxResults` when `--max-results` is absent.
+    func apply(to options: VisionTaskOptions, defaultMaxResults: Int) {
+        options.maxResults = maxResults ?? defaultMaxResults
+        if let scoreThreshold { options.scoreThreshold = scoreThreshold }
+        options.usesModelScoreThreshold = modelScoreThreshold
+        options.categoryAllowlist = allow
+        options.categoryDenylist = deny
+        if let locale { options.displayNamesLocale = locale }
+        if let threads { options.baseOptions.numThreads = threads }
+        options.baseOptions.optimizeHybridModels = fastHybrid
     }
 }

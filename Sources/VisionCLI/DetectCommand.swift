@@ -10,12 +10,7 @@ enum DetectCommand {
         let options = ObjectDetectorOptions()
         options.baseOptions.modelAssetPath = model
         let common = try CommonOptions(&args)
-        options.maxResults = common.maxResults ?? -1
-        options.scoreThreshold = common.scoreThreshold
-        options.categoryAllowlist = common.allow
-        options.categoryDenylist = common.deny
-        options.displayNamesLocale = common.locale
-        common.apply(to: options.baseOptions)
+        common.apply(to: options, defaultMaxResults: -1)
         let orientation = try args.string("orientation").map(parseOrientation)
         let output = args.string("output")
         let json = args.flag("json")

@@ -8,7 +8,7 @@ public enum VisionTasksCommand {
 
     Usage:
       vision-tasks detect --model MODEL.tflite IMAGE|FOLDER... [options]
-      vision-tasks classify --model MODEL.tflite IMAGE... [--max-results 5] [--score-threshold F] [--allow/--deny NAMES]
+      vision-tasks classify --model MODEL.tflite IMAGE... [--max-results 5] [--score-threshold F|model] [--allow/--deny NAMES]
                             [--roi x,y,w,h] [--locale L] [--orientation O] [--json]
       vision-tasks bench  --model MODEL.tflite --image IMAGE [--task detect|classify] [--runs 50] [--warmup 5] [--threads 1] [--json]
       vision-tasks inspect MODEL.tflite
@@ -19,7 +19,7 @@ public enum VisionTasksCommand {
     detect options:
       --output PATH          annotated picture (one image) or folder (several); default: none
       --max-results N        at most N detections (-1 = all)
-      --score-threshold F    keep detections scoring at least F (default: the model's own)
+      --score-threshold F    keep detections scoring at least F (default 0, as on iOS; 'model': the model's own)
       --allow NAMES          only these labels (comma list); --deny NAMES: not these
       --locale L             display-name locale (default en)
       --orientation O        up|down|left|right (default: the file's EXIF orientation)
@@ -56,8 +56,8 @@ public enum VisionTasksCommand {
             if case .usage = e { FileHandle.standardError.write(Data("Run 'vision-tasks help' for usage.\n".utf8)) }
             return e.exitCode
         } catch let e as TasksError {
-            FileHandle.standardError.write(Data("vision-tasks: error \(e.code.rawValue) (\(TasksError.domain)): \(e.message)\n".utf8))
-            return Int32(e.code.rawValue)
+            FileHandle.standardError.write(Data("vision-tasks: error \(e.code) (\(TasksError.domain)): \(e.message)\n".utf8))
+            return Int32(e.code)
         } catch {
             FileHandle.standardError.write(Data("vision-tasks: \(error)\n".utf8))
             return 1

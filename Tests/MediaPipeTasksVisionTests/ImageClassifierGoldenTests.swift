@@ -19,6 +19,14 @@ enum ClassifierGolden {
         (golden["allowlists"] as? [String: [String]])?[model] ?? []
     }
 
+    /// MediaPipe's top categories (name, score) of the first head for one case.
+    static func top(model: String, photo: String, case name: String) throws -> [(name: String?, score: Float)] {
+        let key = "\(model)|\(photo)|\(name)"
+        let heads = try #require((golden["results"] as? [String: Any])?[key] as? [[String: Any]], "no golden for \(key)")
+        let top = heads.first?["top"] as? [[String: Any]] ?? []
+        return top.map { ($0["name"] as? String, Float($0["score"] as? Double ?? -1)) }
+    }
+
     @discardableResult
     static func check(_ result: ImageClassifierResult, model: String, photo: String, case name: String) throws -> Int {
         let key = "\(model)|\(photo)|\(name)"
@@ -51,7 +59,7 @@ struct ImageClassifierGoldenTests {
     static let models = ["aiy_vision_classifier_birds_V1_3.tflite", "mobilenet_v2_1.0_224_inat_bird_quant.tflite",
                          "mobilenet_v2_1.0_224_quant.tflite", "mobilenet_v1_0.25_128_quant.tflite", "tf2_mobilenet_v2_1.0_224_ptq.tflite"]
 
-    @Test("default, max 5 with threshold 0.3, allowlist, region of interest, turned right", arguments: models)
+    @Test("default, max 5 with threshold 0.3, allowlist, region of interest, turned right, model threshold", arguments: models)
     func matrix(model: String) throws {
         var failures = 0
         let cases: [(String, (ImageClassifierOptions) -> Void, Bool, UIImage.Orientation)] = [
@@ -60,6 +68,7 @@ struct ImageClassifierGoldenTests {
             ("allowlist", { $0.categoryAllowlist = ClassifierGolden.allowlist(model) }, false, .up),
             ("roi", { _ in }, true, .up),
             ("right", { _ in }, false, .right),
+            ("model_threshold", { $0.usesModelScoreThreshold = true }, false, .up),
         ]
         for (name, configure, useROI, orientation) in cases {
             let options = ImageClassifierOptions()
@@ -73,5 +82,21 @@ struct ImageClassifierGoldenTests {
             }
         }
         #expect(failures == 0)
+    }
+
+    @Test("seed 001: the birds classifier with maxResults 5 and iOS's default threshold gives 5 categories, as MediaPipe with threshold 0")
+    func seedBirds() throws {
+        let model = "aiy_vision_classifier_birds_V1_3.tflite"
+        let options = ImageClassifierOptions()
+        options.baseOptions.modelAssetPath = TestAssets.model(model)
+        options.maxResults = 5
+        #expect(options.scoreThreshold == 0)
+        let result = try ImageClassifier(options: options).classify(image: try MPImage(contentsOfFile: TestAssets.image("bird.png")))
+        let categories = try #require(result.classificationResult.classifications.first).categories
+        #expect(categories.count == 5)
+        let golden = try ClassifierGolden.top(model: model, photo: "bird.png", case: "default")
+        #expect(categories.prefix(3).map(\.categoryName) == golden.prefix(3).map(\.name))  // the tail may tie
+        for (ours, theirs) in zip(categories, golden) { #expect(abs(ours.score - theirs.score) <= 0.01) }
+        #expect(categories[0].score > 0.2 && categories[4].score < 0.2)  // below the metadata's 0.2, kept as on iOS
     }
 }

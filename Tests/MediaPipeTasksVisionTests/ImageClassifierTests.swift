@@ -57,11 +57,14 @@ struct ImageClassifierSyntheticTests {
         #expect(denied.classificationResult.classifications[0].categories.map(\.categoryName) == ["bird", "cat"])
         var withMetadataThreshold = Self.twoHeads
         withMetadataThreshold[0].scoreThreshold = 0.15
-        let metadata = try Self.classifier(withMetadataThreshold).classify(image: Self.picture)
+        let metadata = try Self.classifier(withMetadataThreshold) { $0.usesModelScoreThreshold = true }.classify(image: Self.picture)
         #expect(metadata.classificationResult.classifications[0].categories.map(\.categoryName) == ["dog", "bird"])
         #expect(metadata.classificationResult.classifications[1].categories.count == 2)
-        let overridden = try Self.classifier(withMetadataThreshold) { $0.scoreThreshold = 0 }.classify(image: Self.picture)
-        #expect(overridden.classificationResult.classifications[0].categories.count == 3)
+        // iOS's default 0 always applies, in place of the metadata's threshold.
+        let iosDefault = try Self.classifier(withMetadataThreshold).classify(image: Self.picture)
+        #expect(iosDefault.classificationResult.classifications[0].categories.count == 3)
+        let overridden = try Self.classifier(withMetadataThreshold) { $0.scoreThreshold = 0.3 }.classify(image: Self.picture)
+        #expect(overridden.classificationResult.classifications[0].categories.map(\.categoryName) == ["dog"])
     }
 
     @Test("score calibration, a quantized head, a BOOL head, a head without metadata name or labels")
@@ -164,7 +167,7 @@ struct ImageClassifierSyntheticTests {
     }
 }
 
-final class ClassificationCollector: ImageClassifierLiveStreamDelegate, @unchecked Sendable {
+final class ClassificationCollector: NSObject, ImageClassifierLiveStreamDelegate, @unchecked Sendable {
     private let lock = NSLock()
     private(set) var timestamps: [Int] = []
     private(set) var results: [ImageClassifierResult] = []

@@ -5,7 +5,7 @@ import VisionCore
 import VisionTestSupport
 
 /// Collects live-stream callbacks (thread-safe).
-final class Collector: ObjectDetectorLiveStreamDelegate, @unchecked Sendable {
+final class Collector: NSObject, ObjectDetectorLiveStreamDelegate, @unchecked Sendable {
     private let lock = NSLock()
     private(set) var timestamps: [Int] = []
     private(set) var results: [ObjectDetectorResult] = []
@@ -100,7 +100,7 @@ struct LiveStreamTests {
     @Test("delegate rules are checked before the model is loaded")
     func delegateRules() {
         let noDelegate = Self.error { _ = try ObjectDetector(options: Self.options(.liveStream)) }
-        #expect(noDelegate?.code == .invalidArgumentError)
+        #expect(noDelegate?.tasksCode == .invalidArgumentError)
         #expect(noDelegate?.message == "The vision task is in live stream mode. An object must be set as the delegate of the task in its options to ensure asynchronous delivery of results.")
         let collector = Collector()
         for mode in [RunningMode.image, .video] {
@@ -135,7 +135,7 @@ struct LiveStreamTests {
         #expect(try video.detect(videoFrame: image, timestampInMilliseconds: 100).timestampInMilliseconds == 100)
         for t in [100, 99] {
             let e = Self.error { _ = try video.detect(videoFrame: image, timestampInMilliseconds: t) }
-            #expect(e?.code == .invalidArgumentError)
+            #expect(e?.tasksCode == .invalidArgumentError)
             #expect(e?.message == "INVALID_ARGUMENT: Input timestamp must be monotonically increasing.")
         }
         #expect(try video.detect(videoFrame: image, timestampInMilliseconds: 101).timestampInMilliseconds == 101)
@@ -153,7 +153,7 @@ struct LiveStreamTests {
         let mirrored = try MPImage(uiImage: try #require(UIImage(contentsOfFile: TestAssets.image("dog.jpg"))), orientation: .upMirrored)
         let expected = "Unsupported UIImageOrientation. `imageOrientation` cannot be equal to any of the mirrored orientations (`UIImageOrientationUpMirrored`,`UIImageOrientationDownMirrored`,`UIImageOrientationLeftMirrored`,`UIImageOrientationRightMirrored`)"
         #expect(Self.error { _ = try ObjectDetector(options: Self.options(.image)).detect(image: mirrored) }?.message == expected)
-        #expect(Self.error { _ = try ObjectDetector(options: Self.options(.video)).detect(videoFrame: mirrored, timestampInMilliseconds: 1) }?.code == .invalidArgumentError)
+        #expect(Self.error { _ = try ObjectDetector(options: Self.options(.video)).detect(videoFrame: mirrored, timestampInMilliseconds: 1) }?.tasksCode == .invalidArgumentError)
         let collector = Collector()  // held here: the options keep the delegate weakly
         let live = try ObjectDetector(options: Self.options(.liveStream, delegate: collector))
         #expect(Self.error { try live.detectAsync(image: mirrored, timestampInMilliseconds: 1) }?.message == expected)

@@ -59,7 +59,7 @@ struct RawSSDGoldenTests {
             let options = ObjectDetectorOptions()
             options.baseOptions.modelAssetBuffer = model
             options.maxResults = maxResults
-            options.scoreThreshold = threshold
+            if let threshold { options.scoreThreshold = threshold }  // else iOS's default 0 (the model has no threshold)
             let detector = try ObjectDetector(options: options)
             for photo in TestAssets.photoNames {
                 let result = try detector.detect(image: try MPImage(contentsOfFile: TestAssets.image(photo), orientation: orientation))
@@ -142,7 +142,7 @@ struct DisplayNameTests {
         func names(_ locale: String?) throws -> [String?] {
             let options = ObjectDetectorOptions()
             options.baseOptions.modelAssetBuffer = model
-            options.displayNamesLocale = locale
+            if let locale { options.displayNamesLocale = locale }
             return try ObjectDetector(options: options).detect(image: image).detections.map { $0.categories[0].displayName }
         }
         #expect(try names("fr") == ["chat", "chien"])

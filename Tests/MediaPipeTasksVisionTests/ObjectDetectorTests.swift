@@ -22,7 +22,7 @@ struct ObjectDetectorImageTests {
     func description() throws {
         let result = ObjectDetectorResult(detections: [
             Detection(categories: [ResultCategory(index: 17, score: 0.73828, categoryName: "dog", displayName: nil)],
-                      boundingBox: CGRect(x: 355, y: 133, width: 190, height: 206)),
+                      boundingBox: CGRect(x: 355, y: 133, width: 190, height: 206), keypoints: nil),
         ], timestampInMilliseconds: 0)
         #expect(result.description == """
         ObjectDetectorResult:
@@ -58,14 +58,14 @@ struct ObjectDetectorErrorTests {
     @Test("an empty model path")
     func emptyPath() {
         let e = Self.error { _ = try ObjectDetector(options: ObjectDetectorOptions()) }
-        #expect(e?.code == .invalidArgumentError)
+        #expect(e?.tasksCode == .invalidArgumentError)
         #expect(e?.message == "INVALID_ARGUMENT: ExternalFile must specify at least one of 'file_content', 'file_name', 'file_pointer_meta' or 'file_descriptor_meta'.")
     }
 
     @Test("a missing model file")
     func missingFile() {
         let e = Self.error { _ = try ObjectDetector(modelPath: "/nonexistent/model.tflite") }
-        #expect(e?.code == .notFoundError)
+        #expect(e?.tasksCode == .notFoundError)
         #expect(e?.message == "NOT_FOUND: Unable to open file at /nonexistent/model.tflite")
         let ns = e.map { $0 as NSError }
         #expect(ns?.domain == "com.google.mediapipe.tasks")
@@ -84,7 +84,7 @@ struct ObjectDetectorErrorTests {
         FileManager.default.createFile(atPath: truncated, contents: Data(try TestAssets.bytes(TestAssets.model(ssdV1)).prefix(30_000)))
         for path in [garbage, truncated] {
             let e = Self.error { _ = try ObjectDetector(modelPath: path) }
-            #expect(e?.code == .invalidArgumentError, "\(path)")
+            #expect(e?.tasksCode == .invalidArgumentError, "\(path)")
             #expect(e?.message.hasPrefix("INVALID_ARGUMENT: The model is not a valid Flatbuffer buffer") == true, "\(e?.message ?? "")")
         }
     }
@@ -92,7 +92,7 @@ struct ObjectDetectorErrorTests {
     @Test("a model without metadata")
     func noMetadata() {
         let e = Self.error { _ = try ObjectDetector(modelPath: TestAssets.model("ssd_mobilenet_v1_coco_quant_no_metadata.tflite")) }
-        #expect(e?.code == .invalidArgumentError)
+        #expect(e?.tasksCode == .invalidArgumentError)
         #expect(e?.message == "INVALID_ARGUMENT: Object detection models require TFLite Model Metadata but none was found")
     }
 
@@ -101,7 +101,7 @@ struct ObjectDetectorErrorTests {
         let zero = Self.options(TestAssets.model(ssdV1))
         zero.maxResults = 0
         let e1 = Self.error { _ = try ObjectDetector(options: zero) }
-        #expect(e1?.code == .invalidArgumentError)
+        #expect(e1?.tasksCode == .invalidArgumentError)
         #expect(e1?.message == "INVALID_ARGUMENT: Invalid `max_results` option: value must be != 0")
         let both = Self.options(TestAssets.model(ssdV1))
         both.categoryAllowlist = ["dog"]
@@ -114,17 +114,17 @@ struct ObjectDetectorErrorTests {
     func gpu() {
         let o = Self.options(TestAssets.model(ssdV1))
         o.baseOptions.delegate = .GPU
-        #expect(Self.error { _ = try ObjectDetector(options: o) }?.code == .unimplementedError)
+        #expect(Self.error { _ = try ObjectDetector(options: o) }?.tasksCode == .unimplementedError)
     }
 
     @Test("a missing or corrupt picture")
     func badPictures() throws {
-        #expect(Self.error { _ = try MPImage(contentsOfFile: "/nonexistent.jpg") }?.code == .notFoundError)
+        #expect(Self.error { _ = try MPImage(contentsOfFile: "/nonexistent.jpg") }?.tasksCode == .notFoundError)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("vt-\(UUID().uuidString).jpg").path
         FileManager.default.createFile(atPath: path, contents: Data(try TestAssets.bytes(TestAssets.image("dog.jpg")).prefix(5000)))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let e = Self.error { _ = try MPImage(contentsOfFile: path) }
-        #expect(e?.code == .invalidArgumentError)
+        #expect(e?.tasksCode == .invalidArgumentError)
         #expect(e?.message.contains("Corrupt JPEG") == true)
     }
 }

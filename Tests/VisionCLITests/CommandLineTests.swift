@@ -1,4 +1,5 @@
 import Foundation
+import MediaPipeTasksVision
 import Testing
 @testable import VisionCLI
 import VisionTestSupport
@@ -23,6 +24,25 @@ struct CommandLineTests {
         #expect(throws: CLIError.self) { try c.rejectUnknown() }
         #expect(throws: CLIError.self) { try Arguments(["--model"], booleanFlags: []) }
         #expect(throws: CLIError.self) { try Arguments(["--json=1"], booleanFlags: ["json"]) }
+    }
+
+    @Test("--score-threshold: iOS's default 0 unless given; 'model' asks for the model's own")
+    func scoreThreshold() throws {
+        func options(_ raw: [String]) throws -> ImageClassifierOptions {
+            var args = try Arguments(raw, booleanFlags: [])
+            let common = try CommonOptions(&args)
+            try args.rejectUnknown()
+            let options = ImageClassifierOptions()
+            common.apply(to: options, defaultMaxResults: 5)
+            return options
+        }
+        let plain = try options([])
+        #expect(plain.scoreThreshold == 0 && !plain.usesModelScoreThreshold && plain.maxResults == 5)
+        let model = try options(["--score-threshold", "model"])
+        #expect(model.usesModelScoreThreshold)
+        let given = try options(["--score-threshold", "0.3", "--locale", "fr", "--max-results", "2"])
+        #expect(given.scoreThreshold == 0.3 && !given.usesModelScoreThreshold && given.displayNamesLocale == "fr" && given.maxResults == 2)
+        #expect(throws: CLIError.self) { try options(["--score-threshold", "modle"]) }
     }
 
     @Test("exit status: 64 for usage errors, MediaPipe's code for task errors")

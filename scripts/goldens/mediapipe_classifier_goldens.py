@@ -5,11 +5,19 @@ score_threshold=0.3; an allowlist (the model's top-3 labels on one photo, record
 region of interest; and the photo given rotated (iOS .right = rotation_degrees -270).
 Each case keeps the number of categories and the top 10.
 
+The cases follow iOS, whose `scoreThreshold` defaults to 0 and always replaces the threshold in a
+model's metadata. MediaPipe's Python API treats a threshold <= 0 as unset (the metadata's then
+applies), so for a model whose metadata has a threshold these cases run on a copy whose threshold
+is patched to -FLT_MAX (4 bytes; every score passes, as with iOS's 0). The `model_threshold` case runs
+the original model with Python's defaults: the metadata's threshold (Swift: usesModelScoreThreshold).
+
 Usage: python mediapipe_classifier_goldens.py ASSETS_DIR > Tests/Goldens/mediapipe_classifier.json
 """
 import json
 import os
+import struct
 import sys
+import tempfile
 
 import mediapipe as mp
 from mediapipe.tasks.python import vision
@@ -27,6 +35,20 @@ MODELS = {
 PHOTOS = ["bird.png", "cat_720p.jpg", "dog.jpg", "face.jpg", "giraffe.jpg", "grace_hopper.png",
           "owl.jpg", "person.jpg", "pets.jpg"]
 ROI = (0.2, 0.1, 0.6, 0.8)  # x, y, width, height (normalized)
+METADATA_THRESHOLDS = {"aiy_vision_classifier_birds_V1_3.tflite": 0.2}
+
+
+def ios_threshold_model(path, model, folder):
+    """The model as iOS's default threshold 0 sees it: its metadata threshold patched to -FLT_MAX."""
+    if model not in METADATA_THRESHOLDS:
+        return path
+    data = open(path, "rb").read()
+    old = struct.pack("<f", METADATA_THRESHOLDS[model])
+    assert data.count(old) == 1, f"{model}: the threshold's bytes are not unique"
+    patched = os.path.join(folder, model)
+    with open(patched, "wb") as f:
+        f.write(data.replace(old, struct.pack("<f", -3.4028234663852886e38)))
+    return patched
 
 
 def classify(model_path, image, ipo=None, **kwargs):
@@ -45,8 +67,10 @@ def classify(model_path, image, ipo=None, **kwargs):
 def main():
     assets = sys.argv[1]
     golden = {"mediapipe": mp.__version__, "roi": ROI, "allowlists": {}, "results": {}}
+    folder = tempfile.mkdtemp()
     for model, pick_photo in MODELS.items():
-        path = os.path.join(assets, "models", model)
+        original = os.path.join(assets, "models", model)
+        path = ios_threshold_model(original, model, folder)
         pick = classify(path, mp.Image.create_from_file(os.path.join(assets, "images", pick_photo)), max_results=3, score_threshold=0.0)
         allow = [k["name"] for k in pick[0]["top"]]
         golden["allowlists"][model] = allow
@@ -62,6 +86,7 @@ def main():
             image = mp.Image.create_from_file(os.path.join(assets, "images", photo))
             for case, (kwargs, ipo) in cases.items():
                 golden["results"][f"{model}|{photo}|{case}"] = classify(path, image, ipo, **kwargs)
+            golden["results"][f"{model}|{photo}|model_threshold"] = classify(original, image)
     json.dump(golden, sys.stdout, indent=0, sort_keys=True)
     print()
 
