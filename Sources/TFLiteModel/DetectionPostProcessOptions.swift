@@ -38,12 +38,18 @@ public struct DetectionPostProcessOptions: Equatable, Sendable {
             throw TFLiteModelError(.invalidCustomOptions, "\(Self.opName) options are not a FlexBuffer map.")
         }
         func int(_ key: String, _ fallback: Int?) throws -> Int {
-            if let v = m[key]?.intValue { return v }
+            if let value = m[key] {
+                guard let v = value.intValue else { throw TFLiteModelError(.invalidCustomOptions, "\(Self.opName) option '\(key)' is not an integer in range.") }
+                return v
+            }
             if let fallback { return fallback }
             throw TFLiteModelError(.invalidCustomOptions, "\(Self.opName) options lack '\(key)'.")
         }
         func float(_ key: String, _ fallback: Float?) throws -> Float {
-            if let v = m[key]?.doubleValue { return Float(v) }
+            if let value = m[key] {
+                guard let v = value.doubleValue else { throw TFLiteModelError(.invalidCustomOptions, "\(Self.opName) option '\(key)' is not a number.") }
+                return Float(v)
+            }
             if let fallback { return fallback }
             throw TFLiteModelError(.invalidCustomOptions, "\(Self.opName) options lack '\(key)'.")
         }

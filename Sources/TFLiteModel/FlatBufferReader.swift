@@ -1,6 +1,26 @@
 /// A bounds-checked, read-only view of a FlatBuffer. Every read checks its range and throws
 /// ``TFLiteModelError`` on malformed input; nothing traps.
 public struct FlatBufferReader: Sendable {
+    /// Work left for one parse, shared by the copies of a reader: tables visited and vector
+    /// elements read. Shared sub-objects could otherwise make a small buffer cost unbounded work.
+    final class Budget: @unchecked Sendable {
+        var remaining: Int
+        init(_ units: Int) { remaining = units }
+    }
+
+    /// Work units one reader may spend (tables and vector elements).
+    public static let workLimit = 64_000_000
+
+    let budget = Budget(FlatBufferReader.workLimit)
+
+    /// Spends `units` of the budget; throws when it is exhausted.
+    func spend(_ units: Int) throws {
+        budget.remaining -= max(units, 1)
+        guard budget.remaining >= 0 else {
+            throw TFLiteModelError(.invalidFlatBuffer, "The FlatBuffer is too complex to read (more than \(Self.workLimit) objects and elements).")
+        }
+    }
+
     /// The whole buffer.
     public let bytes: [UInt8]
     /// Where this buffer starts inside `bytes` (nested flatbuffers share the storage).
@@ -54,6 +74,7 @@ public struct FlatBufferReader: Sendable {
 
     /// The table at absolute (buffer-relative) `position`.
     public func table(at position: Int) throws -> FlatTable {
+        try spend(1)
         let soffset = Int(try read(position, as: Int32.self))
         let vtable = position - soffset
         let vtableSize = Int(try read(vtable, as: UInt16.self))

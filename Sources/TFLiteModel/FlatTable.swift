@@ -48,6 +48,7 @@ public struct FlatTable: Sendable {
             throw TFLiteModelError(.invalidFlatBuffer, "The model is not a valid FlatBuffer buffer: vector of \(count) elements at \(v) is larger than the buffer.")
         }
         try reader.ensure(v + 4, count * elementSize)
+        try reader.spend(count)
         return FlatVector(reader: reader, start: v + 4, count: count, stride: elementSize)
     }
 

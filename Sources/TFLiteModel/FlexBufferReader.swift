@@ -8,9 +8,12 @@ public enum FlexBufferReader {
         guard [1, 2, 4, 8].contains(rootWidth) else { throw error("bad root width \(rootWidth)") }
         let rootPos = bytes.count - 2 - rootWidth
         guard rootPos >= 0 else { throw error("root outside the buffer") }
-        var depth = 0
-        return try value(bytes, at: rootPos, parentWidth: rootWidth, packed: packed, depth: &depth)
+        var depth = 0, visited = 0
+        return try value(bytes, at: rootPos, parentWidth: rootWidth, packed: packed, depth: &depth, visited: &visited)
     }
+
+    /// Most values one parse visits.
+    public static let maxValues = 1_000_000
 
     static func error(_ what: String) -> TFLiteModelError {
         TFLiteModelError(.invalidCustomOptions, "Invalid FlexBuffer custom options: \(what).")
@@ -37,16 +40,26 @@ public enum FlexBufferReader {
         }
     }
 
+    /// A length or count read from the buffer: at most the buffer's size (a larger one cannot be valid).
+    static func length(_ b: [UInt8], _ pos: Int, _ width: Int) throws -> Int {
+        let v = try readUInt(b, pos, width)
+        guard v <= UInt64(b.count) else { throw error("length \(v) at \(pos) exceeds the buffer") }
+        return Int(v)
+    }
+
     static func indirect(_ b: [UInt8], _ pos: Int, _ width: Int) throws -> Int {
         let off = try readUInt(b, pos, width)
         guard off <= UInt64(pos) else { throw error("offset \(off) at \(pos) points before the buffer") }
         return pos - Int(off)
     }
 
-    static func value(_ b: [UInt8], at pos: Int, parentWidth: Int, packed: UInt8, depth: inout Int) throws -> FlexValue {
+    static func value(_ b: [UInt8], at pos: Int, parentWidth: Int, packed: UInt8, depth: inout Int, visited: inout Int) throws -> FlexValue {
         depth += 1
         defer { depth -= 1 }
         guard depth < 64 else { throw error("nesting too deep") }
+        // Bounded work: shared children could otherwise make a small buffer expand without end.
+        visited += 1
+        guard visited <= maxValues else { throw error("more than \(maxValues) values") }
         let type = Int(packed >> 2)
         let childWidth = 1 << Int(packed & 3)
         switch type {
@@ -62,36 +75,34 @@ public enum FlexBufferReader {
             return .string(try cString(b, try indirect(b, pos, parentWidth)))
         case 5:  // string: length-prefixed
             let s = try indirect(b, pos, parentWidth)
-            let len = Int(try readUInt(b, s - childWidth, childWidth))
-            guard s + len <= b.count else { throw error("string outside the buffer") }
+            let len = try length(b, s - childWidth, childWidth)
+            guard len <= b.count - s else { throw error("string outside the buffer") }
             return .string(String(decoding: b[s..<(s + len)], as: UTF8.self))
         case 9:  // map
             let m = try indirect(b, pos, parentWidth)
-            let len = Int(try readUInt(b, m - childWidth, childWidth))
+            let len = try length(b, m - childWidth, childWidth)
             let keysPos = try indirect(b, m - 3 * childWidth, childWidth)
-            let keysWidth = Int(try readUInt(b, m - 2 * childWidth, childWidth))
+            let keysWidth = try length(b, m - 2 * childWidth, childWidth)
             guard [1, 2, 4, 8].contains(keysWidth), len >= 0, len < b.count else { throw error("bad map header") }
             var result: [String: FlexValue] = [:]
             for i in 0..<len {
                 let key = try cString(b, try indirect(b, keysPos + i * keysWidth, keysWidth))
                 let typePos = m + len * childWidth + i
                 guard typePos < b.count else { throw error("map types outside the buffer") }
-                result[key] = try value(b, at: m + i * childWidth, parentWidth: childWidth, packed: b[typePos], depth: &depth)
+                result[key] = try value(b, at: m + i * childWidth, parentWidth: childWidth, packed: b[typePos], depth: &depth, visited: &visited)
             }
             return .map(result)
         case 10:  // untyped vector
             let v = try indirect(b, pos, parentWidth)
-            let len = Int(try readUInt(b, v - childWidth, childWidth))
-            guard len >= 0, len < b.count else { throw error("bad vector length") }
+            let len = try length(b, v - childWidth, childWidth)
             return .vector(try (0..<len).map { i in
                 let typePos = v + len * childWidth + i
                 guard typePos < b.count else { throw error("vector types outside the buffer") }
-                return try value(b, at: v + i * childWidth, parentWidth: childWidth, packed: b[typePos], depth: &depth)
+                return try value(b, at: v + i * childWidth, parentWidth: childWidth, packed: b[typePos], depth: &depth, visited: &visited)
             })
         case 11, 12, 13, 36:  // typed vectors of int, uint, float, bool
             let v = try indirect(b, pos, parentWidth)
-            let len = Int(try readUInt(b, v - childWidth, childWidth))
-            guard len >= 0, len < b.count else { throw error("bad vector length") }
+            let len = try length(b, v - childWidth, childWidth)
             return .vector(try (0..<len).map { i in
                 let p = v + i * childWidth
                 switch type {

@@ -26,7 +26,7 @@ public enum FlexValue: Equatable, Sendable {
         switch self {
         case .int(let v): return Int(exactly: v)
         case .uint(let v): return Int(exactly: v)
-        case .float(let v): return v.isFinite && v.rounded() == v ? Int(v) : nil
+        case .float(let v): return Int(exactly: v)  // nil for fractions, NaN, ±inf and out of range
         case .bool(let v): return v ? 1 : 0
         default: return nil
         }

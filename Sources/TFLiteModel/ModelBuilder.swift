@@ -85,15 +85,18 @@ public struct ModelBuilder: Sendable {
         return operatorCodes.count - 1
     }
 
+    /// False writes dangling buffer, op-code and tensor indices as given (for verifier tests).
+    public var checksReferences = true
+
     /// Writes the model.
     public func build() throws -> [UInt8] {
         guard buffers.first?.isEmpty ?? false else {
             throw TFLiteModelError(.invalidBuilderInput, "Buffer 0 must be empty.")
         }
-        for t in tensors where !buffers.indices.contains(t.buffer) {
+        for t in tensors where checksReferences && !buffers.indices.contains(t.buffer) {
             throw TFLiteModelError(.invalidBuilderInput, "Tensor \(t.name) refers to buffer \(t.buffer), which does not exist.")
         }
-        for op in operators {
+        for op in operators where checksReferences {
             guard operatorCodes.indices.contains(op.opcodeIndex),
                   (op.inputs + op.outputs).allSatisfy({ $0 == -1 || tensors.indices.contains($0) }) else {
                 throw TFLiteModelError(.invalidBuilderInput, "An operator refers to an op code or tensor that does not exist.")

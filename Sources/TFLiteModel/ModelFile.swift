@@ -15,6 +15,7 @@ public struct ModelFile: Sendable {
     /// Number of buffers.
     public let bufferCount: Int
     private let root: FlatTable
+    private let buffers: FlatVector?
 
     /// The `.tflite` file identifier.
     public static let fileIdentifier = "TFL3"
@@ -48,7 +49,8 @@ public struct ModelFile: Sendable {
         }
         subgraphs = try root.tables(2).map(Self.subgraph)
         description = try root.string(3)
-        bufferCount = try root.vector(4, elementSize: 4)?.count ?? 0
+        buffers = try root.vector(4, elementSize: 4)
+        bufferCount = buffers?.count ?? 0
         metadataEntries = try root.tables(6).map { (try $0.string(0) ?? "", Int(try $0.scalar(1, default: UInt32(0)))) }
         guard !subgraphs.isEmpty else {
             throw TFLiteModelError(.invalidFlatBuffer, "The model is not a valid FlatBuffer buffer: it has no subgraph.")
@@ -87,7 +89,7 @@ public struct ModelFile: Sendable {
 
     /// The bytes of buffer `index` (nil when it holds no data).
     public func buffer(_ index: Int) throws -> [UInt8]? {
-        guard let v = try root.vector(4, elementSize: 4), index >= 0, index < v.count else {
+        guard let v = buffers, index >= 0, index < v.count else {
             throw TFLiteModelError(.invalidFlatBuffer, "The model is not a valid FlatBuffer buffer: buffer \(index) does not exist (there are \(bufferCount)).")
         }
         let b = try v.table(index)
@@ -101,6 +103,22 @@ public struct ModelFile: Sendable {
             return Array(bytes[Int(offset)..<Int(offset + size)])
         }
         return nil
+    }
+
+    /// How many bytes buffer `index` holds (0 when none), without copying them.
+    public func bufferSize(_ index: Int) throws -> Int {
+        guard let v = buffers, index >= 0, index < v.count else {
+            throw TFLiteModelError(.invalidFlatBuffer, "The model is not a valid FlatBuffer buffer: buffer \(index) does not exist (there are \(bufferCount)).")
+        }
+        let b = try v.table(index)
+        if let data = try b.vector(0, elementSize: 1), data.count > 0 { return data.count }
+        let offset: UInt64 = try b.scalar(1, default: 0)
+        let size: UInt64 = try b.scalar(2, default: 0)
+        guard offset > 1 else { return 0 }
+        guard offset <= UInt64(bytes.count), size <= UInt64(bytes.count) - offset else {
+            throw TFLiteModelError(.truncated, "Buffer \(index) lies at \(offset)+\(size), past the end of the \(bytes.count)-byte file.")
+        }
+        return Int(size)
     }
 
     /// The bytes of the metadata entry `name`, or nil when the model has none by that name.

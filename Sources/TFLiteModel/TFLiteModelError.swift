@@ -22,6 +22,8 @@ public struct TFLiteModelError: Error, Equatable, Sendable, CustomStringConverti
         case invalidBuilderInput
         /// The file could not be read.
         case fileUnreadable
+        /// A well-formed model that would make the runtime crash, hang or exhaust memory.
+        case unsafeModel
     }
 
     public let code: Code

@@ -47,12 +47,21 @@ public final class ModelResources: @unchecked Sendable {
     ///   filters, run a rewrite in which those filters go through DEQUANTIZE ops, so that XNNPACK
     ///   runs the convolutions in float (about 2.7× faster on SSD MobileNet v2 FPNLite) — at the
     ///   cost of scores that differ from MediaPipe's by up to ~0.01 on the top detections.
-    public init(bytes: [UInt8], source: String = "<buffer>", environment: LiteRT.Environment? = nil, optimizeHybridModels: Bool = false) throws {
+    /// - Parameter limits: the largest tensor and total of activations accepted (``ModelLimits/standard``).
+    public init(bytes: [UInt8], source: String = "<buffer>", environment: LiteRT.Environment? = nil, optimizeHybridModels: Bool = false,
+                limits: ModelLimits = .standard) throws {
         self.source = source
         do {
+            try FlatBufferVerifier.verifyModel(bytes)
             file = try ModelFile(bytes: bytes)
         } catch let e as TFLiteModelError {
             throw VisionCoreError(.invalidArgument, "The model is not a valid Flatbuffer buffer (\(source)): \(e.message)")
+        }
+        do {
+            // LiteRT does not verify what it is given: nothing reaches it unchecked.
+            try ModelVerifier.verify(file, limits: limits)
+        } catch let e as TFLiteModelError {
+            throw VisionCoreError(.invalidArgument, e.message)
         }
         do {
             metadata = try file.modelMetadata()
