@@ -20,9 +20,11 @@ let package = Package(
         // libjpeg behind a tiny C layer that turns its longjmp errors into return codes.
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        .target(name: "TFLiteModel", dependencies: ["CZlib"]),
-        .target(name: "Imaging", dependencies: ["CJPEG", "CPNG", "CZlib"]),
-        .target(name: "VisionCore", dependencies: ["LiteRT", "TFLiteModel", "Imaging"]),
+        // Whole regular files read without blocking on FIFOs or devices.
+        .target(name: "FileInput"),
+        .target(name: "TFLiteModel", dependencies: ["CZlib", "FileInput"]),
+        .target(name: "Imaging", dependencies: ["CJPEG", "CPNG", "CZlib", "FileInput"]),
+        .target(name: "VisionCore", dependencies: ["LiteRT", "TFLiteModel", "Imaging", "FileInput"]),
         // Linux stand-ins for the UIKit / Core Video / Core Media types the seeds hand to the APIs.
         .target(name: "UIKitCompat", dependencies: ["Imaging"]),
         .target(name: "MediaPipeTasksVision", dependencies: ["VisionCore", "Imaging", "UIKitCompat"]),

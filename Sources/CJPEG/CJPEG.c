@@ -31,7 +31,59 @@ static void vt_format(j_common_ptr cinfo, char* message, size_t size) {
   snprintf(message, size, "%s", buffer);
 }
 
-int vt_jpeg_read_coefficients(const uint8_t* data, size_t size, vt_jpeg_coefficients* out) {
+static int vt_read(const uint8_t* data, size_t size, vt_jpeg_limits limits, vt_jpeg_coefficients* out);
+
+// Blocks of all components, from the header alone (0 when the header cannot be read).
+static size_t vt_block_count(const uint8_t* data, size_t size) {
+  struct jpeg_decompress_struct cinfo;
+  vt_error_mgr err;
+  cinfo.err = jpeg_std_error(&err.pub);
+  err.pub.error_exit = vt_error_exit;
+  err.pub.emit_message = vt_emit_message;
+  err.pub.output_message = vt_output_message;
+  if (setjmp(err.jump)) {
+    jpeg_destroy_decompress(&cinfo);
+    return 0;
+  }
+  jpeg_create_decompress(&cinfo);
+  jpeg_mem_src(&cinfo, data, (unsigned long)size);
+  jpeg_read_header(&cinfo, TRUE);
+  jpeg_calc_output_dimensions(&cinfo);
+  size_t blocks = 0;
+  for (int c = 0; c < cinfo.num_components; c++) {
+    jpeg_component_info* comp = &cinfo.comp_info[c];
+    size_t w = ((size_t)cinfo.image_width * comp->h_samp_factor + 8 * cinfo.max_h_samp_factor - 1) / (8 * cinfo.max_h_samp_factor);
+    size_t h = ((size_t)cinfo.image_height * comp->v_samp_factor + 8 * cinfo.max_v_samp_factor - 1) / (8 * cinfo.max_v_samp_factor);
+    blocks += (w + 2) * (h + 2);
+  }
+  jpeg_destroy_decompress(&cinfo);
+  return blocks;
+}
+
+int vt_jpeg_read_coefficients(const uint8_t* data, size_t size, vt_jpeg_limits limits, vt_jpeg_coefficients* out) {
+  // stb_image, MediaPipe's decoder, reads zero bits past the end of a cut file and goes on
+  // decoding; libjpeg would stop and leave the rest blank. So a file without its EOI gets zero
+  // bytes (enough for every block) and an EOI appended, and libjpeg decodes the same bits.
+  if (size >= 2 && !(data[size - 2] == 0xFF && data[size - 1] == 0xD9)) {
+    size_t blocks = vt_block_count(data, size);
+    // 208 bytes hold the longest zero-bit block (16-bit codes); bounded by the memory limit.
+    size_t pad = blocks * 208 + 64;
+    if (blocks > 0 && pad < (size_t)limits.max_memory) {
+      uint8_t* padded = (uint8_t*)calloc(size + pad + 2, 1);
+      if (padded != NULL) {
+        memcpy(padded, data, size);
+        padded[size + pad] = 0xFF;
+        padded[size + pad + 1] = 0xD9;
+        int status = vt_read(padded, size + pad + 2, limits, out);
+        free(padded);
+        return status;
+      }
+    }
+  }
+  return vt_read(data, size, limits, out);
+}
+
+static int vt_read(const uint8_t* data, size_t size, vt_jpeg_limits limits, vt_jpeg_coefficients* out) {
   memset(out, 0, sizeof(*out));
   struct jpeg_decompress_struct cinfo;
   vt_error_mgr err;
@@ -49,6 +101,18 @@ int vt_jpeg_read_coefficients(const uint8_t* data, size_t size, vt_jpeg_coeffici
   jpeg_create_decompress(&cinfo);
   jpeg_mem_src(&cinfo, data, (unsigned long)size);
   jpeg_read_header(&cinfo, TRUE);
+  // The header's size is checked before libjpeg sizes any buffer from it.
+  if (cinfo.image_width < 1 || cinfo.image_height < 1 || (long long)cinfo.image_width > limits.max_side ||
+      (long long)cinfo.image_height > limits.max_side ||
+      (long long)cinfo.image_width * (long long)cinfo.image_height > limits.max_pixels) {
+    snprintf(out->message, sizeof(out->message), "JPEG of %ux%u pixels exceeds the limits (%d a side, %lld pixels)",
+             cinfo.image_width, cinfo.image_height, limits.max_side, limits.max_pixels);
+    out->width = (int)cinfo.image_width;
+    out->height = (int)cinfo.image_height;
+    jpeg_destroy_decompress(&cinfo);
+    return 2;
+  }
+  cinfo.mem->max_memory_to_use = (long)limits.max_memory;
   if (cinfo.num_components < 1 || cinfo.num_components > VT_JPEG_MAX_COMPONENTS) {
     snprintf(out->message, sizeof(out->message), "JPEG has %d components; 1 to 4 are supported", cinfo.num_components);
     jpeg_destroy_decompress(&cinfo);
@@ -60,8 +124,11 @@ int vt_jpeg_read_coefficients(const uint8_t* data, size_t size, vt_jpeg_coeffici
   out->num_components = cinfo.num_components;
   out->color_space = (int)cinfo.jpeg_color_space;
   out->progressive = cinfo.progressive_mode ? 1 : 0;
+  out->jfif = cinfo.saw_JFIF_marker ? 1 : 0;
+  out->adobe_transform = cinfo.saw_Adobe_marker ? (int)cinfo.Adobe_transform : -1;
   for (int c = 0; c < cinfo.num_components; c++) {
     jpeg_component_info* comp = &cinfo.comp_info[c];
+    out->component_id[c] = comp->component_id;
     out->h_samp[c] = comp->h_samp_factor;
     out->v_samp[c] = comp->v_samp_factor;
     out->width_in_blocks[c] = (int)comp->width_in_blocks;

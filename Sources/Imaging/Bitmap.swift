@@ -18,8 +18,9 @@ public struct Bitmap: Equatable, Sendable {
             throw ImagingError(.invalidPixelData, "Image size \(width)x\(height) is invalid: both sides must be between 1 and 32768.")
         }
         let stride = bytesPerRow ?? width * format.bytesPerPixel
-        guard stride >= width * format.bytesPerPixel else {
-            throw ImagingError(.invalidPixelData, "Row stride \(stride) is smaller than \(width) pixels of \(format.bytesPerPixel) bytes.")
+        // Strides and offsets come from callers: every size below is overflow-checked.
+        guard stride >= width * format.bytesPerPixel, stride <= Int(Int32.max) else {
+            throw ImagingError(.invalidPixelData, "Row stride \(stride) is smaller than \(width) pixels of \(format.bytesPerPixel) bytes, or too large.")
         }
         var needed = stride * (height - 1) + width * format.bytesPerPixel
         var cOffset = 0
@@ -30,7 +31,7 @@ public struct Bitmap: Equatable, Sendable {
             }
             cOffset = chromaOffset ?? stride * height
             cStride = chromaBytesPerRow ?? stride
-            guard cStride >= width, cOffset >= stride * (height - 1) + width else {
+            guard cStride >= width, cStride <= Int(Int32.max), cOffset <= Int(Int32.max) * 2, cOffset >= stride * (height - 1) + width else {
                 throw ImagingError(.invalidPixelData, "NV12 chroma plane (offset \(cOffset), stride \(cStride)) overlaps the Y plane or is too narrow.")
             }
             needed = cOffset + cStride * (height / 2 - 1) + width
@@ -49,6 +50,9 @@ public struct Bitmap: Equatable, Sendable {
 
     /// A new image filled with one colour.
     public init(width: Int, height: Int, format: PixelFormat = .rgb8, fill: (r: UInt8, g: UInt8, b: UInt8) = (0, 0, 0)) throws {
+        guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15, format != .nv12 || (width % 2 == 0 && height % 2 == 0) else {
+            throw ImagingError(.invalidPixelData, "Image size \(width)x\(height) is invalid: both sides must be between 1 and 32768 (even for NV12).")
+        }
         let bpp = format.bytesPerPixel
         var px = [UInt8](repeating: 0, count: width * height * bpp)
         if format != .nv12 {

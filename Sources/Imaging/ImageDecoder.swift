@@ -1,4 +1,5 @@
 import CPNG
+import FileInput
 import Foundation
 
 /// Decodes JPEG (libjpeg coefficients + stb_image-exact reconstruction, as MediaPipe) and PNG (libpng) into a ``Bitmap``, and reads the EXIF orientation.
@@ -9,13 +10,29 @@ public enum ImageDecoder {
         public var orientation: ImageOrientation
     }
 
-    /// Decodes the file at `path`.
+    private static let limitsLock = NSLock()
+    nonisolated(unsafe) private static var currentLimits = ImageLimits.standard
+
+    /// The limits every decode applies (``ImageLimits/standard`` unless changed).
+    public static var limits: ImageLimits {
+        get { limitsLock.lock(); defer { limitsLock.unlock() }; return currentLimits }
+        set { limitsLock.lock(); currentLimits = newValue; limitsLock.unlock() }
+    }
+
+    /// Decodes the regular file at `path` (FIFOs, devices and directories are refused without blocking).
     public static func decode(contentsOfFile path: String) throws -> Decoded {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ImagingError(.fileUnreadable, "Unable to open image file at \(path)")
+        let bytes: [UInt8]
+        do {
+            bytes = try RegularFile.read(path, maxBytes: limits.maxFileBytes)
+        } catch let e as FileInputError {
+            switch e.code {
+            case .notFound, .permissionDenied, .unreadable: throw ImagingError(.fileUnreadable, "Unable to open image file at \(path)")
+            case .notRegularFile: throw ImagingError(.unsupportedFormat, e.message)
+            case .tooLarge: throw ImagingError(.tooLarge, e.message)
+            }
         }
         do {
-            return try decode([UInt8](data))
+            return try decode(bytes)
         } catch let e as ImagingError {
             throw ImagingError(e.code, "\(path): \(e.message)")
         }
@@ -48,9 +65,7 @@ public enum ImageDecoder {
         let hasAlpha = (image.format & UInt32(PNG_FORMAT_FLAG_ALPHA)) != 0
         image.format = hasAlpha ? UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA) : UInt32(PNG_FORMAT_FLAG_COLOR)
         let width = Int(image.width), height = Int(image.height)
-        guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15 else {
-            throw ImagingError(.corruptImage, "PNG of \(width)x\(height) pixels is outside 1…32768 on a side.")
-        }
+        try limits.check(width: width, height: height, "PNG")
         let bpp = hasAlpha ? 4 : 3
         var pixels = [UInt8](repeating: 0, count: width * height * bpp)
         let finished = pixels.withUnsafeMutableBytes { dst in

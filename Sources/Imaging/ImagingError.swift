@@ -14,6 +14,8 @@ public struct ImagingError: Error, Equatable, Sendable, CustomStringConvertible 
         case invalidRegion
         /// Encoding failed.
         case encodingFailed
+        /// A picture larger than ``ImageLimits`` allow (refused from its header, before decoding).
+        case tooLarge
     }
 
     public let code: Code

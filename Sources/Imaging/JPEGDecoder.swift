@@ -8,22 +8,20 @@ import CJPEG
 enum JPEGDecoder {
     static func decode(_ bytes: [UInt8]) throws -> Bitmap {
         var c = vt_jpeg_coefficients()
-        let status = bytes.withUnsafeBufferPointer { vt_jpeg_read_coefficients($0.baseAddress, $0.count, &c) }
+        let l = ImageDecoder.limits
+        let cLimits = vt_jpeg_limits(max_pixels: Int64(l.maxPixels), max_side: Int32(clamping: l.maxSide), max_memory: Int64(l.maxDecoderMemory))
+        let status = bytes.withUnsafeBufferPointer { vt_jpeg_read_coefficients($0.baseAddress, $0.count, cLimits, &c) }
         defer { vt_jpeg_free_coefficients(&c) }
+        if status == 2 { throw ImagingError(.tooLarge, "\(message(&c)).") }
         guard status == 0 else {
             throw ImagingError(.corruptImage, "Corrupt JPEG: \(message(&c))")
         }
-        if c.warnings > 0 {
-            // libjpeg carries on past corrupt or truncated data, filling with grey; we refuse it.
-            throw ImagingError(.corruptImage, "Corrupt JPEG: \(message(&c))")
-        }
+        // libjpeg's warnings (a cut file, a missing EOI, stray bytes) are not fatal: like stb_image,
+        // the decoder reads zero bits past the damage and returns the picture.
         let width = Int(c.width), height = Int(c.height)
-        guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15 else {
-            throw ImagingError(.corruptImage, "JPEG of \(width)x\(height) pixels is outside 1…32768 on a side.")
-        }
         let n = Int(c.num_components)
-        guard n == 1 || n == 3 else {
-            throw ImagingError(.unsupportedFormat, "JPEG with \(n) colour components (CMYK?) is not supported; convert it to RGB.")
+        guard n == 1 || n == 3 || n == 4 else {
+            throw ImagingError(.unsupportedFormat, "JPEG with \(n) colour components is not supported (1, 3 or 4 are).")
         }
         let hs = [c.h_samp.0, c.h_samp.1, c.h_samp.2, c.h_samp.3].map(Int.init)
         let vs = [c.v_samp.0, c.v_samp.1, c.v_samp.2, c.v_samp.3].map(Int.init)
@@ -62,40 +60,61 @@ enum JPEGDecoder {
             let compHeight = (height * vs[k] + vmax - 1) / vmax
             planes.append((plane, stride, compWidth, compHeight, hmax / hs[k], vmax / vs[k]))
         }
+        // stb_image's colour rules: 3 components are RGB when their ids are 'R','G','B' or an Adobe
+        // marker says "no transform" without a JFIF marker; 4 components are CMYK (Adobe transform 0),
+        // YCCK (transform 2) or YCbCr with the fourth ignored.
+        let ids = [c.component_id.0, c.component_id.1, c.component_id.2, c.component_id.3]
+        let isRGB = n == 3 && (ids.prefix(3) == [82, 71, 66] || (c.adobe_transform == 0 && c.jfif == 0))
+        let isCMYK = n == 4 && c.adobe_transform == 0, isYCCK = n == 4 && c.adobe_transform == 2
         if n == 1 {
             var gray = [UInt8](repeating: 0, count: width * height)
             for y in 0..<height { for x in 0..<width { gray[y * width + x] = planes[0].pixels[y * planes[0].stride + x] } }
             return try Bitmap(width: width, height: height, format: .gray8, pixels: gray)
         }
         var rgb = [UInt8](repeating: 0, count: width * height * 3)
-        let isRGB = c.color_space == 2  // JCS_RGB: stored as RGB (Adobe transform 0)
-        var rows: [[Int32]] = [[Int32](repeating: 0, count: width + 16), [Int32](repeating: 0, count: width + 16)]
+        // Every component is upsampled to full size, luma included (its factors may be the smaller ones).
+        var rows = [[Int32]](repeating: [Int32](repeating: 0, count: width + 16), count: n)
         for y in 0..<height {
-            for (i, k) in [1, 2].enumerated() {
+            for k in 0..<n {
                 upsampleRow(planes[k].pixels, planes[k].stride, planes[k].width, planes[k].height,
-                            planes[k].hs, planes[k].vs, outputRow: y, into: &rows[i])
+                            planes[k].hs, planes[k].vs, outputRow: y, into: &rows[k])
             }
-            let lumaRow = y * planes[0].stride
             let o = y * width * 3
             for x in 0..<width {
-                let luma = Int32(planes[0].pixels[lumaRow + x])
-                if isRGB {
-                    rgb[o + x * 3] = UInt8(luma)
-                    rgb[o + x * 3 + 1] = UInt8(clamping: rows[0][x])
-                    rgb[o + x * 3 + 2] = UInt8(clamping: rows[1][x])
+                let luma = rows[0][x]
+                if isRGB || isCMYK {
+                    var px = (UInt8(clamping: luma), UInt8(clamping: rows[1][x]), UInt8(clamping: rows[2][x]))
+                    if isCMYK {
+                        let k = rows[3][x]
+                        px = (blinn(Int32(px.0), k), blinn(Int32(px.1), k), blinn(Int32(px.2), k))
+                    }
+                    rgb[o + x * 3] = px.0
+                    rgb[o + x * 3 + 1] = px.1
+                    rgb[o + x * 3 + 2] = px.2
                     continue
                 }
                 let yFixed = (luma << 20) + (1 << 19)
-                let cb = rows[0][x] - 128, cr = rows[1][x] - 128
-                let r = (yFixed + cr * crToR) >> 20
-                let g = (yFixed + cr * -crToG + ((cb * -cbToG) & ~0xffff)) >> 20
-                let b = (yFixed + cb * cbToB) >> 20
-                rgb[o + x * 3] = UInt8(clamping: r)
-                rgb[o + x * 3 + 1] = UInt8(clamping: g)
-                rgb[o + x * 3 + 2] = UInt8(clamping: b)
+                let cb = rows[1][x] - 128, cr = rows[2][x] - 128
+                var r = UInt8(clamping: (yFixed + cr * crToR) >> 20)
+                var g = UInt8(clamping: (yFixed + cr * -crToG + ((cb * -cbToG) & ~0xffff)) >> 20)
+                var b = UInt8(clamping: (yFixed + cb * cbToB) >> 20)
+                if isYCCK {
+                    let k = rows[3][x]
+                    (r, g, b) = (blinn(255 - Int32(r), k), blinn(255 - Int32(g), k), blinn(255 - Int32(b), k))
+                }
+                rgb[o + x * 3] = r
+                rgb[o + x * 3 + 1] = g
+                rgb[o + x * 3 + 2] = b
             }
         }
         return try Bitmap(width: width, height: height, format: .rgb8, pixels: rgb)
+    }
+
+    /// stb_image's `x × y / 255` for CMYK and YCCK.
+    @inline(__always)
+    static func blinn(_ x: Int32, _ y: Int32) -> UInt8 {
+        let t = x * y + 128
+        return UInt8(truncatingIfNeeded: (t + (t >> 8)) >> 8)
     }
 
     static func message(_ c: inout vt_jpeg_coefficients) -> String {

@@ -161,6 +161,7 @@ public struct WarpMatrix: Equatable, Sendable {
     /// `saturate_cast<int>` of a clamped double: round half to even.
     @inline(__always)
     static func round(_ v: Double) -> Int32 {
+        guard !v.isNaN else { return 0 }  // OpenCV's cvRound of NaN is undefined; never trap
         let c = min(max(v, Double(Int32.min)), Double(Int32.max))
         return Int32(c.rounded(.toNearestOrEven))
     }

@@ -17,8 +17,12 @@ public final class BaseOptions: NSObject, NSCopying, @unchecked Sendable {
     /// The processor to run on (default `.CPU`; `.GPU` is refused on Linux).
     public var delegate: Delegate = .CPU
 
-    /// CPU threads for inference (an extension; default 1).
+    /// CPU threads for inference (an extension; default 1; 1…``maxThreads``, else tasks refuse
+    /// the options with code 3).
     public var numThreads: Int = 1
+
+    /// The most threads a task accepts.
+    public static let maxThreads = 256
 
     /// For "hybrid" models (float activations, int8 weights, such as SSD MobileNet v2 FPNLite
     /// converted with dynamic-range quantization): run their depthwise convolutions in float through

@@ -20,10 +20,11 @@ public final class ImageClassifier: NSObject, @unchecked Sendable {
     public init(options: ImageClassifierOptions) throws {
         let delegate = options.imageClassifierLiveStreamDelegate
         runner = try VisionTaskRunner(mode: options.runningMode, hasDelegate: delegate != nil)
+        try options.validate()
         let classifierOptions = options.resultOptions
         let base = options.baseOptions
         engine = try TasksError.wrap {
-            try ImageClassificationEngine(resources: try base.modelResources(), options: classifierOptions, threads: max(1, base.numThreads))
+            try ImageClassificationEngine(resources: try base.modelResources(), options: classifierOptions, threads: base.numThreads)
         }
         liveStreamDelegate = delegate
         super.init()
@@ -50,9 +51,22 @@ public final class ImageClassifier: NSObject, @unchecked Sendable {
     /// Live stream: waits until every accepted frame has been processed and delivered (an extension).
     public func waitUntilIdle() { runner.waitUntilIdle() }
 
-    /// A normalized `CGRect` (`.zero` = the whole picture) as the core's region.
-    static func region(_ roi: CGRect) -> NormalizedRect {
-        roi == .zero ? .full : NormalizedRect(x: Double(roi.origin.x), y: Double(roi.origin.y), width: Double(roi.size.width), height: Double(roi.size.height))
+    /// A normalized `CGRect` (`.zero` = the whole picture) as the core's region, checked as
+    /// MediaPipe checks a region of interest (its messages, code 3).
+    static func region(_ roi: CGRect) throws -> NormalizedRect {
+        if roi == .zero { return .full }
+        let left = Float(roi.origin.x), top = Float(roi.origin.y)
+        let right = Float(roi.origin.x + roi.size.width), bottom = Float(roi.origin.y + roi.size.height)
+        if left >= right || top >= bottom {
+            throw TasksError(code: .invalidArgumentError, message: "Expected RectF with left < right and top < bottom.")
+        }
+        if left < 0 || top < 0 || right > 1 || bottom > 1 {
+            throw TasksError(code: .invalidArgumentError, message: "Expected RectF values to be in [0,1].")
+        }
+        if [left, top, right, bottom].contains(where: \.isNaN) {
+            throw TasksError(code: .invalidArgumentError, message: "ROI contains NaN values.")
+        }
+        return NormalizedRect(x: Double(roi.origin.x), y: Double(roi.origin.y), width: Double(roi.size.width), height: Double(roi.size.height))
     }
 
     static func classifications(_ engine: ImageClassificationEngine, _ image: MPImage, _ region: NormalizedRect) throws -> [Classifications] {
@@ -72,7 +86,7 @@ public final class ImageClassifier: NSObject, @unchecked Sendable {
 
     /// Classifies `regionOfInterest` (normalized, in the unrotated picture) of a single picture (image mode).
     public func classify(image: MPImage, regionOfInterest: CGRect) throws -> ImageClassifierResult {
-        let (heads, timestamp) = try runner.image(image) { try Self.classifications(engine, image, Self.region(regionOfInterest)) }
+        let (heads, timestamp) = try runner.image(image) { try Self.classifications(engine, image, try Self.region(regionOfInterest)) }
         return Self.result(heads, timestamp)
     }
 
@@ -84,7 +98,7 @@ public final class ImageClassifier: NSObject, @unchecked Sendable {
     /// Classifies a region of a video frame (video mode).
     public func classify(videoFrame image: MPImage, timestampInMilliseconds: Int, regionOfInterest: CGRect) throws -> ImageClassifierResult {
         let heads = try runner.video(image, timestamp: timestampInMilliseconds) {
-            try Self.classifications(engine, image, Self.region(regionOfInterest))
+            try Self.classifications(engine, image, try Self.region(regionOfInterest))
         }
         return Self.result(heads, timestampInMilliseconds)
     }
@@ -96,6 +110,6 @@ public final class ImageClassifier: NSObject, @unchecked Sendable {
 
     /// Hands a region of a live frame over and returns at once (live-stream mode).
     public func classifyAsync(image: MPImage, timestampInMilliseconds: Int, regionOfInterest: CGRect) throws {
-        try runner.async(image, region: Self.region(regionOfInterest), timestamp: timestampInMilliseconds)
+        try runner.async(image, region: try Self.region(regionOfInterest), timestamp: timestampInMilliseconds)
     }
 }

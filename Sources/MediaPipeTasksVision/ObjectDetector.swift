@@ -20,10 +20,11 @@ public final class ObjectDetector: NSObject, @unchecked Sendable {
     public init(options: ObjectDetectorOptions) throws {
         let delegate = options.objectDetectorLiveStreamDelegate
         runner = try VisionTaskRunner(mode: options.runningMode, hasDelegate: delegate != nil)
+        try options.validate()
         let detectorOptions = options.resultOptions
         let base = options.baseOptions
         engine = try TasksError.wrap {
-            try ObjectDetectionEngine(resources: try base.modelResources(), options: detectorOptions, threads: max(1, base.numThreads))
+            try ObjectDetectionEngine(resources: try base.modelResources(), options: detectorOptions, threads: base.numThreads)
         }
         liveStreamDelegate = delegate
         super.init()

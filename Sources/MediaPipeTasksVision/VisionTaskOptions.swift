@@ -38,6 +38,18 @@ open class VisionTaskOptions: TaskOptions, @unchecked Sendable {
         return c
     }
 
+    /// Checks the options MediaPipe leaves unchecked but that would give silent wrong output or
+    /// exhaust the machine: a NaN `scoreThreshold` and a thread count outside 1…256 (code 3).
+    func validate() throws {
+        if scoreThreshold.isNaN {
+            throw TasksError(code: .invalidArgumentError, message: "scoreThreshold must be a number, got nan.")
+        }
+        let threads = baseOptions.numThreads
+        guard (1...BaseOptions.maxThreads).contains(threads) else {
+            throw TasksError(code: .invalidArgumentError, message: "numThreads must be between 1 and \(BaseOptions.maxThreads), got \(threads).")
+        }
+    }
+
     /// The core's view of these options.
     var resultOptions: ResultOptions {
         ResultOptions(displayNamesLocale: displayNamesLocale, maxResults: maxResults,

@@ -1,3 +1,4 @@
+import FileInput
 import Foundation
 
 /// A `.tflite` file read in pure Swift: subgraphs, tensors, operators, buffers, metadata entries,
@@ -22,10 +23,11 @@ public struct ModelFile: Sendable {
 
     /// Reads the model at `path`.
     public init(contentsOfFile path: String) throws {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw TFLiteModelError(.fileUnreadable, "Unable to open file at \(path)")
+        do {
+            try self.init(bytes: try RegularFile.read(path, maxBytes: Int(Int32.max)))
+        } catch let e as FileInputError {
+            throw TFLiteModelError(.fileUnreadable, e.code == .notFound ? "Unable to open file at \(path)" : e.message)
         }
-        try self.init(bytes: [UInt8](data))
     }
 
     /// Parses `bytes`. Malformed input throws ``TFLiteModelError``; nothing traps.

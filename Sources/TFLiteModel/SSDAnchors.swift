@@ -46,6 +46,20 @@ public struct SSDAnchors: Equatable, Sendable {
         guard numLayers == strides.count, numLayers > 0, inputWidth > 0, inputHeight > 0, strides.allSatisfy({ $0 > 0 }) else {
             throw TFLiteModelError(.invalidBuilderInput, "SSD anchors need num_layers == strides count (> 0), positive strides and input size.")
         }
+        guard numLayers <= 64, inputWidth <= 65536, inputHeight <= 65536, aspectRatios.count <= 64,
+              [minScale, maxScale, interpolatedScaleAspectRatio, anchorOffsetX, anchorOffsetY].allSatisfy({ $0.isFinite }),
+              aspectRatios.allSatisfy({ $0.isFinite && $0 > 0 }) else {
+            throw TFLiteModelError(.invalidBuilderInput, "SSD anchors need at most 64 layers and aspect ratios, an input of at most 65536 pixels a side, and finite positive numbers.")
+        }
+        // At most a million anchors (each location has at most aspect ratios + 3 anchors).
+        var total = 0
+        for stride in strides {
+            let cells = ((inputWidth + stride - 1) / stride) * ((inputHeight + stride - 1) / stride)
+            total += cells * (aspectRatios.count + 3)
+            guard total <= 1_000_000 else {
+                throw TFLiteModelError(.invalidBuilderInput, "These SSD anchor options make more than a million anchors.")
+            }
+        }
         var anchors: [DetectorMetadata.Anchor] = []
         var layer = 0
         while layer < numLayers {

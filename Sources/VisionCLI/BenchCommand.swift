@@ -44,7 +44,9 @@ enum BenchCommand {
         let threads = try args.int("threads") ?? 1
         let json = args.flag("json")
         let fastHybrid = args.flag("fast-hybrid")
-        guard runs >= 1, warmup >= 0, threads >= 1 else { throw CLIError.usage("--runs and --threads must be ≥ 1, --warmup ≥ 0") }
+        guard (1...1_000_000).contains(runs), (0...1_000_000).contains(warmup), (1...BaseOptions.maxThreads).contains(threads) else {
+            throw CLIError.usage("--runs must be 1…1000000, --warmup 0…1000000, --threads 1…\(BaseOptions.maxThreads)")
+        }
 
         let image = try MPImage(contentsOfFile: imagePath, orientation: .up)
         let detector = try Self.looksLikeDetector(model)

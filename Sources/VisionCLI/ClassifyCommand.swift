@@ -26,7 +26,7 @@ enum ClassifyCommand {
         guard !images.isEmpty else { throw CLIError.usage("classify needs at least one IMAGE") }
         let classifier = try ImageClassifier(options: options)
         for path in images {
-            let image = try MPImage(contentsOfFile: path, orientation: orientation)
+            let image = try PictureLoader.load(path, orientation: orientation)
             let result = try classifier.classify(image: image, regionOfInterest: roi)
             if json {
                 let heads = result.classificationResult.classifications.map { c in

@@ -26,7 +26,7 @@ struct CommonOptions {
         deny = args.list("deny")
         locale = args.string("locale")
         threads = try args.int("threads")
-        if let threads, threads < 1 { throw CLIError.usage("--threads must be at least 1") }
+        if let threads, !(1...BaseOptions.maxThreads).contains(threads) { throw CLIError.usage("--threads must be between 1 and \(BaseOptions.maxThreads), got \(threads)") }
         fastHybrid = args.flag("fast-hybrid")
     }
 

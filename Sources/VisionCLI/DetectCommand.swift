@@ -26,7 +26,7 @@ enum DetectCommand {
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         }
         for path in images {
-            let image = try MPImage(contentsOfFile: path, orientation: orientation)
+            let image = try PictureLoader.load(path, orientation: orientation)
             let result = try detector.detect(image: image)
             if json {
                 print(ResultJSON.detection(result, image: path, width: image.bitmap.width, height: image.bitmap.height))

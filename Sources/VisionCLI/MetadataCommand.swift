@@ -17,7 +17,7 @@ enum MetadataCommand {
             anchors = .blazeFaceShortRange
         } else {
             let strides = try args.list("anchor-strides").map { s -> Int in
-                guard let v = Int(s) else { throw CLIError.usage("--anchor-strides takes integers") }
+                guard let v = Int(s), (1...65536).contains(v) else { throw CLIError.usage("--anchor-strides takes integers from 1 to 65536") }
                 return v
             }
             let ratios = try args.list("anchor-aspect-ratios").map { s -> Float in
@@ -38,12 +38,18 @@ enum MetadataCommand {
         let outputs = file.subgraphs[0].outputTensors
         guard outputs.count == 2 else { throw CLIError.failure("A raw SSD detector has 2 outputs (boxes, scores); this model has \(outputs.count).") }
         let boxCoords = outputs[0].shape.last ?? 0
-        let numClasses = try args.int("num-classes") ?? (outputs[1].shape.last ?? 1)
+        /// A count option within `range`, as the Int32 DETECTOR_METADATA stores.
+        func count(_ name: String, _ fallback: Int, _ range: ClosedRange<Int>) throws -> Int32 {
+            let v = try args.int(name) ?? fallback
+            guard range.contains(v) else { throw CLIError.usage("--\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(v)") }
+            return Int32(v)
+        }
+        let numClasses = Int(try count("num-classes", outputs[1].shape.last ?? 1, 1...100_000))
         let scale = try args.float("box-scale") ?? Float(anchors.inputWidth)
         let decoding = DetectorMetadata.DecodingOptions(
-            numClasses: Int32(numClasses), numBoxes: Int32(generated.count), numCoords: Int32(try args.int("num-coords") ?? boxCoords),
-            keypointCoordOffset: Int32(try args.int("keypoint-offset") ?? 4), numKeypoints: Int32(try args.int("keypoints") ?? 0),
-            numValuesPerKeypoint: Int32(try args.int("values-per-keypoint") ?? 2),
+            numClasses: Int32(numClasses), numBoxes: Int32(generated.count), numCoords: try count("num-coords", boxCoords, 4...100_000),
+            keypointCoordOffset: try count("keypoint-offset", 4, 4...100_000), numKeypoints: try count("keypoints", 0, 0...10_000),
+            numValuesPerKeypoint: try count("values-per-keypoint", 2, 2...16),
             xScale: try args.float("x-scale") ?? scale, yScale: try args.float("y-scale") ?? scale,
             wScale: try args.float("w-scale") ?? scale, hScale: try args.float("h-scale") ?? scale,
             applyExponentialOnBoxSize: !args.flag("no-exp-box-size"), sigmoidScore: !args.flag("no-sigmoid-score"))

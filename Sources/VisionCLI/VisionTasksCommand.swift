@@ -37,6 +37,10 @@ public enum VisionTasksCommand {
             return 64
         }
         let rest = Array(arguments.dropFirst())
+        if rest.contains("--help") || rest.contains("-h") {
+            print(usage)  // `COMMAND --help`: the usage page, whatever else is on the line
+            return 0
+        }
         do {
             switch command {
             case "detect": try DetectCommand.run(rest)

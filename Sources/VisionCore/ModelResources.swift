@@ -1,3 +1,4 @@
+import FileInput
 import Foundation
 import LiteRT
 import TFLiteModel
@@ -19,24 +20,18 @@ public final class ModelResources: @unchecked Sendable {
             throw VisionCoreError(.invalidArgument,
                                   "ExternalFile must specify at least one of 'file_content', 'file_name', 'file_pointer_meta' or 'file_descriptor_meta'.")
         }
-        let fd = open(path, O_RDONLY)
-        if fd < 0 {
-            let err = errno
-            switch err {
-            case ENOENT: throw VisionCoreError(.notFound, "Unable to open file at \(path)")
-            case EACCES, EPERM: throw VisionCoreError(.permissionDenied, "Unable to open file at \(path)")
-            default: throw VisionCoreError(.unknown, "Unable to open file at \(path), errno=\(err)")
+        let bytes: [UInt8]
+        do {
+            bytes = try RegularFile.read(path, maxBytes: Int(Int32.max))
+        } catch let e as FileInputError {
+            switch e.code {
+            case .notFound: throw VisionCoreError(.notFound, "Unable to open file at \(path)")
+            case .permissionDenied: throw VisionCoreError(.permissionDenied, "Unable to open file at \(path)")
+            case .notRegularFile, .tooLarge: throw VisionCoreError(.invalidArgument, e.message)
+            case .unreadable: throw VisionCoreError(.unknown, e.message)
             }
         }
-        close(fd)
-        var isDir: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
-            throw VisionCoreError(.invalidArgument, "Unable to open file at \(path): it is a directory")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw VisionCoreError(.unknown, "Unable to open file at \(path)")
-        }
-        try self.init(bytes: [UInt8](data), source: path, environment: environment, optimizeHybridModels: optimizeHybridModels)
+        try self.init(bytes: bytes, source: path, environment: environment, optimizeHybridModels: optimizeHybridModels)
     }
 
     /// Whether the runtime model is the hybrid-model rewrite (see ``init(bytes:source:environment:optimizeHybridModels:)``).

@@ -37,7 +37,8 @@ public struct RawSSDDecoder: Sendable {
                                   "The object detector metadata is inconsistent: \(anchors.count) anchors for num_boxes \(boxes), num_coords \(coords), num_classes \(classes).")
         }
         let keypointEnd = Int(options.keypointCoordOffset) + Int(options.numKeypoints) * Int(options.numValuesPerKeypoint)
-        guard options.numKeypoints == 0 || (options.numValuesPerKeypoint >= 2 && keypointEnd <= coords) else {
+        guard options.numKeypoints == 0 || (options.numKeypoints > 0 && options.keypointCoordOffset >= 0
+                                            && options.numValuesPerKeypoint >= 2 && keypointEnd <= coords) else {
             throw VisionCoreError(.invalidArgument, "The object detector metadata's keypoints do not fit in num_coords \(coords).")
         }
         guard boxesCount == boxes * coords, scoresCount == boxes * classes else {

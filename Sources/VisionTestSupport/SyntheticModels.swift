@@ -52,7 +52,8 @@ extension SyntheticModels {
     /// [1, N, classes]. With DETECTOR_METADATA (the given anchors, scales 10/10/5/5, exponential
     /// sizes, sigmoid scores), BoundingBoxProperties, normalization 127.5/127.5 and `labels`.
     public static func rawSSD(boxes: [Float], scores: [Float], classes: Int, anchors: [DetectorMetadata.Anchor],
-                              labels: [String]?, displayNames: (locale: String, names: [String])? = nil, subgraphs: Int = 1) throws -> [UInt8] {
+                              labels: [String]?, displayNames: (locale: String, names: [String])? = nil, subgraphs: Int = 1,
+                              keypoints: (offset: Int32, count: Int32, values: Int32)? = nil) throws -> [UInt8] {
         let n = anchors.count
         precondition(boxes.count == n * 4 && scores.count == n * classes, "raw values must match the anchors")
         var b = ModelBuilder(description: "synthetic raw SSD")
@@ -77,9 +78,15 @@ extension SyntheticModels {
         let scoresOut = head("scores", scores, classes)
         b.inputs = [input]
         b.outputs = [boxesOut, scoresOut]
-        let detector = DetectorMetadata(anchors: anchors, decoding: .init(numClasses: Int32(classes), numBoxes: Int32(n), numCoords: 4,
-                                                                          xScale: 10, yScale: 10, wScale: 5, hScale: 5,
-                                                                          applyExponentialOnBoxSize: true, sigmoidScore: true))
+        var decoding = DetectorMetadata.DecodingOptions(numClasses: Int32(classes), numBoxes: Int32(n), numCoords: 4,
+                                                        xScale: 10, yScale: 10, wScale: 5, hScale: 5,
+                                                        applyExponentialOnBoxSize: true, sigmoidScore: true)
+        if let keypoints {
+            decoding.keypointCoordOffset = keypoints.offset
+            decoding.numKeypoints = keypoints.count
+            decoding.numValuesPerKeypoint = keypoints.values
+        }
+        let detector = DetectorMetadata(anchors: anchors, decoding: decoding)
         var scoreFiles: [ModelMetadata.AssociatedFile] = []
         var files: [(name: String, contents: [UInt8])] = []
         if let labels {

@@ -75,3 +75,48 @@ struct CommandLineTests {
         #expect(written.count == TestAssets.photoNames.count)
     }
 }
+
+@Suite("The command line refuses bad numbers and shows help")
+struct CommandLineHardeningTests {
+    @Test("COMMAND --help prints the usage; out-of-range numbers are usage errors")
+    func numbers() {
+        #expect(VisionTasksCommand.main(["detect", "--help"]) == 0)
+        #expect(VisionTasksCommand.main(["classify", "-h"]) == 0)
+        #expect(VisionTasksCommand.main(["detect", "--model", "m.tflite", "a.jpg", "--threads", "100000"]) == 64)
+        #expect(VisionTasksCommand.main(["bench", "--model", "m.tflite", "--image", "a.jpg", "--threads", "100000"]) == 64)
+        #expect(VisionTasksCommand.main(["bench", "--model", "m.tflite", "--image", "a.jpg", "--runs", "-5"]) == 64)
+    }
+
+    @Test("metadata: keypoint and class counts outside their range are usage errors", .enabled(if: TestAssets.shouldRun))
+    func metadataNumbers() {
+        let model = TestAssets.model("face_detection_short_range.tflite")
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("vt-\(UUID().uuidString).tflite").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        for bad in [["--keypoints", "3000000000"], ["--keypoints", "-1"], ["--keypoint-offset", "-4"], ["--num-classes", "0"],
+                    ["--values-per-keypoint", "1000000"]] {
+            #expect(VisionTasksCommand.main(["metadata", "--model", model, "--output", out, "--blazeface-short-range"] + bad) == 64, "\(bad)")
+        }
+        #expect(VisionTasksCommand.main(["metadata", "--model", model, "--output", out, "--anchor-strides", "0", "--anchor-input-width", "128"]) == 64)
+        #expect(VisionTasksCommand.main(["metadata", "--model", model, "--output", out, "--anchor-strides", "1",
+                                         "--anchor-input-width", "1000000000", "--anchor-input-height", "1000000000"]) == 64)
+    }
+
+    @Test("a photo whose EXIF orientation is mirrored is turned upright and processed", .enabled(if: TestAssets.shouldRun))
+    func mirroredExif() throws {
+        let decoded = try ImageDecoder.decode(contentsOfFile: TestAssets.image("dog.jpg"))
+        let jpeg = try ImageEncoder.jpeg(decoded.bitmap, quality: 95)
+        // An APP1 EXIF block with orientation 2 (mirrored), inserted after SOI.
+        let tiff: [UInt8] = [0x4D, 0x4D, 0, 0x2A, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 2, 0, 0, 0, 0, 0, 0]
+        let exif = Array("Exif".utf8) + [0, 0] + tiff
+        let app1: [UInt8] = [0xFF, 0xE1, UInt8((exif.count + 2) >> 8), UInt8((exif.count + 2) & 0xFF)] + exif
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("vt-\(UUID().uuidString).jpg").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(Array(jpeg[0..<2]) + app1 + Array(jpeg[2...]))))
+        #expect(try ImageDecoder.decode(contentsOfFile: path).orientation == .upMirrored)
+        #expect(VisionTasksCommand.main(["detect", "--model", TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"), path]) == 0)
+        let upright = try PictureLoader.load(path, orientation: nil)
+        #expect(upright.orientation == .up && upright.bitmap.width == decoded.bitmap.width)
+        let original = try ImageDecoder.decode(contentsOfFile: path).bitmap
+        #expect(upright.bitmap.rgb(x: 0, y: 10) == original.rgb(x: original.width - 1, y: 10))
+    }
+}

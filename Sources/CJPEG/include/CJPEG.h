@@ -22,6 +22,12 @@ typedef struct {
   /// libjpeg's J_COLOR_SPACE guess for the file (1 gray, 2 RGB, 3 YCbCr, 4 CMYK, 5 YCCK).
   int color_space;
   int progressive;
+  /// 1 when a JFIF (APP0) marker was seen.
+  int jfif;
+  /// The Adobe (APP14) marker's transform flag, or -1 when there is none.
+  int adobe_transform;
+  /// Each component's identifier byte (e.g. 'R', 'G', 'B').
+  int component_id[VT_JPEG_MAX_COMPONENTS];
   int h_samp[VT_JPEG_MAX_COMPONENTS];
   int v_samp[VT_JPEG_MAX_COMPONENTS];
   int width_in_blocks[VT_JPEG_MAX_COMPONENTS];
@@ -35,8 +41,16 @@ typedef struct {
   char message[200];
 } vt_jpeg_coefficients;
 
-/// Reads the DCT coefficients of a JPEG. Returns 0 on success; on failure fills `out->message`.
-int vt_jpeg_read_coefficients(const uint8_t* data, size_t size, vt_jpeg_coefficients* out);
+/// Limits checked on the header, before anything is sized from it, and libjpeg's memory cap.
+typedef struct {
+  long long max_pixels;
+  int max_side;
+  long long max_memory;
+} vt_jpeg_limits;
+
+/// Reads the DCT coefficients of a JPEG within `limits`. Returns 0 on success, 1 on a decoding
+/// failure and 2 when the picture exceeds the limits; on failure fills `out->message`.
+int vt_jpeg_read_coefficients(const uint8_t* data, size_t size, vt_jpeg_limits limits, vt_jpeg_coefficients* out);
 
 /// Frees what vt_jpeg_read_coefficients allocated.
 void vt_jpeg_free_coefficients(vt_jpeg_coefficients* c);
