@@ -4,7 +4,7 @@ export VISION_TASKS_ASSETS ?= $(abspath $(CURDIR)/../shared)
 export LITERT_LIBRARY ?= $(CURDIR)/.litert/lib/libLiteRt.so
 SWIFT ?= swift
 
-.PHONY: setup build demo test bench goldens clean
+.PHONY: setup build demo test bench goldens fuzz sanitize campaign clean
 
 ## setup: system libraries (apt, when missing) and LiteRT's libLiteRt.so (PyPI, sha256-checked).
 setup:
@@ -29,6 +29,21 @@ test: setup
 ## bench: release benchmarks (ours vs raw LiteRT; add MEDIAPIPE=1 for MediaPipe 1.2.2 side by side).
 bench: build
 	@scripts/bench.sh
+
+## fuzz: libFuzzer targets (model, metadata, picture) built with -sanitize=fuzzer,address, SECONDS each (default 60).
+SECONDS_EACH ?= 60
+fuzz: setup
+	scripts/fuzz.sh $(SECONDS_EACH)
+
+## sanitize: the test suite under AddressSanitizer (and UBSan for the C modules).
+sanitize: setup
+	$(SWIFT) build --build-tests --sanitize=address -Xcc -fsanitize=undefined -Xcc -fno-sanitize-recover=undefined
+	VISION_TASKS_SANITIZER=address ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address -Xcc -fsanitize=undefined -Xcc -fno-sanitize-recover=undefined
+
+## campaign: mutated models and pictures through the release CLI (crash/hang/memory check).
+COUNT ?= 5000
+campaign: build
+	python3 scripts/campaign.py --count $(COUNT)
 
 ## goldens: regenerate Tests/Goldens with MediaPipe 1.2.2 and ai-edge-litert 2.3.0 (PyPI).
 goldens:

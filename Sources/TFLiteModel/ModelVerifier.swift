@@ -99,12 +99,12 @@ public enum ModelVerifier {
     }
 
     static func quantization(_ q: Tensor.QuantizationParameters, _ tensor: Tensor, _ name: String) throws {
-        guard q.scales.allSatisfy({ $0.isFinite }) else { throw unsafe("\(name) has a non-finite quantization scale") }
+        guard q.scales.allSatisfy({ $0.isNormal && $0 > 0 }) else { throw unsafe("\(name) has a quantization scale that is not a positive normal number") }
         if q.scales.isEmpty {
             guard q.zeroPoints.isEmpty else { throw unsafe("\(name) has zero points without scales") }
             return
         }
-        guard q.zeroPoints.isEmpty || q.zeroPoints.count == q.scales.count else {
+        guard q.zeroPoints.count == q.scales.count else {
             throw unsafe("\(name) has \(q.scales.count) scales and \(q.zeroPoints.count) zero points")
         }
         if q.scales.count > 1 {
@@ -227,6 +227,17 @@ public enum ModelVerifier {
                 throw unsafe("operator \(i) (RESHAPE) of subgraph \(s) lacks its shape input")
             }
             calls += try targets(code.builtinCode, rawOps[i], file.subgraphs.count, "operator \(i) of subgraph \(s)")
+            if !isCustom {
+                func shape(_ t: Int) -> [Int]? { t >= 0 ? subgraph.tensors[t].shape : nil }
+                let options = try rawOps[i].table(4)
+                let problem = try OperatorShapes.problem(code.builtinCode, inputs: op.inputs.map(shape), outputs: op.outputs.map(shape)) { slot in
+                    guard let options, try options.has(slot) else { return nil }
+                    return slot == 0 ? Int32(try options.scalar(0, default: Int8(0))) : try options.scalar(slot, default: Int32(0))
+                }
+                if let problem {
+                    throw unsafe("operator \(i) (\(code.shortName)) of subgraph \(s): \(problem)")
+                }
+            }
             if isCustom, code.customCode == DetectionPostProcessOptions.opName {
                 try detectionPostProcess(op, subgraph, file, "operator \(i) of subgraph \(s)")
             }

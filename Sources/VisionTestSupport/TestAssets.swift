@@ -15,6 +15,9 @@ public enum TestAssets {
 
     /// Whether this run is CI (`CI=true`).
     public static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+    /// True when the suite runs under a sanitizer (`make sanitize` sets VISION_TASKS_SANITIZER), whose
+    /// allocator keeps freed memory in quarantine: memory-growth checks do not apply then.
+    public static var underSanitizer: Bool { ProcessInfo.processInfo.environment["VISION_TASKS_SANITIZER"] != nil }
 
     /// True when the shared assets are present.
     public static var present: Bool {

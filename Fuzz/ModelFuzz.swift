@@ -1,0 +1,26 @@
+// libFuzzer target: a `.tflite` model through everything that reads one before LiteRT does —
+// the FlatBuffer verifier, the model reader, the semantic verifier, TFLite and detector metadata,
+// the appended zip and the SSD post-processing options. Any trap or sanitizer report is a bug.
+import Foundation
+import TFLiteModel
+
+@_cdecl("LLVMFuzzerInitialize")
+public func initialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> CInt {
+    FuzzSeeds.writeIfAsked(FuzzSeeds.models)
+    return 0
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzModel(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    guard (try? FlatBufferVerifier.verifyModel(bytes)) != nil, let file = try? ModelFile(bytes: bytes) else { return 0 }
+    _ = try? ModelVerifier.verify(file)
+    _ = try? file.modelMetadata()
+    _ = try? file.associatedFiles()
+    _ = try? file.detectionPostProcessOptions()
+    if let custom = file.subgraphs.first.map({ _ in try? file.modelMetadata() }) ?? nil {
+        for sg in custom.subgraphs { for c in sg.customMetadata { _ = try? DetectorMetadata(flatBuffer: c.data) } }
+    }
+    _ = file.operatorNames()
+    return 0
+}

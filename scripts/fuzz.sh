@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with Swift's -sanitize=fuzzer,address (C code with clang's
+# -fsanitize=fuzzer-no-link,address) and runs each for SECONDS seconds (default 60):
+#   model     — FlatBuffer verifier, model reader, semantic verifier, metadata, zip, SSD options
+#   metadata  — TFLite/detector metadata, FlexBuffers, zips, label and calibration files
+#   picture   — JPEG/PNG decoding, EXIF, preprocessing
+# Seed corpora come from the shared assets and the test fixtures; crashes are written to
+# .build/fuzz/crashes/<target>/ and the run fails. Usage: scripts/fuzz.sh [SECONDS] [TARGET...]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+seconds=${1:-60}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(model metadata picture)
+export VISION_TASKS_ASSETS=${VISION_TASKS_ASSETS:-$root/../shared}
+scripts/install-system-deps.sh
+out=$root/.build/fuzz
+mkdir -p "$out"
+flags=(-parse-as-library -sanitize=fuzzer,address -O -g)
+maps=(-Xcc "-fmodule-map-file=$root/Sources/CZlib/module.modulemap" -Xcc "-fmodule-map-file=$root/Sources/CPNG/module.modulemap")
+
+module() {  # name, sources…: a static library and its module, instrumented
+  local name=$1; shift
+  swiftc "${flags[@]}" -emit-library -static -emit-module -module-name "$name" -I "$out" "${maps[@]}" \
+    -emit-module-path "$out/$name.swiftmodule" -o "$out/lib$name.a" "$@"
+}
+
+build() {
+  module FileInput Sources/FileInput/*.swift
+  module TFLiteModel Sources/TFLiteModel/*.swift
+  # CJPEG: the C layer over libjpeg, instrumented, with a module map of its own.
+  clang -O1 -g -fsanitize=fuzzer-no-link,address -ISources/CJPEG/include -c Sources/CJPEG/CJPEG.c -o "$out/CJPEG.o"
+  ar rcs "$out/libCJPEG.a" "$out/CJPEG.o"
+  mkdir -p "$out/CJPEG"
+  printf 'module CJPEG {\n  header "%s/Sources/CJPEG/include/CJPEG.h"\n  export *\n}\n' "$root" > "$out/CJPEG/module.modulemap"
+  maps+=(-Xcc "-fmodule-map-file=$out/CJPEG/module.modulemap")
+  module Imaging Sources/Imaging/*.swift
+  link=(-L "$out" -lTFLiteModel -lFileInput -lz)
+  swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-model" Fuzz/FuzzSeeds.swift Fuzz/ModelSeeds.swift Fuzz/ModelFuzz.swift "${link[@]}"
+  swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-metadata" Fuzz/FuzzSeeds.swift Fuzz/ModelSeeds.swift Fuzz/MetadataFuzz.swift "${link[@]}"
+  swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-picture" Fuzz/FuzzSeeds.swift Fuzz/PictureSeeds.swift Fuzz/PictureFuzz.swift \
+    -L "$out" -lImaging -lCJPEG -lFileInput -ljpeg -lpng -lz
+}
+
+if [ ! -f "$out/.built" ] || [ -n "$(find Sources/FileInput Sources/TFLiteModel Sources/Imaging Sources/CJPEG Fuzz -newer "$out/.built" -type f | head -1)" ]; then
+  echo "== building fuzz targets (log: $out/build.log)"
+  if ! build >"$out/build.log" 2>&1; then grep -E "error" "$out/build.log" | head -20; exit 1; fi
+  touch "$out/.built"
+fi
+
+status=0
+for target in "${targets[@]}"; do
+  corpus=$out/corpus/$target crashes=$out/crashes/$target
+  mkdir -p "$corpus" "$crashes"
+  [ -n "$(ls -A "$corpus")" ] || FUZZ_WRITE_SEEDS="$corpus" "$out/fuzz-$target" >/dev/null
+  # Regression inputs found earlier are part of every run.
+  [ -d "Tests/Fixtures/fuzz/$target" ] && cp -n Tests/Fixtures/fuzz/$target/* "$corpus"/ 2>/dev/null || true
+  echo "== fuzzing $target for ${seconds}s ($(ls "$corpus" | wc -l) inputs in the corpus)"
+  if ! ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 "$out/fuzz-$target" "$corpus" -max_total_time="$seconds" -rss_limit_mb=2048 \
+       -timeout=10 -max_len=1048576 -artifact_prefix="$crashes/" -print_final_stats=1 2>"$out/$target.log"; then
+    echo "!! $target: crash or sanitizer report; input in $crashes, log in $out/$target.log"
+    tail -40 "$out/$target.log"
+    status=1
+  fi
+  grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$out/$target.log" | sed "s/^/   $target /"
+done
+exit $status
