@@ -5,6 +5,7 @@ let package = Package(
     name: "VisionTasks",
     products: [
         .library(name: "MediaPipeTasksVision", targets: ["MediaPipeTasksVision"]),
+        .library(name: "MLKit", targets: ["MLKit"]),
         .library(name: "UIKitCompat", targets: ["UIKitCompat"]),
         .library(name: "VisionCore", targets: ["VisionCore"]),
         .library(name: "TFLiteModel", targets: ["TFLiteModel"]),
@@ -28,15 +29,18 @@ let package = Package(
         // Linux stand-ins for the UIKit / Core Video / Core Media types the seeds hand to the APIs.
         .target(name: "UIKitCompat", dependencies: ["Imaging"]),
         .target(name: "MediaPipeTasksVision", dependencies: ["VisionCore", "Imaging", "UIKitCompat"]),
-        .target(name: "VisionCLI", dependencies: ["MediaPipeTasksVision", "VisionCore", "Imaging", "TFLiteModel", "LiteRT"]),
+        // ML Kit's custom-model vision API on the same core.
+        .target(name: "MLKit", dependencies: ["VisionCore", "Imaging", "UIKitCompat", "TFLiteModel", "FileInput"]),
+        .target(name: "VisionCLI", dependencies: ["MediaPipeTasksVision", "MLKit", "VisionCore", "Imaging", "TFLiteModel", "LiteRT"]),
         .executableTarget(name: "vision-tasks", dependencies: ["VisionCLI"]),
-        .target(name: "VisionTestSupport", dependencies: ["TFLiteModel", "Imaging"]),
+        .target(name: "VisionTestSupport", dependencies: ["TFLiteModel", "Imaging", "FileInput"]),
         .testTarget(name: "LiteRTTests", dependencies: ["LiteRT", "VisionTestSupport", "TFLiteModel"]),
         .testTarget(name: "TFLiteModelTests", dependencies: ["TFLiteModel", "VisionTestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "VisionTestSupport"]),
         .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "VisionTestSupport"]),
         .testTarget(name: "VisionCLITests", dependencies: ["VisionCLI", "VisionTestSupport", "MediaPipeTasksVision"]),
         // Client code written against MediaPipe's iOS headers, compiled and run as an app would.
+        .testTarget(name: "MLKitTests", dependencies: ["MLKit", "MediaPipeTasksVision", "VisionTestSupport", "TFLiteModel"]),
         .testTarget(name: "IOSClientTests", dependencies: ["MediaPipeTasksVision", "VisionTestSupport"]),
         .testTarget(name: "MediaPipeTasksVisionTests", dependencies: ["MediaPipeTasksVision", "VisionTestSupport", "TFLiteModel", "VisionCore"]),
     ]

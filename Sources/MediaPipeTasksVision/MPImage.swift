@@ -107,24 +107,8 @@ public final class MPImage: NSObject, @unchecked Sendable {
         }
     }
 
-    /// The pixels a task reads from a buffer: BGRA alpha un-premultiplied (as MediaPipe does),
-    /// video-range NV12 expanded to full range; other buffers as they are.
+    /// The pixels a task reads from a buffer (``CVPixelBuffer/straightBitmap()``).
     static func taskPixels(_ buffer: CVPixelBuffer) throws -> Bitmap {
-        var b: Bitmap
-        do { b = try buffer.bitmap } catch let e as ImagingError { throw TasksError(code: .invalidArgumentError, message: e.message) }
-        switch b.format {
-        case .bgra8, .rgba8:
-            var needs = false
-            for y in 0..<b.height where !needs {
-                let row = y * b.bytesPerRow
-                for x in 0..<b.width where b.pixels[row + x * 4 + 3] != 255 { needs = true; break }
-            }
-            if needs { b = b.unpremultiplied() }
-        case .nv12 where buffer.isVideoRange:
-            b = b.expandedFromVideoRange()
-        default:
-            break
-        }
-        return b
+        do { return try buffer.straightBitmap() } catch let e as ImagingError { throw TasksError(code: .invalidArgumentError, message: e.message) }
     }
 }

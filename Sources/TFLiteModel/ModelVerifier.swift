@@ -237,12 +237,32 @@ public enum ModelVerifier {
                 if let problem {
                     throw unsafe("operator \(i) (\(code.shortName)) of subgraph \(s): \(problem)")
                 }
+                if let slot = OperatorShapes.shapeInputs[code.builtinCode], op.inputs.count > slot, let x = shape(op.inputs[0]),
+                   let out = op.outputs.first.flatMap(shape) {
+                    let t = op.inputs[slot]
+                    if code.builtinCode == 22, t >= 0, subgraph.tensors[t].type != .int32 || subgraph.tensors[t].shape != [out.count] {
+                        throw unsafe("operator \(i) (RESHAPE) of subgraph \(s): its shape input \(subgraph.tensors[t].shape) \(subgraph.tensors[t].type) is not an INT32 vector of \(out.count)")
+                    }
+                    if let problem = OperatorShapes.constantProblem(code.builtinCode, values: try smallInt32s(file, t < 0 ? nil : subgraph.tensors[t]),
+                                                                    x: x, out: out) {
+                        throw unsafe("operator \(i) (\(code.shortName)) of subgraph \(s): \(problem)")
+                    }
+                }
             }
             if isCustom, code.customCode == DetectionPostProcessOptions.opName {
                 try detectionPostProcess(op, subgraph, file, "operator \(i) of subgraph \(s)")
             }
         }
         return calls
+    }
+
+    /// The values of a constant int32 tensor of at most 64 elements; nil when it is not one.
+    static func smallInt32s(_ file: ModelFile, _ tensor: Tensor?) throws -> [Int]? {
+        guard let tensor, tensor.type == .int32, file.bufferCount > 0, let bytes = try file.buffer(tensor.buffer),
+              bytes.count % 4 == 0, bytes.count <= 256 else { return nil }
+        return stride(from: 0, to: bytes.count, by: 4).map { i in
+            Int(Int32(bitPattern: UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24))
+        }
     }
 
     /// Subgraphs a control-flow op runs (CALL, IF, WHILE, CALL_ONCE), checked to exist.

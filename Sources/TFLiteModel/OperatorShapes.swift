@@ -48,6 +48,44 @@ enum OperatorShapes {
         return effective <= input ? (input - effective + stride) / stride : nil
     }
 
+    /// Ops whose output shape follows from a small int32 input (shape, paddings, size, multiples,
+    /// permutation): that input must be a constant of the right size, and agree with the output.
+    static let shapeInputs: [Int32: Int] = [22: 1, 34: 1, 60: 1, 100: 1, 23: 1, 97: 1, 69: 1, 39: 1, 130: 1]
+
+    /// What disagrees between `code`'s shape-defining constant `values` (nil: not a constant), its
+    /// first input `x` and its output `out`.
+    static func constantProblem(_ code: Int32, values: [Int]?, x: [Int], out: [Int]) -> String? {
+        if code == 22 {  // RESHAPE: a non-constant shape is checked at run time by the kernel
+            guard let v = values else { return nil }
+            guard v.count == out.count, zip(v, out).allSatisfy({ $0 == $1 || $0 == -1 }), v.filter({ $0 == -1 }).count <= 1 else {
+                return "shape input \(v) does not give output \(out)"
+            }
+            return nil
+        }
+        guard let v = values else { return "its shape-defining input is not a constant" }
+        switch code {
+        case 34, 60, 100:  // paddings [rank, 2]
+            guard v.count == 2 * x.count, x.count == out.count, v.allSatisfy({ $0 >= 0 && $0 <= 1 << 16 }),
+                  x.indices.allSatisfy({ out[$0] == x[$0] + v[2 * $0] + v[2 * $0 + 1] }) else {
+                return "paddings \(v) do not turn \(x) into \(out)"
+            }
+        case 23, 97:  // new height and width
+            guard v.count == 2, out.count == 4, v[0] == out[1], v[1] == out[2] else { return "size \(v) does not match output \(out)" }
+        case 69:  // multiples
+            guard v.count == x.count, x.count == out.count, v.allSatisfy({ $0 >= 1 && $0 <= 1 << 16 }),
+                  x.indices.allSatisfy({ out[$0] == x[$0] * v[$0] }) else { return "multiples \(v) do not turn \(x) into \(out)" }
+        case 39:  // permutation
+            guard v.count == x.count, Set(v) == Set(0..<x.count), out.count == x.count, v.indices.allSatisfy({ out[$0] == x[v[$0]] }) else {
+                return "permutation \(v) does not turn \(x) into \(out)"
+            }
+        case 130:  // BROADCAST_TO
+            guard v == out else { return "shape \(v) differs from output \(out)" }
+        default:
+            break
+        }
+        return nil
+    }
+
     /// What disagrees for builtin op `code` with these input and output shapes (nil = absent
     /// tensor) and builtin options (`option(slot)`, nil when absent), or nil when all agree or the
     /// op is not one checked here.

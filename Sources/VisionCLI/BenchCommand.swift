@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import MediaPipeTasksVision
+import MLKit
 import LiteRT
 import TFLiteModel
 import VisionCore
@@ -52,11 +53,13 @@ enum BenchCommand {
         let detector = try Self.looksLikeDetector(model)
         let task = args.string("task") ?? (detector ? "detect" : "classify")
         try args.rejectUnknown()
-        guard task == "detect" || task == "classify" else { throw CLIError.usage("--task is detect or classify") }
+        guard ["detect", "classify", "label"].contains(task) else { throw CLIError.usage("--task is detect, classify or label") }
 
         // The task through the public API, and the same model compiled again and driven stage by
         // stage, for the raw-run and per-stage figures.
-        let endToEnd: () throws -> Void
+        var endToEnd: () throws -> Void
+        // For `label`: the classifier on the same model, measured in the same rounds.
+        var compare: (() throws -> Void)?
         let inference: ImageInference
         let postprocess: (ModelOutputs) throws -> Void
         func configure(_ base: BaseOptions) {
@@ -85,6 +88,15 @@ enum BenchCommand {
             inference = engine.inference
             postprocess = { _ = try engine.postprocessor.process($0) }
             _ = try engine.classify(image.bitmap)
+            if task == "label" {
+                let labelerOptions = CustomImageLabelerOptions(localModel: LocalModel(path: model))
+                labelerOptions.numThreads = threads
+                let labeler = ImageLabeler.imageLabeler(options: labelerOptions)
+                if let error = labeler.modelError { throw error }
+                let visionImage = VisionImage(image: UIImage(bitmap: image.bitmap))
+                compare = endToEnd
+                endToEnd = { _ = try labeler.results(in: visionImage) }
+            }
         }
         let compiled = inference.compiled
         let format = inference.spec.tensorFormat
@@ -98,7 +110,7 @@ enum BenchCommand {
         })
 
         // Interleave the four measurements round by round so that machine noise hits them alike.
-        var rawT: [Double] = [], preT: [Double] = [], postT: [Double] = [], e2eT: [Double] = []
+        var rawT: [Double] = [], preT: [Double] = [], postT: [Double] = [], e2eT: [Double] = [], compareT: [Double] = []
         for round in 0..<(runs + warmup) {
             let t0 = Clock.now()
             try compiled.run()
@@ -109,17 +121,21 @@ enum BenchCommand {
             let t3 = Clock.now()
             try endToEnd()
             let t4 = Clock.now()
+            try compare?()
+            let t5 = Clock.now()
             if round >= warmup {
-                rawT.append(t1 - t0); preT.append(t2 - t1); postT.append(t3 - t2); e2eT.append(t4 - t3)
+                rawT.append(t1 - t0); preT.append(t2 - t1); postT.append(t3 - t2); e2eT.append(t4 - t3); compareT.append(t5 - t4)
             }
         }
         let raw = median(rawT), pre = median(preT), post = median(postT), e2e = median(e2eT)
         let ratio = e2e / raw
+        let classify = compare == nil ? nil : median(compareT)
         if json {
             print("{\"model\":\(ResultJSON.escape(model)),\"image\":\(ResultJSON.escape(imagePath)),\"width\":\(image.bitmap.width),\"height\":\(image.bitmap.height),"
                   + "\"input\":[\(format.width),\(format.height)],\"threads\":\(threads),\"runs\":\(runs),"
-                  + String(format: "\"raw_ms\":%.4f,\"preprocess_ms\":%.4f,\"postprocess_ms\":%.4f,\"task\":\"\(task)\",\"detect_ms\":%.4f,\"detect_over_raw\":%.4f,\"preprocess_alone_ms\":%.4f}",
-                           raw * 1000, pre * 1000, post * 1000, e2e * 1000, ratio, preHot * 1000))
+                  + String(format: "\"raw_ms\":%.4f,\"preprocess_ms\":%.4f,\"postprocess_ms\":%.4f,\"task\":\"\(task)\",\"detect_ms\":%.4f,\"detect_over_raw\":%.4f,\"preprocess_alone_ms\":%.4f",
+                           raw * 1000, pre * 1000, post * 1000, e2e * 1000, ratio, preHot * 1000)
+                  + (classify.map { String(format: ",\"classify_ms\":%.4f,\"label_over_classify\":%.4f", $0 * 1000, e2e / $0) } ?? "") + "}")
         } else {
             print("model        \(model)")
             print("image        \(imagePath) (\(image.bitmap.width)x\(image.bitmap.height)) → input \(format.width)x\(format.height)")
@@ -129,6 +145,10 @@ enum BenchCommand {
             print(String(format: "post-processing      %8.3f ms", post * 1000))
             print(String(format: "\(task) (end to end) %8.3f ms", e2e * 1000))
             print(String(format: "\(task) / raw        %8.3f", ratio))
+            if let classify {
+                print(String(format: "classify (same model) %7.3f ms", classify * 1000))
+                print(String(format: "label / classify     %8.3f", e2e / classify))
+            }
         }
     }
 }

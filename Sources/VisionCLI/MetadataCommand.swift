@@ -3,7 +3,8 @@ import TFLiteModel
 
 /// `vision-tasks metadata`: writes MediaPipe-compatible metadata into a model — for raw SSD
 /// detectors, the `DETECTOR_METADATA` (anchors and decoding options) MediaPipe's ObjectDetector
-/// needs; optionally labels and input normalization. The model's weights are kept byte for byte.
+/// needs; for classifiers (one output), the labels ML Kit and MediaPipe read, a score threshold;
+/// for both, optionally input normalization. The model's weights are kept byte for byte.
 enum MetadataCommand {
     static func run(_ raw: [String]) throws {
         var args = try Arguments(raw, booleanFlags: ["blazeface-short-range", "anchor-fixed-size", "no-exp-box-size", "no-sigmoid-score"])
@@ -12,6 +13,9 @@ enum MetadataCommand {
         }
         let file: ModelFile
         do { file = try ModelFile(contentsOfFile: input) } catch let e as TFLiteModelError { throw CLIError.failure(e.message) }
+        if file.subgraphs[0].outputTensors.count == 1 && args.peek("anchor-strides") == nil && !args.flag("blazeface-short-range") {
+            return try classifier(file, &args, output: output)
+        }
         var anchors: SSDAnchors
         if args.flag("blazeface-short-range") {
             anchors = .blazeFaceShortRange
@@ -72,5 +76,31 @@ enum MetadataCommand {
         }
         guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else { throw CLIError.failure("Cannot write \(output).") }
         print("wrote \(output): \(generated.count) anchors, \(numClasses) classes, \(decoding.numCoords) coordinates per box")
+    }
+
+    /// Classifier metadata: `--labels FILE` (one label per class), `--mean M --std S`, `--score-threshold T`.
+    static func classifier(_ file: ModelFile, _ args: inout Arguments, output: String) throws {
+        let labelsPath = args.string("labels")
+        let mean = try args.float("mean"), std = try args.float("std")
+        let threshold = try args.float("score-threshold")
+        try args.rejectUnknown()
+        guard labelsPath != nil || threshold != nil || (mean != nil && std != nil) else {
+            throw CLIError.usage("for a classifier, give --labels FILE, --score-threshold T and/or --mean M --std S")
+        }
+        var labels: (name: String, contents: [UInt8])?
+        if let labelsPath {
+            guard let data = FileManager.default.contents(atPath: labelsPath) else { throw CLIError.failure("Cannot read \(labelsPath).") }
+            labels = ((labelsPath as NSString).lastPathComponent, [UInt8](data))
+        }
+        var normalization: (mean: Float, std: Float)?
+        if let mean, let std { normalization = (mean, std) }
+        let bytes: [UInt8]
+        do {
+            bytes = try ClassifierMetadataWriter.write(file, labels: labels, normalization: normalization, scoreThreshold: threshold)
+        } catch let e as TFLiteModelError {
+            throw CLIError.failure(e.message)
+        }
+        guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else { throw CLIError.failure("Cannot write \(output).") }
+        print("wrote \(output): classifier metadata" + (labels.map { ", labels \($0.name)" } ?? "") + (threshold.map { ", score threshold \($0)" } ?? ""))
     }
 }

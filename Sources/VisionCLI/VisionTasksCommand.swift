@@ -10,7 +10,8 @@ public enum VisionTasksCommand {
       vision-tasks detect --model MODEL.tflite IMAGE|FOLDER... [options]
       vision-tasks classify --model MODEL.tflite IMAGE... [--max-results 5] [--score-threshold F|model] [--allow/--deny NAMES]
                             [--roi x,y,w,h] [--locale L] [--orientation O] [--json]
-      vision-tasks bench  --model MODEL.tflite --image IMAGE [--task detect|classify] [--runs 50] [--warmup 5] [--threads 1] [--json]
+      vision-tasks label --model CLASSIFIER.tflite IMAGE... [--threshold F] [--max-results N] [--orientation O] [--json]   (ML Kit's rules)
+      vision-tasks bench  --model MODEL.tflite --image IMAGE [--task detect|classify|label] [--runs 50] [--warmup 5] [--threads 1] [--json]
       vision-tasks inspect MODEL.tflite
       vision-tasks soak   --model MODEL.tflite [--cycles 300] [--json]   (leak check)
       vision-tasks metadata --model RAW_SSD.tflite --output OUT.tflite (--blazeface-short-range | --anchor-strides 8,16,… [--anchor-*])
@@ -45,6 +46,7 @@ public enum VisionTasksCommand {
             switch command {
             case "detect": try DetectCommand.run(rest)
             case "classify": try ClassifyCommand.run(rest)
+            case "label": try LabelCommand.run(rest)
             case "bench": try BenchCommand.run(rest)
             case "inspect": try InspectCommand.run(rest)
             case "soak": try SoakCommand.run(rest)

@@ -80,7 +80,7 @@ public struct ClassificationPostprocessor: Sendable {
                 allowed = allow.isEmpty ? nil : allow
                 denied = indices(options.categoryDenylist)
             }
-            let threshold = options.scoreThreshold ?? meta?.scoreThreshold ?? -Float.greatestFiniteMagnitude
+            let threshold = options.scoreThreshold ?? meta?.scoreThreshold ?? options.fallbackScoreThreshold
             heads.append(Head(index: i, name: meta?.name ?? "", classCount: classes, isBool: tensor.type == .bool, labels: labels,
                               calibration: calibration, threshold: threshold, allowed: allowed, denied: denied))
         }

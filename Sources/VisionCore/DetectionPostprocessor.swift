@@ -124,7 +124,7 @@ public struct DetectionPostprocessor: Sendable {
         } else {
             calibration = nil
         }
-        scoreThreshold = options.scoreThreshold ?? scoreMeta.scoreThreshold ?? -Float.greatestFiniteMagnitude
+        scoreThreshold = options.scoreThreshold ?? scoreMeta.scoreThreshold ?? options.fallbackScoreThreshold
         if !options.categoryAllowlist.isEmpty || !options.categoryDenylist.isEmpty {
             guard let labels else {
                 throw VisionCoreError(.invalidArgument,

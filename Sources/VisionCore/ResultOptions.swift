@@ -8,6 +8,9 @@ public struct ResultOptions: Equatable, Sendable {
     public var maxResults: Int
     /// Keep results scoring at least this; nil = the metadata's threshold, or none.
     public var scoreThreshold: Float?
+    /// The threshold when neither `scoreThreshold` nor the metadata gives one: none for MediaPipe,
+    /// 0 for ML Kit.
+    public var fallbackScoreThreshold: Float = -Float.greatestFiniteMagnitude
     /// Only these label names (mutually exclusive with `categoryDenylist`).
     public var categoryAllowlist: [String]
     /// Not these label names.

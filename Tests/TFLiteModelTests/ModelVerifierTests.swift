@@ -237,5 +237,21 @@ struct CampaignRegressionTests {
         Self.write32(&depthwise, inputs.start - 4, 2)
         #expect(ModelVerifierTests.verdict(depthwise) == "The model cannot be run safely: operator 61 (DEPTHWISE_CONV_2D) of subgraph 0: 2 inputs and 1 outputs, expected 3–4 and 1.")
     }
+
+    @Test("constants that set output shapes: PAD paddings grown to 35,000 (8.8 GB, a hang) and a RESHAPE reading another tensor as its shape")
+    func shapeConstants() throws {
+        var face = try TestAssets.bytes(TestAssets.model("face_detection_short_range.tflite"))
+        let paddings = try Self.tensor(face, 81)
+        let reader = try FlatBufferReader(bytes: face)
+        let buffer = try #require(try reader.root().vector(4, elementSize: 4)).table(Int(try paddings.scalar(2, default: UInt32(0))))
+        let data = try #require(try buffer.vector(0, elementSize: 1))
+        face[data.start + 1] = 138  // one padding 0 → 35328
+        #expect(ModelVerifierTests.verdict(face)?.contains("paddings") == true, "\(ModelVerifierTests.verdict(face) ?? "accepted")")
+
+        var ssd = try TestAssets.bytes(TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"))
+        let inputs = try #require(try Self.op(ssd, 38).vector(1, elementSize: 4))
+        Self.write32(&ssd, inputs.start + 4, 1)  // RESHAPE's shape input → tensor 1
+        #expect(ModelVerifierTests.verdict(ssd)?.contains("operator 38 (RESHAPE) of subgraph 0: its shape input") == true)
+    }
 }
 

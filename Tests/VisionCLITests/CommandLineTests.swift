@@ -120,3 +120,30 @@ struct CommandLineHardeningTests {
         #expect(upright.bitmap.rgb(x: 0, y: 10) == original.rgb(x: original.width - 1, y: 10))
     }
 }
+
+@Suite("vision-tasks label", .enabled(if: TestAssets.shouldRun))
+struct LabelCommandTests {
+    @Test("labels pictures (text and JSON); ML Kit's codes for bad models; metadata --labels makes a model labelable")
+    func label() throws {
+        let model = TestAssets.model("mobilenet_v2_1.0_224_quant.tflite")
+        #expect(VisionTasksCommand.main(["label", "--model", model, TestAssets.image("dog.jpg")]) == 0)
+        #expect(VisionTasksCommand.main(["label", "--model", model, TestAssets.image("dog.jpg"), TestAssets.image("bird.png"),
+                                         "--json", "--threshold", "0.1", "--max-results", "3", "--orientation", "left-mirrored"]) == 0)
+        #expect(VisionTasksCommand.main(["label", "--model", "/nonexistent.tflite", TestAssets.image("dog.jpg")]) == 5)
+        #expect(VisionTasksCommand.main(["label", "--model", TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"), TestAssets.image("dog.jpg")]) == 3)
+        #expect(VisionTasksCommand.main(["label", "--model", model]) == 64)
+        #expect(VisionTasksCommand.main(["label", "--model", model, TestAssets.image("dog.jpg"), "--threads", "0"]) == 64)
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vt-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let unlabeled = folder.appendingPathComponent("unlabeled.tflite").path
+        #expect(FileManager.default.createFile(atPath: unlabeled, contents: Data(try SyntheticModels.classifier(heads: [.init(name: "s", values: [0.3, 0.6])]))))
+        #expect(VisionTasksCommand.main(["label", "--model", unlabeled, TestAssets.image("dog.jpg")]) == 3)
+        let labels = folder.appendingPathComponent("labels.txt").path
+        #expect(FileManager.default.createFile(atPath: labels, contents: Data("left\nright\n".utf8)))
+        let labeled = folder.appendingPathComponent("labeled.tflite").path
+        #expect(VisionTasksCommand.main(["metadata", "--model", unlabeled, "--labels", labels, "--output", labeled]) == 0)
+        #expect(VisionTasksCommand.main(["label", "--model", labeled, TestAssets.image("dog.jpg")]) == 0)
+    }
+}

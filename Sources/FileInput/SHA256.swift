@@ -1,4 +1,4 @@
-/// SHA-256 (FIPS 180-4), for comparing tensors and pixels with golden digests.
+/// SHA-256 (FIPS 180-4): pinned digests of downloaded models, and tensors and pixels compared with golden digests.
 public enum SHA256 {
     static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,

@@ -1,0 +1,25 @@
+import Foundation
+
+/// Options of an image labeler running a custom classifier (`MLKCustomImageLabelerOptions`).
+public final class CustomImageLabelerOptions: CommonImageLabelerOptions, @unchecked Sendable {
+    /// The classifier.
+    public let localModel: LocalModel
+    /// At most this many labels (default 10; 0 or less means 10).
+    public var maxResultCount: Int = 10
+    /// CPU threads for inference (an extension; default 1, 1…256).
+    public var numThreads: Int = 1
+
+    /// Options for `localModel`.
+    public init(localModel: LocalModel) {
+        self.localModel = localModel
+    }
+
+    /// ML Kit's rule: a threshold outside 0…1 (or NaN) is treated as unset.
+    var resolvedThreshold: Float? {
+        guard let value = confidenceThreshold?.floatValue, value >= 0, value <= 1 else { return nil }
+        return value
+    }
+
+    /// ML Kit's rule: a count of 0 or less is 10.
+    var resolvedMaxResultCount: Int { maxResultCount > 0 ? maxResultCount : 10 }
+}

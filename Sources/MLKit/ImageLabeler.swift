@@ -1,0 +1,110 @@
+import Foundation
+import Imaging
+import VisionCore
+
+/// The completion of ``ImageLabeler/process(_:completion:)``: labels, or the error.
+public typealias ImageLabelingCallback = ([ImageLabel]?, Error?) -> Void
+
+/// Labels pictures with a custom image classifier, with ML Kit's rules (`MLKImageLabeler`): the
+/// model's own threshold when none is given (else 0), at most 10 labels by default, labels from the
+/// model's label file, every orientation accepted. The pipeline is the one MediaPipe's classifier
+/// runs here (same preprocessing, inference and post-processing).
+public final class ImageLabeler: NSObject, @unchecked Sendable {
+    private let engine: ImageClassificationEngine?
+    /// Why the model could not be loaded, if it could not (an extension: iOS reports it at the
+    /// first call). Every call then fails with this error.
+    public let modelError: Error?
+    private let work = DispatchQueue(label: "com.google.mlkit.imageLabeler")
+    private let lock = NSLock()
+    private var queue: DispatchQueue = .main
+
+    /// Where ``process(_:completion:)`` calls its completion: the main queue by default, as on
+    /// iOS (an extension lets a Linux program without a main run loop name another).
+    public var completionQueue: DispatchQueue {
+        get { lock.lock(); defer { lock.unlock() }; return queue }
+        set { lock.lock(); queue = newValue; lock.unlock() }
+    }
+
+    /// A labeler for `options` (read once). Never fails: a model that cannot be used makes every
+    /// call fail with ``modelError``.
+    public static func imageLabeler(options: CustomImageLabelerOptions) -> ImageLabeler {
+        ImageLabeler(options: options)
+    }
+
+    private init(options: CustomImageLabelerOptions) {
+        do {
+            engine = try Self.load(options)
+            modelError = nil
+        } catch {
+            engine = nil
+            modelError = error
+        }
+    }
+
+    static let failure = "Failed to initialize labeler."
+
+    /// Loads the model and checks ML Kit's custom-model contract: one output of [1, N] or
+    /// [1, 1, 1, N], uint8 or float input (float with normalization metadata), labels in the metadata.
+    static func load(_ options: CustomImageLabelerOptions) throws -> ImageClassificationEngine {
+        guard (1...256).contains(options.numThreads) else {
+            throw MLKitError(.invalidArgument, "numThreads must be between 1 and 256, got \(options.numThreads).")
+        }
+        do {
+            let resources = try ModelResources(path: options.localModel.path)
+            let outputs = resources.file.subgraphs[0].outputTensors
+            guard outputs.count == 1 else {
+                throw MLKitError(.invalidArgument,
+                                 "\(failure) The model has \(outputs.count) output tensors; an image labeling model is a classifier with exactly 1 (object detectors cannot be used here).")
+            }
+            let shape = outputs[0].shape
+            guard (shape.count == 2 && shape[0] == 1) || (shape.count == 4 && shape[0] == 1 && shape[1] == 1 && shape[2] == 1) else {
+                throw MLKitError(.invalidArgument,
+                                 "\(failure) Unexpected number of dimensions for output index 0: got \(shape.count)D, expected either 2D (BxN with B=1) or 4D (BxHxWxN with B=1, W=1, H=1).")
+            }
+            var result = ClassifierOptions(displayNamesLocale: "en", maxResults: options.resolvedMaxResultCount, scoreThreshold: options.resolvedThreshold)
+            result.fallbackScoreThreshold = 0
+            let engine = try ImageClassificationEngine(resources: resources, options: result, threads: options.numThreads)
+            guard engine.postprocessor.heads.first?.labels != nil else {
+                throw MLKitError(.invalidArgument,
+                                 "\(failure) The model has no labels in its metadata, and ML Kit takes label texts from there. Add them with: vision-tasks metadata --model MODEL.tflite --labels labels.txt --output LABELED.tflite")
+            }
+            return engine
+        } catch let e as VisionCoreError {
+            throw MLKitError(e, prefix: failure)
+        }
+    }
+
+    /// The labels of `image`, best first (synchronous; any thread).
+    public func results(in image: VisionImage) throws -> [ImageLabel] {
+        guard let engine else { throw modelError ?? MLKitError(.internalError, Self.failure) }
+        let pixels = try image.uprightPixels()
+        let heads: [HeadClassification]
+        do { heads = try engine.classify(pixels) } catch let e as VisionCoreError { throw MLKitError(e) }
+        return (heads.first?.categories ?? []).map { ImageLabel(text: $0.categoryName ?? "", confidence: $0.score, index: $0.index) }
+    }
+
+    /// Labels `image` on a queue of the labeler's and calls `completion` on ``completionQueue``
+    /// with the labels or the error.
+    public func process(_ image: VisionImage, completion: @escaping ImageLabelingCallback) {
+        let deliver = completionQueue
+        // The completion is called once, on `deliver`, as iOS calls it on the main queue.
+        let callback = CompletionBox(completion)
+        work.async { [self] in
+            do {
+                let labels = try results(in: image)
+                deliver.async { callback.completion(labels, nil) }
+            } catch {
+                deliver.async { callback.completion(nil, error) }
+            }
+        }
+    }
+
+    /// Timings of the last call in seconds: preprocessing, inference, post-processing (an extension).
+    public var lastTimings: (preprocess: Double, inference: Double, postprocess: Double) { engine?.lastTimings ?? (0, 0, 0) }
+}
+
+/// Carries a caller's completion (not `@Sendable`, as iOS code writes it) to the queue that calls it.
+private struct CompletionBox: @unchecked Sendable {
+    let completion: ImageLabelingCallback
+    init(_ completion: @escaping ImageLabelingCallback) { self.completion = completion }
+}

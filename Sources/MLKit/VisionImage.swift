@@ -1,0 +1,52 @@
+import Foundation
+import Imaging
+
+/// A picture for ML Kit's detectors (`MLKVisionImage`): a `UIImage`, or a camera `CMSampleBuffer`
+/// (32BGRA, or NV12 full or video range), shown with ``orientation``. Unlike MediaPipe, every
+/// orientation is accepted, mirrored ones included (front cameras produce them): the picture is
+/// turned and flipped as the orientation says before it is analysed.
+public final class VisionImage: NSObject, @unchecked Sendable {
+    /// How the stored pixels are turned for display (default `.up`).
+    public var orientation: UIImage.Orientation = .up
+    /// The source `UIImage`, if the image was made from one.
+    public let image: UIImage?
+    /// The source sample buffer, if the image was made from one.
+    public let buffer: CMSampleBuffer?
+
+    /// A picture from a `UIImage` (set ``orientation`` to the image's `imageOrientation`, as the
+    /// guides do: ML Kit does not read it by itself).
+    public init(image: UIImage) {
+        self.image = image
+        buffer = nil
+    }
+
+    /// A picture from a camera sample buffer.
+    public init(buffer: CMSampleBuffer) {
+        image = nil
+        self.buffer = buffer
+    }
+
+    /// The pixels as stored (not yet turned), or ML Kit's error for buffers it cannot take.
+    func storedPixels() throws -> Bitmap {
+        if let image { return image.bitmap }
+        guard let buffer, CMSampleBufferIsValid(buffer), let pixels = CMSampleBufferGetImageBuffer(buffer) else {
+            throw MLKitError(.invalidArgument, "The sample buffer holds no image; VisionImage(buffer:) takes camera frames (CMSampleBuffer with a CVPixelBuffer).")
+        }
+        let format = CVPixelBufferGetPixelFormatType(pixels)
+        guard [kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange].contains(format) else {
+            throw MLKitError(.invalidArgument,
+                             "Unsupported pixel format \(String(format: "0x%08x", format)); VisionImage(buffer:) takes kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange or kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange.")
+        }
+        do { return try pixels.straightBitmap() } catch let e as ImagingError { throw MLKitError(.invalidArgument, e.message) }
+    }
+
+    /// The picture as shown: turned and flipped by ``orientation``, stored upright.
+    func uprightPixels() throws -> Bitmap {
+        var b = try storedPixels()
+        if orientation != .up {
+            if b.format == .nv12 { b = b.convertedToRGB() }
+            b = b.upright(orientation)
+        }
+        return b
+    }
+}
