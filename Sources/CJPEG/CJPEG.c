@@ -33,14 +33,21 @@ static void vt_format(j_common_ptr cinfo, char* message, size_t size) {
 
 static int vt_read(const uint8_t* data, size_t size, vt_jpeg_limits limits, vt_jpeg_coefficients* out);
 
+// Installs the error manager that longjmps instead of exiting, and keeps warnings quiet.
+static struct jpeg_error_mgr* vt_errors(vt_error_mgr* err) {
+  struct jpeg_error_mgr* pub = jpeg_std_error(&err->pub);
+  err->pub.error_exit = vt_error_exit;
+  err->pub.emit_message = vt_emit_message;
+  err->pub.output_message = vt_output_message;
+  err->warnings = 0;
+  return pub;
+}
+
 // Blocks of all components, from the header alone (0 when the header cannot be read).
 static size_t vt_block_count(const uint8_t* data, size_t size) {
   struct jpeg_decompress_struct cinfo;
   vt_error_mgr err;
-  cinfo.err = jpeg_std_error(&err.pub);
-  err.pub.error_exit = vt_error_exit;
-  err.pub.emit_message = vt_emit_message;
-  err.pub.output_message = vt_output_message;
+  cinfo.err = vt_errors(&err);
   if (setjmp(err.jump)) {
     jpeg_destroy_decompress(&cinfo);
     return 0;
@@ -87,11 +94,7 @@ static int vt_read(const uint8_t* data, size_t size, vt_jpeg_limits limits, vt_j
   memset(out, 0, sizeof(*out));
   struct jpeg_decompress_struct cinfo;
   vt_error_mgr err;
-  cinfo.err = jpeg_std_error(&err.pub);
-  err.pub.error_exit = vt_error_exit;
-  err.pub.emit_message = vt_emit_message;
-  err.pub.output_message = vt_output_message;
-  err.warnings = 0;
+  cinfo.err = vt_errors(&err);
   if (setjmp(err.jump)) {
     vt_format((j_common_ptr)&cinfo, out->message, sizeof(out->message));
     jpeg_destroy_decompress(&cinfo);
@@ -180,10 +183,7 @@ int vt_jpeg_encode_rgb(const uint8_t* rgb, int width, int height, int stride, in
   vt_error_mgr err;
   unsigned char* buffer = NULL;
   unsigned long size = 0;
-  cinfo.err = jpeg_std_error(&err.pub);
-  err.pub.error_exit = vt_error_exit;
-  err.pub.emit_message = vt_emit_message;
-  err.pub.output_message = vt_output_message;
+  cinfo.err = vt_errors(&err);
   if (setjmp(err.jump)) {
     vt_format((j_common_ptr)&cinfo, message, message_size);
     jpeg_destroy_compress(&cinfo);

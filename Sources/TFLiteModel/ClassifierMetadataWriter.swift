@@ -19,27 +19,9 @@ public enum ClassifierMetadataWriter {
         if let scoreThreshold, !(0...1).contains(scoreThreshold) {
             throw TFLiteModelError(.invalidBuilderInput, "The score threshold must be in 0…1, got \(scoreThreshold).")
         }
-        var metadata = try file.modelMetadata() ?? ModelMetadata(name: "ImageClassifier")
-        if metadata.subgraphs.isEmpty { metadata.subgraphs = [ModelMetadata.SubgraphMetadata()] }
-        var sg = metadata.subgraphs[0]
-        if sg.inputTensors.isEmpty {
-            sg.inputTensors = [ModelMetadata.TensorMetadata(name: "image", content: .init(properties: .image(colorSpace: .rgb, defaultSize: nil)))]
-        }
-        if let normalization {
-            sg.inputTensors[0].processUnits.removeAll { if case .normalization = $0 { return true } else { return false } }
-            sg.inputTensors[0].processUnits.append(.normalization(mean: [normalization.mean], std: [normalization.std]))
-        }
+        var (metadata, sg, files) = try MetadataEditing.start(file, name: "ImageClassifier", normalization: normalization)
         if sg.outputTensors.count != 1 { sg.outputTensors = [ModelMetadata.TensorMetadata(name: "probability", content: .init(properties: .feature))] }
-        var files: [(name: String, contents: [UInt8])] = []
-        if let archive = try file.associatedFiles() {
-            for e in archive.entries { files.append((e.name, try archive.contents(of: e))) }
-        }
-        if let labels {
-            files.removeAll { $0.name == labels.name }
-            files.append(labels)
-            sg.outputTensors[0].associatedFiles.removeAll { $0.type == .tensorAxisLabels }
-            sg.outputTensors[0].associatedFiles.append(.init(name: labels.name, type: .tensorAxisLabels))
-        }
+        if let labels { MetadataEditing.attach(labels, to: &sg.outputTensors[0], files: &files) }
         if let scoreThreshold {
             sg.outputTensors[0].processUnits.removeAll { if case .scoreThresholding = $0 { return true } else { return false } }
             sg.outputTensors[0].processUnits.append(.scoreThresholding(globalScoreThreshold: scoreThreshold))

@@ -61,13 +61,8 @@ enum MetadataCommand {
         let mean = try args.float("mean"), std = try args.float("std")
         try args.rejectUnknown()
 
-        var labels: (name: String, contents: [UInt8])?
-        if let labelsPath {
-            guard let data = FileManager.default.contents(atPath: labelsPath) else { throw CLIError.failure("Cannot read \(labelsPath).") }
-            labels = ((labelsPath as NSString).lastPathComponent, [UInt8](data))
-        }
-        var normalization: (mean: Float, std: Float)?
-        if let mean, let std { normalization = (mean, std) }
+        let labels = try labelsPath.map(readLabels)
+        let normalization = mean.flatMap { m in std.map { (mean: m, std: $0) } }
         let bytes: [UInt8]
         do {
             bytes = try DetectorMetadataWriter.write(file, anchors: generated, decoding: decoding, labels: labels, normalization: normalization)
@@ -87,13 +82,8 @@ enum MetadataCommand {
         guard labelsPath != nil || threshold != nil || (mean != nil && std != nil) else {
             throw CLIError.usage("for a classifier, give --labels FILE, --score-threshold T and/or --mean M --std S")
         }
-        var labels: (name: String, contents: [UInt8])?
-        if let labelsPath {
-            guard let data = FileManager.default.contents(atPath: labelsPath) else { throw CLIError.failure("Cannot read \(labelsPath).") }
-            labels = ((labelsPath as NSString).lastPathComponent, [UInt8](data))
-        }
-        var normalization: (mean: Float, std: Float)?
-        if let mean, let std { normalization = (mean, std) }
+        let labels = try labelsPath.map(readLabels)
+        let normalization = mean.flatMap { m in std.map { (mean: m, std: $0) } }
         let bytes: [UInt8]
         do {
             bytes = try ClassifierMetadataWriter.write(file, labels: labels, normalization: normalization, scoreThreshold: threshold)
@@ -102,5 +92,11 @@ enum MetadataCommand {
         }
         guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else { throw CLIError.failure("Cannot write \(output).") }
         print("wrote \(output): classifier metadata" + (labels.map { ", labels \($0.name)" } ?? "") + (threshold.map { ", score threshold \($0)" } ?? ""))
+    }
+
+    /// A label file as the metadata stores it: its name and bytes.
+    static func readLabels(_ path: String) throws -> (name: String, contents: [UInt8]) {
+        guard let data = FileManager.default.contents(atPath: path) else { throw CLIError.failure("Cannot read \(path).") }
+        return ((path as NSString).lastPathComponent, [UInt8](data))
     }
 }
