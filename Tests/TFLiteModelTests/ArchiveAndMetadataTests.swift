@@ -193,17 +193,21 @@ struct ArchiveAndMetadataTests {
         #expect(message("") == "Expected non-empty score calibration file.")
     }
 
-    @Test("FlexBuffer maps with ints, floats, bools and strings parse")
+    @Test("FlexBuffer maps parse; 8-byte lengths of 2^64−1 and bad widths throw instead of trapping")
     func flexBuffers() throws {
-        // {"a": 5, "b": 0.5, "c": true} as written by flexbuffers (widths 1, floats 4 bytes).
-        let bytes: [UInt8] = [
-            0x61, 0x00, 0x62, 0x00, 0x63, 0x00,        // keys "a", "b", "c"
-            0x03, 0x07, 0x06, 0x05,                    // keys vector: len 3, offsets back to keys
-            0x03, 0x01, 0x00, 0x00,                    // pad; map header: keys offset, keys width(1)... (see below)
-        ]
-        // The hand-made bytes above are not a valid buffer; a truncated or malformed buffer must throw.
-        #expect(throws: TFLiteModelError.self) { try FlexBufferReader.parse(bytes) }
+        let bytes = FlexBufferBuilder.map(["a": .int(5), "b": .float(0.5), "c": .bool(true), "d": .uint(7)])
+        #expect(try FlexBufferReader.parse(bytes) == .map(["a": .int(5), "b": .float(0.5), "c": .bool(true), "d": .uint(7)]))
+        // The map's length field sits 8 bytes before its first value (the root points there).
+        let rootOffset = Int(bytes[bytes.count - 10]) | Int(bytes[bytes.count - 9]) << 8
+        let values = bytes.count - 10 - rootOffset
+        var huge = bytes
+        for i in (values - 8)..<values { huge[i] = 0xFF }
+        #expect(throws: TFLiteModelError.self) { try FlexBufferReader.parse(huge) }
+        var keysWidth = bytes
+        for i in (values - 16)..<(values - 8) { keysWidth[i] = 0xFF }
+        #expect(throws: TFLiteModelError.self) { try FlexBufferReader.parse(keysWidth) }
         #expect(throws: TFLiteModelError.self) { try FlexBufferReader.parse([1]) }
+        #expect(FlexValue.float(1e30).intValue == nil && FlexValue.float(.nan).intValue == nil && FlexValue.float(3).intValue == 3)
     }
 }
 
