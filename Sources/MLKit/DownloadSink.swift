@@ -29,7 +29,7 @@ final class DownloadSink: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         guard code == 200 || code == 206 else { completionHandler(.cancel); return }
         // 200: the whole file (the server ignored Range): start the part over. 206: append.
         if code == 200 || !FileManager.default.fileExists(atPath: part.path) {
-            FileManager.default.createFile(atPath: part.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: part.path, contents: nil)  // FileHandle below reports failure
         }
         handle = try? FileHandle(forWritingTo: part)
         written = code == 206 ? resumeFrom : 0

@@ -5,7 +5,7 @@ import VisionCore
 /// `vision-tasks inspect`: what a model holds — tensors, ops, metadata, labels — without running it.
 enum InspectCommand {
     static func run(_ raw: [String]) throws {
-        var args = try Arguments(raw, booleanFlags: [])
+        let args = try Arguments(raw, booleanFlags: [])
         try args.rejectUnknown()
         guard let path = args.positionals.first else { throw CLIError.usage("inspect needs MODEL.tflite") }
         let resources = try TasksErrorBridge.run { try ModelResources(path: path) }

@@ -21,7 +21,7 @@ enum SoakCommand {
         func cycle() throws {
             let compiled = try CompiledModel(model: try Model(path: path))
             for i in compiled.inputs.indices {
-                try compiled.withInput(i) { $0.initializeMemory(as: UInt8.self, repeating: 1) }
+                _ = try compiled.withInput(i) { $0.initializeMemory(as: UInt8.self, repeating: 1) }
             }
             try compiled.run()
             for i in compiled.outputs.indices { _ = try compiled.outputBytes(i) }

@@ -98,10 +98,12 @@ struct IOSClientTests {
         live.runningMode = .liveStream
         live.objectDetectorLiveStreamDelegate = receiver
         let liveDetector = try ObjectDetector(options: live)
-        live.objectDetectorLiveStreamDelegate = DetectionsReceiver()  // too late: the detector keeps `receiver`
+        let other = DetectionsReceiver()
+        live.objectDetectorLiveStreamDelegate = other  // too late: the detector keeps `receiver`
         try liveDetector.detectAsync(image: image, timestampInMilliseconds: 5)
         liveDetector.waitUntilIdle()
         #expect(receiver.received.map(Self.timestamp) == [5])
+        #expect(other.received.isEmpty)
     }
 
     @Test("results are TaskResults; the containers have iOS's initializers")

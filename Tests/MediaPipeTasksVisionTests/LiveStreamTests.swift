@@ -83,7 +83,8 @@ struct LiveStreamTests {
         #expect(collector.timestamps.last == 10_000)  // the newest frame is never dropped
         #expect(collector.errors.isEmpty)
         let growth = ProcessMemory.residentBytes() - memoryAt200
-        #expect(growth < 64 * 1024 * 1024, "resident memory grew by \(growth / 1024) KiB during the stream")
+        // Under a sanitizer, freed memory waits in its quarantine: the flat-memory check does not apply.
+        #expect(TestAssets.underSanitizer || growth < 64 * 1024 * 1024, "resident memory grew by \(growth / 1024) KiB during the stream")
     }
 
     @Test("the delegate is held weakly: once released, results are dropped without a crash")

@@ -79,9 +79,9 @@ struct ObjectDetectorErrorTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let garbage = dir.appendingPathComponent("garbage.tflite").path
-        FileManager.default.createFile(atPath: garbage, contents: Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }))
+        #expect(FileManager.default.createFile(atPath: garbage, contents: Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) })))
         let truncated = dir.appendingPathComponent("truncated.tflite").path
-        FileManager.default.createFile(atPath: truncated, contents: Data(try TestAssets.bytes(TestAssets.model(ssdV1)).prefix(30_000)))
+        #expect(FileManager.default.createFile(atPath: truncated, contents: Data(try TestAssets.bytes(TestAssets.model(ssdV1)).prefix(30_000))))
         for path in [garbage, truncated] {
             let e = Self.error { _ = try ObjectDetector(modelPath: path) }
             #expect(e?.tasksCode == .invalidArgumentError, "\(path)")
@@ -121,7 +121,7 @@ struct ObjectDetectorErrorTests {
     func badPictures() throws {
         #expect(Self.error { _ = try MPImage(contentsOfFile: "/nonexistent.jpg") }?.tasksCode == .notFoundError)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("vt-\(UUID().uuidString).jpg").path
-        FileManager.default.createFile(atPath: path, contents: Data(try TestAssets.bytes(TestAssets.image("dog.jpg")).prefix(5000)))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(try TestAssets.bytes(TestAssets.image("dog.jpg")).prefix(5000))))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let e = Self.error { _ = try MPImage(contentsOfFile: path) }
         #expect(e?.tasksCode == .invalidArgumentError)
