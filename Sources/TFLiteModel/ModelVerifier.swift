@@ -258,8 +258,9 @@ public enum ModelVerifier {
 
     /// The values of a constant int32 tensor of at most 64 elements; nil when it is not one.
     static func smallInt32s(_ file: ModelFile, _ tensor: Tensor?) throws -> [Int]? {
-        guard let tensor, tensor.type == .int32, file.bufferCount > 0, let bytes = try file.buffer(tensor.buffer),
-              bytes.count % 4 == 0, bytes.count <= 256 else { return nil }
+        // Sized first: a large constant is not copied just to be turned down.
+        guard let tensor, tensor.type == .int32, file.bufferCount > 0, (1...256).contains(try file.bufferSize(tensor.buffer)),
+              let bytes = try file.buffer(tensor.buffer), bytes.count % 4 == 0 else { return nil }
         return stride(from: 0, to: bytes.count, by: 4).map { i in
             Int(Int32(bitPattern: UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24))
         }

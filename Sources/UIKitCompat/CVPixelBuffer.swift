@@ -26,6 +26,9 @@ public final class CVPixelBuffer: @unchecked Sendable {
     let storage: UnsafeMutableRawPointer
     private let lock = NSLock()
     private var lockCount = 0
+    /// The pixels as a `Bitmap`, kept while nobody can write the memory (dropped at each lock of
+    /// the base address), so that a frame is copied out at most once.
+    private var cachedBitmap: Bitmap?
 
     private init(width: Int, height: Int, pixelFormatType: OSType, planes: [Plane], dataSize: Int) {
         self.width = width
@@ -99,6 +102,8 @@ public final class CVPixelBuffer: @unchecked Sendable {
                 }
             }
         }
+        // The caller's bytes are the pixels, in the same layout: no copy back out is needed.
+        if !isFloat { cachedBitmap = source }
     }
 
     /// True for video-range (16…235) NV12.
@@ -108,10 +113,21 @@ public final class CVPixelBuffer: @unchecked Sendable {
     /// True for NV12.
     public var isPlanar: Bool { planes.count > 1 }
 
-    /// The 8-bit pixels, copied out (BGRA, RGBA or NV12, strides kept). Float buffers are rendered as
-    /// gray, each value × 255 clamped to 0…255 (tasks refuse float buffers, as MediaPipe does).
+    /// The 8-bit pixels (BGRA, RGBA or NV12, strides kept), copied out of the buffer once until its
+    /// base address is next locked. Float buffers are rendered as gray, each value × 255 clamped to
+    /// 0…255 (tasks refuse float buffers, as MediaPipe does).
     public var bitmap: Bitmap {
         get throws {
+            lock.lock()
+            defer { lock.unlock() }
+            if let cachedBitmap { return cachedBitmap }
+            let made = try copiedBitmap()
+            if lockCount == 0 { cachedBitmap = made }
+            return made
+        }
+    }
+
+    private func copiedBitmap() throws -> Bitmap {
         if isFloat {
             var gray = [UInt8](repeating: 0, count: width * height)
             for y in 0..<height {
@@ -127,10 +143,9 @@ public final class CVPixelBuffer: @unchecked Sendable {
         let format: PixelFormat = pixelFormatType == kCVPixelFormatType_32BGRA ? .bgra8 : pixelFormatType == kCVPixelFormatType_32RGBA ? .rgba8 : .nv12
         return try Bitmap(width: width, height: height, format: format, pixels: bytes, bytesPerRow: planes[0].bytesPerRow,
                           chromaOffset: isPlanar ? planes[1].offset : nil, chromaBytesPerRow: isPlanar ? planes[1].bytesPerRow : nil)
-        }
     }
 
-    func lockBase() { lock.lock(); lockCount += 1; lock.unlock() }
+    func lockBase() { lock.lock(); lockCount += 1; cachedBitmap = nil; lock.unlock() }
     func unlockBase() -> Bool {
         lock.lock(); defer { lock.unlock() }
         guard lockCount > 0 else { return false }
