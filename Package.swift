@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "TFLiteModel", targets: ["TFLiteModel"]),
         .library(name: "Imaging", targets: ["Imaging"]),
         .library(name: "LiteRT", targets: ["LiteRT"]),
+        .library(name: "Video", targets: ["Video"]),
         .executable(name: "vision-tasks", targets: ["vision-tasks"]),
     ],
     targets: [
@@ -21,6 +22,11 @@ let package = Package(
         // libjpeg behind a tiny C layer that turns its longjmp errors into return codes.
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // FFmpeg's libraries (libavformat, libavcodec, libswscale) behind a small C layer.
+        .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"),
+                                                  .linkedLibrary("swscale"), .linkedLibrary("avutil")]),
+        // Video files in (decoded frames with timestamps) and out (encoded annotated frames).
+        .target(name: "Video", dependencies: ["CFFmpeg", "Imaging", "UIKitCompat"]),
         // Whole regular files read without blocking on FIFOs or devices.
         .target(name: "FileInput"),
         .target(name: "TFLiteModel", dependencies: ["CZlib", "FileInput"]),
@@ -30,8 +36,10 @@ let package = Package(
         .target(name: "UIKitCompat", dependencies: ["Imaging"]),
         .target(name: "MediaPipeTasksVision", dependencies: ["VisionCore", "Imaging", "UIKitCompat"]),
         // ML Kit's custom-model vision API on the same core.
-        .target(name: "MLKit", dependencies: ["VisionCore", "Imaging", "UIKitCompat", "TFLiteModel", "FileInput"]),
-        .target(name: "VisionCLI", dependencies: ["MediaPipeTasksVision", "MLKit", "VisionCore", "Imaging", "TFLiteModel", "LiteRT"]),
+        .target(name: "MLKit", dependencies: ["VisionCore", "Imaging", "UIKitCompat", "TFLiteModel", "FileInput"],
+                exclude: ["Resources/LOCALIZER.md"],
+                resources: [.copy("Resources/ssd_mobilenet_v1_coco_quant_metadata.tflite")]),
+        .target(name: "VisionCLI", dependencies: ["MediaPipeTasksVision", "MLKit", "Video", "VisionCore", "Imaging", "TFLiteModel", "LiteRT"]),
         .executableTarget(name: "vision-tasks", dependencies: ["VisionCLI"]),
         .target(name: "VisionTestSupport", dependencies: ["TFLiteModel", "Imaging", "FileInput"]),
         .testTarget(name: "LiteRTTests", dependencies: ["LiteRT", "VisionTestSupport", "TFLiteModel"]),

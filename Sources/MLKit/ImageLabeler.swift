@@ -43,35 +43,10 @@ public final class ImageLabeler: NSObject, @unchecked Sendable {
 
     static let failure = "Failed to initialize labeler."
 
-    /// Loads the model and checks ML Kit's custom-model contract: one output of [1, N] or
-    /// [1, 1, 1, N], uint8 or float input (float with normalization metadata), labels in the metadata.
+    /// Loads the model with ML Kit's custom-model contract (see ``CustomClassifier``).
     static func load(_ options: CustomImageLabelerOptions) throws -> ImageClassificationEngine {
-        guard (1...256).contains(options.numThreads) else {
-            throw MLKitError(.invalidArgument, "numThreads must be between 1 and 256, got \(options.numThreads).")
-        }
-        do {
-            let resources = try ModelResources(path: options.localModel.path)
-            let outputs = resources.file.subgraphs[0].outputTensors
-            guard outputs.count == 1 else {
-                throw MLKitError(.invalidArgument,
-                                 "\(failure) The model has \(outputs.count) output tensors; an image labeling model is a classifier with exactly 1 (object detectors cannot be used here).")
-            }
-            let shape = outputs[0].shape
-            guard (shape.count == 2 && shape[0] == 1) || (shape.count == 4 && shape[0] == 1 && shape[1] == 1 && shape[2] == 1) else {
-                throw MLKitError(.invalidArgument,
-                                 "\(failure) Unexpected number of dimensions for output index 0: got \(shape.count)D, expected either 2D (BxN with B=1) or 4D (BxHxWxN with B=1, W=1, H=1).")
-            }
-            var result = ClassifierOptions(displayNamesLocale: "en", maxResults: options.resolvedMaxResultCount, scoreThreshold: options.resolvedThreshold)
-            result.fallbackScoreThreshold = 0
-            let engine = try ImageClassificationEngine(resources: resources, options: result, threads: options.numThreads)
-            guard engine.postprocessor.heads.first?.labels != nil else {
-                throw MLKitError(.invalidArgument,
-                                 "\(failure) The model has no labels in its metadata, and ML Kit takes label texts from there. Add them with: vision-tasks metadata --model MODEL.tflite --labels labels.txt --output LABELED.tflite")
-            }
-            return engine
-        } catch let e as VisionCoreError {
-            throw MLKitError(e, prefix: failure)
-        }
+        try CustomClassifier.load(options.localModel, threshold: options.resolvedThreshold,
+                                  maxResults: options.resolvedMaxResultCount, threads: options.numThreads, failure: failure)
     }
 
     /// The labels of `image`, best first (synchronous; any thread).
@@ -101,10 +76,4 @@ public final class ImageLabeler: NSObject, @unchecked Sendable {
 
     /// Timings of the last call in seconds: preprocessing, inference, post-processing (an extension).
     public var lastTimings: (preprocess: Double, inference: Double, postprocess: Double) { engine?.lastTimings ?? (0, 0, 0) }
-}
-
-/// Carries a caller's completion (not `@Sendable`, as iOS code writes it) to the queue that calls it.
-private struct CompletionBox: @unchecked Sendable {
-    let completion: ImageLabelingCallback
-    init(_ completion: @escaping ImageLabelingCallback) { self.completion = completion }
 }

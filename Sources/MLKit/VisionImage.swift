@@ -12,6 +12,9 @@ public final class VisionImage: NSObject, @unchecked Sendable {
     public let image: UIImage?
     /// The source sample buffer, if the image was made from one.
     public let buffer: CMSampleBuffer?
+    /// When the frame was shown, in milliseconds (a Linux extension, for stream-mode detection of
+    /// video frames). nil: a sample buffer's presentation time, else the time of the call.
+    public var timestampMs: Int?
 
     /// A picture from a `UIImage` (set ``orientation`` to the image's `imageOrientation`, as the
     /// guides do: ML Kit does not read it by itself).
@@ -38,6 +41,17 @@ public final class VisionImage: NSObject, @unchecked Sendable {
                              "Unsupported pixel format \(String(format: "0x%08x", format)); VisionImage(buffer:) takes kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange or kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange.")
         }
         do { return try pixels.straightBitmap() } catch let e as ImagingError { throw MLKitError(.invalidArgument, e.message) }
+    }
+
+    /// The frame's time in milliseconds, if it has one: ``timestampMs``, else a valid sample
+    /// buffer's presentation time.
+    var resolvedTimestampMs: Int? {
+        if let timestampMs { return timestampMs }
+        if let buffer, CMSampleBufferIsValid(buffer) {
+            let seconds = CMTimeGetSeconds(CMSampleBufferGetPresentationTimeStamp(buffer))
+            if seconds.isFinite, abs(seconds) < 1e12 { return Int((seconds * 1000).rounded()) }
+        }
+        return nil
     }
 
     /// The picture as shown: turned and flipped by ``orientation``, stored upright.

@@ -11,6 +11,8 @@ public enum VisionTasksCommand {
       vision-tasks classify --model MODEL.tflite IMAGE... [--max-results 5] [--score-threshold F|model] [--allow/--deny NAMES]
                             [--roi x,y,w,h] [--locale L] [--orientation O] [--json]
       vision-tasks label --model CLASSIFIER.tflite IMAGE... [--threshold F] [--max-results N] [--orientation O] [--json]   (ML Kit's rules)
+      vision-tasks track VIDEO [--model CLASSIFIER.tflite] [--jsonl OUT.jsonl] [--output ANNOTATED.mp4] [--max-objects N] [--single]
+                         [--threshold F] [--max-labels N] [--detections-jsonl DETS.jsonl] [--localizer DETECTOR.tflite]   (ML Kit's stream mode)
       vision-tasks bench  --model MODEL.tflite --image IMAGE [--task detect|classify|label] [--runs 50] [--warmup 5] [--threads 1] [--json]
       vision-tasks inspect MODEL.tflite
       vision-tasks soak   --model MODEL.tflite [--cycles 300] [--json]   (leak check)
@@ -47,6 +49,7 @@ public enum VisionTasksCommand {
             case "detect": try DetectCommand.run(rest)
             case "classify": try ClassifyCommand.run(rest)
             case "label": try LabelCommand.run(rest)
+            case "track": try TrackCommand.run(rest)
             case "bench": try BenchCommand.run(rest)
             case "inspect": try InspectCommand.run(rest)
             case "soak": try SoakCommand.run(rest)

@@ -1,0 +1,37 @@
+import VisionCore
+
+/// ML Kit's custom-model contract, shared by the image labeler and the object detector's
+/// per-object classification: one output of [1, N] or [1, 1, 1, N], uint8 input or float input
+/// with normalization metadata, label texts in the metadata.
+enum CustomClassifier {
+    /// Loads `model` as a classifier keeping labels ≥ `threshold` (nil → the metadata's, else 0),
+    /// at most `maxResults`. Errors are ``MLKitError``s whose messages start with `failure`.
+    static func load(_ model: LocalModel, threshold: Float?, maxResults: Int, threads: Int, failure: String) throws -> ImageClassificationEngine {
+        guard (1...256).contains(threads) else {
+            throw MLKitError(.invalidArgument, "numThreads must be between 1 and 256, got \(threads).")
+        }
+        do {
+            let resources = try ModelResources(path: model.path)
+            let outputs = resources.file.subgraphs[0].outputTensors
+            guard outputs.count == 1 else {
+                throw MLKitError(.invalidArgument,
+                                 "\(failure) The model has \(outputs.count) output tensors; a custom ML Kit model is an image classifier with exactly 1 (object detectors cannot be used here).")
+            }
+            let shape = outputs[0].shape
+            guard (shape.count == 2 && shape[0] == 1) || (shape.count == 4 && shape[0] == 1 && shape[1] == 1 && shape[2] == 1) else {
+                throw MLKitError(.invalidArgument,
+                                 "\(failure) Unexpected number of dimensions for output index 0: got \(shape.count)D, expected either 2D (BxN with B=1) or 4D (BxHxWxN with B=1, W=1, H=1).")
+            }
+            var result = ClassifierOptions(displayNamesLocale: "en", maxResults: maxResults, scoreThreshold: threshold)
+            result.fallbackScoreThreshold = 0
+            let engine = try ImageClassificationEngine(resources: resources, options: result, threads: threads)
+            guard engine.postprocessor.heads.first?.labels != nil else {
+                throw MLKitError(.invalidArgument,
+                                 "\(failure) The model has no labels in its metadata, and ML Kit takes label texts from there. Add them with: vision-tasks metadata --model MODEL.tflite --labels labels.txt --output LABELED.tflite")
+            }
+            return engine
+        } catch let e as VisionCoreError {
+            throw MLKitError(e, prefix: failure)
+        }
+    }
+}

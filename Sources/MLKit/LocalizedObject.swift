@@ -1,0 +1,15 @@
+import VisionCore
+
+/// One box the class-agnostic localizer found, before tracking and classification (an extension,
+/// for tools that compare trackers on the same detections).
+public struct LocalizedObject: Equatable, Sendable {
+    /// The box, in the same coordinates as ``Object/frame``.
+    public let box: TrackBox
+    /// The localizer's score (its best class score).
+    public let score: Float
+
+    public init(box: TrackBox, score: Float) {
+        self.box = box
+        self.score = score
+    }
+}

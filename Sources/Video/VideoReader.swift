@@ -1,0 +1,95 @@
+import CFFmpeg
+import Imaging
+
+/// Decodes a video file (H.264, H.265, VP9, MJPEG … in MP4, MKV, WebM, AVI …) frame by frame with
+/// FFmpeg's libraries, giving each frame as RGB pixels with its presentation time in milliseconds.
+///
+/// A damaged or truncated file gives the frames before the damage, then throws
+/// ``VideoError/Code/corruptStream``. Not thread-safe: read from one thread at a time.
+///
+/// ```swift
+/// let reader = try VideoReader(path: "clip.mp4")
+/// while let frame = try reader.nextFrame() {
+///     let objects = try detector.results(in: VisionImage(image: frame.image))
+/// }
+/// ```
+public final class VideoReader: Sequence, @unchecked Sendable {
+    /// The stream's properties.
+    public let info: VideoInfo
+    /// The path the reader was opened on.
+    public let path: String
+    private var handle: OpaquePointer?
+    private var decoded = 0
+
+    /// Frames larger than this many pixels are refused (default: 8192×8192).
+    public static let defaultMaxPixels = 8192 * 8192
+
+    /// Opens `path`. `threads` is the decoder's thread count (1 by default; 0 lets FFmpeg choose).
+    public init(path: String, threads: Int = 1, maxPixels: Int = VideoReader.defaultMaxPixels) throws {
+        self.path = path
+        guard threads >= 0, threads <= 64 else {
+            throw VideoError(.invalidArgument, "Decoder threads must be between 0 and 64, got \(threads).")
+        }
+        CFFmpegSetup.once
+        var err = [CChar](repeating: 0, count: 512)
+        var cInfo = vt_video_info()
+        var h: OpaquePointer?
+        let status = vt_video_open(path, Int32(threads), Int64(maxPixels), &h, &cInfo, &err, err.count)
+        guard status == 0, let h else {
+            throw VideoError(status: status, message: "Cannot read video \(path): \(VideoError.text(err)).")
+        }
+        handle = h
+        let codec = withUnsafeBytes(of: cInfo.codec) { raw in String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self) }
+        info = VideoInfo(width: Int(cInfo.width), height: Int(cInfo.height),
+                         framesPerSecond: cInfo.fps_num > 0 ? Double(cInfo.fps_num) / Double(cInfo.fps_den) : nil,
+                         durationMs: cInfo.duration_ms >= 0 ? Int(cInfo.duration_ms) : nil,
+                         frameCount: cInfo.frame_count > 0 ? Int(cInfo.frame_count) : nil,
+                         codec: codec)
+    }
+
+    deinit { vt_video_close(handle) }
+
+    /// The next frame, or nil at the end of the stream. After an error, every call returns nil.
+    public func nextFrame() throws -> VideoFrame? {
+        guard let handle else { return nil }
+        var rgb: UnsafePointer<UInt8>?
+        var width: Int32 = 0, height: Int32 = 0, stride: Int32 = 0
+        var pts: Int64 = 0
+        var err = [CChar](repeating: 0, count: 512)
+        let status = vt_video_next(handle, &rgb, &width, &height, &stride, &pts, &err, err.count)
+        if status == 1 { close(); return nil }
+        guard status == 0, let rgb else {
+            close()
+            throw VideoError(status: status, message: "Video \(path), after frame \(decoded): \(VideoError.text(err)).")
+        }
+        let w = Int(width), h = Int(height), s = Int(stride)
+        var pixels = [UInt8](repeating: 0, count: w * h * 3)
+        pixels.withUnsafeMutableBufferPointer { dst in
+            guard let base = dst.baseAddress else { return }
+            for y in 0..<h { (base + y * w * 3).update(from: rgb + y * s, count: w * 3) }
+        }
+        decoded += 1
+        let bitmap = try Bitmap(width: w, height: h, format: .rgb8, pixels: pixels)
+        return VideoFrame(number: decoded, timestampMs: Int(pts), bitmap: bitmap)
+    }
+
+    /// Frames decoded so far.
+    public var framesDecoded: Int { decoded }
+
+    /// Releases the decoder (also done at the end of the stream and on deinit).
+    public func close() {
+        vt_video_close(handle)
+        handle = nil
+    }
+
+    /// Iterates the frames; an error ends the iteration (use ``nextFrame()`` to see it).
+    public func makeIterator() -> AnyIterator<VideoFrame> {
+        AnyIterator { [self] in try? nextFrame() }
+    }
+}
+
+/// Process-wide FFmpeg set-up, done once: FFmpeg's own logging is silenced (errors come back as
+/// messages).
+enum CFFmpegSetup {
+    static let once: Void = { vt_video_quiet() }()
+}

@@ -1,0 +1,182 @@
+/// A multi-object tracker for stream mode: a Kalman motion model per track, two-stage association
+/// (high-score detections first with IoU and appearance, then low-score ones with IoU only, as in
+/// ByteTrack), confirmation before an ID is shown, coasting through short occlusions, and a new ID
+/// for an object that leaves the frame and comes back (ML Kit's rule). IDs are never reused.
+/// Deterministic: the same detections give the same IDs. Not thread-safe.
+public final class ObjectTracker: @unchecked Sendable {
+    public let options: TrackerOptions
+
+    private struct Track {
+        var filter: KalmanBoxFilter
+        /// nil until confirmed.
+        var id: Int?
+        var hits: Int
+        /// Frames since the last match (0 = matched on the last update).
+        var missed: Int
+        var lastMatchMs: Int
+        var lastBox: TrackBox
+        var appearance: [Float]?
+    }
+
+    private var tracks: [Track] = []
+    private var nextID = 0
+    private var lastTimestamp: Int?
+    /// Running estimate of the time between frames (ms), for the motion model's step.
+    private var frameInterval: Double = 33.3
+
+    public init(options: TrackerOptions = TrackerOptions()) {
+        self.options = options
+    }
+
+    /// Forgets every track (IDs keep increasing: none is reused).
+    public func reset() {
+        tracks.removeAll()
+        lastTimestamp = nil
+    }
+
+    /// The ID the next confirmed track will get.
+    public var nextTrackingID: Int { nextID }
+
+    /// Tracks `detections` of the frame shown at `timestampMs` (`frameWidth`×`frameHeight` pixels)
+    /// and returns the confirmed tracks matched in it, by ID. A timestamp not after the previous one,
+    /// or more than ``TrackerOptions/resetGapMs`` after it, resets the tracker first.
+    public func update(_ detections: [TrackerDetection], timestampMs: Int, frameWidth: Int, frameHeight: Int) -> [TrackedObject] {
+        var steps = 1.0
+        if let last = lastTimestamp {
+            let dt = timestampMs - last
+            if dt <= 0 || dt > options.resetGapMs {
+                reset()
+            } else {
+                steps = min(max(Double(dt) / frameInterval, 0.25), 10)
+                frameInterval = 0.9 * frameInterval + 0.1 * min(Double(dt), 250)
+            }
+        }
+        if lastTimestamp == nil, tracks.isEmpty { steps = 1 }
+        lastTimestamp = timestampMs
+        let W = Double(max(frameWidth, 1)), H = Double(max(frameHeight, 1))
+        let usable = detections.indices.filter { detections[$0].box.isFinite && detections[$0].box.area > 0 && detections[$0].score.isFinite }
+        for i in tracks.indices { tracks[i].filter.predict(steps: steps) }
+
+        let high = usable.filter { detections[$0].score >= options.highScoreThreshold }
+        let low = usable.filter { detections[$0].score >= options.lowScoreThreshold && detections[$0].score < options.highScoreThreshold }
+        var matches: [(track: Int, detection: Int)] = []
+
+        // Stage 1: confirmed tracks (followed or coasting) against high-score detections.
+        let confirmed = tracks.indices.filter { tracks[$0].id != nil }
+        let first = associate(confirmed, high, detections, minimumIoU: options.minimumIoU, appearance: true)
+        matches += first.matches
+
+        // Stage 2: confirmed tracks followed on the last frame against low-score detections.
+        let followed = first.unmatchedTracks.filter { tracks[$0].missed == 0 }
+        let second = associate(followed, low, detections, minimumIoU: options.minimumLowScoreIoU, appearance: false)
+        matches += second.matches
+
+        // Stage 3: tentative tracks against the high-score detections left.
+        let tentative = tracks.indices.filter { tracks[$0].id == nil }
+        let third = associate(tentative, first.unmatchedDetections, detections, minimumIoU: 0.3, appearance: false)
+        matches += third.matches
+
+        var result: [TrackedObject] = []
+        var matchedTracks = Set<Int>()
+        for (t, d) in matches {
+            matchedTracks.insert(t)
+            let det = detections[d]
+            tracks[t].filter.update(det.box)
+            tracks[t].hits += 1
+            tracks[t].missed = 0
+            tracks[t].lastMatchMs = timestampMs
+            tracks[t].lastBox = det.box
+            if let a = det.appearance {
+                if let old = tracks[t].appearance, old.count == a.count {
+                    tracks[t].appearance = zip(old, a).map { 0.8 * $0 + 0.2 * $1 }
+                } else {
+                    tracks[t].appearance = a
+                }
+            }
+            if tracks[t].id == nil, tracks[t].hits >= options.confirmationHits {
+                tracks[t].id = nextID
+                nextID += 1
+            }
+            if let id = tracks[t].id {
+                result.append(TrackedObject(trackingID: id, box: det.box, score: det.score, detectionIndex: d, hits: tracks[t].hits))
+            }
+        }
+
+        // Unmatched tracks: tentative ones end; confirmed ones coast until they leave the frame or
+        // have been unseen for too long.
+        var kept: [Track] = []
+        for i in tracks.indices {
+            var t = tracks[i]
+            if !matchedTracks.contains(i) {
+                guard t.id != nil else { continue }
+                t.missed += 1
+                t.filter.dampVelocity(0.85)
+                let predicted = t.filter.box
+                if predicted.visibleFraction(width: W, height: H) < options.exitVisibleFraction { continue }
+                if t.missed >= 2, Self.touchesEdge(t.lastBox, width: W, height: H) { continue }
+                if timestampMs - t.lastMatchMs > options.maxCoastMs { continue }
+            }
+            kept.append(t)
+        }
+        tracks = kept
+
+        // New tentative tracks from the confident detections nobody took.
+        let taken = Set(matches.map(\.detection))
+        for d in third.unmatchedDetections where !taken.contains(d) && detections[d].score >= options.newTrackThreshold {
+            let det = detections[d]
+            var track = Track(filter: KalmanBoxFilter(det.box), id: nil, hits: 1, missed: 0, lastMatchMs: timestampMs,
+                              lastBox: det.box, appearance: det.appearance)
+            if options.confirmationHits <= 1 {
+                track.id = nextID
+                nextID += 1
+                result.append(TrackedObject(trackingID: nextID - 1, box: det.box, score: det.score, detectionIndex: d, hits: 1))
+            }
+            tracks.append(track)
+        }
+        return result.sorted { $0.trackingID < $1.trackingID }
+    }
+
+    /// Optimal assignment of `trackIndices` to `detectionIndices` by 1 − IoU (blended with the
+    /// appearance distance when asked), pairs below `minimumIoU` excluded.
+    private func associate(_ trackIndices: [Int], _ detectionIndices: [Int], _ detections: [TrackerDetection],
+                           minimumIoU: Double, appearance: Bool)
+        -> (matches: [(track: Int, detection: Int)], unmatchedTracks: [Int], unmatchedDetections: [Int]) {
+        guard !trackIndices.isEmpty, !detectionIndices.isEmpty else { return ([], trackIndices, detectionIndices) }
+        let weight = appearance ? min(max(options.appearanceWeight, 0), 1) : 0
+        var cost = [[Double]](repeating: [Double](repeating: .infinity, count: detectionIndices.count), count: trackIndices.count)
+        for (r, t) in trackIndices.enumerated() {
+            let predicted = tracks[t].filter.box
+            for (c, d) in detectionIndices.enumerated() {
+                let det = detections[d]
+                let iou = predicted.iou(det.box)
+                // A coasting track may be picked up again a little further from its prediction
+                // when it still looks the same.
+                var gate = minimumIoU
+                var distance = 1.0
+                if weight > 0, let a = tracks[t].appearance, let b = det.appearance {
+                    distance = AppearanceSignature.distance(a, b)
+                    if tracks[t].missed > 0, distance < 0.3 { gate = minimumIoU * 0.5 }
+                }
+                guard iou >= gate else { continue }
+                cost[r][c] = weight > 0 ? (1 - weight) * (1 - iou) + weight * distance : 1 - iou
+            }
+        }
+        let pairs = HungarianAssignment.solve(cost, maxCost: 1)
+        var matches: [(track: Int, detection: Int)] = []
+        var usedTracks = Set<Int>(), usedDetections = Set<Int>()
+        for p in pairs {
+            matches.append((trackIndices[p.row], detectionIndices[p.column]))
+            usedTracks.insert(p.row)
+            usedDetections.insert(p.column)
+        }
+        let unmatchedTracks = trackIndices.enumerated().filter { !usedTracks.contains($0.offset) }.map(\.element)
+        let unmatchedDetections = detectionIndices.enumerated().filter { !usedDetections.contains($0.offset) }.map(\.element)
+        return (matches, unmatchedTracks, unmatchedDetections)
+    }
+
+    /// True when `box` reaches within 1 % of the frame's edge.
+    private static func touchesEdge(_ box: TrackBox, width: Double, height: Double) -> Bool {
+        let mx = width * 0.01, my = height * 0.01
+        return box.x <= mx || box.y <= my || box.x + box.width >= width - mx || box.y + box.height >= height - my
+    }
+}
