@@ -44,11 +44,12 @@ let package = Package(
         .target(name: "VisionTestSupport", dependencies: ["TFLiteModel", "Imaging", "FileInput"]),
         .testTarget(name: "LiteRTTests", dependencies: ["LiteRT", "VisionTestSupport", "TFLiteModel"]),
         .testTarget(name: "TFLiteModelTests", dependencies: ["TFLiteModel", "VisionTestSupport"]),
+        .testTarget(name: "VideoTests", dependencies: ["Video", "VisionTestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "VisionTestSupport"]),
         .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "VisionTestSupport"]),
         .testTarget(name: "VisionCLITests", dependencies: ["VisionCLI", "VisionTestSupport", "MediaPipeTasksVision"]),
         // Client code written against MediaPipe's iOS headers, compiled and run as an app would.
-        .testTarget(name: "MLKitTests", dependencies: ["MLKit", "MediaPipeTasksVision", "VisionTestSupport", "TFLiteModel"]),
+        .testTarget(name: "MLKitTests", dependencies: ["MLKit", "MediaPipeTasksVision", "VisionTestSupport", "TFLiteModel", "Video"]),
         .testTarget(name: "IOSClientTests", dependencies: ["MediaPipeTasksVision", "VisionTestSupport"]),
         .testTarget(name: "MediaPipeTasksVisionTests", dependencies: ["MediaPipeTasksVision", "VisionTestSupport", "TFLiteModel", "VisionCore"]),
     ]

@@ -159,6 +159,19 @@ static int convert_frame(vt_video_reader *r, const uint8_t **rgb, int *width, in
   return VT_VIDEO_OK;
 }
 
+// True when the container's sample index (MP4, MOV, MKV cues …) places the stream's last sample
+// past the end of the file: the demuxer then ends early without an error.
+static int is_truncated(vt_video_reader *r) {
+  if (!r->format->pb) return 0;
+  int64_t size = avio_size(r->format->pb);
+  if (size <= 0) return 0;
+  AVStream *st = r->format->streams[r->stream];
+  int count = avformat_index_get_entries_count(st);
+  if (count <= 0) return 0;
+  const AVIndexEntry *last = avformat_index_get_entry(st, count - 1);
+  return last && last->pos >= 0 && last->size > 0 && last->pos + last->size > size;
+}
+
 int vt_video_next(vt_video_reader *r, const uint8_t **rgb, int *width, int *height, int *stride,
                   int64_t *pts_ms, char *err, size_t err_len) {
   if (!r || !rgb || !width || !height || !stride || !pts_ms) { set_error(err, err_len, "missing argument", 0); return VT_VIDEO_ERR_ARGUMENT; }
@@ -198,6 +211,12 @@ int vt_video_next(vt_video_reader *r, const uint8_t **rgb, int *width, int *heig
       if (r->format->pb && r->format->pb->error < 0) {
         r->finished = 1;
         set_error(err, err_len, "the file is truncated", r->format->pb->error);
+        return VT_VIDEO_ERR_CORRUPT;
+      }
+      if (is_truncated(r)) {
+        r->finished = 1;
+        snprintf(err, err_len, "the file is truncated: its index has frames past the end of the file (%lld bytes)",
+                 (long long)avio_size(r->format->pb));
         return VT_VIDEO_ERR_CORRUPT;
       }
       r->flushing = 1;

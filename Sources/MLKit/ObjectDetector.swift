@@ -203,6 +203,9 @@ public final class ObjectDetector: NSObject, @unchecked Sendable {
     /// How many times the classifier has run (an extension, to check stream mode's label reuse).
     public var classificationCount: Int { stateLock.lock(); defer { stateLock.unlock() }; return classifications }
 
+    /// The path of the localizer model shipped with the package (an extension).
+    public static var bundledLocalizerPath: String? { ObjectLocalizer.bundledModelPath }
+
     /// The single-object rule: score × area fraction × closeness to the centre, where closeness
     /// is 1 − ½ × (distance from the box centre to the picture centre ÷ half the diagonal).
     static func prominence(_ box: TrackBox, _ score: Float, _ width: Double, _ height: Double) -> Double {

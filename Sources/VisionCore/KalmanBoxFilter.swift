@@ -54,8 +54,9 @@ struct KalmanBoxFilter: Sendable {
         }
     }
 
-    /// Slows the motion down (used while a track coasts without detections).
-    mutating func dampVelocity(_ factor: Double) {
-        for i in 4..<8 { mean[i] *= factor }
+    /// Keeps the box's size while a track coasts without detections (its centre keeps moving).
+    mutating func freezeSize() {
+        mean[6] = 0
+        mean[7] = 0
     }
 }

@@ -110,7 +110,7 @@ public final class ObjectTracker: @unchecked Sendable {
             if !matchedTracks.contains(i) {
                 guard t.id != nil else { continue }
                 t.missed += 1
-                t.filter.dampVelocity(0.85)
+                t.filter.freezeSize()
                 let predicted = t.filter.box
                 if predicted.visibleFraction(width: W, height: H) < options.exitVisibleFraction { continue }
                 if t.missed >= 2, Self.touchesEdge(t.lastBox, width: W, height: H) { continue }
