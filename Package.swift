@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "VideoTests", dependencies: ["Video", "VisionTestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "VisionTestSupport"]),
         .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "VisionTestSupport"]),
-        .testTarget(name: "VisionCLITests", dependencies: ["VisionCLI", "VisionTestSupport", "MediaPipeTasksVision"]),
+        .testTarget(name: "VisionCLITests", dependencies: ["VisionCLI", "VisionTestSupport", "MediaPipeTasksVision", "Video"]),
         // Client code written against MediaPipe's iOS headers, compiled and run as an app would.
         .testTarget(name: "MLKitTests", dependencies: ["MLKit", "MediaPipeTasksVision", "VisionTestSupport", "TFLiteModel", "Video"]),
         .testTarget(name: "IOSClientTests", dependencies: ["MediaPipeTasksVision", "VisionTestSupport"]),
