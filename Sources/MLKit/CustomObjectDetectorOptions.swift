@@ -19,8 +19,8 @@ public final class CustomObjectDetectorOptions: CommonObjectDetectorOptions, @un
     /// Objects at most, with ``shouldEnableMultipleObjects`` (default 5, ML Kit's cap; raise it for
     /// server use). Values below 1 mean 5.
     public var maxObjectCount: Int = 5
-    /// Localizer score an object needs to be reported in single-image mode, and to start a track in
-    /// stream mode (default 0.5; see also ``trackerOptions``).
+    /// Localizer score an object needs to be reported in single-image mode (default 0.5; stream
+    /// mode's thresholds are in ``trackerOptions``).
     public var localizerScoreThreshold: Float = 0.5
     /// Stream mode's tracker parameters (documented defaults).
     public var trackerOptions = TrackerOptions()

@@ -7,7 +7,7 @@ import VisionCore
 /// `vision-tasks track`: ML Kit's stream-mode object detection and tracking on a video file, with
 /// optional classification by a custom classifier; one JSON line per decoded frame.
 enum TrackCommand {
-    static let usage = "track VIDEO [--model CLASSIFIER.tflite] [--jsonl OUT.jsonl] [--detections-jsonl DETS.jsonl] [--output ANNOTATED.mp4] [--max-objects N] [--single] [--threshold F] [--max-labels N] [--localizer DETECTOR.tflite] [--threads N]"
+    static let usage = "track VIDEO [--model CLASSIFIER.tflite] [--jsonl OUT.jsonl] [--detections-jsonl DETS.jsonl] [--output ANNOTATED.mp4] [--max-objects N] [--single] [--threshold F] [--max-labels N] [--localizer DETECTOR.tflite] [--threads N] [--track-high F] [--track-low F] [--track-new F] [--track-iou F] [--track-appearance F] [--track-size F] [--track-confirm N] [--track-coast-ms N]"
 
     static func run(_ raw: [String]) throws {
         var args = try Arguments(raw, booleanFlags: ["single", "quiet"])
@@ -27,6 +27,17 @@ enum TrackCommand {
             guard (1...256).contains(threads) else { throw CLIError.usage("--threads must be between 1 and 256, got \(threads)") }
             options.numThreads = threads
         }
+        var tracker = options.trackerOptions
+        if let v = try args.float("track-high") { tracker.highScoreThreshold = Double(v) }
+        if let v = try args.float("track-low") { tracker.lowScoreThreshold = Double(v) }
+        if let v = try args.float("track-new") { tracker.newTrackThreshold = Double(v) }
+        if let v = try args.float("track-iou") { tracker.minimumIoU = Double(v) }
+        if let v = try args.float("track-appearance") { tracker.appearanceWeight = Double(v) }
+        if let v = try args.float("track-size") { tracker.sizeWeight = Double(v) }
+        if let v = try args.int("track-confirm") { tracker.confirmationHits = v }
+        if let v = try args.int("track-coast-ms") { tracker.maxCoastMs = v }
+        try Self.check(tracker)
+        options.trackerOptions = tracker
         let jsonlPath = args.string("jsonl")
         let detectionsPath = args.string("detections-jsonl")
         let outputPath = args.string("output")
@@ -93,6 +104,16 @@ enum TrackCommand {
                                                        frames, seconds, Double(frames) / max(seconds, 1e-9), detector.classificationCount).utf8))
         }
         if let failure { throw CLIError.task(code: 3, message: failure.message) }
+    }
+
+    /// Refuses tracker parameters out of their ranges.
+    static func check(_ t: TrackerOptions) throws {
+        for (name, v) in [("track-high", t.highScoreThreshold), ("track-low", t.lowScoreThreshold), ("track-new", t.newTrackThreshold),
+                          ("track-iou", t.minimumIoU), ("track-appearance", t.appearanceWeight), ("track-size", t.sizeWeight)] where !(0...1).contains(v) {
+            throw CLIError.usage("--\(name) must be between 0 and 1, got \(v)")
+        }
+        guard (1...100).contains(t.confirmationHits) else { throw CLIError.usage("--track-confirm must be between 1 and 100, got \(t.confirmationHits)") }
+        guard (0...60_000).contains(t.maxCoastMs) else { throw CLIError.usage("--track-coast-ms must be between 0 and 60000, got \(t.maxCoastMs)") }
     }
 
     /// `{"frame": k, "timestampMs": t, "objects": [...]}`.

@@ -38,15 +38,16 @@ struct KalmanBoxFilter: Sendable {
         if mean[3] < 1 { mean[3] = 1; mean[7] = 0 }
     }
 
-    /// Corrects with a measured box.
-    mutating func update(_ box: TrackBox) {
+    /// Corrects with a measured box. With `keepVelocity` (the box may be merged with another
+    /// object's), the position and size are corrected but the velocity is left as it was.
+    mutating func update(_ box: TrackBox, keepVelocity: Bool = false) {
         let z = [box.centerX, box.centerY, box.width, box.height]
         let scale = max(box.width, box.height, 1)
         let r = Self.positionWeight * scale
         for i in 0..<4 {
             let c = covariance[i]
             let s = c.pp + r * r
-            let kp = c.pp / s, kv = c.pv / s
+            let kp = c.pp / s, kv = keepVelocity ? 0 : c.pv / s
             let innovation = z[i] - mean[i]
             mean[i] += kp * innovation
             mean[i + 4] += kv * innovation

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A multi-object tracker for stream mode: a Kalman motion model per track, two-stage association
 /// (high-score detections first with IoU and appearance, then low-score ones with IoU only, as in
 /// ByteTrack), confirmation before an ID is shown, coasting through short occlusions, and a new ID
@@ -81,12 +83,24 @@ public final class ObjectTracker: @unchecked Sendable {
         for (t, d) in matches {
             matchedTracks.insert(t)
             let det = detections[d]
-            tracks[t].filter.update(det.box)
+            // Near another track (objects crossing, one hiding the other) the detection may cover
+            // both objects: its motion is not learnt.
+            let crowded = tracks.indices.contains { $0 != t && tracks[$0].id != nil && tracks[$0].filter.box.iou(det.box) > 0.2 }
+            let predicted = tracks[t].filter.box
+            let growth = max(det.box.area, 1) / max(predicted.area, 1)
+            if crowded && (growth > 1.4 || growth < 1 / 1.4) {
+                // Probably both objects in one box: the track keeps its own motion and size.
+            } else {
+                tracks[t].filter.update(det.box, keepVelocity: crowded)
+            }
             tracks[t].hits += 1
             tracks[t].missed = 0
             tracks[t].lastMatchMs = timestampMs
             tracks[t].lastBox = det.box
-            if let a = det.appearance {
+            // The appearance is learnt only from boxes that overlap no other detection, so that
+            // two objects passing each other do not blend their colours.
+            let isolated = !usable.contains { $0 != d && detections[$0].score >= options.lowScoreThreshold && detections[$0].box.iou(det.box) > 0.1 }
+            if let a = det.appearance, isolated || tracks[t].appearance == nil {
                 if let old = tracks[t].appearance, old.count == a.count {
                     tracks[t].appearance = zip(old, a).map { 0.8 * $0 + 0.2 * $1 }
                 } else {
@@ -122,7 +136,14 @@ public final class ObjectTracker: @unchecked Sendable {
 
         // New tentative tracks from the confident detections nobody took.
         let taken = Set(matches.map(\.detection))
-        for d in third.unmatchedDetections where !taken.contains(d) && detections[d].score >= options.newTrackThreshold {
+        // A box mostly inside a better-scored one is a part of that object (a head, a wheel): it
+        // does not start a track of its own.
+        func isPart(_ d: Int) -> Bool {
+            usable.contains { o in
+                o != d && detections[o].score > detections[d].score && detections[d].box.fractionInside(detections[o].box) >= options.partContainment
+            }
+        }
+        for d in third.unmatchedDetections where !taken.contains(d) && detections[d].score >= options.newTrackThreshold && !isPart(d) {
             let det = detections[d]
             var track = Track(filter: KalmanBoxFilter(det.box), id: nil, hits: 1, missed: 0, lastMatchMs: timestampMs,
                               lastBox: det.box, appearance: det.appearance)
@@ -158,7 +179,11 @@ public final class ObjectTracker: @unchecked Sendable {
                     if tracks[t].missed > 0, distance < 0.3 { gate = minimumIoU * 0.5 }
                 }
                 guard iou >= gate else { continue }
-                cost[r][c] = weight > 0 ? (1 - weight) * (1 - iou) + weight * distance : 1 - iou
+                // A box much larger or smaller than the prediction is often two objects merged, or
+                // a part of one: it costs more.
+                let ratio = max(det.box.area, 1) / max(predicted.area, 1)
+                let sizePenalty = options.sizeWeight * min(abs(log(ratio)), 1.5)
+                cost[r][c] = min(1, (weight > 0 ? (1 - weight) * (1 - iou) + weight * distance : 1 - iou) + sizePenalty)
             }
         }
         let pairs = HungarianAssignment.solve(cost, maxCost: 1)

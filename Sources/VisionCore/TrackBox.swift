@@ -25,6 +25,13 @@ public struct TrackBox: Equatable, Sendable {
         return union > 0 ? inter / union : 0
     }
 
+    /// The fraction of this box's area that lies inside `other`.
+    public func fractionInside(_ other: TrackBox) -> Double {
+        let ix = max(0, min(x + width, other.x + other.width) - max(x, other.x))
+        let iy = max(0, min(y + height, other.y + other.height) - max(y, other.y))
+        return area > 0 ? ix * iy / area : 0
+    }
+
     /// The part of the box inside a `width`×`height` frame, as a fraction of the box's area.
     public func visibleFraction(width frameWidth: Double, height frameHeight: Double) -> Double {
         guard area > 0 else { return 0 }

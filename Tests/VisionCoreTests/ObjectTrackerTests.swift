@@ -91,7 +91,7 @@ struct ObjectTrackerTests {
         #expect(Self.run(fresh, (0..<6).map { _ in [TrackerDetection(box: Self.box(300, 200), score: 0.3)] }).allSatisfy { $0.isEmpty })
         // Below the low threshold: ignored even for a followed track.
         let t2 = ObjectTracker()
-        let ids2 = Self.run(t2, strong + [[TrackerDetection(box: Self.box(115, 100), score: 0.1)]])
+        let ids2 = Self.run(t2, strong + [[TrackerDetection(box: Self.box(115, 100), score: 0.05)]])
         #expect(ids2[5].isEmpty)
     }
 
@@ -131,5 +131,36 @@ struct ObjectTrackerTests {
         #expect(HungarianAssignment.solve([[0.9, .infinity], [.infinity, 0.2]], maxCost: 0.5).map { [$0.row, $0.column] } == [[1, 1]])
         #expect(HungarianAssignment.solve([[0.3], [0.1]], maxCost: 1).map { [$0.row, $0.column] } == [[1, 0]])
         #expect(HungarianAssignment.solve([], maxCost: 1).isEmpty)
+        // Two costly pairs (0.7 + 0.65) lose to one cheap pair (0.1) plus two unmatched ends (0.5 + 0.5).
+        #expect(HungarianAssignment.solve([[0.1, 0.65], [0.7, .infinity]], maxCost: 1).map { [$0.row, $0.column] } == [[0, 0]])
+    }
+
+    @Test("a box mostly inside a better one (a part of the object) starts no track")
+    func parts() {
+        let t = ObjectTracker()
+        let body = TrackerDetection(box: TrackBox(x: 100, y: 100, width: 80, height: 200), score: 0.8)
+        let head = TrackerDetection(box: TrackBox(x: 120, y: 105, width: 40, height: 40), score: 0.6)
+        let ids = Self.run(t, Array(repeating: [body, head], count: 5))
+        #expect(ids.last == [0: 0])
+        #expect(t.nextTrackingID == 1)
+    }
+
+    @Test("a box covering two crossing objects does not drag one track onto the other")
+    func mergedBoxes() {
+        let t = ObjectTracker()
+        var frames: [[TrackerDetection]] = []
+        for i in 0..<60 {
+            let a = Self.box(150 + Double(i) * 5, 180), b = Self.box(450 - Double(i) * 5, 180)
+            if (26...34).contains(i) {
+                // Only one box for both while they overlap.
+                let x0 = min(a.x, b.x), x1 = max(a.x + a.width, b.x + b.width)
+                frames.append([TrackerDetection(box: TrackBox(x: x0, y: 150, width: x1 - x0, height: 60), score: 0.7)])
+            } else {
+                frames.append([TrackerDetection(box: a, score: 0.8), TrackerDetection(box: b, score: 0.75)])
+            }
+        }
+        let ids = Self.run(t, frames)
+        #expect(ids[20] == [0: 0, 1: 1])
+        #expect(ids[59] == [0: 0, 1: 1])
     }
 }

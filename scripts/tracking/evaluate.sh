@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Tracking quality: ours (`vision-tasks track`) vs ByteTrack on the same detections.
+#
+#   scripts/tracking/evaluate.sh [score.py args, e.g. --strict]
+#
+# 1. creates/updates .venv-tracking from scripts/tracking/requirements.txt (PyPI);
+# 2. generates the synthetic sequences into out/tracking/seq (skipped when up to date);
+# 3. runs `$VISION_TASKS_BIN track` on each NAME.mp4, writing NAME.tracks.jsonl and
+#    NAME.dets.jsonl into out/tracking/results (it builds nothing: `make build` first);
+# 4. scores them with score.py (table, PASS/FAIL, out/tracking/summary.json).
+#
+# Environment: VISION_TASKS_BIN (default .build/release/vision-tasks), VISION_TASKS_ASSETS
+# (default ../shared), PYTHON (interpreter for the venv, default python3.11 or python3),
+# TRACK_ARGS (extra arguments for the track command), OUT (default out/tracking).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+here="$root/scripts/tracking"
+export VISION_TASKS_ASSETS=${VISION_TASKS_ASSETS:-$root/../shared}
+bin=${VISION_TASKS_BIN:-$root/.build/release/vision-tasks}
+out=${OUT:-$root/out/tracking}
+venv="$root/.venv-tracking"
+
+if [ ! -x "$bin" ]; then
+  echo "error: $bin not found or not executable (build it with 'make build', or set VISION_TASKS_BIN)" >&2
+  exit 2
+fi
+command -v ffmpeg >/dev/null || { echo "error: ffmpeg is not installed (scripts/install-system-deps.sh)" >&2; exit 2; }
+
+# 1. Python environment (re-installed only when requirements.txt changes).
+if [ ! -x "$venv/bin/python" ]; then
+  py=${PYTHON:-$(command -v python3.11 || command -v python3)}
+  "$py" -m venv "$venv"
+fi
+if ! cmp -s "$here/requirements.txt" "$venv/.requirements.txt"; then
+  "$venv/bin/pip" install -q --disable-pip-version-check -r "$here/requirements.txt"
+  cp "$here/requirements.txt" "$venv/.requirements.txt"
+fi
+py="$venv/bin/python"
+
+# 2. Sequences.
+"$py" "$here/generate_sequences.py" --out "$out/seq" --assets "$VISION_TASKS_ASSETS"
+
+# 3. Our tracker on each sequence.
+mkdir -p "$out/results"
+read -r -a extra <<< "${TRACK_ARGS:-}"
+for video in "$out"/seq/*.mp4; do
+  name=$(basename "$video" .mp4)
+  echo "track: $name"
+  rm -f "$out/results/$name.tracks.jsonl" "$out/results/$name.dets.jsonl"
+  if ! "$bin" track "$video" --max-objects 100 \
+        --jsonl "$out/results/$name.tracks.jsonl" \
+        --detections-jsonl "$out/results/$name.dets.jsonl" "${extra[@]}" \
+        > "$out/results/$name.log" 2>&1; then
+    echo "error: track failed on $name (see $out/results/$name.log):" >&2
+    tail -5 "$out/results/$name.log" >&2
+  fi
+done
+
+# 4. Score (extra arguments go to score.py, e.g. --strict).
+"$py" "$here/score.py" --gt "$out/seq" --results "$out/results" --json "$out/summary.json" "$@"
