@@ -4,7 +4,7 @@ export VISION_TASKS_ASSETS ?= $(abspath $(CURDIR)/../shared)
 export LITERT_LIBRARY ?= $(CURDIR)/.litert/lib/libLiteRt.so
 SWIFT ?= swift
 
-.PHONY: setup build demo test bench goldens fuzz sanitize campaign clean
+.PHONY: setup build demo test bench bench-track tracking goldens fuzz sanitize campaign clean
 
 ## setup: system libraries (apt, when missing) and LiteRT's libLiteRt.so (PyPI, sha256-checked).
 setup:
@@ -29,6 +29,14 @@ test: setup
 ## bench: release benchmarks (ours vs raw LiteRT; add MEDIAPIPE=1 for MediaPipe 1.2.2 side by side).
 bench: build
 	@scripts/bench.sh
+
+## bench-track: stream-mode frames/s on a video, classification on vs the localizer alone (1 thread, pinned).
+bench-track: build
+	@scripts/bench-track.sh
+
+## tracking: tracking quality vs ByteTrack on generated sequences (py-motmetrics; VARIANT=1,2 for held-out sets).
+tracking: build
+	@scripts/tracking/evaluate.sh
 
 ## fuzz: libFuzzer targets (model, metadata, picture) built with -sanitize=fuzzer,address, SECONDS each (default 60).
 SECONDS_EACH ?= 60
