@@ -4,6 +4,7 @@
 #   model     — FlatBuffer verifier, model reader, semantic verifier, metadata, zip, SSD options
 #   metadata  — TFLite/detector metadata, FlexBuffers, zips, label and calibration files
 #   picture   — JPEG/PNG decoding, EXIF, preprocessing
+#   video     — video files through the FFmpeg C layer (probing, decoding, colour conversion)
 # Seed corpora come from the shared assets and the test fixtures; crashes are written to
 # .build/fuzz/crashes/<target>/ and the run fails. Usage: scripts/fuzz.sh [SECONDS] [TARGET...]
 set -euo pipefail
@@ -12,7 +13,7 @@ cd "$root"
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(model metadata picture)
+[ ${#targets[@]} -gt 0 ] || targets=(model metadata picture video)
 export VISION_TASKS_ASSETS=${VISION_TASKS_ASSETS:-$root/../shared}
 scripts/install-system-deps.sh
 out=$root/.build/fuzz
@@ -36,14 +37,22 @@ build() {
   printf 'module CJPEG {\n  header "%s/Sources/CJPEG/include/CJPEG.h"\n  export *\n}\n' "$root" > "$out/CJPEG/module.modulemap"
   maps+=(-Xcc "-fmodule-map-file=$out/CJPEG/module.modulemap")
   module Imaging Sources/Imaging/*.swift
+  # CFFmpeg: the C layer over FFmpeg's libraries, instrumented (FFmpeg itself is not).
+  clang -O1 -g -fsanitize=fuzzer-no-link,address -ISources/CFFmpeg/include -c Sources/CFFmpeg/CFFmpeg.c -o "$out/CFFmpeg.o"
+  ar rcs "$out/libCFFmpeg.a" "$out/CFFmpeg.o"
+  mkdir -p "$out/CFFmpeg"
+  printf 'module CFFmpeg {\n  header "%s/Sources/CFFmpeg/include/CFFmpeg.h"\n  export *\n}\n' "$root" > "$out/CFFmpeg/module.modulemap"
+  maps+=(-Xcc "-fmodule-map-file=$out/CFFmpeg/module.modulemap")
   link=(-L "$out" -lTFLiteModel -lFileInput -lz)
   swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-model" Fuzz/FuzzSeeds.swift Fuzz/ModelSeeds.swift Fuzz/ModelFuzz.swift "${link[@]}"
   swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-metadata" Fuzz/FuzzSeeds.swift Fuzz/ModelSeeds.swift Fuzz/MetadataFuzz.swift "${link[@]}"
   swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-picture" Fuzz/FuzzSeeds.swift Fuzz/PictureSeeds.swift Fuzz/PictureFuzz.swift \
     -L "$out" -lImaging -lCJPEG -lFileInput -ljpeg -lpng -lz
+  swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-video" Fuzz/FuzzSeeds.swift Fuzz/VideoSeeds.swift Fuzz/VideoFuzz.swift \
+    -L "$out" -lCFFmpeg -lavformat -lavcodec -lswscale -lavutil
 }
 
-if [ ! -f "$out/.built" ] || [ -n "$(find Sources/FileInput Sources/TFLiteModel Sources/Imaging Sources/CJPEG Fuzz -newer "$out/.built" -type f | head -1)" ]; then
+if [ ! -f "$out/.built" ] || [ -n "$(find Sources/FileInput Sources/TFLiteModel Sources/Imaging Sources/CJPEG Sources/CFFmpeg Fuzz -newer "$out/.built" -type f | head -1)" ]; then
   echo "== building fuzz targets (log: $out/build.log)"
   if ! build >"$out/build.log" 2>&1; then grep -E "error" "$out/build.log" | head -20; exit 1; fi
   touch "$out/.built"
@@ -53,7 +62,7 @@ status=0
 for target in "${targets[@]}"; do
   corpus=$out/corpus/$target crashes=$out/crashes/$target
   mkdir -p "$corpus" "$crashes"
-  [ -n "$(ls -A "$corpus")" ] || FUZZ_WRITE_SEEDS="$corpus" "$out/fuzz-$target" >/dev/null
+  [ -n "$(ls -A "$corpus")" ] || ASAN_OPTIONS=detect_leaks=0 FUZZ_WRITE_SEEDS="$corpus" "$out/fuzz-$target" >/dev/null
   # Regression inputs found earlier are part of every run.
   [ -d "Tests/Fixtures/fuzz/$target" ] && cp -n Tests/Fixtures/fuzz/$target/* "$corpus"/ 2>/dev/null || true
   echo "== fuzzing $target for ${seconds}s ($(ls "$corpus" | wc -l) inputs in the corpus)"

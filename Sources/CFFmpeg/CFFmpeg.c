@@ -28,6 +28,11 @@ void vt_video_quiet(void) { av_log_set_level(AV_LOG_QUIET); }
 // Colour conversion flags: exact rounding, full chroma interpolation (no nearest-neighbour chroma).
 static const int kConvertFlags = SWS_BILINEAR | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT | SWS_FULL_CHR_H_INP;
 
+// The demuxers a reader may use (FFmpeg's names): MP4/MOV, Matroska/WebM, AVI, MPEG-TS/PS, FLV,
+// NUT, IVF, Y4M and raw H.264/H.265/MJPEG/MPEG video streams.
+static const char *kVideoContainers =
+    "mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,avi,mpegts,mpeg,flv,nut,ivf,yuv4mpegpipe,h264,hevc,mjpeg,mpegvideo,m4v,obu,asf";
+
 struct vt_video_reader {
   AVFormatContext *format;
   AVCodecContext *decoder;
@@ -64,7 +69,13 @@ int vt_video_open(const char *path, int threads, int64_t max_pixels, vt_video_re
   vt_video_reader *r = calloc(1, sizeof *r);
   if (!r) { set_error(err, err_len, "out of memory", 0); return VT_VIDEO_ERR_LIMIT; }
   r->max_pixels = max_pixels > 0 ? max_pixels : INT64_MAX;
-  int ret = avformat_open_input(&r->format, path, NULL, NULL);
+  // Only local files, and only video containers: a "video" that is really a playlist or a
+  // concat script (HLS, concat, image2 patterns …) could make FFmpeg open other files or URLs.
+  AVDictionary *options = NULL;
+  av_dict_set(&options, "protocol_whitelist", "file", 0);
+  av_dict_set(&options, "format_whitelist", kVideoContainers, 0);
+  int ret = avformat_open_input(&r->format, path, NULL, &options);
+  av_dict_free(&options);
   if (ret < 0) { set_error(err, err_len, "cannot open the file as a video", ret); vt_video_close(r); return VT_VIDEO_ERR_OPEN; }
   ret = avformat_find_stream_info(r->format, NULL);
   if (ret < 0) { set_error(err, err_len, "cannot read the stream information", ret); vt_video_close(r); return VT_VIDEO_ERR_OPEN; }

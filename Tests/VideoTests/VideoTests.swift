@@ -149,6 +149,14 @@ struct VideoTests {
                 #expect(e.code == .cannotOpen && e.message.hasPrefix("Cannot read video \(path): "))
             }
         }
+        // A playlist naming another file is not followed (only video containers, only local files).
+        let playlist = Self.temporary("m3u8")
+        defer { try? FileManager.default.removeItem(atPath: playlist) }
+        try Data("#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nfile://\(TestAssets.image("car-detection.mp4"))\n#EXT-X-ENDLIST\n".utf8)
+            .write(to: URL(fileURLWithPath: playlist))
+        do { _ = try VideoReader(path: playlist); Issue.record("the playlist was followed") } catch let e as VideoError {
+            #expect(e.code == .cannotOpen)
+        }
         // A picture with no video stream at all (a PNG is a one-frame "video" for FFmpeg: allowed).
         do { _ = try VideoReader(path: TestAssets.image("car-detection.mp4"), threads: 99); Issue.record("99 threads accepted") } catch let e as VideoError {
             #expect(e.code == .invalidArgument)
