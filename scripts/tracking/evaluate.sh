@@ -4,22 +4,30 @@
 #   scripts/tracking/evaluate.sh [score.py args, e.g. --strict]
 #
 # 1. creates/updates .venv-tracking from scripts/tracking/requirements.txt (PyPI);
-# 2. generates the synthetic sequences into out/tracking/seq (skipped when up to date);
+# 2. generates the synthetic sequences into out/tracking/seq (skipped when up to date),
+#    or held-out variant $VARIANT of them;
 # 3. runs `$VISION_TASKS_BIN track` on each NAME.mp4, writing NAME.tracks.jsonl and
 #    NAME.dets.jsonl into out/tracking/results (it builds nothing: `make build` first);
 # 4. scores them with score.py (table, PASS/FAIL, out/tracking/summary.json).
 #
 # Environment: VISION_TASKS_BIN (default .build/release/vision-tasks), VISION_TASKS_ASSETS
 # (default ../shared), PYTHON (interpreter for the venv, default python3.11 or python3),
-# TRACK_ARGS (extra arguments for the track command), OUT (default out/tracking).
+# TRACK_ARGS (extra arguments for the track command), OUT (default out/tracking),
+# VARIANT (default 0: the default sequences the tracker was tuned on; K >= 1: held-out
+# variant K from generate_sequences.py --variant K; give it its own OUT, e.g.
+#   VARIANT=1 OUT=out/tracking-heldout scripts/tracking/evaluate.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 here="$root/scripts/tracking"
 export VISION_TASKS_ASSETS=${VISION_TASKS_ASSETS:-$root/../shared}
 bin=${VISION_TASKS_BIN:-$root/.build/release/vision-tasks}
 out=${OUT:-$root/out/tracking}
+variant=${VARIANT:-0}
 venv="$root/.venv-tracking"
 
+case $variant in
+  ''|*[!0-9]*) echo "error: VARIANT must be a non-negative integer, not '$variant'" >&2; exit 2 ;;
+esac
 if [ ! -x "$bin" ]; then
   echo "error: $bin not found or not executable (build it with 'make build', or set VISION_TASKS_BIN)" >&2
   exit 2
@@ -38,7 +46,8 @@ fi
 py="$venv/bin/python"
 
 # 2. Sequences.
-"$py" "$here/generate_sequences.py" --out "$out/seq" --assets "$VISION_TASKS_ASSETS"
+echo "sequences: variant $variant -> $out/seq"
+"$py" "$here/generate_sequences.py" --out "$out/seq" --assets "$VISION_TASKS_ASSETS" --variant "$variant"
 
 # 3. Our tracker on each sequence.
 mkdir -p "$out/results"

@@ -22,16 +22,35 @@ Ground-truth rules
     occluder while inside the frame keeps its id.
 
 Every sequence is 640x360 at 30 fps; random elements (camera jitter) use fixed
-seeds, so the output is deterministic.  Output per sequence NAME in --out:
+seeds, so the output is deterministic.
+
+Held-out variants (``--variant K``, K >= 1; K = 0 is the default set the tracker was
+tuned on) change every sequence deterministically from K, keeping its scripted events
+(crossings, occlusions, exits and re-entries):
+  * odd K: the whole scene is mirrored left-right (frames and ground-truth boxes);
+  * the script is played faster or slower by a factor from a K-seeded generator in
+    [0.8, 1.25] (key frames and bobbing are time-scaled, the frame count follows, so every
+    event still happens, only sooner or later and shorter or longer);
+  * the background is another of the three; each pair of look-alike roles (the two dogs;
+    the cat and the pony) and the two occluder textures are swapped with probability 1/2
+    (a swapped-in cut-out keeps the role's box width, its height follows its own aspect
+    ratio, so crossings, occluder passes and exits keep their timing);
+  * each actor's start position (and any hold at the start) moves by up to
+    +-START_SHIFT px, blending back into the unchanged later path;
+  * camera jitter gets another seed.
+The ground-truth rules are the same; the description records what the variant changed.
+
+Output per sequence NAME in --out:
 ``NAME.mp4`` and ``NAME.gt.json``::
 
     {"name": ..., "description": ..., "fps": 30, "width": 640, "height": 360,
      "numFrames": N,
      "frames": [{"frame": 1, "objects": [{"id": 1, "x": .., "y": .., "width": .., "height": ..}]}]}
 
-Frames are 1-based, boxes are integer pixels with a top-left origin.  A stamp
-file (``.generator-stamp``) records a hash of this script and the assets; an
-existing, up-to-date sequence is skipped unless --force is given.
+Frames are 1-based, boxes are integer pixels with a top-left origin.  A variant's
+ground truth also has ``"variant": K``.  A stamp file (``.generator-stamp``) records a
+hash of this script, the assets and the variant; an existing, up-to-date sequence is
+skipped unless --force is given.
 
 Needs numpy, Pillow and the ``ffmpeg`` binary.
 """
@@ -91,6 +110,14 @@ OCCLUDER_TEXTURES: dict[str, tuple[str, tuple[int, int, int, int]]] = {
 # Canvas padding around the frame for camera jitter (max |shift| in pixels).
 PAD = 24
 
+# Held-out variants: speed factor range, max start shift (x, y) in pixels, and the
+# look-alike roles / occluder textures that may trade places.
+SPEED_RANGE = (0.8, 1.25)
+START_SHIFT = (20, 10)
+ROLE_SWAPS = (("dogA", "dogB"), ("cat", "horse"))
+MAX_SWAPPED_HEIGHT = 0.9 * HEIGHT  # a swapped-in cut-out keeps the role's box width up to this height
+TEXTURE_SWAP = ("post", "boards")
+
 
 # --------------------------------------------------------------------------
 # Scene description
@@ -147,10 +174,84 @@ class Sequence:
     occluders: list[Occluder] = field(default_factory=list)
     jitter: float = 0.0  # std-dev of the per-frame camera step in pixels (0 = still camera)
     seed: int = 0
+    mirror: bool = False  # flip the rendered frames (and ground-truth boxes) left-right
+    variant: int = 0
 
 
-def sequences() -> list[Sequence]:
-    """The fixed test set."""
+def sequences(variant: int = 0) -> list[Sequence]:
+    """The test set: the fixed default sequences (variant 0) or held-out variant K."""
+    base = default_sequences()
+    if variant == 0:
+        return base
+    rng = np.random.default_rng(variant)
+    return [make_variant(seq, variant, rng) for seq in base]
+
+
+def aspect(sprite: str) -> float:
+    """Width / height of a cut-out's object box."""
+    _, (_, _, w, h), _ = SPRITES[sprite]
+    return w / h
+
+
+def make_variant(seq: Sequence, variant: int, rng: np.random.Generator) -> Sequence:
+    """Held-out variant of one sequence (see the module docstring).
+
+    rng (seeded with K) is shared by all seven sequences in their fixed order, and all
+    seven are always built (--only just picks), so every sequence's variant is fixed by K.
+    """
+    lo, hi = SPEED_RANGE
+    speed = math.exp(rng.uniform(math.log(lo), math.log(hi)))
+    others = [b for b in BACKGROUNDS if b != seq.background]
+    background = others[int(rng.integers(len(others)))]
+    swaps = [bool(rng.random() < 0.5) for _ in ROLE_SWAPS]
+    swap_texture = bool(rng.random() < 0.5)
+    seed = int(rng.integers(1 << 31))
+    frames = max(2, round(1 + (seq.frames - 1) / speed))
+    stretch = (frames - 1) / (seq.frames - 1)  # time scale actually applied (frames are whole)
+
+    rename: dict[str, str] = {}
+    for (a, b), swap in zip(ROLE_SWAPS, swaps):
+        if swap:
+            rename[a], rename[b] = b, a
+    actors = []
+    for actor in seq.actors:
+        dx = int(rng.integers(-START_SHIFT[0], START_SHIFT[0] + 1))
+        dy = int(rng.integers(-START_SHIFT[1], START_SHIFT[1] + 1))
+        _, x0, y0, _ = actor.keys[0]
+        keys, holding = [], True
+        for f, x, y, h in actor.keys:
+            holding = holding and (x, y) == (x0, y0)  # the start and a hold at the start move
+            if holding:
+                x, y = x + dx, y + dy
+            if actor.sprite in rename:  # keep the role's box width: same crossings, passes, exits
+                h = min(MAX_SWAPPED_HEIGHT, h * aspect(actor.sprite) / aspect(rename[actor.sprite]))
+            keys.append((1 + (f - 1) * stretch, x, y, h))
+        amp, period = actor.bob
+        actors.append(Actor(rename.get(actor.sprite, actor.sprite), keys, actor.z, (amp, period * stretch)))
+    occluders = seq.occluders
+    if swap_texture:
+        a, b = TEXTURE_SWAP
+        occluders = [Occluder({a: b, b: a}.get(o.texture, o.texture), o.box) for o in occluders]
+
+    present = {a.sprite for a in seq.actors}
+    notes = (["mirrored left-right, so left and right above are swapped"] if variant % 2 else []) + [
+        f"speed x{(seq.frames - 1) / (frames - 1):.3f} ({frames} frames instead of {seq.frames})",
+        f"background {background} instead of {seq.background}",
+    ]
+    notes += [f"{a} and {b} swapped" for (a, b), swap in zip(ROLE_SWAPS, swaps)
+              if swap and present & {a, b}]
+    if swap_texture and any(o.texture in TEXTURE_SWAP for o in seq.occluders):
+        notes.append("occluder textures swapped")
+    notes.append("start positions shifted")
+    if seq.jitter > 0:
+        notes.append("other jitter seed")
+    return Sequence(seq.name, f"{seq.description} [variant {variant}: {'; '.join(notes)}]",
+                    frames, background, actors, occluders, seq.jitter, seed,
+                    mirror=variant % 2 == 1, variant=variant)
+
+
+def default_sequences() -> list[Sequence]:
+    """The fixed default test set (variant 0), on which the tracker was tuned."""
     H = HEIGHT
     return [
         Sequence(
@@ -405,7 +506,12 @@ def render(seq: Sequence, assets: Assets):
                     visible_box = (x0 + int(cols[0]), y0 + int(rows[0]),
                                    int(cols[-1] - cols[0] + 1), int(rows[-1] - rows[0] + 1))
             objects.append((i, (bx, by, bw, bh), visible_box, in_frame))
-        yield np.clip(frame + 0.5, 0, 255).astype(np.uint8), objects
+        if seq.mirror:  # exact: flip the pixels and every box about the vertical centre line
+            frame = frame[:, ::-1]
+            objects = [(i, (WIDTH - bx - bw, by, bw, bh),
+                        None if vb is None else (WIDTH - vb[0] - vb[2], vb[1], vb[2], vb[3]), in_frame)
+                       for i, (bx, by, bw, bh), vb, in_frame in objects]
+        yield np.ascontiguousarray(np.clip(frame + 0.5, 0, 255).astype(np.uint8)), objects
 
 
 def assign_ids(seq: Sequence, per_frame_objects) -> list[list[dict]]:
@@ -447,8 +553,9 @@ def ffmpeg_command(path: Path) -> list[str]:
     ]
 
 
-def stamp_for(images_dir: Path) -> str:
+def stamp_for(images_dir: Path, variant: int) -> str:
     h = hashlib.sha256(Path(__file__).read_bytes())
+    h.update(f"variant={variant}\n".encode())
     names = {p for p, *_ in SPRITES.values()} | {p for p, *_ in BACKGROUNDS.values()} | \
         {p for p, _ in OCCLUDER_TEXTURES.values()}
     for name in sorted(names):
@@ -495,6 +602,8 @@ def write_sequence(seq: Sequence, assets: Assets, out_dir: Path, png_frames: lis
         "fps": FPS, "width": WIDTH, "height": HEIGHT, "numFrames": seq.frames,
         "frames": [{"frame": k, "objects": objs} for k, objs in enumerate(gt_frames, start=1)],
     }
+    if seq.variant:
+        gt["variant"] = seq.variant
     (out_dir / f"{seq.name}.gt.json").write_text(json.dumps(gt, separators=(",", ":")) + "\n")
     ids = {o["id"] for f in gt_frames for o in f}
     boxes = sum(len(f) for f in gt_frames)
@@ -520,9 +629,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--png", type=int, nargs="*", default=[], metavar="FRAME",
                         help="also save these frames (1-based) as NAME.FRAME.png, for inspection")
     parser.add_argument("--list", action="store_true", help="list the sequences and exit")
+    parser.add_argument("--variant", type=int, default=0, metavar="K",
+                        help="0 (default): the default sequences; K >= 1: held-out variant K "
+                             "(mirrored for odd K, other speeds, pairings and start positions)")
     args = parser.parse_args(argv)
+    if args.variant < 0:
+        parser.error("--variant must be >= 0")
 
-    all_seqs = sequences()
+    all_seqs = sequences(args.variant)
     if args.list:
         for s in all_seqs:
             print(f"{s.name:18s} {s.frames:4d} frames  {s.description}")
@@ -540,7 +654,7 @@ def main(argv: list[str] | None = None) -> int:
     if not images_dir.is_dir():
         raise SystemExit(f"error: assets directory {assets_dir} not found")
     args.out.mkdir(parents=True, exist_ok=True)
-    stamp = stamp_for(images_dir)
+    stamp = stamp_for(images_dir, args.variant)
     stamp_path = args.out / STAMP_NAME
     old = json.loads(stamp_path.read_text()) if stamp_path.is_file() else {}
 
