@@ -35,8 +35,9 @@ bench-track: build
 	@scripts/bench-track.sh
 
 ## tracking: tracking quality vs ByteTrack on generated sequences (py-motmetrics; VARIANT=1,2 for held-out sets).
+TRACKING_ARGS ?=
 tracking: build
-	@scripts/tracking/evaluate.sh
+	@scripts/tracking/evaluate.sh $(TRACKING_ARGS)
 
 ## fuzz: libFuzzer targets (model, metadata, picture) built with -sanitize=fuzzer,address, SECONDS each (default 60).
 SECONDS_EACH ?= 60

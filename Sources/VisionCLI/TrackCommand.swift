@@ -7,7 +7,7 @@ import VisionCore
 /// `vision-tasks track`: ML Kit's stream-mode object detection and tracking on a video file, with
 /// optional classification by a custom classifier; one JSON line per decoded frame.
 enum TrackCommand {
-    static let usage = "track VIDEO [--model CLASSIFIER.tflite] [--jsonl OUT.jsonl] [--detections-jsonl DETS.jsonl] [--output ANNOTATED.mp4] [--max-objects N] [--single] [--threshold F] [--max-labels N] [--localizer DETECTOR.tflite] [--threads N] [--track-high F] [--track-low F] [--track-new F] [--track-iou F] [--track-appearance F] [--track-size F] [--track-confirm N] [--track-coast-ms N]"
+    static let usage = "track VIDEO [--model CLASSIFIER.tflite] [--jsonl OUT.jsonl] [--detections-jsonl DETS.jsonl] [--output ANNOTATED.mp4] [--max-objects N] [--single] [--threshold F] [--max-labels N] [--localizer DETECTOR.tflite] [--threads N] [--track-high F] [--track-low F] [--track-new F] [--track-iou F] [--track-appearance F] [--track-size F] [--track-group F] [--track-part F] [--track-confirm N] [--track-coast-ms N]"
 
     static func run(_ raw: [String]) throws {
         var args = try Arguments(raw, booleanFlags: ["single", "quiet"])
@@ -34,6 +34,8 @@ enum TrackCommand {
         if let v = try args.float("track-iou") { tracker.minimumIoU = Double(v) }
         if let v = try args.float("track-appearance") { tracker.appearanceWeight = Double(v) }
         if let v = try args.float("track-size") { tracker.sizeWeight = Double(v) }
+        if let v = try args.float("track-group") { tracker.groupCoverage = Double(v) }
+        if let v = try args.float("track-part") { tracker.partContainment = Double(v) }
         if let v = try args.int("track-confirm") { tracker.confirmationHits = v }
         if let v = try args.int("track-coast-ms") { tracker.maxCoastMs = v }
         try Self.check(tracker)

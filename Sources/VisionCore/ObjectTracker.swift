@@ -59,8 +59,18 @@ public final class ObjectTracker: @unchecked Sendable {
         let usable = detections.indices.filter { detections[$0].box.isFinite && detections[$0].box.area > 0 && detections[$0].score.isFinite }
         for i in tracks.indices { tracks[i].filter.predict(steps: steps) }
 
-        let high = usable.filter { detections[$0].score >= options.highScoreThreshold }
-        let low = usable.filter { detections[$0].score >= options.lowScoreThreshold && detections[$0].score < options.highScoreThreshold }
+        // A box covering most of two or more followed objects is a group, not an object: it neither
+        // moves a track nor starts one (the objects' own boxes, if any, do).
+        let predictions = tracks.filter { $0.id != nil }.map { $0.filter.box }
+        let groups = Set(usable.filter { d in
+            let box = detections[d].box
+            // Each covered object is a sizeable part of the box, and the box is not one of them.
+            let covered = predictions.filter { $0.fractionInside(box) >= options.groupCoverage && $0.area >= 0.2 * box.area }
+            return covered.count >= 2 && !covered.contains { $0.iou(box) >= 0.6 }
+        })
+        let candidates = usable.filter { !groups.contains($0) }
+        let high = candidates.filter { detections[$0].score >= options.highScoreThreshold }
+        let low = candidates.filter { detections[$0].score >= options.lowScoreThreshold && detections[$0].score < options.highScoreThreshold }
         var matches: [(track: Int, detection: Int)] = []
 
         // Stage 1: confirmed tracks (followed or coasting) against high-score detections.
@@ -139,7 +149,7 @@ public final class ObjectTracker: @unchecked Sendable {
         // A box mostly inside a better-scored one is a part of that object (a head, a wheel): it
         // does not start a track of its own.
         func isPart(_ d: Int) -> Bool {
-            usable.contains { o in
+            candidates.contains { o in
                 o != d && detections[o].score > detections[d].score && detections[d].box.fractionInside(detections[o].box) >= options.partContainment
             }
         }

@@ -10,6 +10,9 @@ public struct TrackerOptions: Equatable, Sendable {
     /// A detection with at least this fraction of its area inside a better-scored detection is
     /// taken for a part of that object and starts no track (default 0.7; 1.1 disables).
     public var partContainment: Double = 0.7
+    /// A detection holding at least this fraction of each of two or more followed tracks' predicted
+    /// boxes is a group box (two objects in one box) and is left out (default 0.6; above 1 disables).
+    public var groupCoverage: Double = 0.6
     /// Smallest IoU between a track's predicted box and a detection in the first stage (default 0.2).
     public var minimumIoU: Double = 0.2
     /// Smallest IoU in the second (low-score) stage (default 0.4).

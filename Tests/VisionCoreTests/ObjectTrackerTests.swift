@@ -145,6 +145,17 @@ struct ObjectTrackerTests {
         #expect(t.nextTrackingID == 1)
     }
 
+    @Test("a confident box around two followed objects (a group) moves no track and starts none")
+    func groups() {
+        let t = ObjectTracker()
+        let a = TrackerDetection(box: Self.box(200, 180), score: 0.8), b = TrackerDetection(box: Self.box(265, 185), score: 0.75)
+        let group = TrackerDetection(box: TrackBox(x: 165, y: 145, width: 135, height: 75), score: 0.9)
+        let ids = Self.run(t, Array(repeating: [a, b], count: 4) + Array(repeating: [group, a, b], count: 6))
+        #expect(ids[3] == [0: 0, 1: 1])
+        #expect(ids[9] == [1: 0, 2: 1])
+        #expect(t.nextTrackingID == 2)
+    }
+
     @Test("a box covering two crossing objects does not drag one track onto the other")
     func mergedBoxes() {
         let t = ObjectTracker()
