@@ -15,6 +15,7 @@ have_header libavutil/avutil.h || packages+=(libavutil-dev)
 command -v ffmpeg >/dev/null || packages+=(ffmpeg)
 command -v unzip >/dev/null || packages+=(unzip)
 python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)
+python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || packages+=(python3-venv)
 [ ${#packages[@]} -eq 0 ] && exit 0
 echo "install-system-deps: installing ${packages[*]}" >&2
 if [ "$(id -u)" = 0 ]; then sudo=""; elif command -v sudo >/dev/null; then sudo="sudo"; else
