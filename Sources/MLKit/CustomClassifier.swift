@@ -1,9 +1,19 @@
+import Foundation
 import VisionCore
 
 /// ML Kit's custom-model contract, shared by the image labeler and the object detector's
 /// per-object classification: one output of [1, N] or [1, 1, 1, N], uint8 input or float input
 /// with normalization metadata, label texts in the metadata.
 enum CustomClassifier {
+    /// ML Kit's threshold rule: a value outside 0…1 (or NaN) is treated as unset.
+    static func threshold(_ value: NSNumber?) -> Float? {
+        guard let v = value?.floatValue, v >= 0, v <= 1 else { return nil }
+        return v
+    }
+
+    /// ML Kit's count rule: 0 or less means 10.
+    static func count(_ value: Int) -> Int { value > 0 ? value : 10 }
+
     /// Loads `model` as a classifier keeping labels ≥ `threshold` (nil → the metadata's, else 0),
     /// at most `maxResults`. Errors are ``MLKitError``s whose messages start with `failure`.
     static func load(_ model: LocalModel, threshold: Float?, maxResults: Int, threads: Int, failure: String) throws -> ImageClassificationEngine {

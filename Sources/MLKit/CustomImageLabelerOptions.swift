@@ -14,12 +14,7 @@ public final class CustomImageLabelerOptions: CommonImageLabelerOptions, @unchec
         self.localModel = localModel
     }
 
-    /// ML Kit's rule: a threshold outside 0…1 (or NaN) is treated as unset.
-    var resolvedThreshold: Float? {
-        guard let value = confidenceThreshold?.floatValue, value >= 0, value <= 1 else { return nil }
-        return value
-    }
-
-    /// ML Kit's rule: a count of 0 or less is 10.
-    var resolvedMaxResultCount: Int { maxResultCount > 0 ? maxResultCount : 10 }
+    /// ML Kit's rules: a threshold outside 0…1 (or NaN) is unset; a count of 0 or less is 10.
+    var resolvedThreshold: Float? { CustomClassifier.threshold(confidenceThreshold) }
+    var resolvedMaxResultCount: Int { CustomClassifier.count(maxResultCount) }
 }

@@ -40,14 +40,9 @@ public final class CustomObjectDetectorOptions: CommonObjectDetectorOptions, @un
         self.localModel = localModel
     }
 
-    /// ML Kit's rule: a threshold outside 0…1 (or NaN) is treated as unset.
-    var resolvedThreshold: Float? {
-        guard let value = classificationConfidenceThreshold?.floatValue, value >= 0, value <= 1 else { return nil }
-        return value
-    }
-
-    /// ML Kit's rule: a count of 0 or less is 10.
-    var resolvedLabelCount: Int { maxPerObjectLabelCount > 0 ? maxPerObjectLabelCount : 10 }
+    /// ML Kit's rules: a threshold outside 0…1 (or NaN) is unset; a label count of 0 or less is 10.
+    var resolvedThreshold: Float? { CustomClassifier.threshold(classificationConfidenceThreshold) }
+    var resolvedLabelCount: Int { CustomClassifier.count(maxPerObjectLabelCount) }
 
     /// Objects reported per call.
     var resolvedObjectCount: Int { shouldEnableMultipleObjects ? (maxObjectCount > 0 ? maxObjectCount : 5) : 1 }
