@@ -216,24 +216,13 @@ public final class ObjectDetector: NSObject, @unchecked Sendable {
     }
 
     /// A box in the upright picture (`width`×`height`) mapped to the stored pixels of a picture
-    /// shown with `orientation`.
+    /// shown with `orientation` (the preprocessor's own upright-to-stored mapping).
     static func storedBox(_ box: TrackBox, _ orientation: UIImage.Orientation, _ width: Double, _ height: Double) -> TrackBox {
         guard orientation != .up else { return box }
-        // Stored size.
         let (sw, sh) = orientation.swapsDimensions ? (height, width) : (width, height)
-        func map(_ x: Double, _ y: Double) -> (Double, Double) {
-            switch orientation {
-            case .up: return (x, y)
-            case .upMirrored: return (sw - x, y)
-            case .down: return (sw - x, sh - y)
-            case .downMirrored: return (x, sh - y)
-            case .leftMirrored: return (y, x)
-            case .right: return (y, sh - x)
-            case .rightMirrored: return (sw - y, sh - x)
-            case .left: return (sw - y, x)
-            }
-        }
-        let a = map(box.x, box.y), b = map(box.x + box.width, box.y + box.height)
+        let mapping = ImagePreprocessor.mapping(width: Int(sw), height: Int(sh), orientation: orientation, roi: .full, dstWidth: 1, dstHeight: 1)
+        let a = mapping.source(x: box.x / width, y: box.y / height)
+        let b = mapping.source(x: (box.x + box.width) / width, y: (box.y + box.height) / height)
         return TrackBox(x: min(a.0, b.0), y: min(a.1, b.1), width: abs(a.0 - b.0), height: abs(a.1 - b.1))
     }
 }
