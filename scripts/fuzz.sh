@@ -27,22 +27,23 @@ module() {  # name, sources…: a static library and its module, instrumented
     -emit-module-path "$out/$name.swiftmodule" -o "$out/lib$name.a" "$@"
 }
 
+cmodule() {  # name: Sources/<name>/<name>.c as an instrumented static library with its module map
+  local name=$1
+  clang -O1 -g -fsanitize=fuzzer-no-link,address -ISources/$name/include -c Sources/$name/$name.c -o "$out/$name.o"
+  ar rcs "$out/lib$name.a" "$out/$name.o"
+  mkdir -p "$out/$name"
+  printf 'module %s {\n  header "%s/Sources/%s/include/%s.h"\n  export *\n}\n' "$name" "$root" "$name" "$name" > "$out/$name/module.modulemap"
+  maps+=(-Xcc "-fmodule-map-file=$out/$name/module.modulemap")
+}
+
 build() {
   module FileInput Sources/FileInput/*.swift
   module TFLiteModel Sources/TFLiteModel/*.swift
-  # CJPEG: the C layer over libjpeg, instrumented, with a module map of its own.
-  clang -O1 -g -fsanitize=fuzzer-no-link,address -ISources/CJPEG/include -c Sources/CJPEG/CJPEG.c -o "$out/CJPEG.o"
-  ar rcs "$out/libCJPEG.a" "$out/CJPEG.o"
-  mkdir -p "$out/CJPEG"
-  printf 'module CJPEG {\n  header "%s/Sources/CJPEG/include/CJPEG.h"\n  export *\n}\n' "$root" > "$out/CJPEG/module.modulemap"
-  maps+=(-Xcc "-fmodule-map-file=$out/CJPEG/module.modulemap")
+  # The C layers (over libjpeg, over FFmpeg), instrumented, each with a module map of its own;
+  # the libraries below them are not instrumented.
+  cmodule CJPEG
   module Imaging Sources/Imaging/*.swift
-  # CFFmpeg: the C layer over FFmpeg's libraries, instrumented (FFmpeg itself is not).
-  clang -O1 -g -fsanitize=fuzzer-no-link,address -ISources/CFFmpeg/include -c Sources/CFFmpeg/CFFmpeg.c -o "$out/CFFmpeg.o"
-  ar rcs "$out/libCFFmpeg.a" "$out/CFFmpeg.o"
-  mkdir -p "$out/CFFmpeg"
-  printf 'module CFFmpeg {\n  header "%s/Sources/CFFmpeg/include/CFFmpeg.h"\n  export *\n}\n' "$root" > "$out/CFFmpeg/module.modulemap"
-  maps+=(-Xcc "-fmodule-map-file=$out/CFFmpeg/module.modulemap")
+  cmodule CFFmpeg
   link=(-L "$out" -lTFLiteModel -lFileInput -lz)
   swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-model" Fuzz/FuzzSeeds.swift Fuzz/ModelSeeds.swift Fuzz/ModelFuzz.swift "${link[@]}"
   swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-metadata" Fuzz/FuzzSeeds.swift Fuzz/ModelSeeds.swift Fuzz/MetadataFuzz.swift "${link[@]}"

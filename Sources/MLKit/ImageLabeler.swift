@@ -61,17 +61,7 @@ public final class ImageLabeler: NSObject, @unchecked Sendable {
     /// Labels `image` on a queue of the labeler's and calls `completion` on ``completionQueue``
     /// with the labels or the error.
     public func process(_ image: VisionImage, completion: @escaping ImageLabelingCallback) {
-        let deliver = completionQueue
-        // The completion is called once, on `deliver`, as iOS calls it on the main queue.
-        let callback = CompletionBox(completion)
-        work.async { [self] in
-            do {
-                let labels = try results(in: image)
-                deliver.async { callback.completion(labels, nil) }
-            } catch {
-                deliver.async { callback.completion(nil, error) }
-            }
-        }
+        CompletionBox(completion).run(on: work, deliver: completionQueue) { [self] in try results(in: image) }
     }
 
     /// Timings of the last call in seconds: preprocessing, inference, post-processing (an extension).

@@ -175,16 +175,7 @@ public final class ObjectDetector: NSObject, @unchecked Sendable {
     /// Detects objects in `image` on a queue of the detector's and calls `completion` on
     /// ``completionQueue`` with the objects or the error.
     public func process(_ image: VisionImage, completion: @escaping ObjectDetectionCallback) {
-        let deliver = completionQueue
-        let callback = CompletionBox<[Object]>(completion)
-        work.async { [self] in
-            do {
-                let objects = try results(in: image)
-                deliver.async { callback.completion(objects, nil) }
-            } catch {
-                deliver.async { callback.completion(nil, error) }
-            }
-        }
+        CompletionBox(completion).run(on: work, deliver: completionQueue) { [self] in try results(in: image) }
     }
 
     /// Forgets every tracked object (stream mode; IDs are not reused afterwards). An extension.
