@@ -22,9 +22,9 @@ let package = Package(
         // libjpeg behind a tiny C layer that turns its longjmp errors into return codes.
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        // FFmpeg's libraries (libavformat, libavcodec, libswscale) behind a small C layer.
+        // FFmpeg's libraries (libavformat, libavcodec, libswscale, libavdevice for cameras) behind a small C layer.
         .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"),
-                                                  .linkedLibrary("swscale"), .linkedLibrary("avutil")]),
+                                                  .linkedLibrary("swscale"), .linkedLibrary("avutil"), .linkedLibrary("avdevice")]),
         // Video files in (decoded frames with timestamps) and out (encoded annotated frames).
         .target(name: "Video", dependencies: ["CFFmpeg", "Imaging", "UIKitCompat"]),
         // Whole regular files read without blocking on FIFOs or devices.

@@ -11,7 +11,7 @@ classifier=${2:-$assets/models/mobilenet_v2_1.0_224_quant.tflite}
 runs=${3:-5}
 bin=${VISION_TASKS_BIN:-.build/release/vision-tasks}
 [ -x "$bin" ] || swift build -c release --product vision-tasks >/dev/null
-fps() { taskset -c 1 "$bin" track "$video" --threads 1 --jsonl /dev/null "$@" 2>&1 | sed -n 's/.*(\([0-9.]*\) frames\/s).*/\1/p'; }
+fps() { taskset -c 1 "$bin" track "$video" --threads 1 --jsonl /dev/null "$@" 2>&1 | sed -n 's/^track: .*(\([0-9.]*\) items\/s).*/\1/p'; }
 alone=(); classified=()
 for ((i = 0; i < runs; i++)); do
   alone+=("$(fps)")

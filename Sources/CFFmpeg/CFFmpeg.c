@@ -3,6 +3,7 @@
 #include "CFFmpeg.h"
 
 #include <libavcodec/avcodec.h>
+#include <libavdevice/avdevice.h>
 #include <libavformat/avformat.h>
 #include <libavutil/error.h>
 #include <libavutil/imgutils.h>
@@ -48,6 +49,7 @@ struct vt_video_reader {
   AVRational rate;
   uint8_t *rgb;
   size_t rgb_capacity;
+  int live;
 };
 
 void vt_video_close(vt_video_reader *r) {
@@ -61,20 +63,40 @@ void vt_video_close(vt_video_reader *r) {
   free(r);
 }
 
-int vt_video_open(const char *path, int threads, int64_t max_pixels, vt_video_reader **out,
-                  vt_video_info *info, char *err, size_t err_len) {
+// Live sources: network protocols FFmpeg streams over, and the demuxers of live streams.
+static const char *kLiveProtocols = "file,http,https,tls,tcp,udp,rtp,rtsp,rtmp,rtmps,srt,crypto";
+static const char *kLiveContainers =
+    "mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,avi,mpegts,mpeg,flv,nut,ivf,yuv4mpegpipe,h264,hevc,mjpeg,mpegvideo,m4v,obu,asf,"
+    "hls,rtsp,rtp,sdp,mpjpeg,v4l2,video4linux2";
+
+static int open_reader(const char *path, int live, int threads, int64_t max_pixels, vt_video_reader **out,
+                       vt_video_info *info, char *err, size_t err_len) {
   if (!path || !out || !info) { set_error(err, err_len, "missing argument", 0); return VT_VIDEO_ERR_ARGUMENT; }
   *out = NULL;
   memset(info, 0, sizeof *info);
   vt_video_reader *r = calloc(1, sizeof *r);
   if (!r) { set_error(err, err_len, "out of memory", 0); return VT_VIDEO_ERR_LIMIT; }
   r->max_pixels = max_pixels > 0 ? max_pixels : INT64_MAX;
-  // Only local files, and only video containers: a "video" that is really a playlist or a
-  // concat script (HLS, concat, image2 patterns …) could make FFmpeg open other files or URLs.
+  r->live = live;
   AVDictionary *options = NULL;
-  av_dict_set(&options, "protocol_whitelist", "file", 0);
-  av_dict_set(&options, "format_whitelist", kVideoContainers, 0);
-  int ret = avformat_open_input(&r->format, path, NULL, &options);
+  const AVInputFormat *forced = NULL;
+  if (!live) {
+    // Only local files, and only video containers: a "video" that is really a playlist or a
+    // concat script (HLS, concat, image2 patterns …) could make FFmpeg open other files or URLs.
+    av_dict_set(&options, "protocol_whitelist", "file", 0);
+    av_dict_set(&options, "format_whitelist", kVideoContainers, 0);
+  } else if (strncmp(path, "/dev/", 5) == 0) {
+    // A camera: Video4Linux2 through libavdevice.
+    avdevice_register_all();
+    forced = av_find_input_format("v4l2");
+    if (!forced) { set_error(err, err_len, "this FFmpeg has no Video4Linux2 input (libavdevice)", 0); free(r); return VT_VIDEO_ERR_OPEN; }
+  } else {
+    // A stream: network protocols allowed, reads time out instead of hanging (10 s).
+    av_dict_set(&options, "protocol_whitelist", kLiveProtocols, 0);
+    av_dict_set(&options, "format_whitelist", kLiveContainers, 0);
+    av_dict_set(&options, "rw_timeout", "10000000", 0);
+  }
+  int ret = avformat_open_input(&r->format, path, forced, &options);
   av_dict_free(&options);
   if (ret < 0) { set_error(err, err_len, "cannot open the file as a video", ret); vt_video_close(r); return VT_VIDEO_ERR_OPEN; }
   ret = avformat_find_stream_info(r->format, NULL);
@@ -122,6 +144,16 @@ int vt_video_open(const char *path, int threads, int64_t max_pixels, vt_video_re
   snprintf(info->codec, sizeof info->codec, "%s", codec->name);
   *out = r;
   return VT_VIDEO_OK;
+}
+
+int vt_video_open(const char *path, int threads, int64_t max_pixels, vt_video_reader **out,
+                  vt_video_info *info, char *err, size_t err_len) {
+  return open_reader(path, 0, threads, max_pixels, out, info, err, err_len);
+}
+
+int vt_video_open_live(const char *source, int threads, int64_t max_pixels, vt_video_reader **out,
+                       vt_video_info *info, char *err, size_t err_len) {
+  return open_reader(source, 1, threads, max_pixels, out, info, err, err_len);
 }
 
 // Converts r->frame into the packed RGB buffer.
@@ -173,7 +205,7 @@ static int convert_frame(vt_video_reader *r, const uint8_t **rgb, int *width, in
 // True when the container's sample index (MP4, MOV, MKV cues …) places the stream's last sample
 // past the end of the file: the demuxer then ends early without an error.
 static int is_truncated(vt_video_reader *r) {
-  if (!r->format->pb) return 0;
+  if (r->live || !r->format->pb) return 0;
   int64_t size = avio_size(r->format->pb);
   if (size <= 0) return 0;
   AVStream *st = r->format->streams[r->stream];

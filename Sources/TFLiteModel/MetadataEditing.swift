@@ -23,11 +23,13 @@ enum MetadataEditing {
     }
 
     /// Makes `labels` the label file of `tensor` (replacing any), stored among `files`.
+    /// Axis labels (a classifier's classes) by default; value labels for a tensor whose values are
+    /// class indices (a post-processed detector's `category` output).
     static func attach(_ labels: (name: String, contents: [UInt8]), to tensor: inout ModelMetadata.TensorMetadata,
-                       files: inout [(name: String, contents: [UInt8])]) {
+                       files: inout [(name: String, contents: [UInt8])], type: ModelMetadata.AssociatedFileType = .tensorAxisLabels) {
         files.removeAll { $0.name == labels.name }
         files.append(labels)
-        tensor.associatedFiles.removeAll { $0.type == .tensorAxisLabels }
-        tensor.associatedFiles.append(.init(name: labels.name, type: .tensorAxisLabels))
+        tensor.associatedFiles.removeAll { $0.type == .tensorAxisLabels || $0.type == .tensorValueLabels }
+        tensor.associatedFiles.append(.init(name: labels.name, type: type))
     }
 }

@@ -25,7 +25,18 @@ public final class VideoReader: Sequence, @unchecked Sendable {
     public static let defaultMaxPixels = 8192 * 8192
 
     /// Opens `path`. `threads` is the decoder's thread count (1 by default; 0 lets FFmpeg choose).
-    public init(path: String, threads: Int = 1, maxPixels: Int = VideoReader.defaultMaxPixels) throws {
+    public convenience init(path: String, threads: Int = 1, maxPixels: Int = VideoReader.defaultMaxPixels) throws {
+        try self.init(source: path, live: false, threads: threads, maxPixels: maxPixels)
+    }
+
+    /// Opens a live source: a camera (`/dev/video0`, Video4Linux2), a stream URL (`rtsp://`,
+    /// `rtmp://`, `srt://`, `udp://`, `http(s)://`, HLS …; a read that stalls 10 s fails), or a
+    /// file. Frames come as the source delivers them; pace a file yourself for real time.
+    public convenience init(liveSource: String, threads: Int = 1, maxPixels: Int = VideoReader.defaultMaxPixels) throws {
+        try self.init(source: liveSource, live: true, threads: threads, maxPixels: maxPixels)
+    }
+
+    private init(source path: String, live: Bool, threads: Int, maxPixels: Int) throws {
         self.path = path
         guard threads >= 0, threads <= 64 else {
             throw VideoError(.invalidArgument, "Decoder threads must be between 0 and 64, got \(threads).")
@@ -34,7 +45,8 @@ public final class VideoReader: Sequence, @unchecked Sendable {
         var err = [CChar](repeating: 0, count: 512)
         var cInfo = vt_video_info()
         var h: OpaquePointer?
-        let status = vt_video_open(path, Int32(threads), Int64(maxPixels), &h, &cInfo, &err, err.count)
+        let status = live ? vt_video_open_live(path, Int32(threads), Int64(maxPixels), &h, &cInfo, &err, err.count)
+            : vt_video_open(path, Int32(threads), Int64(maxPixels), &h, &cInfo, &err, err.count)
         guard status == 0, let h else {
             throw VideoError(status: status, message: "Cannot read video \(path): \(VideoError.text(err)).")
         }

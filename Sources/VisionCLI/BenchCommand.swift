@@ -35,25 +35,42 @@ enum BenchCommand {
         return custom.contains { $0.name == DetectorMetadata.name }
     }
 
-    static func run(_ raw: [String]) throws {
-        var args = try Arguments(raw, booleanFlags: ["json", "fast-hybrid"])
-        guard let model = args.string("model"), let imagePath = args.string("image") ?? args.positionals.first else {
-            throw CLIError.usage("bench needs --model MODEL.tflite and --image IMAGE")
+    static let spec = CommandSpec(
+        name: "bench", summary: "measure: stage medians on one picture, or pipelined vs sequential throughput on a folder or video",
+        positionals: "[INPUT...]", positionalHelp: "with --throughput: the pictures, folders or videos to run (else the picture, like --image)",
+        count: 0...Int.max,
+        options: [
+            TaskOptions.model,
+            OptionSpec("image", .text, "PICTURE", help: "the picture for the stage medians"),
+            OptionSpec("task", .choice(["detect", "classify", "label"]), help: "the task (default: detect for detectors, else classify)"),
+            OptionSpec("runs", .integer(1...1_000_000), "N", default: "50", help: "measured runs"),
+            OptionSpec("warmup", .integer(0...1_000_000), "N", default: "5", help: "warm-up runs"),
+            TaskOptions.threads,
+            TaskOptions.fastHybrid,
+            OptionSpec("throughput", .flag, help: "items/s of the app's pipeline vs a plain sequential loop on INPUT..., rounds interleaved"),
+            OptionSpec("rounds", .integer(1...100), "N", default: "3", help: "--throughput: rounds of each (medians)"),
+            OptionSpec("every", .integer(1...1_000_000), "N", default: "1", help: "--throughput: every Nth video frame"),
+            OptionSpec("with-output", .flag, help: "--throughput: also write annotated pictures/videos (to a temporary folder)"),
+            OptionSpec("json", .flag, help: "one JSON object"),
+        ],
+        notes: "Examples: vision-tasks bench --model ssd.tflite --image dog.jpg\n          vision-tasks bench --model ssd.tflite --throughput photos/ clip.mp4",
+        run: run)
+
+    static func run(_ p: ParsedCommand) throws {
+        if p.flag("throughput") { return try ThroughputBench.run(p) }
+        let model = try ModelZoo.resolve(try TaskOptions.requiredModel(p))
+        guard let imagePath = p.string("image") ?? p.positionals.first else {
+            throw CLIError.usage("bench needs --image PICTURE (or --throughput INPUT...)")
         }
-        let runs = try args.int("runs") ?? 50
-        let warmup = try args.int("warmup") ?? 5
-        let threads = try args.int("threads") ?? 1
-        let json = args.flag("json")
-        let fastHybrid = args.flag("fast-hybrid")
-        guard (1...1_000_000).contains(runs), (0...1_000_000).contains(warmup), (1...BaseOptions.maxThreads).contains(threads) else {
-            throw CLIError.usage("--runs must be 1…1000000, --warmup 0…1000000, --threads 1…\(BaseOptions.maxThreads)")
-        }
+        let runs = p.int("runs") ?? 50
+        let warmup = p.int("warmup") ?? 5
+        let threads = p.int("threads") ?? 1
+        let json = p.flag("json")
+        let fastHybrid = p.flag("fast-hybrid")
 
         let image = try MPImage(contentsOfFile: imagePath, orientation: .up)
         let detector = try Self.looksLikeDetector(model)
-        let task = args.string("task") ?? (detector ? "detect" : "classify")
-        try args.rejectUnknown()
-        guard ["detect", "classify", "label"].contains(task) else { throw CLIError.usage("--task is detect, classify or label") }
+        let task = p.string("task") ?? (detector ? "detect" : "classify")
 
         // The task through the public API, and the same model compiled again and driven stage by
         // stage, for the raw-run and per-stage figures.
@@ -131,7 +148,7 @@ enum BenchCommand {
         let ratio = e2e / raw
         let classify = compare == nil ? nil : median(compareT)
         if json {
-            print("{\"model\":\(ResultJSON.escape(model)),\"image\":\(ResultJSON.escape(imagePath)),\"width\":\(image.bitmap.width),\"height\":\(image.bitmap.height),"
+            print("{\"model\":\(JSONValue.escape(model)),\"image\":\(JSONValue.escape(imagePath)),\"width\":\(image.bitmap.width),\"height\":\(image.bitmap.height),"
                   + "\"input\":[\(format.width),\(format.height)],\"threads\":\(threads),\"runs\":\(runs),"
                   + String(format: "\"raw_ms\":%.4f,\"preprocess_ms\":%.4f,\"postprocess_ms\":%.4f,\"task\":\"\(task)\",\"detect_ms\":%.4f,\"detect_over_raw\":%.4f,\"preprocess_alone_ms\":%.4f",
                            raw * 1000, pre * 1000, post * 1000, e2e * 1000, ratio, preHot * 1000)

@@ -1,13 +1,18 @@
 import Foundation
+import MediaPipeTasksVision
+import MLKit
 import TFLiteModel
 import VisionCore
 
 /// `vision-tasks inspect`: what a model holds — tensors, ops, metadata, labels — without running it.
 enum InspectCommand {
-    static func run(_ raw: [String]) throws {
-        let args = try Arguments(raw, booleanFlags: [])
-        try args.rejectUnknown()
-        guard let path = args.positionals.first else { throw CLIError.usage("inspect needs MODEL.tflite") }
+    static let spec = CommandSpec(
+        name: "inspect", summary: "show a model's tensors, ops, metadata and labels, and check it against each task",
+        positionals: "MODEL", positionalHelp: "a .tflite file, or a fetched model's name", count: 1...1,
+        options: [], run: run)
+
+    static func run(_ p: ParsedCommand) throws {
+        let path = try ModelZoo.resolve(p.positionals[0])
         let resources = try TasksErrorBridge.run { try ModelResources(path: path) }
         let file = resources.file
         print("model        \(path) (\(file.bytes.count) bytes, schema v\(file.version))")
@@ -23,8 +28,9 @@ enum InspectCommand {
         if let pp = try? file.detectionPostProcessOptions() {
             print("post-process max_detections \(pp.maxDetections), num_classes \(pp.numClasses), iou \(pp.nmsIouThreshold), score \(pp.nmsScoreThreshold)")
         }
+        defer { checks(path, file) }
         guard let md = resources.metadata else {
-            print("metadata     none (MediaPipe's ObjectDetector refuses models without metadata; the ImageClassifier accepts them)")
+            print("metadata     none")
             return
         }
         print("metadata     \(md.name ?? "-") (min parser \(md.minParserVersion ?? "-"))")
@@ -40,5 +46,64 @@ enum InspectCommand {
             print("  tensor     \(t.name ?? "-"): " + (parts.isEmpty ? "-" : parts.joined(separator: "; ")))
         }
         print("files        \(resources.archive?.names.joined(separator: ", ") ?? "none")")
+    }
+
+    /// Creates each task on the model — the same checks the APIs apply — and prints, for each
+    /// refusal, the error and the `vision-tasks metadata` command line that repairs the model.
+    static func checks(_ path: String, _ file: ModelFile) {
+        print("checks")
+        let postProcessed = ((try? file.detectionPostProcessOptions()) ?? nil) != nil
+        let floatInput = file.subgraphs.first?.inputTensors.first?.type == .float32
+        let outputs = file.subgraphs.first?.outputTensors.count ?? 0
+        var base = ((path as NSString).deletingPathExtension as NSString).lastPathComponent
+        if base.hasSuffix("_no_metadata") { base.removeLast("_no_metadata".count) }
+        let repaired = base + "_with_metadata.tflite"
+        let normalization = floatInput ? " --mean 127.5 --std 127.5" : ""
+        func report(_ task: String, _ error: Error?, fix: (String) -> String?) {
+            guard let error else {
+                print("  ✓ \(task)")
+                return
+            }
+            let f = ItemFailure(error)
+            print("  ✗ \(task): error \(f.code) (\(f.domain)): \(f.message)")
+            if let hint = fix(f.message) { print("      fix: \(hint)") }
+        }
+        let detectorOptions = ObjectDetectorOptions()
+        detectorOptions.baseOptions.modelAssetPath = path
+        report("MediaPipe ObjectDetector", Result { try ObjectDetector(options: detectorOptions) }.failure) { message in
+            if postProcessed {
+                return "vision-tasks metadata --model \(path) --labels LABELS.txt\(normalization) --output \(repaired)"
+                    + "   (LABELS.txt: one name per class id; ours for COCO: ssd_mobilenet_v2_fpnlite_320_coco_labels.txt)"
+            }
+            if outputs == 2 { return "vision-tasks metadata --model \(path) --anchor-strides 8,16,… (or --blazeface-short-range) [--labels LABELS.txt]\(normalization) --output \(repaired)" }
+            return outputs == 1 ? "this is a classifier: use classify or label" : nil
+        }
+        let classifierOptions = ImageClassifierOptions()
+        classifierOptions.baseOptions.modelAssetPath = path
+        report("MediaPipe ImageClassifier", Result { try ImageClassifier(options: classifierOptions) }.failure) { message in
+            if message.contains("Normalization") { return "vision-tasks metadata --model \(path) --mean 127.5 --std 127.5 --output \(repaired)   (the mean/std the model was trained with)" }
+            return outputs > 1 ? "this is a detector: use detect" : nil
+        }
+        let labeler = ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(localModel: LocalModel(path: path)))
+        report("ML Kit ImageLabeler (and ObjectDetector classification)", labeler.modelError) { message in
+            if outputs != 1 { return "ML Kit's custom models are classifiers; for detection use 'detect' (MediaPipe) or 'track' (ML Kit's own localizer)" }
+            return "vision-tasks metadata --model \(path) --labels LABELS.txt\(normalization) --output \(repaired)"
+        }
+        if postProcessed || outputs == 2 {
+            let localizer = CustomObjectDetectorOptions(localModel: LocalModel(path: ""))
+            localizer.localizerModel = LocalModel(path: path)
+            localizer.shouldEnableClassification = false
+            report("ML Kit ObjectDetector localizer (track --localizer)", ObjectDetector.objectDetector(options: localizer).modelError) { _ in
+                "vision-tasks metadata --model \(path) --labels LABELS.txt\(normalization) --output \(repaired)"
+            }
+        }
+    }
+}
+
+private extension Result {
+    /// The error, if this is a failure.
+    var failure: Failure? {
+        if case .failure(let e) = self { return e }
+        return nil
     }
 }

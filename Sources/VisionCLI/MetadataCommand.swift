@@ -6,14 +6,50 @@ import TFLiteModel
 /// needs; for classifiers (one output), the labels ML Kit and MediaPipe read, a score threshold;
 /// for both, optionally input normalization. The model's weights are kept byte for byte.
 enum MetadataCommand {
-    static func run(_ raw: [String]) throws {
-        var args = try Arguments(raw, booleanFlags: ["blazeface-short-range", "anchor-fixed-size", "no-exp-box-size", "no-sigmoid-score"])
+    static let spec = CommandSpec(
+        name: "metadata", summary: "write MediaPipe/ML Kit metadata (labels, normalization, detector outputs, anchors) into a model",
+        options: [
+            OptionSpec("model", .text, "IN.tflite", help: "the model to complete"),
+            OptionSpec("output", .text, "OUT.tflite", help: "where to write the completed model"),
+            OptionSpec("labels", .text, "FILE", help: "label file, one label per line (the model's class order)"),
+            OptionSpec("mean", .number(-1e6...1e6), "M", help: "input normalization mean (float models)"),
+            OptionSpec("std", .number(-1e6...1e6), "S", help: "input normalization std (float models)"),
+            OptionSpec("score-threshold", .number(0...1), "T", help: "classifier: the model's score threshold"),
+            OptionSpec("blazeface-short-range", .flag, help: "raw SSD: BlazeFace short-range anchors"),
+            OptionSpec("anchor-strides", .list, "S,S,…", help: "raw SSD: anchor strides per layer"),
+            OptionSpec("anchor-aspect-ratios", .list, "R,R,…", help: "raw SSD: anchor aspect ratios (default 1)"),
+            OptionSpec("anchor-min-scale", .number(0...1e6), "F", help: "raw SSD: smallest anchor scale (default 0.2)"),
+            OptionSpec("anchor-max-scale", .number(0...1e6), "F", help: "raw SSD: largest anchor scale (default 0.95)"),
+            OptionSpec("anchor-input-width", .integer(1...65536), "W", help: "raw SSD: anchor input width (default: the model's)"),
+            OptionSpec("anchor-input-height", .integer(1...65536), "H", help: "raw SSD: anchor input height (default: the model's)"),
+            OptionSpec("anchor-fixed-size", .flag, help: "raw SSD: fixed-size anchors"),
+            OptionSpec("num-classes", .integer(1...100_000), "N", help: "raw SSD: classes (default: from the scores output)"),
+            OptionSpec("num-coords", .integer(4...100_000), "N", help: "raw SSD: values per box (default: from the boxes output)"),
+            OptionSpec("keypoints", .integer(0...10_000), "K", help: "raw SSD: keypoints per box"),
+            OptionSpec("keypoint-offset", .integer(4...100_000), "N", help: "raw SSD: where keypoints start in a box (default 4)"),
+            OptionSpec("values-per-keypoint", .integer(2...16), "N", help: "raw SSD: values per keypoint (default 2)"),
+            OptionSpec("box-scale", .number(1e-6...1e9), "S", help: "raw SSD: x/y/w/h scale (default: the input width)"),
+            OptionSpec("x-scale", .number(1e-6...1e9), "S", help: "raw SSD: x scale"),
+            OptionSpec("y-scale", .number(1e-6...1e9), "S", help: "raw SSD: y scale"),
+            OptionSpec("w-scale", .number(1e-6...1e9), "S", help: "raw SSD: w scale"),
+            OptionSpec("h-scale", .number(1e-6...1e9), "S", help: "raw SSD: h scale"),
+            OptionSpec("no-exp-box-size", .flag, help: "raw SSD: box sizes are linear, not exponential"),
+            OptionSpec("no-sigmoid-score", .flag, help: "raw SSD: scores are already probabilities"),
+        ],
+        notes: "Detectors with the TFLite_Detection_PostProcess op: --labels (and --mean/--std for float inputs).\nRaw SSD detectors: --blazeface-short-range or --anchor-strides with the --anchor-* options.\nClassifiers: --labels, --score-threshold, --mean/--std.",
+        run: run)
+
+    static func run(_ p: ParsedCommand) throws {
+        var args = p
         guard let input = args.string("model"), let output = args.string("output") else {
             throw CLIError.usage("metadata needs --model IN.tflite --output OUT.tflite")
         }
         let file: ModelFile
         do { file = try ModelFile(contentsOfFile: input) } catch let e as TFLiteModelError { throw CLIError.failure(e.message) }
-        if file.subgraphs[0].outputTensors.count == 1 && args.peek("anchor-strides") == nil && !args.flag("blazeface-short-range") {
+        if (try? file.detectionPostProcessOptions()) ?? nil != nil {
+            return try postProcessed(file, args, output: output)
+        }
+        if file.subgraphs[0].outputTensors.count == 1 && args.string("anchor-strides") == nil && !args.flag("blazeface-short-range") {
             return try classifier(file, &args, output: output)
         }
         var anchors: SSDAnchors
@@ -30,10 +66,10 @@ enum MetadataCommand {
             }
             guard !strides.isEmpty else { throw CLIError.usage("give --blazeface-short-range or --anchor-strides (with the other --anchor-* options)") }
             let input = file.subgraphs[0].inputTensors.first?.shape ?? []
-            anchors = SSDAnchors(numLayers: strides.count, minScale: try args.float("anchor-min-scale") ?? 0.2,
-                                 maxScale: try args.float("anchor-max-scale") ?? 0.95,
-                                 inputWidth: try args.int("anchor-input-width") ?? (input.count == 4 ? input[2] : 0),
-                                 inputHeight: try args.int("anchor-input-height") ?? (input.count == 4 ? input[1] : 0),
+            anchors = SSDAnchors(numLayers: strides.count, minScale: args.float("anchor-min-scale") ?? 0.2,
+                                 maxScale: args.float("anchor-max-scale") ?? 0.95,
+                                 inputWidth: args.int("anchor-input-width") ?? (input.count == 4 ? input[2] : 0),
+                                 inputHeight: args.int("anchor-input-height") ?? (input.count == 4 ? input[1] : 0),
                                  strides: strides, aspectRatios: ratios.isEmpty ? [1] : ratios,
                                  fixedAnchorSize: args.flag("anchor-fixed-size"))
         }
@@ -43,24 +79,21 @@ enum MetadataCommand {
         guard outputs.count == 2 else { throw CLIError.failure("A raw SSD detector has 2 outputs (boxes, scores); this model has \(outputs.count).") }
         let boxCoords = outputs[0].shape.last ?? 0
         /// A count option within `range`, as the Int32 DETECTOR_METADATA stores.
-        func count(_ name: String, _ fallback: Int, _ range: ClosedRange<Int>) throws -> Int32 {
-            let v = try args.int(name) ?? fallback
-            guard range.contains(v) else { throw CLIError.usage("--\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(v)") }
-            return Int32(v)
+        func count(_ name: String, _ fallback: Int, _ range: ClosedRange<Int>) -> Int32 {
+            Int32(clamping: args.int(name) ?? fallback)
         }
-        let numClasses = Int(try count("num-classes", outputs[1].shape.last ?? 1, 1...100_000))
-        let scale = try args.float("box-scale") ?? Float(anchors.inputWidth)
+        let numClasses = Int(count("num-classes", outputs[1].shape.last ?? 1, 1...100_000))
+        let scale = args.float("box-scale") ?? Float(anchors.inputWidth)
         let decoding = DetectorMetadata.DecodingOptions(
-            numClasses: Int32(numClasses), numBoxes: Int32(generated.count), numCoords: try count("num-coords", boxCoords, 4...100_000),
-            keypointCoordOffset: try count("keypoint-offset", 4, 4...100_000), numKeypoints: try count("keypoints", 0, 0...10_000),
-            numValuesPerKeypoint: try count("values-per-keypoint", 2, 2...16),
-            xScale: try args.float("x-scale") ?? scale, yScale: try args.float("y-scale") ?? scale,
-            wScale: try args.float("w-scale") ?? scale, hScale: try args.float("h-scale") ?? scale,
+            numClasses: Int32(numClasses), numBoxes: Int32(generated.count), numCoords: count("num-coords", boxCoords, 4...100_000),
+            keypointCoordOffset: count("keypoint-offset", 4, 4...100_000), numKeypoints: count("keypoints", 0, 0...10_000),
+            numValuesPerKeypoint: count("values-per-keypoint", 2, 2...16),
+            xScale: args.float("x-scale") ?? scale, yScale: args.float("y-scale") ?? scale,
+            wScale: args.float("w-scale") ?? scale, hScale: args.float("h-scale") ?? scale,
             applyExponentialOnBoxSize: !args.flag("no-exp-box-size"), sigmoidScore: !args.flag("no-sigmoid-score"))
         let labelsPath = args.string("labels")
-        let mean = try args.float("mean"), std = try args.float("std")
-        try args.rejectUnknown()
-
+        let mean = args.float("mean"), std = args.float("std")
+        
         let labels = try labelsPath.map(readLabels)
         let normalization = mean.flatMap { m in std.map { (mean: m, std: $0) } }
         let bytes: [UInt8]
@@ -73,13 +106,31 @@ enum MetadataCommand {
         print("wrote \(output): \(generated.count) anchors, \(numClasses) classes, \(decoding.numCoords) coordinates per box")
     }
 
+    /// A detector with the post-processing op: labels (`--labels`, required) and, for float
+    /// inputs, `--mean M --std S`.
+    static func postProcessed(_ file: ModelFile, _ args: ParsedCommand, output: String) throws {
+        guard let labelsPath = args.string("labels") else {
+            throw CLIError.usage("this detector ends in TFLite_Detection_PostProcess: give --labels FILE (one label per class id)\(file.subgraphs[0].inputTensors.first?.type == .float32 ? " and --mean M --std S" : "")")
+        }
+        let labels = try readLabels(labelsPath)
+        let mean = args.float("mean"), std = args.float("std")
+        let normalization = mean.flatMap { m in std.map { (mean: m, std: $0) } }
+        let bytes: [UInt8]
+        do { bytes = try PostProcessDetectorMetadataWriter.write(file, labels: labels, normalization: normalization) } catch let e as TFLiteModelError {
+            throw CLIError.failure(e.message)
+        }
+        guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else { throw CLIError.failure("Cannot write \(output).") }
+        let count = (try? LabelMap.parseLines(labels.contents).count) ?? 0
+        print("wrote \(output): detector metadata (location, category, score, number of detections), \(count) labels from \(labels.name)"
+              + (normalization.map { ", normalization mean \($0.mean) std \($0.std)" } ?? ""))
+    }
+
     /// Classifier metadata: `--labels FILE` (one label per class), `--mean M --std S`, `--score-threshold T`.
-    static func classifier(_ file: ModelFile, _ args: inout Arguments, output: String) throws {
+    static func classifier(_ file: ModelFile, _ args: inout ParsedCommand, output: String) throws {
         let labelsPath = args.string("labels")
-        let mean = try args.float("mean"), std = try args.float("std")
-        let threshold = try args.float("score-threshold")
-        try args.rejectUnknown()
-        guard labelsPath != nil || threshold != nil || (mean != nil && std != nil) else {
+        let mean = args.float("mean"), std = args.float("std")
+        let threshold = args.float("score-threshold")
+                guard labelsPath != nil || threshold != nil || (mean != nil && std != nil) else {
             throw CLIError.usage("for a classifier, give --labels FILE, --score-threshold T and/or --mean M --std S")
         }
         let labels = try labelsPath.map(readLabels)

@@ -11,13 +11,18 @@ enum SoakCommand {
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
-    static func run(_ raw: [String]) throws {
-        var args = try Arguments(raw, booleanFlags: ["json"])
-        guard let path = args.string("model") else { throw CLIError.usage("soak needs --model MODEL.tflite") }
-        let cycles = try args.int("cycles") ?? 300
-        let json = args.flag("json")
-        try args.rejectUnknown()
-        guard cycles >= 1 else { throw CLIError.usage("--cycles must be at least 1") }
+    static let spec = CommandSpec(
+        name: "soak", summary: "load, compile, run and destroy a model many times; report resident memory (leak check)",
+        options: [
+            TaskOptions.model,
+            OptionSpec("cycles", .integer(1...10_000_000), "N", default: "300", help: "cycles after 20 warm-up cycles"),
+            OptionSpec("json", .flag, help: "one JSON object"),
+        ], run: run)
+
+    static func run(_ p: ParsedCommand) throws {
+        let path = try ModelZoo.resolve(try TaskOptions.requiredModel(p))
+        let cycles = p.int("cycles") ?? 300
+        let json = p.flag("json")
         func cycle() throws {
             let compiled = try CompiledModel(model: try Model(path: path))
             for i in compiled.inputs.indices {

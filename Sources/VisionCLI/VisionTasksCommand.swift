@@ -1,75 +1,93 @@
 import Foundation
 import MediaPipeTasksVision
 
-/// The `vision-tasks` program: parses the command line and runs a command.
+/// The `vision-tasks` program: the commands, declared once, and the dispatch.
 public enum VisionTasksCommand {
-    static let usage = """
-    vision-tasks — MediaPipe-compatible vision tasks on Linux (LiteRT).
+    static let inputs = "INPUT..."
+    static let inputHelp = "pictures (.jpg, .png), videos (.mp4, .mkv, .mov, .webm …), folders (searched recursively, sorted), globs ('photos/*.jpg'), or - to read paths from standard input"
 
-    Usage:
-      vision-tasks detect --model MODEL.tflite IMAGE|FOLDER... [options]
-      vision-tasks classify --model MODEL.tflite IMAGE... [--max-results 5] [--score-threshold F|model] [--allow/--deny NAMES]
-                            [--roi x,y,w,h] [--locale L] [--orientation O] [--json]
-      vision-tasks label --model CLASSIFIER.tflite IMAGE... [--threshold F] [--max-results N] [--orientation O] [--json]   (ML Kit's rules)
-      vision-tasks track VIDEO [--model CLASSIFIER.tflite] [--jsonl OUT.jsonl] [--output ANNOTATED.mp4] [--max-objects N] [--single]
-                         [--threshold F] [--max-labels N] [--detections-jsonl DETS.jsonl] [--localizer DETECTOR.tflite]   (ML Kit's stream mode)
-      vision-tasks bench  --model MODEL.tflite --image IMAGE [--task detect|classify|label] [--runs 50] [--warmup 5] [--threads 1] [--json]
-      vision-tasks inspect MODEL.tflite
-      vision-tasks soak   --model MODEL.tflite [--cycles 300] [--json]   (leak check)
-      vision-tasks metadata --model RAW_SSD.tflite --output OUT.tflite (--blazeface-short-range | --anchor-strides 8,16,… [--anchor-*])
-                            [--num-classes N] [--keypoints K] [--box-scale S] [--no-exp-box-size] [--labels FILE] [--mean M --std S]
+    static let commands: [CommandSpec] = [
+        CommandSpec(name: "detect", summary: "find objects with MediaPipe's ObjectDetector", positionals: inputs, positionalHelp: inputHelp, count: 0...Int.max,
+                    options: TaskOptions.mediaPipe + RunOptions.all,
+                    notes: "Example: vision-tasks detect --model efficientdet.tflite photos/ --output out/ --report out/report.html") { p in
+            try TaskCommand.run(p) { try DetectTask($0) }
+        },
+        CommandSpec(name: "classify", summary: "classify pictures with MediaPipe's ImageClassifier", positionals: inputs, positionalHelp: inputHelp, count: 0...Int.max,
+                    options: TaskOptions.mediaPipe + [TaskOptions.roi] + RunOptions.all,
+                    notes: "Example: vision-tasks classify --model mobilenet_v2.tflite burger.jpg --max-results 3") { p in
+            try TaskCommand.run(p) { try ClassifyTask($0) }
+        },
+        CommandSpec(name: "label", summary: "label pictures with ML Kit's image labeling (custom model)", positionals: inputs, positionalHelp: inputHelp, count: 0...Int.max,
+                    options: LabelTask.options + RunOptions.all,
+                    notes: "ML Kit's rules: the model's threshold unless --threshold, at most 10 labels unless --max-results.") { p in
+            try TaskCommand.run(p) { try LabelTask($0) }
+        },
+        CommandSpec(name: "track", summary: "detect, track and classify objects with ML Kit (stream mode on videos)", positionals: inputs, positionalHelp: inputHelp,
+                    count: 0...Int.max, options: TrackTask.options + RunOptions.all,
+                    notes: "Videos get tracking IDs (stream mode); pictures are processed in single-image mode.\nExample: vision-tasks track clip.mp4 --model classifier.tflite --jsonl tracks.jsonl --output out/") { p in
+            try TaskCommand.run(p) { try TrackTask($0) }
+        },
+        InspectCommand.spec,
+        MetadataCommand.spec,
+        ModelsCommand.spec,
+        BenchCommand.spec,
+        SoakCommand.spec,
+    ]
 
-    detect options:
-      --output PATH          annotated picture (one image) or folder (several); default: none
-      --max-results N        at most N detections (-1 = all)
-      --score-threshold F    keep detections scoring at least F (default 0, as on iOS; 'model': the model's own)
-      --allow NAMES          only these labels (comma list); --deny NAMES: not these
-      --locale L             display-name locale (default en)
-      --orientation O        up|down|left|right (default: the file's EXIF orientation)
-      --threads N            CPU threads (default 1)
-      --fast-hybrid          run hybrid int8-weight models' depthwise convolutions in float (faster; not bit-identical to MediaPipe)
-      --json                 one JSON object per image instead of text
-
-    Exit status: 0 on success, 64 for a bad command line, else MediaPipe's error code (3 = invalid argument, 5 = not found…).
-    """
+    /// The usage page, generated from the declarations.
+    static var usage: String {
+        var lines = ["vision-tasks — MediaPipe Tasks Vision and ML Kit vision on Linux (LiteRT).", "", "Usage: vision-tasks COMMAND [options]", "", "Commands:"]
+        for c in commands { lines.append("  " + c.name.padding(toLength: 10, withPad: " ", startingAt: 0) + c.summary) }
+        lines += ["", "Run 'vision-tasks COMMAND --help' for a command's options.",
+                  "Exit status: 0 on success, 64 for a bad command line, else the task's error code (3 = invalid argument, 5 = not found …)."]
+        return lines.joined(separator: "\n")
+    }
 
     /// Runs with `arguments` (without the program name) and returns the exit status.
     public static func main(_ arguments: [String]) -> Int32 {
-        guard let command = arguments.first else {
+        guard let name = arguments.first else {
             print(usage)
             return 64
         }
         let rest = Array(arguments.dropFirst())
-        if rest.contains("--help") || rest.contains("-h") {
-            print(usage)  // `COMMAND --help`: the usage page, whatever else is on the line
-            return 0
-        }
         do {
-            switch command {
-            case "detect": try DetectCommand.run(rest)
-            case "classify": try ClassifyCommand.run(rest)
-            case "label": try LabelCommand.run(rest)
-            case "track": try TrackCommand.run(rest)
-            case "bench": try BenchCommand.run(rest)
-            case "inspect": try InspectCommand.run(rest)
-            case "soak": try SoakCommand.run(rest)
-            case "metadata": try MetadataCommand.run(rest)
-            case "help", "--help", "-h":
-                print(usage)
-            default:
-                throw CLIError.usage("unknown command '\(command)'")
+            if ["help", "--help", "-h"].contains(name) {
+                if let topic = rest.first {
+                    guard let c = commands.first(where: { $0.name == topic }) else { throw unknown(topic) }
+                    print(c.help)
+                } else {
+                    print(usage)
+                }
+                return 0
             }
+            guard let command = commands.first(where: { $0.name == name }) else { throw unknown(name) }
+            if rest.contains("--help") || rest.contains("-h") {
+                print(command.help)
+                return 0
+            }
+            try command.run(try ParsedCommand(command, rest))
             return 0
         } catch let e as CLIError {
             FileHandle.standardError.write(Data("vision-tasks: \(e.description)\n".utf8))
-            if case .usage = e { FileHandle.standardError.write(Data("Run 'vision-tasks help' for usage.\n".utf8)) }
+            if case .usage = e {
+                let more = commands.contains { $0.name == name } ? "vision-tasks \(name) --help" : "vision-tasks help"
+                FileHandle.standardError.write(Data("Run '\(more)' for usage.\n".utf8))
+            }
             return e.exitCode
         } catch let e as TasksError {
             FileHandle.standardError.write(Data("vision-tasks: error \(e.code) (\(TasksError.domain)): \(e.message)\n".utf8))
             return Int32(e.code)
+        } catch let e as NSError where e.domain.hasPrefix("com.google") {
+            FileHandle.standardError.write(Data("vision-tasks: error \(e.code) (\(e.domain)): \(e.localizedDescription)\n".utf8))
+            return Int32(clamping: e.code > 0 && e.code < 64 ? e.code : 1)
         } catch {
             FileHandle.standardError.write(Data("vision-tasks: \(error)\n".utf8))
             return 1
         }
+    }
+
+    static func unknown(_ name: String) -> CLIError {
+        let hint = Suggestion.closest(to: name, in: commands.map(\.name)).map { " — did you mean '\($0)'?" } ?? ""
+        return CLIError.usage("unknown command '\(name)'\(hint)")
     }
 }

@@ -6,34 +6,46 @@ import VisionTestSupport
 
 @Suite("The command line")
 struct CommandLineTests {
-    @Test("arguments: values, = form, repeated lists, flags, positionals, unknown options")
+    static let spec = CommandSpec(name: "t", summary: "test", positionals: "X...", count: 0...Int.max,
+                                  options: TaskOptions.mediaPipe + [OptionSpec("json", .flag, help: "j")]) { _ in }
+
+    @Test("arguments: values, = form, repeated lists, flags, positionals, unknown options with suggestions")
     func parsing() throws {
-        var a = try Arguments(["--model", "m.tflite", "a.jpg", "--allow=cat,dog", "--allow", "bird", "--json", "b.jpg", "--", "--c.jpg"],
-                              booleanFlags: ["json"])
-        let model = a.string("model"), allow = a.list("allow"), json = a.flag("json")
-        #expect(model == "m.tflite")
-        #expect(allow == ["cat", "dog", "bird"])
-        #expect(json)
+        let a = try ParsedCommand(Self.spec, ["--model", "m.tflite", "a.jpg", "--allow=cat,dog", "--allow", "bird", "--json", "b.jpg", "--", "--c.jpg"])
+        #expect(a.string("model") == "m.tflite")
+        #expect(a.list("allow") == ["cat", "dog", "bird"])
+        #expect(a.flag("json") && !a.flag("fast-hybrid"))
         #expect(a.positionals == ["a.jpg", "b.jpg", "--c.jpg"])
-        try a.rejectUnknown()
-        var b = try Arguments(["--max-results", "x", "--typo", "1"], booleanFlags: [])
-        var failed = false
-        do { _ = try b.int("max-results") } catch { failed = true }
-        #expect(failed)
-        let c = b
-        #expect(throws: CLIError.self) { try c.rejectUnknown() }
-        #expect(throws: CLIError.self) { try Arguments(["--model"], booleanFlags: []) }
-        #expect(throws: CLIError.self) { try Arguments(["--json=1"], booleanFlags: ["json"]) }
+        #expect(a.int("threads") == 1 && a.string("locale") == "en")  // declared defaults
+        func message(_ args: [String]) -> String {
+            do { _ = try ParsedCommand(Self.spec, args); return "" } catch { return "\(error)" }
+        }
+        #expect(message(["--max-results", "x"]) == "usage error: --max-results expects an integer, got 'x'")
+        #expect(message(["--max-resluts", "3"]) == "usage error: t: unknown option --max-resluts — did you mean --max-results?")
+        #expect(message(["--threds", "3"]) == "usage error: t: unknown option --threds — did you mean --threads?")
+        #expect(message(["--model"]) == "usage error: --model needs a value (MODEL)")
+        #expect(message(["--json=1"]) == "usage error: --json takes no value")
+        #expect(message(["--threads", "0"]).hasPrefix("usage error: --threads must be between 1 and"))
+        #expect(message(["--orientation", "lfet"]) == "usage error: --orientation must be one of up, down, left, right, up-mirrored, down-mirrored, left-mirrored, right-mirrored, got 'lfet' (did you mean 'left'?)")
+        #expect(message(["-x"]) == "usage error: t: unknown option -x (options are spelled --name)")
+    }
+
+    @Test("help and usage are generated from the declarations: every option appears, every command is listed")
+    func generatedHelp() {
+        for command in VisionTasksCommand.commands {
+            for option in command.options { #expect(command.help.contains(option.synopsis), "\(command.name) --\(option.name)") }
+            #expect(VisionTasksCommand.usage.contains("  " + command.name))
+            #expect(Set(command.options.map(\.name)).count == command.options.count, "\(command.name) declares an option twice")
+        }
+        #expect(VisionTasksCommand.unknown("clasify").description == "usage error: unknown command 'clasify' — did you mean 'classify'?")
+        #expect(VisionTasksCommand.unknown("zzz").description == "usage error: unknown command 'zzz'")
     }
 
     @Test("--score-threshold: iOS's default 0 unless given; 'model' asks for the model's own")
     func scoreThreshold() throws {
         func options(_ raw: [String]) throws -> ImageClassifierOptions {
-            var args = try Arguments(raw, booleanFlags: [])
-            let common = try CommonOptions(&args)
-            try args.rejectUnknown()
             let options = ImageClassifierOptions()
-            common.apply(to: options, defaultMaxResults: 5)
+            try TaskOptions.apply(try ParsedCommand(Self.spec, ["--model", "m.tflite"] + raw), to: options, defaultMaxResults: 5)
             return options
         }
         let plain = try options([])
@@ -70,9 +82,10 @@ struct CommandLineTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vt-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect(VisionTasksCommand.main(["detect", "--model", TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"),
-                                         TestAssets.root + "/images", "--output", folder, "--json"]) == 0)
+                                         TestAssets.root + "/images", "--output", folder, "--json", "--every", "40"]) == 0)
         let written = try FileManager.default.contentsOfDirectory(atPath: folder)
-        #expect(written.count == TestAssets.photoNames.count)
+        let expected = TestAssets.photoNames.map { ($0 as NSString).deletingPathExtension + "_detect.jpg" } + ["car-detection_detect.mp4"]
+        #expect(Set(written) == Set(expected))
     }
 }
 
@@ -114,7 +127,7 @@ struct CommandLineHardeningTests {
         #expect(FileManager.default.createFile(atPath: path, contents: Data(Array(jpeg[0..<2]) + app1 + Array(jpeg[2...]))))
         #expect(try ImageDecoder.decode(contentsOfFile: path).orientation == .upMirrored)
         #expect(VisionTasksCommand.main(["detect", "--model", TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"), path]) == 0)
-        let upright = try PictureLoader.load(path, orientation: nil)
+        let upright = try BatchRunner.load(path, orientation: nil)
         #expect(upright.orientation == .up && upright.bitmap.width == decoded.bitmap.width)
         let original = try ImageDecoder.decode(contentsOfFile: path).bitmap
         #expect(upright.bitmap.rgb(x: 0, y: 10) == original.rgb(x: original.width - 1, y: 10))

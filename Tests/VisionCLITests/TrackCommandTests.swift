@@ -38,13 +38,14 @@ struct TrackCommandTests {
                                               "--jsonl", out, "--detections-jsonl", dets, "--output", annotated, "--max-labels", "2", "--quiet"])
         #expect(status == 0)
         let frames = try Self.lines(out)
+        #expect(frames.allSatisfy { $0["source"] as? String == clip && $0["width"] as? Int == 512 && $0["height"] as? Int == 430 })
         #expect(frames.map { $0["frame"] as? Int } == Array(1...12))
         #expect(frames.map { $0["timestampMs"] as? Int } == (0..<12).map { $0 * 40 })
         #expect((frames[0]["objects"] as? [Any])?.isEmpty == true && (frames[1]["objects"] as? [Any])?.isEmpty == true)
         let last = try #require(frames[11]["objects"] as? [[String: Any]])
         #expect(last.map { $0["trackingID"] as? Int } == [0, 1])
         let box = try #require(last[0]["frame"] as? [String: Double])
-        #expect(Set(box.keys) == ["x", "y", "width", "height"] && (box["width"] ?? 0) > 50)
+        #expect(Set(box.keys) == ["originX", "originY", "width", "height"] && (box["width"] ?? 0) > 50)
         let labels = try #require(last[0]["labels"] as? [[String: Any]])
         #expect(labels.count == 2 && labels[0]["text"] as? String == "Italian greyhound" && labels[0]["index"] as? Int == 172)
         #expect((labels[0]["confidence"] as? Double ?? 0) > 0.5)
@@ -56,7 +57,7 @@ struct TrackCommandTests {
         while let f = try reader.nextFrame() { count += 1; lastFrame = f }
         #expect(count == 12 && reader.info.width == 512 && reader.info.height == 430)
         // The first track's box is drawn in the palette's colour 0 on its left edge.
-        if let f = lastFrame, let x = box["x"], let y = box["y"], let h = box["height"] {
+        if let f = lastFrame, let x = box["originX"], let y = box["originY"], let h = box["height"] {
             let (r, g, b) = f.bitmap.rgb(x: Int(x) + 1, y: Int(y + h / 2))
             let expected = Canvas.Color.forIndex(0)
             #expect(abs(Int(r) - Int(expected.r)) < 40 && abs(Int(g) - Int(expected.g)) < 40 && abs(Int(b) - Int(expected.b)) < 40)
@@ -66,7 +67,8 @@ struct TrackCommandTests {
     @Test("errors: usage (64), a missing video (5), a damaged video (frames before the damage kept, then 3)")
     func errors() throws {
         #expect(VisionTasksCommand.main(["track"]) == 64)
-        #expect(VisionTasksCommand.main(["track", "a.mp4", "b.mp4"]) == 64)
+        #expect(VisionTasksCommand.main(["track", "a.mp4", "--trak-iou", "0.3"]) == 64)
+        #expect(VisionTasksCommand.main(["track", "a.mp4", "--track-iou", "1.5"]) == 64)
         #expect(VisionTasksCommand.main(["track", "a.mp4", "--max-objects", "0"]) == 64)
         #expect(VisionTasksCommand.main(["track", "/nonexistent/clip.mp4", "--quiet"]) == 5)
         #expect(VisionTasksCommand.main(["track", TestAssets.image("car-detection.mp4"), "--model", "/nonexistent/m.tflite"]) == 5)
@@ -75,8 +77,12 @@ struct TrackCommandTests {
         defer { for p in [cut, out] { try? FileManager.default.removeItem(atPath: p) } }
         try data.prefix(data.count / 5).write(to: URL(fileURLWithPath: cut))
         #expect(VisionTasksCommand.main(["track", cut, "--jsonl", out, "--quiet"]) == 3)
-        let frames = try Self.lines(out)
+        let records = try Self.lines(out)
+        let frames = records.filter { $0["frame"] != nil }
         #expect(frames.count > 20 && frames.count < 377)
         #expect(frames.last?["frame"] as? Int == frames.count)
+        // The damage is a record of its own, with the video layer's error.
+        let error = try #require(records.last?["error"] as? [String: Any])
+        #expect(records.last?["source"] as? String == cut && error["code"] as? Int == 3 && error["domain"] as? String == "vision-tasks.video")
     }
 }

@@ -81,9 +81,11 @@ def _read_jsonl(path: Path) -> list[dict]:
 
 def _box(d: dict, where: str) -> Box:
     try:
+        if "originX" in d:  # vision-tasks records (CGRect field names)
+            return float(d["originX"]), float(d["originY"]), float(d["width"]), float(d["height"])
         return float(d["x"]), float(d["y"]), float(d["width"]), float(d["height"])
     except (KeyError, TypeError, ValueError):
-        raise InputError(f"{where}: expected a box with x, y, width, height, got {d!r}") from None
+        raise InputError(f"{where}: expected a box with originX/x, originY/y, width, height, got {d!r}") from None
 
 
 def load_gt(path: Path) -> tuple[dict, dict[int, list[tuple[int, Box]]]]:

@@ -52,6 +52,12 @@ typedef struct {
 int vt_video_open(const char *path, int threads, int64_t max_pixels, vt_video_reader **out,
                   vt_video_info *info, char *err, size_t err_len);
 
+/// Opens a live source: a camera device (`/dev/video0`, through libavdevice's Video4Linux2
+/// input) or a stream URL (rtsp, rtmp, srt, udp, http(s), HLS …; reads time out after 10 s), or a
+/// file. Same results and statuses as vt_video_open.
+int vt_video_open_live(const char *source, int threads, int64_t max_pixels, vt_video_reader **out,
+                       vt_video_info *info, char *err, size_t err_len);
+
 /// Decodes the next frame into the reader's packed RGB buffer (3 bytes per pixel, `*stride`
 /// bytes per row, valid until the next call). `*pts_ms` is the presentation time in milliseconds
 /// from the container (frame index / fps when the container gives none). Returns VT_VIDEO_OK,

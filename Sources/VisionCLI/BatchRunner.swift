@@ -1,0 +1,330 @@
+import Foundation
+import Imaging
+import MediaPipeTasksVision
+import Video
+import VisionCore
+
+/// Runs a task over pictures and videos as a three-stage pipeline: a reader thread decodes the
+/// next pictures and frames, the calling thread runs the task, a writer thread writes records,
+/// annotated outputs, the report and progress. Bounded queues keep memory flat and the output in
+/// input order. `--sequential` runs the same stages one after another (for comparison).
+final class BatchRunner: @unchecked Sendable {
+    private enum Work {
+        case picture(InputItem, Result<Picture, ItemFailure>, decode: Double)
+        case frame(InputItem, VideoFrame, first: Bool, framesPerSecond: Double, decode: Double)
+        case videoEnd(InputItem, frames: Int, failure: ItemFailure?)
+    }
+
+    private struct Done {
+        let work: Work
+        let result: Result<TaskRecord, ItemFailure>?
+        let seconds: Double
+    }
+
+    /// What a run did.
+    struct Summary {
+        var pictures = 0
+        var frames = 0
+        var videos = 0
+        var failures = 0
+        var skipped = 0
+        var firstFailure: (source: String, failure: ItemFailure)?
+        var seconds = 0.0
+        var stages = StageTimes()
+        var written: [String] = []
+    }
+
+    let task: BatchTask
+    let items: [InputItem]
+    private let every: Int
+    private let orientation: ImageOrientation?
+    private let resume: ResumeIndex?
+    private let sink: RecordSink
+    private let output: AnnotatedOutput?
+    private let report: HTMLReport?
+    private let progress: ProgressReporter
+    private let quiet: Bool
+    private let sequential: Bool
+    private let announceFailures: Bool
+    private var summary = Summary()
+    private var producerSkipped = 0
+    private var fatal: Error?
+    private let stopLock = NSLock()
+    private var stopped = false
+    private var seenTracks: Set<Int> = []
+    private var framesInVideo = 0
+    private var expectedFrames: [String: Int] = [:]
+
+    init(task: BatchTask, items allItems: [InputItem], _ p: ParsedCommand, model: String) throws {
+        self.task = task
+        every = p.int("every") ?? 1
+        orientation = TaskOptions.orientation(p)
+        quiet = p.flag("quiet")
+        sequential = p.flag("sequential")
+        let resuming = p.flag("resume")
+        let index = try resuming ? p.string("jsonl").map(ResumeIndex.init(path:)) : nil
+        resume = index
+        // Pictures already done are dropped here; video frames are skipped as they are read.
+        items = allItems.filter { !($0.kind == .picture && (index?.contains(source: $0.path, frame: nil) ?? false)) }
+        summary.skipped = allItems.count - items.count
+        sink = try RecordSink(p, resuming: resuming)
+        let kept = items, name = task.name
+        output = try p.string("output").map { try AnnotatedOutput(target: $0, items: kept, task: name) }
+        report = p.string("report").map { HTMLReport(path: $0, task: name, model: model) }
+        var total = 0
+        for item in items {
+            guard item.kind == .video else { total += 1; continue }
+            // The frame count for progress; a video that cannot be opened is reported when processed.
+            let frames = (try? VideoReader(path: item.path)).flatMap { r in
+                r.info.frameCount ?? r.info.durationMs.flatMap { d in r.info.framesPerSecond.map { Int(Double(d) * $0 / 1000) } }
+            } ?? 1
+            let expected = max(1, (frames + every - 1) / every)
+            expectedFrames[item.path] = expected
+            total += expected
+        }
+        progress = ProgressReporter(style: quiet ? "off" : p.string("progress"), total: total)
+        announceFailures = items.count > 1
+    }
+
+    private var isStopped: Bool { stopLock.withLock { stopped } }
+    private func stop() { stopLock.withLock { stopped = true } }
+
+    /// Runs everything; returns the summary (failures included: the caller decides the status).
+    func run() throws -> Summary {
+        let started = Clock.now()
+        if sequential {
+            produce { work in self.consume(self.process(work)) }
+        } else {
+            let decoded = BoundedQueue<Work>(capacity: 3)
+            let finished = BoundedQueue<Done>(capacity: 3)
+            let readerDone = DispatchSemaphore(value: 0), writerDone = DispatchSemaphore(value: 0)
+            let reader = Thread {
+                self.produce { decoded.push($0) }
+                decoded.close()
+                readerDone.signal()
+            }
+            let writer = Thread {
+                while let done = finished.pop() { self.consume(done) }
+                writerDone.signal()
+            }
+            reader.stackSize = 8 << 20
+            writer.stackSize = 8 << 20
+            reader.start()
+            writer.start()
+            while let work = decoded.pop() { finished.push(process(work)) }
+            finished.close()
+            readerDone.wait()
+            writerDone.wait()
+        }
+        progress.finish()
+        summary.seconds = Clock.now() - started
+        summary.skipped += producerSkipped
+        if let fatal { throw fatal }
+        try finishOutputs()
+        return summary
+    }
+
+    // MARK: stage 1 — read and decode
+
+    private func produce(_ emit: (Work) -> Void) {
+        for item in items {
+            if isStopped { return }
+            switch item.kind {
+            case .picture:
+                let t0 = Clock.now()
+                let picture = Result { try Self.load(item.path, orientation: orientation) }.mapError(ItemFailure.init)
+                emit(.picture(item, picture, decode: Clock.now() - t0))
+            case .video:
+                var count = 0
+                var failure: ItemFailure?
+                do {
+                    let reader = try VideoReader(path: item.path)
+                    let fps = (reader.info.framesPerSecond ?? 30) / Double(every)
+                    var first = true
+                    while !isStopped {
+                        let t0 = Clock.now()
+                        guard let frame = try reader.nextFrame() else { break }
+                        if (frame.number - 1) % every != 0 { continue }
+                        if resume?.contains(source: item.path, frame: frame.number) ?? false {
+                            producerSkipped += 1
+                            continue
+                        }
+                        emit(.frame(item, frame, first: first, framesPerSecond: fps, decode: Clock.now() - t0))
+                        first = false
+                        count += 1
+                    }
+                } catch {
+                    failure = ItemFailure(error)
+                }
+                emit(.videoEnd(item, frames: count, failure: failure))
+            }
+        }
+    }
+
+    /// Opens a picture as shown: its EXIF orientation (or `orientation`); a mirrored one is turned
+    /// upright, pixels and all (the tasks refuse mirrored orientations, MediaPipe's rule).
+    static func load(_ path: String, orientation: ImageOrientation?) throws -> Picture {
+        let image = try MPImage(contentsOfFile: path, orientation: orientation)
+        guard image.orientation.isMirrored else { return Picture(bitmap: image.bitmap, orientation: image.orientation) }
+        return Picture(bitmap: image.bitmap.upright(image.orientation), orientation: .up)
+    }
+
+    // MARK: stage 2 — the task
+
+    private func process(_ work: Work) -> Done {
+        let t0 = Clock.now()
+        let result: Result<TaskRecord, ItemFailure>?
+        switch work {
+        case .picture(_, .success(let picture), _):
+            result = Result { try task.picture(picture) }.mapError(ItemFailure.init)
+        case .picture(_, .failure(let f), _):
+            result = .failure(f)
+        case .frame(_, let frame, let first, _, _):
+            result = Result { try task.frame(frame, first: first) }.mapError(ItemFailure.init)
+        case .videoEnd:
+            result = nil
+        }
+        return Done(work: work, result: result, seconds: Clock.now() - t0)
+    }
+
+    // MARK: stage 3 — write
+
+    private func consume(_ done: Done) {
+        guard fatal == nil else { return }
+        do { try write(done) } catch {
+            fatal = error
+            stop()
+        }
+    }
+
+    private func record(_ head: [(String, JSONValue)], _ result: Result<TaskRecord, ItemFailure>) -> JSONValue {
+        switch result {
+        case .success(let r): return .object(head + r.fields)
+        case .failure(let f): return .object(head + [("error", f.json)])
+        }
+    }
+
+    private func fail(_ source: String, _ f: ItemFailure) {
+        summary.failures += 1
+        if summary.firstFailure == nil { summary.firstFailure = (source, f) }
+        if announceFailures {
+            FileHandle.standardError.write(Data("\n\(Self.program): \(source): error \(f.code) (\(f.domain)): \(f.message)\n".utf8))
+        }
+    }
+
+    static let program = "vision-tasks"
+
+    private func addStages(_ done: Done, decode: Double) {
+        summary.stages.add("decode", decode)
+        if case .success(let r)? = done.result, let s = r.stages {
+            summary.stages.add("preprocess", s.preprocess)
+            summary.stages.add("inference", s.inference)
+            summary.stages.add("postprocess", s.postprocess)
+        } else {
+            summary.stages.add("task", done.seconds)
+        }
+    }
+
+    private func write(_ done: Done) throws {
+        let t0 = Clock.now()
+        switch done.work {
+        case .picture(let item, let picture, let decode):
+            guard let result = done.result else { return }
+            addStages(done, decode: decode)
+            summary.pictures += 1
+            var head: [(String, JSONValue)] = [("source", .string(item.path))]
+            if case .success(let p) = picture { head += [("width", .int(p.shownWidth)), ("height", .int(p.shownHeight))] }
+            try sink.write(record(head, result), text: (try? result.get().text) ?? "", heading: items.count > 1 ? "\(item.path):" : nil)
+            switch (picture, result) {
+            case (.success(let p), .success(let r)):
+                if output != nil || report != nil {
+                    let shown = p.shown
+                    try output?.picture(item, Annotation.draw(r, on: shown))
+                    try report?.add(.init(source: item.path, detail: "\(p.shownWidth)×\(p.shownHeight)", thumbnails: [HTMLReport.thumbnail(shown, r)],
+                                          lines: Self.lines(r)), classes: r.classes)
+                }
+            case (_, .failure(let f)):
+                fail(item.path, f)
+                report?.add(.init(source: item.path, detail: "", error: "error \(f.code): \(f.message)"), classes: [])
+            default: break
+            }
+            progress.step(item.relativePath)
+        case .frame(let item, let frame, let first, let fps, let decode):
+            guard let result = done.result else { return }
+            addStages(done, decode: decode)
+            summary.frames += 1
+            if first {
+                summary.videos += 1
+                framesInVideo = 0
+                seenTracks = []
+                report?.add(.init(source: item.path, detail: ""), classes: [])
+            }
+            framesInVideo += 1
+            let head: [(String, JSONValue)] = [("source", .string(item.path)), ("frame", .int(frame.number)), ("timestampMs", .int(frame.timestampMs)),
+                                               ("width", .int(frame.bitmap.width)), ("height", .int(frame.bitmap.height))]
+            try sink.write(record(head, result), text: (try? result.get().text) ?? "",
+                           heading: "\(item.path) frame \(frame.number) (\(frame.timestampMs) ms):")
+            switch result {
+            case .success(let r):
+                try output?.frame(item, Annotation.draw(r, on: frame.bitmap), timestampMs: frame.timestampMs, framesPerSecond: fps)
+                if let report {
+                    let expected = expectedFrames[item.path] ?? 1
+                    let spacing = max(1, expected / HTMLReport.framesPerVideo)
+                    let thumb = (framesInVideo - 1) % spacing == 0 && (framesInVideo - 1) / spacing < HTMLReport.framesPerVideo
+                    var classes = r.classes
+                    if !r.identities.isEmpty {  // tracks: count each object once
+                        classes = zip(r.classes, r.identities).compactMap { c, id in
+                            guard let id else { return nil }
+                            return seenTracks.insert(id).inserted ? c : nil
+                        }
+                    }
+                    report.extendLast(thumbnail: thumb ? try HTMLReport.thumbnail(frame.bitmap, r) : nil, line: nil, classes: classes)
+                }
+            case .failure(let f):
+                fail("\(item.path) frame \(frame.number)", f)
+            }
+            progress.step("\(item.relativePath) #\(frame.number)")
+        case .videoEnd(let item, let frames, let failure):
+            try output?.endVideo()
+            if frames == 0 && failure == nil { report?.add(.init(source: item.path, detail: "no frames"), classes: []) }
+            if let failure {
+                if frames == 0 { report?.add(.init(source: item.path, detail: ""), classes: []) }
+                report?.setLastError("error \(failure.code): \(failure.message)")
+                try sink.write(.object([("source", .string(item.path)), ("error", failure.json)]), text: "", heading: nil)
+                fail(item.path, failure)
+            }
+            report?.setLastDetail("\(frames) frames processed" + (every > 1 ? " (every \(every))" : ""))
+        }
+        summary.stages.add("output", Clock.now() - t0)
+    }
+
+    /// The report's result lines for one record.
+    static func lines(_ r: TaskRecord) -> [String] {
+        if !r.marks.isEmpty { return r.marks.map { "\($0.label) at (\($0.x), \($0.y), \($0.width)×\($0.height))" } }
+        return r.text.split(separator: "\n").prefix(12).map(String.init)
+    }
+
+    private func finishOutputs() throws {
+        summary.written = output?.written ?? []
+        try sink.finish(header: [("command", .string(task.name))], summary: summaryJSON)
+        if let report {
+            try report.write(summary: summaryLine, stages: summary.stages)
+        }
+    }
+
+    var summaryJSON: JSONValue {
+        .object([("pictures", .int(summary.pictures)), ("videos", .int(summary.videos)), ("frames", .int(summary.frames)),
+                 ("failures", .int(summary.failures)), ("skipped", .int(summary.skipped)), ("seconds", .number(summary.seconds))])
+    }
+
+    var summaryLine: String {
+        let n = summary.pictures + summary.frames
+        var parts: [String] = []
+        if summary.pictures > 0 { parts.append("\(summary.pictures) picture\(summary.pictures == 1 ? "" : "s")") }
+        if summary.videos > 0 { parts.append("\(summary.videos) video\(summary.videos == 1 ? "" : "s") (\(summary.frames) frames)") }
+        if summary.skipped > 0 { parts.append("\(summary.skipped) skipped (already done)") }
+        if summary.failures > 0 { parts.append("\(summary.failures) failed") }
+        return (parts.isEmpty ? "nothing to do" : parts.joined(separator: ", "))
+            + String(format: " in %.1f s (%.1f items/s)", summary.seconds, Double(n) / max(summary.seconds, 1e-9))
+    }
+}

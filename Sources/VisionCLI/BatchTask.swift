@@ -1,0 +1,39 @@
+import Imaging
+import Video
+
+/// A picture ready for a task: its stored pixels and how it is shown (never mirrored: the loader
+/// turns mirrored pictures upright).
+struct Picture {
+    let bitmap: Bitmap
+    let orientation: ImageOrientation
+
+    /// The picture as shown (boxes are in this frame).
+    var shown: Bitmap { bitmap.upright(orientation) }
+    var shownWidth: Int { orientation.swapsDimensions ? bitmap.height : bitmap.width }
+    var shownHeight: Int { orientation.swapsDimensions ? bitmap.width : bitmap.height }
+}
+
+/// One of the app's tasks (`detect`, `classify`, `label`, `track`) as the batch and live runners
+/// drive it. Used from one thread at a time.
+protocol BatchTask: AnyObject {
+    /// The command's name.
+    var name: String { get }
+    /// Processes a picture (image running mode).
+    func picture(_ picture: Picture) throws -> TaskRecord
+    /// Processes a video frame (video running mode, the container's timestamps); `first` starts a
+    /// new video.
+    func frame(_ frame: VideoFrame, first: Bool) throws -> TaskRecord
+    /// A live-stream session (the API's own frame dropping), or nil when the API has no live-stream
+    /// mode (ML Kit): the live runner then drops frames itself by the same rule.
+    func liveSession(deliver: @escaping (Int, Result<TaskRecord, ItemFailure>) -> Void) throws -> LiveSession?
+}
+
+/// A task's live-stream mode: frames go in with `submit`, results come back through the
+/// callback given to ``BatchTask/liveSession(deliver:)`` in order, on another thread.
+protocol LiveSession: AnyObject {
+    func submit(_ frame: VideoFrame) throws
+    /// Waits for the frames in flight.
+    func finish()
+    /// Frames the API dropped because a newer one arrived while it was busy.
+    var dropped: Int { get }
+}

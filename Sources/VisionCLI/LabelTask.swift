@@ -1,0 +1,50 @@
+import Foundation
+import Imaging
+import MLKit
+import Video
+
+/// `label`: ML Kit's image labeling with a custom classifier (its rules: the model's threshold
+/// unless `--threshold`, at most 10 labels unless `--max-results`, every orientation).
+final class LabelTask: BatchTask {
+    let name = "label"
+    private let labeler: ImageLabeler
+
+    static let options = [
+        TaskOptions.model,
+        OptionSpec("threshold", .number(0...1), "F", help: "confidence threshold (default: the model's, else 0)"),
+        OptionSpec("max-results", .integer(-1_000_000...1_000_000), "N", default: "10", help: "at most N labels (≤ 0: 10, as ML Kit)"),
+        OptionSpec("threads", .integer(1...256), "N", default: "1", help: "inference threads"),
+        TaskOptions.orientation,
+    ]
+
+    init(_ p: ParsedCommand) throws {
+        let options = CustomImageLabelerOptions(localModel: LocalModel(path: try ModelZoo.resolve(try TaskOptions.requiredModel(p))))
+        if let t = p.float("threshold") { options.confidenceThreshold = NSNumber(value: t) }
+        if let n = p.int("max-results") { options.maxResultCount = n }
+        options.numThreads = p.int("threads") ?? 1
+        labeler = ImageLabeler.imageLabeler(options: options)
+        if let error = labeler.modelError { throw error }
+    }
+
+    func picture(_ picture: Picture) throws -> TaskRecord {
+        let image = VisionImage(image: UIImage(bitmap: picture.bitmap, orientation: picture.orientation))
+        image.orientation = picture.orientation
+        return Self.record(try labeler.results(in: image))
+    }
+
+    func frame(_ frame: VideoFrame, first: Bool) throws -> TaskRecord {
+        Self.record(try labeler.results(in: VisionImage(image: frame.image)))
+    }
+
+    static func record(_ labels: [ImageLabel]) -> TaskRecord {
+        var record = TaskRecord(fields: [("labels", ResultFields.labels(labels))],
+                                text: labels.map { String(format: "%@  %.5f  (index %d)", $0.text, $0.confidence, $0.index) }.joined(separator: "\n"))
+        if let top = labels.first {
+            record.caption = String(format: "%@ %.0f%%", top.text, top.confidence * 100)
+            record.classes = [top.text]
+        }
+        return record
+    }
+
+    func liveSession(deliver: @escaping (Int, Result<TaskRecord, ItemFailure>) -> Void) throws -> LiveSession? { nil }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import Imaging
+import Video
+import VisionCore
+
+/// `--live SOURCE`: frames from a camera, a stream URL, or a video file played at real-time pace,
+/// through the task's live-stream mode. As in MediaPipe, one frame is processed while one newer
+/// frame waits; older waiting frames are dropped. (ML Kit has no live-stream mode: the runner
+/// applies the same rule itself.) The run ends at the end of the source or on Ctrl-C, and reports
+/// the frames read, delivered and dropped.
+final class LiveRunner: @unchecked Sendable {
+    struct Summary {
+        var read = 0
+        var delivered = 0
+        var dropped = 0
+        var failures = 0
+        var firstFailure: ItemFailure?
+        var seconds = 0.0
+    }
+
+    private let task: BatchTask
+    private let source: String
+    private let sink: RecordSink
+    private let output: AnnotatedOutput?
+    private let item: InputItem
+    private let quiet: Bool
+    private let lock = NSLock()
+    private var pending: [Int: VideoFrame] = [:]
+    private var summary = Summary()
+    private var fatal: Error?
+    private var framesPerSecond = 30.0
+    private var outputTimestamp = Int.min
+
+    init(task: BatchTask, source: String, _ p: ParsedCommand) throws {
+        self.task = task
+        self.source = source
+        if p.flag("resume") { throw CLIError.usage("--resume does not apply to --live") }
+        if p.string("report") != nil { throw CLIError.usage("--report is for pictures and video files, not --live") }
+        let name = source.split(whereSeparator: { "/:?&=".contains($0) }).last.map(String.init) ?? "live"
+        let item = InputItem(path: source, relativePath: (name as NSString).deletingPathExtension + ".mp4", kind: .video)
+        self.item = item
+        sink = try RecordSink(p, resuming: false)
+        let taskName = task.name
+        output = try p.string("output").map { try AnnotatedOutput(target: $0, items: [item], task: taskName) }
+        quiet = p.flag("quiet")
+    }
+
+    nonisolated(unsafe) static var interrupted: sig_atomic_t = 0
+
+    func run() throws -> Summary {
+        var isDirectory: ObjCBool = false
+        let isFile = FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) && !isDirectory.boolValue && !source.hasPrefix("/dev/")
+        let reader = try isFile ? VideoReader(path: source) : VideoReader(liveSource: source)
+        framesPerSecond = reader.info.framesPerSecond ?? 30
+        LiveRunner.interrupted = 0
+        let previous = signal(SIGINT) { _ in LiveRunner.interrupted = 1 }
+        defer { signal(SIGINT, previous) }
+        let started = Clock.now()
+        var firstTimestamp: Int?
+        var lastTimestamp = Int.min
+        let session = try task.liveSession { [self] timestamp, result in deliver(timestamp, result) }
+        let mailbox = session == nil ? Mailbox(runner: self) : nil
+        var readError: Error?
+        while LiveRunner.interrupted == 0 {
+            let frame: VideoFrame
+            do {
+                guard let next = try reader.nextFrame() else { break }
+                frame = next
+            } catch {
+                readError = error
+                break
+            }
+            guard frame.timestampMs > lastTimestamp else { continue }  // live-stream timestamps must increase
+            lastTimestamp = frame.timestampMs
+            if isFile {  // real-time pace: frame k is due at its timestamp after the first
+                let first = firstTimestamp ?? frame.timestampMs
+                firstTimestamp = first
+                let due = started + Double(frame.timestampMs - first) / 1000
+                let wait = due - Clock.now()
+                if wait > 0 { usleep(useconds_t(min(wait, 10) * 1_000_000)) }
+            }
+            lock.withLock {
+                summary.read += 1
+                pending[frame.timestampMs] = frame
+            }
+            if let session {
+                do { try session.submit(frame) } catch { deliver(frame.timestampMs, .failure(ItemFailure(error))) }
+            } else {
+                mailbox?.put(frame)
+            }
+            if lock.withLock({ fatal != nil }) { break }
+        }
+        session?.finish()
+        mailbox?.finish()
+        try output?.endVideo()
+        try sink.finish(header: [("command", .string(task.name)), ("live", .string(source))], summary: .null)
+        var s = lock.withLock { summary }
+        s.dropped = s.read - s.delivered
+        s.seconds = Clock.now() - started
+        if let fatal = lock.withLock({ fatal }) { throw fatal }
+        if let readError {
+            s.failures += 1
+            if s.firstFailure == nil { s.firstFailure = ItemFailure(readError) }
+        }
+        return s
+    }
+
+    /// A result (or error) for the frame shown at `timestamp`; frames older than it were dropped.
+    private func deliver(_ timestamp: Int, _ result: Result<TaskRecord, ItemFailure>) {
+        lock.lock()
+        defer { lock.unlock() }
+        let frame = pending[timestamp]
+        pending = pending.filter { $0.key > timestamp }
+        summary.delivered += 1
+        guard fatal == nil else { return }
+        do {
+            var head: [(String, JSONValue)] = [("source", .string(source))]
+            if let frame {
+                head += [("frame", .int(frame.number)), ("timestampMs", .int(timestamp)),
+                         ("width", .int(frame.bitmap.width)), ("height", .int(frame.bitmap.height))]
+            }
+            switch result {
+            case .success(let r):
+                try sink.write(.object(head + r.fields), text: r.text, heading: "\(source) frame \(frame?.number ?? 0) (\(timestamp) ms):")
+                if let frame, let output, timestamp > outputTimestamp {
+                    outputTimestamp = timestamp
+                    try output.frame(item, Annotation.draw(r, on: frame.bitmap), timestampMs: timestamp, framesPerSecond: framesPerSecond)
+                }
+            case .failure(let f):
+                try sink.write(.object(head + [("error", f.json)]), text: "", heading: nil)
+                summary.failures += 1
+                if summary.firstFailure == nil { summary.firstFailure = f }
+            }
+        } catch {
+            fatal = error
+        }
+    }
+
+    /// ML Kit tasks: one frame processed on a worker thread while the newest frame waits.
+    private final class Mailbox: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var waiting: VideoFrame?
+        private var closed = false
+        private var first = true
+        private let done = DispatchSemaphore(value: 0)
+        private unowned let runner: LiveRunner
+
+        init(runner: LiveRunner) {
+            self.runner = runner
+            let t = Thread { [self] in work() }
+            t.stackSize = 8 << 20
+            t.start()
+        }
+
+        /// A newer frame replaces the one waiting (which is dropped).
+        func put(_ frame: VideoFrame) {
+            condition.lock()
+            waiting = frame
+            condition.signal()
+            condition.unlock()
+        }
+
+        func finish() {
+            condition.lock()
+            closed = true
+            condition.signal()
+            condition.unlock()
+            done.wait()
+        }
+
+        private func work() {
+            while true {
+                condition.lock()
+                while waiting == nil && !closed { condition.wait() }
+                let next = waiting
+                waiting = nil
+                condition.unlock()
+                guard let frame = next else { break }
+                let result = Result { try runner.task.frame(frame, first: first) }.mapError(ItemFailure.init)
+                first = false
+                runner.deliver(frame.timestampMs, result)
+            }
+            done.signal()
+        }
+    }
+}

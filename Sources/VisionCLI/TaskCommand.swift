@@ -1,0 +1,48 @@
+import Foundation
+
+/// Runs one of the task commands (`detect`, `classify`, `label`, `track`) on its inputs: pictures,
+/// folders, globs, `-` (paths on standard input), videos, or `--live SOURCE`; prints the summary and
+/// per-stage timing, and turns failures into the exit status.
+enum TaskCommand {
+    static func run(_ p: ParsedCommand, makeTask: (ParsedCommand) throws -> BatchTask) throws {
+        let quiet = p.flag("quiet")
+        if let live = p.string("live") {
+            guard p.positionals.isEmpty else { throw CLIError.usage("give inputs or --live SOURCE, not both") }
+            let task = try makeTask(p)
+            let s = try LiveRunner(task: task, source: live, p).run()
+            try (task as? TrackTask)?.finish()
+            if !quiet {
+                note(String(format: "live: %d frames read, %d delivered, %d dropped (%.1f s, %.1f delivered/s)",
+                            s.read, s.delivered, s.dropped, s.seconds, Double(s.delivered) / max(s.seconds, 1e-9)))
+            }
+            if let f = s.firstFailure { throw CLIError.task(code: f.code, message: "\(s.failures) frame(s) failed; first: \(f.message)") }
+            return
+        }
+        guard !p.positionals.isEmpty else { throw CLIError.usage("\(p.spec.name) needs inputs: pictures, folders, videos, globs or - (paths on stdin); or --live SOURCE") }
+        var items = try InputCollector.collect(p.positionals)
+        let shard = try Shard.resolve(flag: p.string("shard"), count: p.int("shard-count"), environment: ProcessInfo.processInfo.environment)
+        if let shard {
+            let all = items.count
+            items = items.filter(shard.contains)
+            if !quiet { note("shard \(shard.index)/\(shard.count) (\(shard.origin)): \(items.count) of \(all) inputs") }
+        }
+        let task = try makeTask(p)
+        let runner = try BatchRunner(task: task, items: items, p, model: p.string("model") ?? "")
+        let s = try runner.run()
+        try (task as? TrackTask)?.finish()
+        if !quiet {
+            var line = "\(p.spec.name): " + runner.summaryLine
+            if let track = task as? TrackTask, s.frames > 0 { line += ", \(track.classificationCount) classifier runs" }
+            note(line)
+            note(s.stages.table())
+            for path in s.written { note("wrote \(path)") }
+            if let r = p.string("report") { note("wrote \(r)") }
+        }
+        if let (source, f) = s.firstFailure {
+            let more = s.failures > 1 ? " (\(s.failures) inputs failed; the others were processed)" : ""
+            throw CLIError.task(code: f.code, message: "\(source): \(f.message)\(more)")
+        }
+    }
+
+    static func note(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import VisionCore
+
+/// `bench --throughput`: items per second of the app's pipeline against a plain sequential loop
+/// (decode, run, write, one item after another) on the same inputs, task and outputs, rounds
+/// interleaved (sequential, pipelined, sequential …) so that machine noise hits both alike.
+enum ThroughputBench {
+    static func run(_ p: ParsedCommand) throws {
+        let model = try ModelZoo.resolve(try TaskOptions.requiredModel(p))
+        guard !p.positionals.isEmpty else { throw CLIError.usage("bench --throughput needs INPUT... (a folder, pictures or videos)") }
+        let taskName = try p.string("task") ?? (BenchCommand.looksLikeDetector(model) ? "detect" : "classify")
+        guard let spec = VisionTasksCommand.commands.first(where: { $0.name == taskName }) else { throw CLIError.usage("unknown task \(taskName)") }
+        let rounds = p.int("rounds") ?? 3
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("vision-tasks-bench-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        var times: [String: [Double]] = ["sequential": [], "pipelined": []]
+        var count = 0
+        var stageTable = ""
+        for round in 0..<rounds {
+            for mode in ["sequential", "pipelined"] {
+                var args = ["--model", model, "--threads", String(p.int("threads") ?? 1), "--every", String(p.int("every") ?? 1),
+                            "--jsonl", scratch + "/records-\(mode).jsonl", "--quiet"] + p.positionals
+                if mode == "sequential" { args.append("--sequential") }
+                if p.flag("with-output") { args += ["--output", scratch + "/out-\(mode)-\(round)"] }
+                if p.flag("fast-hybrid"), taskName != "label" { args.append("--fast-hybrid") }
+                let parsed = try ParsedCommand(spec, args)
+                let task: BatchTask = switch taskName {
+                case "classify": try ClassifyTask(parsed)
+                case "label": try LabelTask(parsed)
+                default: try DetectTask(parsed)
+                }
+                let items = try InputCollector.collect(parsed.positionals)
+                let summary = try BatchRunner(task: task, items: items, parsed, model: model).run()
+                if let (source, f) = summary.firstFailure { throw CLIError.task(code: f.code, message: "\(source): \(f.message)") }
+                count = summary.pictures + summary.frames
+                times[mode, default: []].append(summary.seconds)
+                if mode == "pipelined" { stageTable = summary.stages.table() }
+            }
+        }
+        let seq = BenchCommand.median(times["sequential"] ?? []), pipe = BenchCommand.median(times["pipelined"] ?? [])
+        let seqRate = Double(count) / max(seq, 1e-9), pipeRate = Double(count) / max(pipe, 1e-9)
+        let speedups = zip(times["sequential"] ?? [], times["pipelined"] ?? []).map { $0 / max($1, 1e-9) }.sorted()
+        if p.flag("json") {
+            let o: JSONValue = .object([
+                ("task", .string(taskName)), ("model", .string(model)), ("inputs", .array(p.positionals.map(JSONValue.string))),
+                ("items", .int(count)), ("rounds", .int(rounds)), ("threads", .int(p.int("threads") ?? 1)), ("withOutput", .bool(p.flag("with-output"))),
+                ("sequentialSeconds", .number(seq)), ("pipelinedSeconds", .number(pipe)),
+                ("sequentialItemsPerSecond", .number(seqRate)), ("pipelinedItemsPerSecond", .number(pipeRate)),
+                ("speedup", .number(pipeRate / max(seqRate, 1e-9))), ("speedupMin", .number(speedups.first ?? 0)), ("speedupMax", .number(speedups.last ?? 0)),
+            ])
+            print(o.text)
+        } else {
+            print("\(taskName) on \(p.positionals.joined(separator: " ")): \(count) items, \(rounds) rounds interleaved, medians" + (p.flag("with-output") ? ", annotated output written" : ""))
+            print(String(format: "sequential  %7.2f s  %7.2f items/s", seq, seqRate))
+            print(String(format: "pipelined   %7.2f s  %7.2f items/s", pipe, pipeRate))
+            print(String(format: "speed-up    %7.2f×  (rounds: %.2f…%.2f)", pipeRate / max(seqRate, 1e-9), speedups.first ?? 0, speedups.last ?? 0))
+            print("pipelined run's stages (the stages overlap):\n" + stageTable)
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Imaging
+import MLKit
+import Video
+import VisionCore
+
+/// `track`: ML Kit's object detection, tracking and classification — stream mode on video frames
+/// (tracking IDs; a new tracker per video), single-image mode on pictures.
+final class TrackTask: BatchTask {
+    let name = "track"
+    private let options: CustomObjectDetectorOptions
+    private let pictureDetector: ObjectDetector
+    private var streamDetector: ObjectDetector?
+    private var detectionsOut: LineWriter?
+    private var currentSource = ""
+
+    static let options = [
+        OptionSpec("model", .text, "CLASSIFIER", help: "a classifier for the objects' labels (a path or a fetched model's name; default: no labels)"),
+        OptionSpec("max-objects", .integer(1...1000), "N", default: "5", help: "at most N objects per frame (ML Kit's cap is 5)"),
+        OptionSpec("single", .flag, help: "only the most prominent object (shouldEnableMultipleObjects = false)"),
+        OptionSpec("threshold", .number(0...1), "F", help: "label confidence threshold (default: the model's, else 0)"),
+        OptionSpec("max-labels", .integer(-1_000_000...1_000_000), "N", default: "10", help: "labels per object (≤ 0: 10)"),
+        OptionSpec("localizer", .text, "DETECTOR", help: "the class-agnostic localizer (default: the bundled SSD MobileNet v1)"),
+        OptionSpec("threads", .integer(1...256), "N", default: "1", help: "inference threads"),
+        OptionSpec("detections-jsonl", .text, "PATH", help: "also write the localizer's raw boxes per frame (for tracking evaluation)"),
+        OptionSpec("track-high", .number(0...1), "F", default: "0.35", help: "tracker: high-score threshold"),
+        OptionSpec("track-low", .number(0...1), "F", default: "0.1", help: "tracker: low-score threshold"),
+        OptionSpec("track-new", .number(0...1), "F", default: "0.4", help: "tracker: score to start a track"),
+        OptionSpec("track-iou", .number(0...1), "F", default: "0.2", help: "tracker: minimum IoU to match"),
+        OptionSpec("track-appearance", .number(0...1), "F", default: "0.35", help: "tracker: colour-histogram weight"),
+        OptionSpec("track-size", .number(0...1), "F", default: "0.15", help: "tracker: size-change weight"),
+        OptionSpec("track-group", .number(0...1), "F", default: "0.6", help: "tracker: group-box coverage"),
+        OptionSpec("track-part", .number(0...1), "F", default: "0.7", help: "tracker: part-box containment"),
+        OptionSpec("track-confirm", .integer(1...100), "N", default: "3", help: "tracker: frames to confirm a track"),
+        OptionSpec("track-coast-ms", .integer(0...60_000), "MS", default: "1000", help: "tracker: how long a lost track is kept"),
+    ]
+
+    init(_ p: ParsedCommand) throws {
+        let model = try p.string("model").map(ModelZoo.resolve)
+        options = CustomObjectDetectorOptions(localModel: LocalModel(path: model ?? ""))
+        options.shouldEnableClassification = model != nil
+        options.shouldEnableMultipleObjects = !p.flag("single")
+        if let n = p.int("max-objects") { options.maxObjectCount = n }
+        if let t = p.float("threshold") { options.classificationConfidenceThreshold = NSNumber(value: t) }
+        if let n = p.int("max-labels") { options.maxPerObjectLabelCount = n }
+        if let l = p.string("localizer") { options.localizerModel = LocalModel(path: try ModelZoo.resolve(l)) }
+        options.numThreads = p.int("threads") ?? 1
+        var t = options.trackerOptions
+        t.highScoreThreshold = p.double("track-high") ?? t.highScoreThreshold
+        t.lowScoreThreshold = p.double("track-low") ?? t.lowScoreThreshold
+        t.newTrackThreshold = p.double("track-new") ?? t.newTrackThreshold
+        t.minimumIoU = p.double("track-iou") ?? t.minimumIoU
+        t.appearanceWeight = p.double("track-appearance") ?? t.appearanceWeight
+        t.sizeWeight = p.double("track-size") ?? t.sizeWeight
+        t.groupCoverage = p.double("track-group") ?? t.groupCoverage
+        t.partContainment = p.double("track-part") ?? t.partContainment
+        t.confirmationHits = p.int("track-confirm") ?? t.confirmationHits
+        t.maxCoastMs = p.int("track-coast-ms") ?? t.maxCoastMs
+        options.trackerOptions = t
+        options.detectorMode = .singleImage
+        pictureDetector = ObjectDetector.objectDetector(options: options)
+        if let error = pictureDetector.modelError { throw error }
+        detectionsOut = try p.string("detections-jsonl").map { try LineWriter(path: $0) }
+    }
+
+    func picture(_ picture: Picture) throws -> TaskRecord {
+        let image = VisionImage(image: UIImage(bitmap: picture.bitmap, orientation: picture.orientation))
+        image.orientation = picture.orientation
+        return Self.record(try pictureDetector.results(in: image))
+    }
+
+    func frame(_ frame: VideoFrame, first: Bool) throws -> TaskRecord {
+        if first || streamDetector == nil {
+            guard let o = options.copy() as? CustomObjectDetectorOptions else { throw CLIError.failure("cannot copy the detector options") }
+            o.detectorMode = .stream
+            let d = ObjectDetector.objectDetector(options: o)
+            if let error = d.modelError { throw error }
+            streamDetector = d
+        }
+        guard let detector = streamDetector else { throw CLIError.failure("no stream detector") }
+        let image = VisionImage(image: frame.image)
+        image.timestampMs = frame.timestampMs
+        let record = Self.record(try detector.results(in: image))
+        if let detectionsOut {
+            let items: [JSONValue] = detector.lastLocalizedObjects.map {
+                .object([("x", .number($0.box.x)), ("y", .number($0.box.y)), ("width", .number($0.box.width)),
+                         ("height", .number($0.box.height)), ("score", .float($0.score))])
+            }
+            try detectionsOut.write(JSONValue.object([("frame", .int(frame.number)), ("timestampMs", .int(frame.timestampMs)),
+                                                      ("detections", .array(items))]).text)
+        }
+        return record
+    }
+
+    /// Classifier runs so far (stream mode reuses labels between runs).
+    var classificationCount: Int { streamDetector?.classificationCount ?? 0 }
+
+    func finish() throws { try detectionsOut?.close() }
+
+    static func record(_ objects: [Object]) -> TaskRecord {
+        var record = TaskRecord(fields: [("objects", ResultFields.objects(objects))], text: objects.map(\.description).joined(separator: "\n"))
+        for o in objects {
+            let id = o.trackingID?.intValue
+            var label = id.map { "#\($0)" } ?? ""
+            if let top = o.labels.first { label += (label.isEmpty ? "" : " ") + String(format: "%@ %.0f%%", top.text, top.confidence * 100) }
+            record.marks.append(.init(x: Int(o.frame.origin.x), y: Int(o.frame.origin.y), width: Int(o.frame.size.width),
+                                      height: Int(o.frame.size.height), label: label, color: id ?? (o.labels.first?.index ?? 0)))
+            record.classes.append(o.labels.first?.text ?? "object")
+            record.identities.append(id)
+        }
+        return record
+    }
+
+    func liveSession(deliver: @escaping (Int, Result<TaskRecord, ItemFailure>) -> Void) throws -> LiveSession? { nil }
+}
