@@ -4,12 +4,13 @@ export VISION_TASKS_ASSETS ?= $(abspath $(CURDIR)/../shared)
 export LITERT_LIBRARY ?= $(CURDIR)/.litert/lib/libLiteRt.so
 SWIFT ?= swift
 
-.PHONY: setup build demo test bench bench-track tracking goldens fuzz sanitize campaign clean
+.PHONY: setup build demo test test-slurm bench bench-track bench-throughput tracking goldens fuzz sanitize campaign clean
 
 ## setup: system libraries (apt, when missing) and LiteRT's libLiteRt.so (PyPI, sha256-checked).
 setup:
 	@scripts/install-system-deps.sh
 	@scripts/fetch-litert.sh
+	@scripts/tools/setup.sh
 
 build: setup
 	$(SWIFT) build -c release --product vision-tasks
@@ -29,6 +30,15 @@ test: setup
 ## bench: release benchmarks (ours vs raw LiteRT; add MEDIAPIPE=1 for MediaPipe 1.2.2 side by side).
 bench: build
 	@scripts/bench.sh
+
+## test-slurm: a real one-node Slurm (slurm-wlm, munge; installed when missing) runs a 4-task array over
+## the shared photos and video; the merged shards must equal a single run's records.
+test-slurm: build
+	@scripts/slurm/test-shards.sh
+
+## bench-throughput: the app's pipeline vs a sequential loop on the shared photos and on car-detection.mp4.
+bench-throughput: build
+	@scripts/bench-throughput.sh
 
 ## bench-track: stream-mode frames/s on a video, classification on vs the localizer alone (1 thread, pinned).
 bench-track: build

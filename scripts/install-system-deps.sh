@@ -15,6 +15,8 @@ have_header libavutil/avutil.h || packages+=(libavutil-dev)
 have_header libavdevice/avdevice.h || packages+=(libavdevice-dev)
 command -v ffmpeg >/dev/null || packages+=(ffmpeg)
 command -v unzip >/dev/null || packages+=(unzip)
+# Headless Chromium: the tests open the HTML report in it and screenshot it.
+command -v chromium >/dev/null || packages+=(chromium)
 python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || packages+=(python3-venv)
 [ ${#packages[@]} -eq 0 ] && exit 0

@@ -14,7 +14,33 @@ enum ModelZoo {
 
     static let base = "https://storage.googleapis.com/mediapipe-assets/tasks/testdata/vision/"
 
-    static let entries: [Entry] = [
+    /// The official entries, then those of the catalog file `VISION_TASKS_MODEL_CATALOG` names (a
+    /// team's own models: one `name<TAB>kind<TAB>sha256<TAB>url` per line, `#` comments).
+    static var entries: [Entry] { official + catalog(ProcessInfo.processInfo.environment["VISION_TASKS_MODEL_CATALOG"]) }
+
+    /// The entries of a catalog file; lines that are not 4 tab-separated fields with a 64-digit
+    /// sha256 are skipped with a warning.
+    static func catalog(_ path: String?) -> [Entry] {
+        guard let path, !path.isEmpty else { return [] }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            FileHandle.standardError.write(Data("vision-tasks: cannot read the model catalog \(path)\n".utf8))
+            return []
+        }
+        var out: [Entry] = []
+        for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let t = line.trimmingCharacters(in: .whitespaces)
+            if t.isEmpty || t.hasPrefix("#") { continue }
+            let f = t.split(separator: "\t").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard f.count == 4, f[2].count == 64, f[2].allSatisfy(\.isHexDigit), !f[0].contains("/") else {
+                FileHandle.standardError.write(Data("vision-tasks: \(path):\(n + 1): expected name<TAB>kind<TAB>sha256<TAB>url\n".utf8))
+                continue
+            }
+            out.append(Entry(name: f[0], kind: f[1], sha256: f[2].lowercased(), url: f[3]))
+        }
+        return out
+    }
+
+    static let official: [Entry] = [
         Entry(name: "coco_efficientdet_lite0_v1_1.0_quant_2021_09_06.tflite", kind: "detector, metadata",
               sha256: "dee1b4af055a644804d5594442300ecc9e4f7080c25b7c044c98f527eeabb6cf",
               url: base + "coco_efficientdet_lite0_v1_1.0_quant_2021_09_06.tflite?generation=1782184527668231"),

@@ -160,3 +160,62 @@ struct LabelCommandTests {
         #expect(VisionTasksCommand.main(["label", "--model", labeled, TestAssets.image("dog.jpg")]) == 0)
     }
 }
+
+@Suite("The app's inputs, shards, resume index and model table")
+struct AppPartsTests {
+    @Test("folders are searched recursively and sorted, hidden files skipped; - reads a list; kinds by extension")
+    func inputs() throws {
+        let root = try AppProcess.folder("inputs")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for p in ["b.jpg", "a/z.PNG", "a/c.mp4", ".hidden/x.jpg", "a/notes.txt", "a/b/y.jpeg", "d/.secret.jpg", "d/notes.txt"] {
+            try FileManager.default.createDirectory(atPath: (root + "/" + p as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            #expect(FileManager.default.createFile(atPath: root + "/" + p, contents: Data([1])))
+        }
+        let items = try InputCollector.collect([root])
+        #expect(items.map(\.relativePath) == ["a/b/y.jpeg", "a/c.mp4", "a/z.PNG", "b.jpg"])
+        #expect(try InputCollector.collect([root], videos: false).map(\.relativePath) == ["a/b/y.jpeg", "a/z.PNG", "b.jpg"])
+        #expect(items.map(\.kind) == [.picture, .video, .picture, .picture])
+        let listed = try InputCollector.collect(["-"], readStandardInput: { "\(root)/b.jpg\n# a comment\n\n\(root)/a\n" })
+        #expect(listed.map(\.relativePath) == ["b.jpg", "b/y.jpeg", "c.mp4", "z.PNG"])
+        #expect(try InputCollector.collect([root + "/a/*.mp4"]).map(\.path) == [root + "/a/c.mp4"])
+        #expect(throws: CLIError.self) { try InputCollector.collect([root + "/nothing*.jpg"]) }
+        #expect(throws: CLIError.self) { try InputCollector.collect([root + "/d"]) }  // only a hidden picture and a text file
+    }
+
+    @Test("a shard is a stable hash of the path: independent of the other inputs; schedulers' variables")
+    func shard() throws {
+        #expect(Shard.hash("") == 0xcbf2_9ce4_8422_2325)  // FNV-1a's offset basis
+        #expect(Shard.hash("a") == 0xaf63_dc4c_8601_ec8c)  // FNV-1a 64 of "a"
+        let s = try #require(try Shard.resolve(flag: nil, count: nil, environment: ["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "3"]))
+        #expect(s.index == 2 && s.count == 4)
+        #expect(try Shard.resolve(flag: nil, count: nil, environment: [:]) == nil)
+        #expect(throws: CLIError.self) { try Shard.resolve(flag: "4/4", count: nil, environment: [:]) }
+        #expect(throws: CLIError.self) { try Shard.resolve(flag: nil, count: 3, environment: [:]) }
+    }
+
+    @Test("resume index: finished records count, error records are redone, a cut last line is removed")
+    func resumeIndex() throws {
+        let dir = try AppProcess.folder("resume")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/r.jsonl"
+        let text = "{\"source\":\"a.jpg\",\"detections\":[]}\n{\"source\":\"v.mp4\",\"frame\":3,\"timestampMs\":80,\"detections\":[]}\n"
+            + "{\"source\":\"b.jpg\",\"error\":{\"domain\":\"d\",\"code\":5,\"message\":\"m\"}}\n{\"source\":\"c.jp"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let index = try ResumeIndex(path: path)
+        #expect(index.contains(source: "a.jpg", frame: nil) && index.contains(source: "v.mp4", frame: 3))
+        #expect(!index.contains(source: "v.mp4", frame: 4) && !index.contains(source: "b.jpg", frame: nil) && !index.contains(source: "c.jpg", frame: nil))
+        #expect(try String(contentsOfFile: path, encoding: .utf8).hasSuffix("\"message\":\"m\"}}\n"))
+    }
+
+    @Test("the official model table equals docs' model-zoo.md (../shared/docs)", .enabled(if: TestAssets.shouldRun))
+    func modelTable() throws {
+        let doc = try String(contentsOfFile: TestAssets.root + "/docs/model-zoo.md", encoding: .utf8)
+        let rows = doc.split(separator: "\n").filter { $0.hasPrefix("| ") && $0.contains("https://") }.map { row in
+            row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        #expect(rows.count == ModelZoo.official.count)
+        for (row, entry) in zip(rows, ModelZoo.official) {
+            #expect(row.count == 3 && row[0].hasPrefix(entry.name + " (") && row[0].contains(entry.kind) && row[1] == entry.sha256 && row[2] == entry.url)
+        }
+    }
+}
