@@ -4,14 +4,16 @@ import MediaPipeTasksVision
 import Video
 import VisionCore
 
-/// Runs a task over pictures and videos as a three-stage pipeline: a reader thread decodes the
-/// next pictures and frames, the calling thread runs the task, a writer thread writes records,
-/// annotated outputs, the report and progress. Bounded queues keep memory flat and the output in
-/// input order. `--sequential` runs the same stages one after another (for comparison).
+/// Runs a task over pictures and videos as a pipeline: a reader thread decodes the next pictures
+/// and frames; one or more workers (each with its own copy of the task and its own inference
+/// thread) run the task, items dealt to them in turn; a writer thread writes records, annotated
+/// outputs, the report and progress, taking the results back in the same turn — so the output
+/// keeps the input order. Bounded queues keep memory flat. A stateful task (tracking) gets one
+/// worker. `--sequential` runs the same stages one after another on one thread (for comparison).
 final class BatchRunner: @unchecked Sendable {
     private enum Work {
         case picture(InputItem, Result<Picture, ItemFailure>, decode: Double)
-        case frame(InputItem, VideoFrame, first: Bool, framesPerSecond: Double, decode: Double)
+        case frame(InputItem, VideoFrame, video: Int, first: Bool, framesPerSecond: Double, decode: Double)
         case videoEnd(InputItem, frames: Int, failure: ItemFailure?)
     }
 
@@ -34,7 +36,8 @@ final class BatchRunner: @unchecked Sendable {
         var written: [String] = []
     }
 
-    let task: BatchTask
+    /// The task copies, one per worker (the first one alone when sequential).
+    let tasks: [BatchTask]
     let items: [InputItem]
     private let every: Int
     private let orientation: ImageOrientation?
@@ -55,8 +58,9 @@ final class BatchRunner: @unchecked Sendable {
     private var framesInVideo = 0
     private var expectedFrames: [String: Int] = [:]
 
-    init(task: BatchTask, items allItems: [InputItem], _ p: ParsedCommand, model: String) throws {
-        self.task = task
+    init(tasks: [BatchTask], items allItems: [InputItem], _ p: ParsedCommand, model: String) throws {
+        guard let task = tasks.first else { throw CLIError.failure("no task to run") }
+        self.tasks = task.isStateful ? [task] : tasks
         every = p.int("every") ?? 1
         orientation = TaskOptions.orientation(p)
         quiet = p.flag("quiet")
@@ -93,28 +97,45 @@ final class BatchRunner: @unchecked Sendable {
     func run() throws -> Summary {
         let started = Clock.now()
         if sequential {
-            produce { work in self.consume(self.process(work)) }
+            produce { work in self.consume(self.process(work, on: self.tasks[0])) }
         } else {
-            let decoded = BoundedQueue<Work>(capacity: 3)
-            let finished = BoundedQueue<Done>(capacity: 3)
-            let readerDone = DispatchSemaphore(value: 0), writerDone = DispatchSemaphore(value: 0)
-            let reader = Thread {
-                self.produce { decoded.push($0) }
-                decoded.close()
-                readerDone.signal()
+            // Item k goes to worker k mod n and comes back from it in the same turn.
+            let n = tasks.count
+            let decoded = (0..<n).map { _ in BoundedQueue<Work>(capacity: 2) }
+            let finished = (0..<n).map { _ in BoundedQueue<Done>(capacity: 2) }
+            let done = DispatchSemaphore(value: 0)
+            func start(_ body: @escaping @Sendable () -> Void) {
+                let t = Thread {
+                    body()
+                    done.signal()
+                }
+                t.stackSize = 8 << 20
+                t.start()
             }
-            let writer = Thread {
-                while let done = finished.pop() { self.consume(done) }
-                writerDone.signal()
+            start {
+                var k = 0
+                self.produce { work in
+                    decoded[k % n].push(work)
+                    k += 1
+                }
+                for q in decoded { q.close() }
             }
-            reader.stackSize = 8 << 20
-            writer.stackSize = 8 << 20
-            reader.start()
-            writer.start()
-            while let work = decoded.pop() { finished.push(process(work)) }
-            finished.close()
-            readerDone.wait()
-            writerDone.wait()
+            for w in 0..<n {
+                start {
+                    while let work = decoded[w].pop() { finished[w].push(self.process(work, on: self.tasks[w])) }
+                    finished[w].close()
+                }
+            }
+            start {
+                var k = 0
+                while let result = finished[k % n].pop() {
+                    self.consume(result)
+                    k += 1
+                }
+                // Unblock workers still pushing after a fatal error.
+                for q in finished { while q.pop() != nil {} }
+            }
+            for _ in 0..<(n + 2) { done.wait() }
         }
         progress.finish()
         summary.seconds = Clock.now() - started
@@ -127,6 +148,7 @@ final class BatchRunner: @unchecked Sendable {
     // MARK: stage 1 — read and decode
 
     private func produce(_ emit: (Work) -> Void) {
+        var videoNumber = 0
         for item in items {
             if isStopped { return }
             switch item.kind {
@@ -140,6 +162,7 @@ final class BatchRunner: @unchecked Sendable {
                 do {
                     let reader = try VideoReader(path: item.path)
                     let fps = (reader.info.framesPerSecond ?? 30) / Double(every)
+                    videoNumber += 1
                     var first = true
                     while !isStopped {
                         let t0 = Clock.now()
@@ -149,7 +172,7 @@ final class BatchRunner: @unchecked Sendable {
                             producerSkipped += 1
                             continue
                         }
-                        emit(.frame(item, frame, first: first, framesPerSecond: fps, decode: Clock.now() - t0))
+                        emit(.frame(item, frame, video: videoNumber, first: first, framesPerSecond: fps, decode: Clock.now() - t0))
                         first = false
                         count += 1
                     }
@@ -171,7 +194,7 @@ final class BatchRunner: @unchecked Sendable {
 
     // MARK: stage 2 — the task
 
-    private func process(_ work: Work) -> Done {
+    private func process(_ work: Work, on task: BatchTask) -> Done {
         let t0 = Clock.now()
         let result: Result<TaskRecord, ItemFailure>?
         switch work {
@@ -179,8 +202,8 @@ final class BatchRunner: @unchecked Sendable {
             result = Result { try task.picture(picture) }.mapError(ItemFailure.init)
         case .picture(_, .failure(let f), _):
             result = .failure(f)
-        case .frame(_, let frame, let first, _, _):
-            result = Result { try task.frame(frame, first: first) }.mapError(ItemFailure.init)
+        case .frame(_, let frame, let video, _, _, _):
+            result = Result { try task.frame(frame, video: video) }.mapError(ItemFailure.init)
         case .videoEnd:
             result = nil
         }
@@ -249,7 +272,7 @@ final class BatchRunner: @unchecked Sendable {
             default: break
             }
             progress.step(item.relativePath)
-        case .frame(let item, let frame, let first, let fps, let decode):
+        case .frame(let item, let frame, _, let first, let fps, let decode):
             guard let result = done.result else { return }
             addStages(done, decode: decode)
             summary.frames += 1
@@ -306,7 +329,7 @@ final class BatchRunner: @unchecked Sendable {
 
     private func finishOutputs() throws {
         summary.written = output?.written ?? []
-        try sink.finish(header: [("command", .string(task.name))], summary: summaryJSON)
+        try sink.finish(header: [("command", .string(tasks[0].name))], summary: summaryJSON)
         if let report {
             try report.write(summary: summaryLine, stages: summary.stages)
         }

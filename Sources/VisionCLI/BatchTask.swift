@@ -20,9 +20,12 @@ protocol BatchTask: AnyObject {
     var name: String { get }
     /// Processes a picture (image running mode).
     func picture(_ picture: Picture) throws -> TaskRecord
-    /// Processes a video frame (video running mode, the container's timestamps); `first` starts a
-    /// new video.
-    func frame(_ frame: VideoFrame, first: Bool) throws -> TaskRecord
+    /// Processes a frame of video number `video` (video running mode, the container's
+    /// timestamps). A new `video` number starts a new video (a fresh detector: timestamps restart).
+    func frame(_ frame: VideoFrame, video: Int) throws -> TaskRecord
+    /// Whether one item's result depends on earlier items (tracking): such a task runs on one
+    /// worker; the others may run several copies side by side.
+    var isStateful: Bool { get }
     /// A live-stream session (the API's own frame dropping), or nil when the API has no live-stream
     /// mode (ML Kit): the live runner then drops frames itself by the same rule.
     func liveSession(deliver: @escaping (Int, Result<TaskRecord, ItemFailure>) -> Void) throws -> LiveSession?

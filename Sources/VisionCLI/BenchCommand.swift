@@ -50,6 +50,7 @@ enum BenchCommand {
             OptionSpec("throughput", .flag, help: "items/s of the app's pipeline vs a plain sequential loop on INPUT..., rounds interleaved"),
             OptionSpec("rounds", .integer(1...100), "N", default: "3", help: "--throughput: rounds of each (medians)"),
             OptionSpec("every", .integer(1...1_000_000), "N", default: "1", help: "--throughput: every Nth video frame"),
+            OptionSpec("workers", .integer(1...64), "N", help: "--throughput: the pipeline's inference workers (default: CPUs ÷ threads)"),
             OptionSpec("with-output", .flag, help: "--throughput: also write annotated pictures/videos (to a temporary folder)"),
             OptionSpec("json", .flag, help: "one JSON object"),
         ],

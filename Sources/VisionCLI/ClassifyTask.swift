@@ -10,6 +10,8 @@ final class ClassifyTask: BatchTask {
     private let options: ImageClassifierOptions
     private let roi: CGRect
     private let imageClassifier: ImageClassifier
+    private var currentVideo = -1
+    let isStateful = false
     private var videoClassifier: ImageClassifier?
 
     init(_ p: ParsedCommand) throws {
@@ -30,8 +32,10 @@ final class ClassifyTask: BatchTask {
         return Self.record(result, imageClassifier.lastTimings)
     }
 
-    func frame(_ frame: VideoFrame, first: Bool) throws -> TaskRecord {
-        if first || videoClassifier == nil { videoClassifier = try ImageClassifier(options: try options(.video)) }
+    func frame(_ frame: VideoFrame, video: Int) throws -> TaskRecord {
+        if video != currentVideo || videoClassifier == nil {
+            currentVideo = video
+            videoClassifier = try ImageClassifier(options: try options(.video)) }
         guard let classifier = videoClassifier else { throw CLIError.failure("no video classifier") }
         let result = try classifier.classify(videoFrame: MPImage(bitmap: frame.bitmap, orientation: .up),
                                              timestampInMilliseconds: frame.timestampMs, regionOfInterest: roi)

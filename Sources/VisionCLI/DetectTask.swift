@@ -9,6 +9,8 @@ final class DetectTask: BatchTask {
     let name = "detect"
     private let options: ObjectDetectorOptions
     private let imageDetector: ObjectDetector
+    private var currentVideo = -1
+    let isStateful = false
     private var videoDetector: ObjectDetector?
 
     init(_ p: ParsedCommand) throws {
@@ -28,8 +30,10 @@ final class DetectTask: BatchTask {
         return Self.record(result, imageDetector.lastTimings)
     }
 
-    func frame(_ frame: VideoFrame, first: Bool) throws -> TaskRecord {
-        if first || videoDetector == nil { videoDetector = try ObjectDetector(options: try options(.video)) }
+    func frame(_ frame: VideoFrame, video: Int) throws -> TaskRecord {
+        if video != currentVideo || videoDetector == nil {
+            currentVideo = video
+            videoDetector = try ObjectDetector(options: try options(.video)) }
         guard let detector = videoDetector else { throw CLIError.failure("no video detector") }
         let result = try detector.detect(videoFrame: MPImage(bitmap: frame.bitmap, orientation: .up), timestampInMilliseconds: frame.timestampMs)
         return Self.record(result, detector.lastTimings)

@@ -8,6 +8,7 @@ import Video
 final class LabelTask: BatchTask {
     let name = "label"
     private let labeler: ImageLabeler
+    let isStateful = false
 
     static let options = [
         TaskOptions.model,
@@ -32,7 +33,7 @@ final class LabelTask: BatchTask {
         return Self.record(try labeler.results(in: image))
     }
 
-    func frame(_ frame: VideoFrame, first: Bool) throws -> TaskRecord {
+    func frame(_ frame: VideoFrame, video: Int) throws -> TaskRecord {
         Self.record(try labeler.results(in: VisionImage(image: frame.image)))
     }
 

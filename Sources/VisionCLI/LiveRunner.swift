@@ -141,7 +141,6 @@ final class LiveRunner: @unchecked Sendable {
         private let condition = NSCondition()
         private var waiting: VideoFrame?
         private var closed = false
-        private var first = true
         private let done = DispatchSemaphore(value: 0)
         private unowned let runner: LiveRunner
 
@@ -176,8 +175,7 @@ final class LiveRunner: @unchecked Sendable {
                 waiting = nil
                 condition.unlock()
                 guard let frame = next else { break }
-                let result = Result { try runner.task.frame(frame, first: first) }.mapError(ItemFailure.init)
-                first = false
+                let result = Result { try runner.task.frame(frame, video: 0) }.mapError(ItemFailure.init)
                 runner.deliver(frame.timestampMs, result)
             }
             done.signal()

@@ -11,8 +11,8 @@ enum ResultFields {
 
     static func category(_ c: ResultCategory) -> JSONValue {
         var f: [(String, JSONValue)] = [("index", .int(c.index)), ("score", .float(c.score))]
-        f.append(("categoryName", c.categoryName.map(JSONValue.string) ?? .null))
-        f.append(("displayName", c.displayName.map(JSONValue.string) ?? .null))
+        f.append(("categoryName", c.categoryName.map { JSONValue.string($0) } ?? .null))
+        f.append(("displayName", c.displayName.map { JSONValue.string($0) } ?? .null))
         return .object(f)
     }
 
@@ -22,7 +22,7 @@ enum ResultFields {
             if let k = d.keypoints {
                 f.append(("keypoints", .array(k.map { p in
                     .object([("x", .number(Double(p.location.x))), ("y", .number(Double(p.location.y))),
-                             ("label", p.label.map(JSONValue.string) ?? .null), ("score", .float(p.score))])
+                             ("label", p.label.map { JSONValue.string($0) } ?? .null), ("score", .float(p.score))])
                 })))
             }
             return .object(f)
@@ -31,7 +31,7 @@ enum ResultFields {
 
     static func classifications(_ r: ImageClassifierResult) -> JSONValue {
         .array(r.classificationResult.classifications.map { c in
-            .object([("headIndex", .int(c.headIndex)), ("headName", c.headName.map(JSONValue.string) ?? .null),
+            .object([("headIndex", .int(c.headIndex)), ("headName", c.headName.map { JSONValue.string($0) } ?? .null),
                      ("categories", .array(c.categories.map(category)))])
         })
     }

@@ -1,5 +1,17 @@
+import Foundation
+
 /// The options every task command shares — inputs, sharding, outputs, comfort — declared once.
 enum RunOptions {
+    /// The task copies for a run: `--workers` (default: the CPUs divided by `--threads`, so that
+    /// the workers' inference threads fill the machine once), one when `--sequential` or when the
+    /// task is stateful.
+    static func tasks(_ p: ParsedCommand, _ make: (ParsedCommand) throws -> BatchTask) throws -> [BatchTask] {
+        let first = try make(p)
+        if first.isStateful || p.flag("sequential") { return [first] }
+        let count = p.int("workers") ?? max(1, min(8, ProcessInfo.processInfo.activeProcessorCount / max(1, p.int("threads") ?? 1)))
+        return try [first] + (1..<max(1, count)).map { _ in try make(p) }
+    }
+
     static let all: [OptionSpec] = [
         OptionSpec("every", .integer(1...1_000_000), "N", default: "1", help: "videos: process every Nth frame"),
         OptionSpec("live", .text, "SOURCE", help: "a camera (/dev/video0), a stream URL (rtsp://, http://, udp://…) or a video file played in real time; live-stream mode, frames dropped while busy"),
@@ -10,6 +22,7 @@ enum RunOptions {
         OptionSpec("shard", .text, "K/N", help: "process share K of N (K from 0); also read from SLURM_ARRAY_TASK_ID/_COUNT"),
         OptionSpec("shard-count", .integer(1...1_000_000), "N", help: "shards in all, with JOB_COMPLETION_INDEX (Kubernetes Indexed Job)"),
         OptionSpec("resume", .flag, help: "skip what the --jsonl file already holds and append the rest"),
+        OptionSpec("workers", .integer(1...64), "N", help: "inference workers, each a copy of the model with --threads threads (default: CPUs ÷ threads; 1 for track)"),
         OptionSpec("sequential", .flag, help: "no pipeline: decode, run and write one item after another"),
         OptionSpec("progress", .choice(["auto", "bar", "lines", "off"]), default: "auto", help: "progress on standard error (auto: a bar on a terminal, else lines)"),
         OptionSpec("quiet", .flag, help: "no text results, progress or summary"),

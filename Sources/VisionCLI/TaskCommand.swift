@@ -26,13 +26,15 @@ enum TaskCommand {
             items = items.filter(shard.contains)
             if !quiet { note("shard \(shard.index)/\(shard.count) (\(shard.origin)): \(items.count) of \(all) inputs") }
         }
-        let task = try makeTask(p)
-        let runner = try BatchRunner(task: task, items: items, p, model: p.string("model") ?? "")
+        let tasks = try RunOptions.tasks(p, makeTask)
+        let task = tasks[0]
+        let runner = try BatchRunner(tasks: tasks, items: items, p, model: p.string("model") ?? "")
         let s = try runner.run()
         try (task as? TrackTask)?.finish()
         if !quiet {
             var line = "\(p.spec.name): " + runner.summaryLine
             if let track = task as? TrackTask, s.frames > 0 { line += ", \(track.classificationCount) classifier runs" }
+            if runner.tasks.count > 1 { line += ", \(runner.tasks.count) workers" }
             note(line)
             note(s.stages.table())
             for path in s.written { note("wrote \(path)") }

@@ -16,6 +16,7 @@ enum ThroughputBench {
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         var times: [String: [Double]] = ["sequential": [], "pipelined": []]
         var count = 0
+        var workers = 1
         var stageTable = ""
         for round in 0..<rounds {
             for mode in ["sequential", "pipelined"] {
@@ -24,14 +25,18 @@ enum ThroughputBench {
                 if mode == "sequential" { args.append("--sequential") }
                 if p.flag("with-output") { args += ["--output", scratch + "/out-\(mode)-\(round)"] }
                 if p.flag("fast-hybrid"), taskName != "label" { args.append("--fast-hybrid") }
+                if mode == "pipelined", let w = p.int("workers") { args += ["--workers", String(w)] }
                 let parsed = try ParsedCommand(spec, args)
-                let task: BatchTask = switch taskName {
-                case "classify": try ClassifyTask(parsed)
-                case "label": try LabelTask(parsed)
-                default: try DetectTask(parsed)
+                let tasks = try RunOptions.tasks(parsed) { parsed -> BatchTask in
+                    switch taskName {
+                    case "classify": return try ClassifyTask(parsed)
+                    case "label": return try LabelTask(parsed)
+                    default: return try DetectTask(parsed)
+                    }
                 }
+                workers = tasks.count
                 let items = try InputCollector.collect(parsed.positionals)
-                let summary = try BatchRunner(task: task, items: items, parsed, model: model).run()
+                let summary = try BatchRunner(tasks: tasks, items: items, parsed, model: model).run()
                 if let (source, f) = summary.firstFailure { throw CLIError.task(code: f.code, message: "\(source): \(f.message)") }
                 count = summary.pictures + summary.frames
                 times[mode, default: []].append(summary.seconds)
@@ -43,17 +48,20 @@ enum ThroughputBench {
         let speedups = zip(times["sequential"] ?? [], times["pipelined"] ?? []).map { $0 / max($1, 1e-9) }.sorted()
         if p.flag("json") {
             let o: JSONValue = .object([
-                ("task", .string(taskName)), ("model", .string(model)), ("inputs", .array(p.positionals.map(JSONValue.string))),
-                ("items", .int(count)), ("rounds", .int(rounds)), ("threads", .int(p.int("threads") ?? 1)), ("withOutput", .bool(p.flag("with-output"))),
+                ("task", .string(taskName)), ("model", .string(model)), ("inputs", .array(p.positionals.map { JSONValue.string($0) })),
+                ("items", .int(count)), ("rounds", .int(rounds)), ("threads", .int(p.int("threads") ?? 1)), ("workers", .int(workers)),
+                ("withOutput", .bool(p.flag("with-output"))),
                 ("sequentialSeconds", .number(seq)), ("pipelinedSeconds", .number(pipe)),
                 ("sequentialItemsPerSecond", .number(seqRate)), ("pipelinedItemsPerSecond", .number(pipeRate)),
                 ("speedup", .number(pipeRate / max(seqRate, 1e-9))), ("speedupMin", .number(speedups.first ?? 0)), ("speedupMax", .number(speedups.last ?? 0)),
             ])
             print(o.text)
         } else {
-            print("\(taskName) on \(p.positionals.joined(separator: " ")): \(count) items, \(rounds) rounds interleaved, medians" + (p.flag("with-output") ? ", annotated output written" : ""))
+            let inputs = p.positionals.count > 3 ? "\(p.positionals.count) inputs" : p.positionals.joined(separator: " ")
+            print("\(taskName) on \(inputs): \(count) items, \(rounds) rounds interleaved, medians" + (p.flag("with-output") ? ", annotated output written" : ""))
             print(String(format: "sequential  %7.2f s  %7.2f items/s", seq, seqRate))
-            print(String(format: "pipelined   %7.2f s  %7.2f items/s", pipe, pipeRate))
+            print(String(format: "pipelined   %7.2f s  %7.2f items/s  (reader, %d worker%@ of %d inference thread%@, writer)", pipe, pipeRate,
+                         workers, workers == 1 ? "" : "s", p.int("threads") ?? 1, (p.int("threads") ?? 1) == 1 ? "" : "s"))
             print(String(format: "speed-up    %7.2f×  (rounds: %.2f…%.2f)", pipeRate / max(seqRate, 1e-9), speedups.first ?? 0, speedups.last ?? 0))
             print("pipelined run's stages (the stages overlap):\n" + stageTable)
         }

@@ -12,7 +12,9 @@ final class TrackTask: BatchTask {
     private let pictureDetector: ObjectDetector
     private var streamDetector: ObjectDetector?
     private var detectionsOut: LineWriter?
-    private var currentSource = ""
+    private var currentVideo = -1
+    /// Tracks carry from frame to frame.
+    let isStateful = true
 
     static let options = [
         OptionSpec("model", .text, "CLASSIFIER", help: "a classifier for the objects' labels (a path or a fetched model's name; default: no labels)"),
@@ -69,8 +71,9 @@ final class TrackTask: BatchTask {
         return Self.record(try pictureDetector.results(in: image))
     }
 
-    func frame(_ frame: VideoFrame, first: Bool) throws -> TaskRecord {
-        if first || streamDetector == nil {
+    func frame(_ frame: VideoFrame, video: Int) throws -> TaskRecord {
+        if video != currentVideo || streamDetector == nil {
+            currentVideo = video
             guard let o = options.copy() as? CustomObjectDetectorOptions else { throw CLIError.failure("cannot copy the detector options") }
             o.detectorMode = .stream
             let d = ObjectDetector.objectDetector(options: o)
