@@ -50,7 +50,7 @@ build() {
   swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-picture" Fuzz/FuzzSeeds.swift Fuzz/PictureSeeds.swift Fuzz/PictureFuzz.swift \
     -L "$out" -lImaging -lCJPEG -lFileInput -ljpeg -lpng -lz
   swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-video" Fuzz/FuzzSeeds.swift Fuzz/VideoSeeds.swift Fuzz/VideoFuzz.swift \
-    -L "$out" -lCFFmpeg -lavformat -lavcodec -lswscale -lavutil
+    -L "$out" -lCFFmpeg -lavformat -lavcodec -lswscale -lavutil -lavdevice
 }
 
 if [ ! -f "$out/.built" ] || [ -n "$(find Sources/FileInput Sources/TFLiteModel Sources/Imaging Sources/CJPEG Sources/CFFmpeg Fuzz -newer "$out/.built" -type f | head -1)" ]; then

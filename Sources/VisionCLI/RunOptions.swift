@@ -5,10 +5,12 @@ enum RunOptions {
     /// The task copies for a run: `--workers` (default: the CPUs divided by `--threads`, so that
     /// the workers' inference threads fill the machine once), one when `--sequential` or when the
     /// task is stateful.
-    static func tasks(_ p: ParsedCommand, _ make: (ParsedCommand) throws -> BatchTask) throws -> [BatchTask] {
+    /// No more workers than `items` can keep busy (a video counts as many).
+    static func tasks(_ p: ParsedCommand, items: [InputItem]? = nil, _ make: (ParsedCommand) throws -> BatchTask) throws -> [BatchTask] {
         let first = try make(p)
         if first.isStateful || p.flag("sequential") { return [first] }
-        let count = p.int("workers") ?? max(1, min(8, ProcessInfo.processInfo.activeProcessorCount / max(1, p.int("threads") ?? 1)))
+        var count = p.int("workers") ?? max(1, min(8, ProcessInfo.processInfo.activeProcessorCount / max(1, p.int("threads") ?? 1)))
+        if let items, !items.contains(where: { $0.kind == .video }) { count = min(count, max(1, items.count)) }
         return try [first] + (1..<max(1, count)).map { _ in try make(p) }
     }
 

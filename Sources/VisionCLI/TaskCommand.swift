@@ -26,7 +26,7 @@ enum TaskCommand {
             items = items.filter(shard.contains)
             if !quiet { note("shard \(shard.index)/\(shard.count) (\(shard.origin)): \(items.count) of \(all) inputs") }
         }
-        let tasks = try RunOptions.tasks(p, makeTask)
+        let tasks = try RunOptions.tasks(p, items: items, makeTask)
         let task = tasks[0]
         let runner = try BatchRunner(tasks: tasks, items: items, p, model: p.string("model") ?? "")
         let s = try runner.run()
