@@ -10,9 +10,8 @@ final class ClassifyTask: BatchTask {
     private let options: ImageClassifierOptions
     private let roi: CGRect
     private let imageClassifier: ImageClassifier
-    private var currentVideo = -1
     let isStateful = false
-    private var videoClassifier: ImageClassifier?
+    private var videoClassifier = PerVideo<ImageClassifier>()
 
     init(_ p: ParsedCommand) throws {
         options = ImageClassifierOptions()
@@ -21,22 +20,13 @@ final class ClassifyTask: BatchTask {
         imageClassifier = try ImageClassifier(options: options)
     }
 
-    private func options(_ mode: RunningMode) throws -> ImageClassifierOptions {
-        guard let o = options.copy() as? ImageClassifierOptions else { throw CLIError.failure("cannot copy the classifier options") }
-        o.runningMode = mode
-        return o
-    }
-
     func picture(_ picture: Picture) throws -> TaskRecord {
         let result = try imageClassifier.classify(image: MPImage(bitmap: picture.bitmap, orientation: picture.orientation), regionOfInterest: roi)
         return Self.record(result, imageClassifier.lastTimings)
     }
 
     func frame(_ frame: VideoFrame, video: Int) throws -> TaskRecord {
-        if video != currentVideo || videoClassifier == nil {
-            currentVideo = video
-            videoClassifier = try ImageClassifier(options: try options(.video)) }
-        guard let classifier = videoClassifier else { throw CLIError.failure("no video classifier") }
+        let classifier = try videoClassifier.get(video) { try ImageClassifier(options: try TaskOptions.copy(options, mode: .video)) }
         let result = try classifier.classify(videoFrame: MPImage(bitmap: frame.bitmap, orientation: .up),
                                              timestampInMilliseconds: frame.timestampMs, regionOfInterest: roi)
         return Self.record(result, classifier.lastTimings)
@@ -54,9 +44,13 @@ final class ClassifyTask: BatchTask {
 
     func liveSession(deliver: @escaping (Int, Result<TaskRecord, ItemFailure>) -> Void) throws -> LiveSession? {
         let relay = Relay(deliver)
-        let o = try options(.liveStream)
+        let o = try TaskOptions.copy(options, mode: .liveStream)
         o.imageClassifierLiveStreamDelegate = relay
-        return Session(classifier: try ImageClassifier(options: o), relay: relay, roi: roi)
+        let classifier = try ImageClassifier(options: o)
+        let roi = roi
+        return APILiveSession(owner: classifier, delegate: relay, submit: { frame in
+            try classifier.classifyAsync(image: MPImage(bitmap: frame.bitmap, orientation: .up), timestampInMilliseconds: frame.timestampMs, regionOfInterest: roi)
+        }, waitUntilIdle: { classifier.waitUntilIdle() }, dropped: { classifier.droppedFrameCount })
     }
 
     /// Forwards the classifier's live results.
@@ -67,17 +61,5 @@ final class ClassifyTask: BatchTask {
             if let result { deliver(timestampInMilliseconds, .success(ClassifyTask.record(result, nil))) }
             else { deliver(timestampInMilliseconds, .failure(ItemFailure(error ?? CLIError.failure("no result")))) }
         }
-    }
-
-    private final class Session: LiveSession {
-        let classifier: ImageClassifier
-        let relay: Relay
-        let roi: CGRect
-        init(classifier: ImageClassifier, relay: Relay, roi: CGRect) { self.classifier = classifier; self.relay = relay; self.roi = roi }
-        func submit(_ frame: VideoFrame) throws {
-            try classifier.classifyAsync(image: MPImage(bitmap: frame.bitmap, orientation: .up), timestampInMilliseconds: frame.timestampMs, regionOfInterest: roi)
-        }
-        func finish() { classifier.waitUntilIdle() }
-        var dropped: Int { classifier.droppedFrameCount }
     }
 }

@@ -9,20 +9,13 @@ final class DetectTask: BatchTask {
     let name = "detect"
     private let options: ObjectDetectorOptions
     private let imageDetector: ObjectDetector
-    private var currentVideo = -1
     let isStateful = false
-    private var videoDetector: ObjectDetector?
+    private var videoDetector = PerVideo<ObjectDetector>()
 
     init(_ p: ParsedCommand) throws {
         options = ObjectDetectorOptions()
         try TaskOptions.apply(p, to: options, defaultMaxResults: -1)
         imageDetector = try ObjectDetector(options: options)
-    }
-
-    private func options(_ mode: RunningMode) throws -> ObjectDetectorOptions {
-        guard let o = options.copy() as? ObjectDetectorOptions else { throw CLIError.failure("cannot copy the detector options") }
-        o.runningMode = mode
-        return o
     }
 
     func picture(_ picture: Picture) throws -> TaskRecord {
@@ -31,10 +24,7 @@ final class DetectTask: BatchTask {
     }
 
     func frame(_ frame: VideoFrame, video: Int) throws -> TaskRecord {
-        if video != currentVideo || videoDetector == nil {
-            currentVideo = video
-            videoDetector = try ObjectDetector(options: try options(.video)) }
-        guard let detector = videoDetector else { throw CLIError.failure("no video detector") }
+        let detector = try videoDetector.get(video) { try ObjectDetector(options: try TaskOptions.copy(options, mode: .video)) }
         let result = try detector.detect(videoFrame: MPImage(bitmap: frame.bitmap, orientation: .up), timestampInMilliseconds: frame.timestampMs)
         return Self.record(result, detector.lastTimings)
     }
@@ -54,9 +44,12 @@ final class DetectTask: BatchTask {
 
     func liveSession(deliver: @escaping (Int, Result<TaskRecord, ItemFailure>) -> Void) throws -> LiveSession? {
         let relay = Relay(deliver)
-        let o = try options(.liveStream)
+        let o = try TaskOptions.copy(options, mode: .liveStream)
         o.objectDetectorLiveStreamDelegate = relay
-        return Session(detector: try ObjectDetector(options: o), relay: relay)
+        let detector = try ObjectDetector(options: o)
+        return APILiveSession(owner: detector, delegate: relay, submit: { frame in
+            try detector.detectAsync(image: MPImage(bitmap: frame.bitmap, orientation: .up), timestampInMilliseconds: frame.timestampMs)
+        }, waitUntilIdle: { detector.waitUntilIdle() }, dropped: { detector.droppedFrameCount })
     }
 
     /// Forwards the detector's live results.
@@ -67,14 +60,5 @@ final class DetectTask: BatchTask {
             if let result { deliver(timestampInMilliseconds, .success(DetectTask.record(result, nil))) }
             else { deliver(timestampInMilliseconds, .failure(ItemFailure(error ?? CLIError.failure("no result")))) }
         }
-    }
-
-    private final class Session: LiveSession {
-        let detector: ObjectDetector
-        let relay: Relay
-        init(detector: ObjectDetector, relay: Relay) { self.detector = detector; self.relay = relay }
-        func submit(_ frame: VideoFrame) throws { try detector.detectAsync(image: MPImage(bitmap: frame.bitmap, orientation: .up), timestampInMilliseconds: frame.timestampMs) }
-        func finish() { detector.waitUntilIdle() }
-        var dropped: Int { detector.droppedFrameCount }
     }
 }

@@ -37,6 +37,13 @@ enum TaskOptions {
         options.baseOptions.optimizeHybridModels = p.flag("fast-hybrid")
     }
 
+    /// A copy of `options` in running mode `mode` (a task reads its options once, when created).
+    static func copy<Options: VisionTaskOptions>(_ options: Options, mode: RunningMode) throws -> Options {
+        guard let o = options.copy() as? Options else { throw CLIError.failure("cannot copy the task options") }
+        o.runningMode = mode
+        return o
+    }
+
     /// `--model`, which every task needs.
     static func requiredModel(_ p: ParsedCommand) throws -> String {
         guard let m = p.string("model") else { throw CLIError.usage("\(p.spec.name) needs --model MODEL.tflite (see 'vision-tasks models' for official ones)") }

@@ -10,9 +10,9 @@ final class TrackTask: BatchTask {
     let name = "track"
     private let options: CustomObjectDetectorOptions
     private let pictureDetector: ObjectDetector
-    private var streamDetector: ObjectDetector?
+    private var streamDetector = PerVideo<ObjectDetector>()
+    private var finishedClassifications = 0
     private var detectionsOut: LineWriter?
-    private var currentVideo = -1
     /// Tracks carry from frame to frame.
     let isStateful = true
 
@@ -72,15 +72,14 @@ final class TrackTask: BatchTask {
     }
 
     func frame(_ frame: VideoFrame, video: Int) throws -> TaskRecord {
-        if video != currentVideo || streamDetector == nil {
-            currentVideo = video
+        if !streamDetector.holds(video) { finishedClassifications += streamDetector.current?.classificationCount ?? 0 }
+        let detector = try streamDetector.get(video) {
             guard let o = options.copy() as? CustomObjectDetectorOptions else { throw CLIError.failure("cannot copy the detector options") }
             o.detectorMode = .stream
             let d = ObjectDetector.objectDetector(options: o)
             if let error = d.modelError { throw error }
-            streamDetector = d
+            return d
         }
-        guard let detector = streamDetector else { throw CLIError.failure("no stream detector") }
         let image = VisionImage(image: frame.image)
         image.timestampMs = frame.timestampMs
         let record = Self.record(try detector.results(in: image))
@@ -96,7 +95,7 @@ final class TrackTask: BatchTask {
     }
 
     /// Classifier runs so far (stream mode reuses labels between runs).
-    var classificationCount: Int { streamDetector?.classificationCount ?? 0 }
+    var classificationCount: Int { finishedClassifications + (streamDetector.current?.classificationCount ?? 0) }
 
     func finish() throws { try detectionsOut?.close() }
 

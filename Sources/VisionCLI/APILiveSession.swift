@@ -1,0 +1,25 @@
+import Video
+
+/// A ``LiveSession`` over a MediaPipe task in live-stream mode: frames go to the task's async
+/// call, `finish` waits until it is idle, and the task's own dropped-frame count is reported. It
+/// keeps the task and its result delegate alive for the session.
+final class APILiveSession: LiveSession {
+    private let owner: AnyObject
+    private let delegate: AnyObject
+    private let submitFrame: (VideoFrame) throws -> Void
+    private let waitUntilIdle: () -> Void
+    private let droppedCount: () -> Int
+
+    init(owner: AnyObject, delegate: AnyObject, submit: @escaping (VideoFrame) throws -> Void,
+         waitUntilIdle: @escaping () -> Void, dropped: @escaping () -> Int) {
+        self.owner = owner
+        self.delegate = delegate
+        submitFrame = submit
+        self.waitUntilIdle = waitUntilIdle
+        droppedCount = dropped
+    }
+
+    func submit(_ frame: VideoFrame) throws { try submitFrame(frame) }
+    func finish() { waitUntilIdle() }
+    var dropped: Int { droppedCount() }
+}
