@@ -98,7 +98,7 @@ static int open_reader(const char *path, int live, int threads, int64_t max_pixe
   }
   int ret = avformat_open_input(&r->format, path, forced, &options);
   av_dict_free(&options);
-  if (ret < 0) { set_error(err, err_len, "cannot open the file as a video", ret); vt_video_close(r); return VT_VIDEO_ERR_OPEN; }
+  if (ret < 0) { set_error(err, err_len, live ? "cannot open the live source" : "cannot open the file as a video", ret); vt_video_close(r); return VT_VIDEO_ERR_OPEN; }
   ret = avformat_find_stream_info(r->format, NULL);
   if (ret < 0) { set_error(err, err_len, "cannot read the stream information", ret); vt_video_close(r); return VT_VIDEO_ERR_OPEN; }
   const AVCodec *codec = NULL;

@@ -1,4 +1,5 @@
 import Foundation
+import Video
 
 /// Runs one of the task commands (`detect`, `classify`, `label`, `track`) on its inputs: pictures,
 /// folders, globs, `-` (paths on standard input), videos, or `--live SOURCE`; prints the summary and
@@ -9,7 +10,11 @@ enum TaskCommand {
         if let live = p.string("live") {
             guard p.positionals.isEmpty else { throw CLIError.usage("give inputs or --live SOURCE, not both") }
             let task = try makeTask(p)
-            let s = try LiveRunner(task: task, source: live, p).run()
+            let s: LiveRunner.Summary
+            do { s = try LiveRunner(task: task, source: live, p).run() } catch let e as VideoError {
+                let f = ItemFailure(e)
+                throw CLIError.task(code: f.code, message: e.message + (live.hasPrefix("/dev/") ? " (is the camera connected, and may this user open it?)" : ""))
+            }
             try (task as? TrackTask)?.finish()
             if !quiet {
                 note(String(format: "live: %d frames read, %d delivered, %d dropped (%.1f s, %.1f delivered/s)",

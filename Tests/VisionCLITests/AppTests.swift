@@ -123,6 +123,53 @@ struct AppTests {
         try AppProcess.validate(dir + "/live.jsonl")
     }
 
+    @Test("--live on a stream URL (an HTTP MPEG-TS stream served by ffmpeg); a missing camera or a refused URL is error 5",
+          .disabled(if: TestAssets.underSanitizer))
+    func liveStream() throws {
+        let dir = try AppProcess.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let clip = dir + "/clip.mp4"
+        let cut = Process()
+        cut.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        cut.arguments = ["ffmpeg", "-loglevel", "error", "-y", "-i", TestAssets.image("car-detection.mp4"), "-t", "3", "-c", "copy", clip]
+        try cut.run()
+        cut.waitUntilExit()
+        let port = 30_000 + Int(getpid() % 20_000)
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = ["ffmpeg", "-loglevel", "error", "-re", "-i", clip, "-c", "copy", "-f", "mpegts", "-listen", "1", "http://127.0.0.1:\(port)/live.ts"]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
+        usleep(800_000)
+        let r = try AppProcess.run(["classify", "--model", TestAssets.model("mobilenet_v2_1.0_224_quant.tflite"), "--live", "http://127.0.0.1:\(port)/live.ts",
+                                    "--jsonl", dir + "/live.jsonl"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let line = try #require(r.stderr.split(separator: "\n").first { $0.hasPrefix("live: ") })
+        let numbers = line.split(separator: " ").compactMap { Int($0) }
+        try #require(numbers.count >= 3)
+        #expect(numbers[0] >= 30 && numbers[1] + numbers[2] == numbers[0] && numbers[1] > 0, "\(line)")
+        #expect(try AppProcess.records(dir + "/live.jsonl").count == numbers[1])
+        let camera = try AppProcess.run(["detect", "--model", Self.ssd, "--live", "/dev/video9"])
+        #expect(camera.status == 5 && camera.stderr.contains("cannot open the live source") && camera.stderr.contains("is the camera connected"))
+        let refused = try AppProcess.run(["detect", "--model", Self.ssd, "--live", "http://127.0.0.1:9/none.ts"])
+        #expect(refused.status == 5 && refused.stderr.contains("cannot open the live source"))
+    }
+
+    @Test("bench through the executable: stage medians on a photo; pipelined vs sequential throughput as JSON")
+    func bench() throws {
+        let stages = try AppProcess.run(["bench", "--model", Self.ssd, "--image", TestAssets.image("dog.jpg"), "--runs", "3", "--warmup", "1", "--json"])
+        #expect(stages.status == 0)
+        let s = try #require(try JSONSerialization.jsonObject(with: Data(stages.stdout.utf8)) as? [String: Any])
+        #expect((s["raw_ms"] as? Double ?? 0) > 0 && (s["detect_ms"] as? Double ?? 0) >= (s["raw_ms"] as? Double ?? 0) * 0.5)
+        let t = try AppProcess.run(["bench", "--model", Self.ssd, "--throughput", "--rounds", "1", "--workers", "2", "--json",
+                                    TestAssets.image("dog.jpg"), TestAssets.image("pets.jpg"), TestAssets.image("owl.jpg")])
+        #expect(t.status == 0, "\(t.stderr)")
+        let o = try #require(try JSONSerialization.jsonObject(with: Data(t.stdout.utf8)) as? [String: Any])
+        #expect(o["items"] as? Int == 3 && o["workers"] as? Int == 2 && (o["pipelinedItemsPerSecond"] as? Double ?? 0) > 0 && (o["speedup"] as? Double ?? 0) > 0)
+    }
+
     @Test("a run killed half-way keeps every finished record; --resume finishes it without duplicates",
           .disabled(if: TestAssets.underSanitizer))
     func interruptAndResume() throws {
