@@ -11,6 +11,8 @@ final class HTMLReport {
         var thumbnails: [String] = []  // base64 JPEGs
         var lines: [String] = []
         var error: String?
+        /// A video's counts per class (detections summed over frames, or tracks).
+        var counts: [String: Int] = [:]
     }
 
     let path: String
@@ -44,7 +46,10 @@ final class HTMLReport {
         guard !entries.isEmpty else { return }
         if let thumbnail { entries[entries.count - 1].thumbnails.append(thumbnail) }
         if let line { entries[entries.count - 1].lines.append(line) }
-        for c in classes { counts[c, default: 0] += 1 }
+        for c in classes {
+            counts[c, default: 0] += 1
+            entries[entries.count - 1].counts[c, default: 0] += 1
+        }
     }
 
     func setLastDetail(_ detail: String) {
@@ -89,6 +94,8 @@ final class HTMLReport {
         .grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(330px,1fr));gap:16px}
         .card{background:#fff;border-radius:8px;overflow:hidden;box-shadow:0 1px 3px rgba(0,0,0,.08)}
         .card .thumbs{display:flex;flex-wrap:wrap;gap:2px;background:#111}.card img{max-width:100%;display:block;flex:1 1 160px;object-fit:contain}
+        .card.video{grid-column:1/-1}.card.video img{flex:1 1 30%;max-width:33%}
+        .chips{margin-top:6px}.chip{display:inline-block;background:#eef2ff;color:#1e3a8a;border-radius:10px;padding:1px 8px;margin:2px 4px 0 0;font-size:12px}
         .card .body{padding:10px 12px}.card .src{font-weight:600;word-break:break-all}.card .detail{color:#5b6475;font-size:13px}
         .card ul{margin:6px 0 0;padding-left:18px;font-size:13px}.err{color:#b91c1c;font-size:13px}
         </style></head><body>
@@ -105,13 +112,17 @@ final class HTMLReport {
         for r in stages.rows { h += String(format: "<tr><td>%@</td><td class=\"n\">%.2f</td><td class=\"n\">%.2f</td></tr>", r.stage, r.total, r.perItem) }
         h += "</table></section>\n<div class=\"grid\">\n"
         for entry in entries {
-            h += "<div class=\"card\">"
+            h += entry.thumbnails.count > 1 ? "<div class=\"card video\">" : "<div class=\"card\">"
             if !entry.thumbnails.isEmpty {
                 h += "<div class=\"thumbs\">" + entry.thumbnails.map { "<img alt=\"\(e(entry.source))\" src=\"data:image/jpeg;base64,\($0)\">" }.joined() + "</div>"
             }
             h += "<div class=\"body\"><div class=\"src\">\(e(entry.source))</div><div class=\"detail\">\(e(entry.detail))</div>"
             if let err = entry.error { h += "<div class=\"err\">\(e(err))</div>" }
             if !entry.lines.isEmpty { h += "<ul>" + entry.lines.prefix(40).map { "<li>\(e($0))</li>" }.joined() + "</ul>" }
+            if !entry.counts.isEmpty {
+                h += "<div class=\"chips\">" + entry.counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+                    .map { "<span class=\"chip\">\(e($0.key)) × \($0.value)</span>" }.joined() + "</div>"
+            }
             h += "</div></div>\n"
         }
         h += "</div></main></body></html>\n"
