@@ -52,6 +52,8 @@ enum BenchCommand {
             OptionSpec("every", .integer(1...1_000_000), "N", default: "1", help: "--throughput: every Nth video frame"),
             OptionSpec("workers", .integer(1...64), "N", help: "--throughput: the pipeline's inference workers (default: CPUs ÷ threads)"),
             OptionSpec("with-output", .flag, help: "--throughput: also write annotated pictures/videos (to a temporary folder)"),
+            OptionSpec("memory", .flag, help: "resident memory: before, with the task created, after --calls calls"),
+            OptionSpec("calls", .integer(1...10_000_000), "N", default: "1000", help: "--memory: calls"),
             OptionSpec("json", .flag, help: "one JSON object"),
         ],
         notes: "Examples: vision-tasks bench --model ssd.tflite --image dog.jpg\n          vision-tasks bench --model ssd.tflite --throughput photos/ clip.mp4",
@@ -59,6 +61,7 @@ enum BenchCommand {
 
     static func run(_ p: ParsedCommand) throws {
         if p.flag("throughput") { return try ThroughputBench.run(p) }
+        if p.flag("memory") { return try MemoryBench.run(p) }
         let model = try ModelZoo.resolve(try TaskOptions.requiredModel(p))
         guard let imagePath = p.string("image") ?? p.positionals.first else {
             throw CLIError.usage("bench needs --image PICTURE (or --throughput INPUT...)")

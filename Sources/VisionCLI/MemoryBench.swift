@@ -1,0 +1,49 @@
+import Foundation
+import MediaPipeTasksVision
+
+/// `bench --memory`: the process's resident memory before the task exists, once it is created, and
+/// after `--calls` detect (or classify) calls on a picture — one CLI process, as MediaPipe's
+/// counterpart (`scripts/mediapipe_memory.py`) measures itself.
+enum MemoryBench {
+    static func run(_ p: ParsedCommand) throws {
+        let model = try ModelZoo.resolve(try TaskOptions.requiredModel(p))
+        guard let imagePath = p.string("image") ?? p.positionals.first else { throw CLIError.usage("bench --memory needs --image PICTURE") }
+        let calls = p.int("calls") ?? 1000
+        let image = try MPImage(contentsOfFile: imagePath, orientation: .up)
+        let task = try p.string("task") ?? (BenchCommand.looksLikeDetector(model) ? "detect" : "classify")
+        let baseline = SoakCommand.residentBytes()
+        let call: () throws -> Void
+        let keep: AnyObject
+        if task == "detect" {
+            let options = ObjectDetectorOptions()
+            options.baseOptions.modelAssetPath = model
+            options.baseOptions.numThreads = p.int("threads") ?? 1
+            options.baseOptions.optimizeHybridModels = p.flag("fast-hybrid")
+            let detector = try ObjectDetector(options: options)
+            keep = detector
+            call = { _ = try detector.detect(image: image) }
+        } else {
+            let options = ImageClassifierOptions()
+            options.baseOptions.modelAssetPath = model
+            options.baseOptions.numThreads = p.int("threads") ?? 1
+            let classifier = try ImageClassifier(options: options)
+            keep = classifier
+            call = { _ = try classifier.classify(image: image) }
+        }
+        let created = SoakCommand.residentBytes()
+        try call()
+        let first = SoakCommand.residentBytes()
+        for _ in 1..<max(1, calls) { try call() }
+        let after = SoakCommand.residentBytes()
+        withExtendedLifetime(keep) {}
+        let mib = { (b: Int) in Double(b) / 1_048_576 }
+        if p.flag("json") {
+            print(JSONValue.object([("model", .string(model)), ("task", .string(task)), ("calls", .int(calls)),
+                                    ("baselineMiB", .number(mib(baseline))), ("createdMiB", .number(mib(created))),
+                                    ("firstCallMiB", .number(mib(first))), ("afterCallsMiB", .number(mib(after)))]).text)
+        } else {
+            print(String(format: "resident memory: %.1f MiB before, %.1f MiB with the %@ created (+%.1f), %.1f MiB after 1 call, %.1f MiB after %d calls",
+                         mib(baseline), mib(created), task, mib(created - baseline), mib(first), mib(after), calls))
+        }
+    }
+}

@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Release benchmarks of `vision-tasks bench` (1 thread, medians), ours vs the raw LiteRT run per stage,
+and with --mediapipe PYTHON, MediaPipe 1.2.2's Python detect/classify on the same model and photo.
+
+With MediaPipe, the comparison is interleaved: ROUNDS rounds of (ours, MediaPipe) — ABAB… — each a
+process of its own pinned to the same CPU (taskset -c CPU), each giving the median of RUNS calls; the
+table shows the median of the rounds' medians and the ratio ours/MediaPipe with its spread (min–max
+over rounds), so that one noisy minute cannot decide a comparison. The CPU's name and flags are
+printed and stored with the results (out/bench.jsonl).
+
+Usage: bench.py --bin VISION_TASKS --assets DIR [--mediapipe PYTHON] [--runs 100] [--rounds 5] [--cpu 1]
+"""
+import argparse
+import datetime
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+PAIRS = [
+    ("ssd_mobilenet_v1_coco_quant_metadata.tflite", "dog.jpg", []),
+    ("ssd_mobilenet_v1_coco_quant_metadata.tflite", "cat_720p.jpg", []),
+    ("ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite", "dog.jpg", []),
+    ("ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite", "dog.jpg", ["--fast-hybrid"]),
+    ("mobilenet_v2_1.0_224_quant.tflite", "cat_720p.jpg", []),
+    ("mobilenet_v1_0.25_128_quant.tflite", "cat_720p.jpg", []),
+    ("tf2_mobilenet_v2_1.0_224_ptq.tflite", "cat_720p.jpg", []),
+    ("mobilenet_v2_1.0_224_inat_bird_quant.tflite", "bird.png", []),
+    ("aiy_vision_classifier_birds_V1_3.tflite", "bird.png", []),
+]
+
+
+def cpu():
+    name, flags = "?", set()
+    try:
+        for line in open("/proc/cpuinfo", encoding="utf-8"):
+            if line.startswith("model name") and name == "?":
+                name = line.split(":", 1)[1].strip()
+            if line.startswith("flags") and not flags:
+                flags = set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    keep = [f for f in ("sse4_2", "avx", "avx2", "fma", "avx512f", "avx512bw", "avx512_vnni", "avx_vnni") if f in flags]
+    return name, keep
+
+
+def pinned(cmd, cpu_index):
+    return (["taskset", "-c", str(cpu_index)] if cpu_index is not None else []) + cmd
+
+
+def run_json(cmd):
+    out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--assets", required=True)
+    ap.add_argument("--mediapipe", help="a Python with mediapipe 1.2.2")
+    ap.add_argument("--runs", type=int, default=100)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--cpu", type=int, default=1, help="the CPU both processes are pinned to (-1: unpinned)")
+    ap.add_argument("--only", help="only models whose name contains this")
+    ap.add_argument("--out", default="out/bench.jsonl")
+    a = ap.parse_args()
+    cpu_index = None if a.cpu < 0 else a.cpu
+    name, flags = cpu()
+    here = os.path.dirname(os.path.abspath(__file__))
+    print(f"CPU: {name}; flags: {' '.join(flags)}; pinned to CPU {cpu_index if cpu_index is not None else '-'}; "
+          f"{a.runs} runs per process" + (f", {a.rounds} interleaved rounds (ours, MediaPipe, …)" if a.mediapipe else ""))
+    head = f"{'model':<60} {'image':<13} {'raw_ms':>7} {'pre_ms':>7} {'post_ms':>7} {'task_ms':>8} {'task/raw':>8}"
+    if a.mediapipe:
+        head += f" {'mediapipe_ms':>12} {'ours/mp':>8} {'spread':>11}"
+    print(head)
+    os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
+    stamp = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    with open(a.out, "a", encoding="utf-8") as log:
+        for model, image, extra in PAIRS:
+            if a.only and a.only not in model:
+                continue
+            model_path = os.path.join(a.assets, "models", model)
+            image_path = os.path.join(a.assets, "images", image)
+            ours_cmd = pinned([a.bin, "bench", "--model", model_path, "--image", image_path, "--runs", str(a.runs),
+                               "--threads", "1", "--json"] + extra, cpu_index)
+            rounds = []
+            for _ in range(a.rounds if a.mediapipe else 1):
+                ours = run_json(ours_cmd)
+                mp = None
+                if a.mediapipe:
+                    mp = run_json(pinned([a.mediapipe, os.path.join(here, "mediapipe_bench.py"), model_path, image_path,
+                                          str(a.runs), "5", ours["task"]], cpu_index))["detect_ms"]
+                rounds.append((ours, mp))
+            med = lambda key: statistics.median(r[0][key] for r in rounds)
+            row = f"{model + (' ' + ' '.join(extra) if extra else ''):<60} {image:<13} {med('raw_ms'):7.3f} {med('preprocess_ms'):7.3f} " \
+                  f"{med('postprocess_ms'):7.3f} {med('detect_ms'):8.3f} {med('detect_over_raw'):8.3f}"
+            record = {"time": stamp, "cpu": name, "flags": flags, "pinnedCpu": cpu_index, "model": model, "image": image,
+                      "extra": extra, "runs": a.runs, "rounds": len(rounds), "task": rounds[0][0]["task"],
+                      "ours_ms": med("detect_ms"), "raw_ms": med("raw_ms"),
+                      "ours_rounds_ms": [r[0]["detect_ms"] for r in rounds]}
+            if a.mediapipe:
+                ratios = [r[0]["detect_ms"] / r[1] for r in rounds]
+                mp_med = statistics.median(r[1] for r in rounds)
+                row += f" {mp_med:12.3f} {statistics.median(ratios):8.2f} {min(ratios):5.2f}–{max(ratios):<5.2f}"
+                record.update({"mediapipe_ms": mp_med, "mediapipe_rounds_ms": [r[1] for r in rounds],
+                               "ours_over_mediapipe": statistics.median(ratios), "ratio_min": min(ratios), "ratio_max": max(ratios)})
+            print(row, flush=True)
+            log.write(json.dumps(record) + "\n")
+    print(f"(results appended to {a.out})")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
