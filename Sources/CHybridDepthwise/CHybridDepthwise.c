@@ -5,6 +5,8 @@
 #include "CHybridDepthwise.h"
 
 #include <float.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <math.h>
 #include <string.h>
 
@@ -178,3 +180,151 @@ int vt_hdw_run(const vt_hdw_params *p, const float *input, int32_t batches, int3
 #endif
   return run_body(p, input, batches, h, w, output, scratch, scratch_size);
 }
+
+// --- Custom options --------------------------------------------------------------------------
+
+static const uint8_t kMagic[4] = {'V', 'T', 'H', 'D'};
+enum { kHeaderInts = 12 };  // magic, version, 10 parameters
+
+static size_t filter_bytes(const vt_hdw_params *p) {
+  return (size_t)p->kernel_h * (size_t)p->kernel_w * (size_t)p->in_channels * (size_t)p->depth_multiplier;
+}
+
+size_t vt_hdw_encode_options(const vt_hdw_params *p, uint8_t *out, size_t capacity) {
+  if (!p || p->kernel_h < 1 || p->kernel_w < 1 || p->in_channels < 1 || p->depth_multiplier < 1) return 0;
+  const size_t oc = (size_t)p->in_channels * (size_t)p->depth_multiplier;
+  const size_t fb = (filter_bytes(p) + 3) & ~(size_t)3;
+  const size_t size = kHeaderInts * 4 + fb + 2 * oc * 4;
+  if (!out || capacity < size) return size;
+  memset(out, 0, size);
+  memcpy(out, kMagic, 4);
+  const int32_t header[kHeaderInts - 1] = {1, p->kernel_h, p->kernel_w, p->in_channels, p->depth_multiplier, p->stride_h,
+                                           p->stride_w, p->dilation_h, p->dilation_w, p->padding, p->activation};
+  memcpy(out + 4, header, sizeof header);
+  memcpy(out + kHeaderInts * 4, p->filter, filter_bytes(p));
+  memcpy(out + kHeaderInts * 4 + fb, p->channel_scales, oc * 4);
+  memcpy(out + kHeaderInts * 4 + fb + oc * 4, p->bias, oc * 4);
+  return size;
+}
+
+int vt_hdw_decode_options(const uint8_t *data, size_t size, vt_hdw_params *p) {
+  if (!data || !p || size < kHeaderInts * 4 || memcmp(data, kMagic, 4) != 0) return -1;
+  int32_t h[kHeaderInts - 1];
+  memcpy(h, data + 4, sizeof h);
+  if (h[0] != 1) return -1;
+  for (int i = 1; i <= 8; i++)
+    if (h[i] < 1 || h[i] > 65536) return -1;
+  if (h[9] < 0 || h[9] > 1 || h[10] < 0 || h[10] > 3) return -1;
+  vt_hdw_params q = {h[1], h[2], h[3], h[4], h[5], h[6], h[7], h[8], h[9], h[10], 0, 0, 0};
+  const size_t oc = (size_t)q.in_channels * (size_t)q.depth_multiplier;
+  const size_t fb = (filter_bytes(&q) + 3) & ~(size_t)3;
+  if (oc > (1u << 20) || fb > (1u << 28) || size != kHeaderInts * 4 + fb + 2 * oc * 4) return -1;
+  q.filter = (const int8_t *)(data + kHeaderInts * 4);
+  q.channel_scales = (const float *)(data + kHeaderInts * 4 + fb);
+  q.bias = (const float *)(data + kHeaderInts * 4 + fb + oc * 4);
+  *p = q;
+  return 0;
+}
+
+// --- The LiteRT kernel -----------------------------------------------------------------------
+
+struct vt_hdw_node {
+  vt_hdw_litert_api api;
+  vt_hdw_params params;
+  uint8_t *options;  // our copy of the custom options (params point into it)
+  void *scratch;
+  size_t scratch_size;
+  int error;
+  char message[160];
+};
+
+vt_hdw_node *vt_hdw_node_create(vt_hdw_litert_api api) {
+  vt_hdw_node *n = calloc(1, sizeof *n);
+  if (n) n->api = api;
+  return n;
+}
+
+void vt_hdw_node_free(vt_hdw_node *n) {
+  if (!n) return;
+  free(n->options);
+  free(n->scratch);
+  free(n);
+}
+
+int vt_hdw_node_error(const vt_hdw_node *n, char *message, size_t message_size) {
+  if (!n) return -1;
+  if (n->error && message && message_size) snprintf(message, message_size, "%s", n->message);
+  return n->error;
+}
+
+static LiteRtStatus fail(vt_hdw_node *n, const char *what) {
+  if (!n->error) {
+    n->error = 1;
+    snprintf(n->message, sizeof n->message, "%s", what);
+  }
+  return 1;
+}
+
+static LiteRtStatus k_init(void *user, const void *data, size_t size) {
+  vt_hdw_node *n = user;
+  if (!n) return 1;
+  free(n->options);
+  n->options = malloc(size ? size : 1);
+  if (!n->options) return fail(n, "out of memory copying the custom options");
+  if (size) memcpy(n->options, data, size);
+  if (vt_hdw_decode_options(n->options, size, &n->params) != 0) return fail(n, "malformed custom options");
+  return 0;
+}
+
+static LiteRtStatus k_layouts(void *user, size_t n_in, const LiteRtLayout *in, size_t n_out, LiteRtLayout *out) {
+  vt_hdw_node *n = user;
+  if (!n || n_in != 1 || n_out != 1 || !in || !out) return n ? fail(n, "expected 1 input and 1 output") : 1;
+  if (in[0].rank != 4 || in[0].dimensions[3] != n->params.in_channels) return fail(n, "the input is not NHWC with the op's channels");
+  int32_t oh, ow, ph, pw;
+  if (vt_hdw_output_size(&n->params, in[0].dimensions[1], in[0].dimensions[2], &oh, &ow, &ph, &pw) != 0)
+    return fail(n, "the input is too small for the filter");
+  memset(&out[0], 0, sizeof out[0]);
+  out[0].rank = 4;
+  out[0].dimensions[0] = in[0].dimensions[0];
+  out[0].dimensions[1] = oh;
+  out[0].dimensions[2] = ow;
+  out[0].dimensions[3] = n->params.in_channels * n->params.depth_multiplier;
+  return 0;
+}
+
+static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in, size_t n_out, LiteRtTensorBuffer *out) {
+  vt_hdw_node *n = user;
+  if (!n || n->error) return 1;
+  if (n_in != 1 || n_out != 1) return fail(n, "expected 1 input and 1 output");
+  LiteRtRankedTensorType t;
+  if (n->api.get_tensor_type(in[0], &t) != 0 || t.layout.rank != 4 || t.element_type != 1 /* float32 */)
+    return fail(n, "the input is not a float32 NHWC tensor");
+  const int32_t b = t.layout.dimensions[0], h = t.layout.dimensions[1], w = t.layout.dimensions[2];
+  const size_t need = vt_hdw_scratch_size(&n->params, h, w);
+  if (need == 0) return fail(n, "bad input size");
+  if (n->scratch_size < need) {
+    free(n->scratch);
+    n->scratch = aligned_alloc(64, (need + 63) & ~(size_t)63);
+    n->scratch_size = n->scratch ? need : 0;
+    if (!n->scratch) return fail(n, "out of memory for the scratch buffer");
+  }
+  void *src = NULL, *dst = NULL;
+  if (n->api.lock(in[0], &src, 0) != 0 || !src) return fail(n, "cannot read the input");
+  if (n->api.lock(out[0], &dst, 1) != 0 || !dst) {
+    n->api.unlock(in[0]);
+    return fail(n, "cannot write the output");
+  }
+  const int status = vt_hdw_run(&n->params, src, b, h, w, dst, n->scratch, n->scratch_size);
+  n->api.unlock(out[0]);
+  n->api.unlock(in[0]);
+  return status == 0 ? 0 : fail(n, "the kernel refused the tensor sizes");
+}
+
+static LiteRtStatus k_destroy(void *user) {
+  (void)user;  // the state is freed by its owner once the compiled model is gone
+  return 0;
+}
+
+static const LiteRtCustomOpKernel kKernel = {k_init, k_layouts, k_run, k_destroy};
+
+const LiteRtCustomOpKernel *vt_hdw_kernel(void) { return &kKernel; }

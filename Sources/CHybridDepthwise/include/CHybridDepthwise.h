@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "CLiteRT.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -44,6 +46,35 @@ int vt_hdw_run_scalar(const vt_hdw_params *p, const float *input, int32_t batche
 
 /// Which path `vt_hdw_run` takes here: "avx512", "avx2" or "scalar".
 const char *vt_hdw_path(void);
+
+// --- The op as a LiteRT custom op kernel -------------------------------------------------------
+// Each rewritten node gets a custom code of its own, registered with its own node state (LiteRT's
+// user data is per registration). Its only input is the activation; its custom options hold
+// "VTHD", version 1, ten int32 parameters (kernel h/w, input channels, depth multiplier, strides,
+// dilations, padding, activation), the int8 filter padded to 4 bytes, the per-channel scales and
+// the bias (little endian).
+
+/// The LiteRT calls a kernel needs, resolved by the caller from the loaded library.
+typedef struct {
+  LiteRtGetTensorBufferTensorTypeFn get_tensor_type;
+  LiteRtLockTensorBufferFn lock;
+  LiteRtUnlockTensorBufferFn unlock;
+} vt_hdw_litert_api;
+
+typedef struct vt_hdw_node vt_hdw_node;
+
+/// A node's state; NULL when out of memory. Free it after the compiled model is destroyed.
+vt_hdw_node *vt_hdw_node_create(vt_hdw_litert_api api);
+void vt_hdw_node_free(vt_hdw_node *node);
+/// 0, or the first error the node met (LiteRT ignores kernel statuses): check it after each run.
+int vt_hdw_node_error(const vt_hdw_node *node, char *message, size_t message_size);
+/// The kernel to register for every node (the same callbacks; the state tells the nodes apart).
+const LiteRtCustomOpKernel *vt_hdw_kernel(void);
+
+/// Writes the custom options for `p` into `out` (`capacity` bytes); returns the size needed.
+size_t vt_hdw_encode_options(const vt_hdw_params *p, uint8_t *out, size_t capacity);
+/// Reads custom options; the params' pointers point into `data`. Returns 0, or -1 when malformed.
+int vt_hdw_decode_options(const uint8_t *data, size_t size, vt_hdw_params *p);
 
 #ifdef __cplusplus
 }

@@ -102,6 +102,21 @@ typedef void (*LiteRtDestroyTensorBufferFn)(LiteRtTensorBuffer);
 typedef LiteRtStatus (*LiteRtLockTensorBufferFn)(LiteRtTensorBuffer, void**, int);
 typedef LiteRtStatus (*LiteRtUnlockTensorBufferFn)(LiteRtTensorBuffer);
 typedef LiteRtStatus (*LiteRtRunCompiledModelFn)(LiteRtCompiledModel, LiteRtParamIndex, size_t, LiteRtTensorBuffer*, size_t, LiteRtTensorBuffer*);
+typedef LiteRtStatus (*LiteRtGetTensorBufferTensorTypeFn)(LiteRtTensorBuffer, LiteRtRankedTensorType*);
+
+/// A custom op kernel (litert/c/litert_custom_op_kernel.h): callbacks LiteRT calls for each node of
+/// a CUSTOM op whose custom_code matches the registered name (opcode version 1). Their statuses are
+/// ignored by LiteRT 2.3.0: kernels report errors through their own state.
+typedef struct {
+  LiteRtStatus (*Init)(void* user_data, const void* init_data, size_t init_data_size);
+  LiteRtStatus (*GetOutputLayouts)(void* user_data, size_t num_inputs, const LiteRtLayout* input_layouts,
+                                   size_t num_outputs, LiteRtLayout* output_layouts);
+  LiteRtStatus (*Run)(void* user_data, size_t num_inputs, const LiteRtTensorBuffer* inputs, size_t num_outputs,
+                      LiteRtTensorBuffer* outputs);
+  LiteRtStatus (*Destroy)(void* user_data);
+} LiteRtCustomOpKernel;
+_Static_assert(sizeof(LiteRtCustomOpKernel) == 32, "LiteRtCustomOpKernel layout");
+typedef LiteRtStatus (*LiteRtAddCustomOpKernelOptionFn)(LiteRtOptions, const char*, int, const LiteRtCustomOpKernel*, void*);
 
 #ifdef __cplusplus
 }
