@@ -17,7 +17,9 @@ let package = Package(
     targets: [
         // C declarations of the LiteRT C ABI subset we call. Header only; links nothing.
         .target(name: "CLiteRT"),
-        .target(name: "LiteRT", dependencies: ["CLiteRT"]),
+        // Our exact kernel for hybrid depthwise convolutions, registered with LiteRT as custom ops.
+        .target(name: "CHybridDepthwise", dependencies: ["CLiteRT"]),
+        .target(name: "LiteRT", dependencies: ["CLiteRT", "CHybridDepthwise"]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libjpeg behind a tiny C layer that turns its longjmp errors into return codes.
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),

@@ -25,9 +25,19 @@ public final class CompiledModel: @unchecked Sendable {
     private let inputMemory: [UnsafeMutableRawPointer]
     private let inputSizes: [Int]
     private let lock = NSRecursiveLock()
+    private let hybridKernels: HybridDepthwiseKernels?
 
-    /// Compiles `model` for the CPU with `threads` XNNPACK threads (≥ 1).
-    public init(model: Model, threads: Int = 1) throws {
+    /// How many of the model's ops run on VisionTasks' exact hybrid depthwise kernel.
+    public var hybridDepthwiseKernelCount: Int { hybridKernelCount }
+    private let hybridKernelCount: Int
+
+    /// The CPU path of the exact hybrid depthwise kernel ("avx512", "avx2" or "scalar").
+    public static var hybridDepthwiseKernelPath: String { HybridDepthwiseKernels.path }
+
+    /// Compiles `model` for the CPU with `threads` XNNPACK threads (≥ 1). `hybridDepthwiseOps` is the
+    /// number of custom ops `customCode(k)` the model's rewrite produced for VisionTasks' exact
+    /// hybrid depthwise kernel (see `ModelFile.hybridDepthwiseAsCustomOps()`).
+    public init(model: Model, threads: Int = 1, hybridDepthwiseOps: Int = 0, customCode: (Int) -> String = { "VisionTasksHybridDepthwise_\($0)" }) throws {
         guard threads >= 1 else {
             throw LiteRTError(code: .invalidArgument, message: "The thread count must be at least 1, got \(threads).")
         }
@@ -43,6 +53,14 @@ public final class CompiledModel: @unchecked Sendable {
         var built = false
         defer { if !built { api.destroyOptions(options) } }
         try check(api.setOptionsHardwareAccelerators(options, 1), "LiteRtSetOptionsHardwareAccelerators")
+        let kernels = try HybridDepthwiseKernels(count: hybridDepthwiseOps, api: api)
+        if hybridDepthwiseOps > 0 && kernels == nil {
+            throw LiteRTError(code: .symbolMissing, function: "LiteRtAddCustomOpKernelOption",
+                              message: "This libLiteRt.so cannot run custom op kernels; load the model without the hybrid kernel rewrite.")
+        }
+        try kernels?.register(on: options, api: api, name: customCode)
+        hybridKernels = kernels
+        hybridKernelCount = kernels == nil ? 0 : hybridDepthwiseOps
         for id in ["xnnpack", "cpu_delegate"] {
             guard let payload = strdup("num_threads = \(threads)\n") else {
                 throw LiteRTError(code: .callFailed, message: "Out of memory for the thread option.")
@@ -101,6 +119,7 @@ public final class CompiledModel: @unchecked Sendable {
         var layouts = [LiteRtLayout](repeating: LiteRtLayout(), count: sigOutputs.count)
         if !sigOutputs.isEmpty {
             try check(api.getOutputTensorLayouts(compiled, 0, sigOutputs.count, &layouts, true), "LiteRtGetCompiledModelOutputTensorLayouts")
+            if let error = kernels?.firstError() { throw LiteRTError(code: .callFailed, function: "LiteRtCreateCompiledModel", message: error) }
         }
         for (i, t) in sigOutputs.enumerated() {
             var req: LiteRtTensorBufferRequirements?
@@ -174,6 +193,7 @@ public final class CompiledModel: @unchecked Sendable {
                 }
             }
             try check(status, "LiteRtRunCompiledModel")
+            if let error = hybridKernels?.firstError() { throw LiteRTError(code: .callFailed, function: "LiteRtRunCompiledModel", message: error) }
         }
     }
 

@@ -130,6 +130,9 @@ struct FunctionTable {
     let lockTensorBuffer: LiteRtLockTensorBufferFn
     let unlockTensorBuffer: LiteRtUnlockTensorBufferFn
     let runCompiledModel: LiteRtRunCompiledModelFn
+    /// Custom op kernels (nil when this libLiteRt.so lacks them: hybrid ops then run built in).
+    let addCustomOpKernelOption: LiteRtAddCustomOpKernelOptionFn?
+    let getTensorBufferTensorType: LiteRtGetTensorBufferTensorTypeFn?
 
     init(handle: UnsafeMutableRawPointer, path: String) throws {
         func sym<T>(_ name: String, _: T.Type) throws -> T {
@@ -176,6 +179,8 @@ struct FunctionTable {
         lockTensorBuffer = try sym("LiteRtLockTensorBuffer", LiteRtLockTensorBufferFn.self)
         unlockTensorBuffer = try sym("LiteRtUnlockTensorBuffer", LiteRtUnlockTensorBufferFn.self)
         runCompiledModel = try sym("LiteRtRunCompiledModel", LiteRtRunCompiledModelFn.self)
+        addCustomOpKernelOption = dlsym(handle, "LiteRtAddCustomOpKernelOption").map { unsafeBitCast($0, to: LiteRtAddCustomOpKernelOptionFn.self) }
+        getTensorBufferTensorType = dlsym(handle, "LiteRtGetTensorBufferTensorType").map { unsafeBitCast($0, to: LiteRtGetTensorBufferTensorTypeFn.self) }
     }
 }
 

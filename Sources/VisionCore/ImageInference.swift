@@ -17,7 +17,8 @@ public final class ImageInference: @unchecked Sendable {
         self.resources = resources
         self.spec = spec
         do {
-            compiled = try CompiledModel(model: resources.runtimeModel, threads: threads)
+            compiled = try CompiledModel(model: resources.runtimeModel, threads: threads, hybridDepthwiseOps: resources.hybridDepthwiseOps,
+                                         customCode: ModelFile.hybridDepthwiseCustomCode)
         } catch let e as LiteRTError {
             throw VisionCoreError(.internal, e.description)
         }

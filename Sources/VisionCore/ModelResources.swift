@@ -15,7 +15,8 @@ public final class ModelResources: @unchecked Sendable {
     public let source: String
 
     /// Loads the model at `path` with MediaPipe's errors for empty paths, missing and unreadable files.
-    public convenience init(path: String, environment: LiteRT.Environment? = nil, optimizeHybridModels: Bool = false) throws {
+    public convenience init(path: String, environment: LiteRT.Environment? = nil, optimizeHybridModels: Bool = false,
+                            exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault) throws {
         guard !path.isEmpty else {
             throw VisionCoreError(.invalidArgument,
                                   "ExternalFile must specify at least one of 'file_content', 'file_name', 'file_pointer_meta' or 'file_descriptor_meta'.")
@@ -31,11 +32,19 @@ public final class ModelResources: @unchecked Sendable {
             case .unreadable: throw VisionCoreError(.unknown, e.message)
             }
         }
-        try self.init(bytes: bytes, source: path, environment: environment, optimizeHybridModels: optimizeHybridModels)
+        try self.init(bytes: bytes, source: path, environment: environment, optimizeHybridModels: optimizeHybridModels, exactHybridKernel: exactHybridKernel)
     }
 
     /// Whether the runtime model is the hybrid-model rewrite (see ``init(bytes:source:environment:optimizeHybridModels:)``).
     public let usesHybridRewrite: Bool
+    /// How many hybrid depthwise ops run on VisionTasks' exact kernel (custom ops of the runtime model).
+    public let hybridDepthwiseOps: Int
+
+    /// Whether hybrid depthwise convolutions run on VisionTasks' exact kernel (the default; results
+    /// bit-identical to LiteRT's built-in kernel, faster). `VISION_TASKS_HYBRID_KERNEL=builtin` turns it off.
+    public static var exactHybridKernelByDefault: Bool {
+        ProcessInfo.processInfo.environment["VISION_TASKS_HYBRID_KERNEL"] != "builtin"
+    }
 
     /// Loads a model from bytes.
     /// - Parameter optimizeHybridModels: for models with float activations and int8 depthwise
@@ -44,7 +53,7 @@ public final class ModelResources: @unchecked Sendable {
     ///   cost of scores that differ from MediaPipe's by up to ~0.01 on the top detections.
     /// - Parameter limits: the largest tensor and total of activations accepted (``ModelLimits/standard``).
     public init(bytes: [UInt8], source: String = "<buffer>", environment: LiteRT.Environment? = nil, optimizeHybridModels: Bool = false,
-                limits: ModelLimits = .standard) throws {
+                limits: ModelLimits = .standard, exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault) throws {
         self.source = source
         do {
             try FlatBufferVerifier.verifyModel(bytes)
@@ -66,14 +75,19 @@ public final class ModelResources: @unchecked Sendable {
         }
         var runtimeBytes = bytes
         var rewritten = false
-        if optimizeHybridModels {
-            do {
+        var customOps = 0
+        do {
+            if optimizeHybridModels {
                 if let faster = try file.dequantizingHybridDepthwiseFilters() { runtimeBytes = faster; rewritten = true }
-            } catch let e as TFLiteModelError {
-                throw Self.map(e)
+            } else if exactHybridKernel, let exact = try file.hybridDepthwiseAsCustomOps() {
+                runtimeBytes = exact.bytes
+                customOps = exact.count
             }
+        } catch let e as TFLiteModelError {
+            throw Self.map(e)
         }
         usesHybridRewrite = rewritten
+        hybridDepthwiseOps = customOps
         do {
             runtimeModel = try LiteRT.Model(bytes: runtimeBytes, environment: environment ?? LiteRT.Environment.shared())
         } catch let e as LiteRTError {
