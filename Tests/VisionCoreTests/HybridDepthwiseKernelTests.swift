@@ -1,0 +1,94 @@
+import Foundation
+import LiteRT
+import Testing
+import TFLiteModel
+import VisionCore
+import VisionTestSupport
+
+/// VisionTasks' hybrid depthwise kernel against LiteRT's built-in one, bit for bit: single-op models
+/// (float input, int8 per-channel filter, float bias) of many shapes, strides, dilations, depth
+/// multipliers, paddings and activations, on random, one-signed and all-zero inputs.
+@Suite("Exact hybrid depthwise kernel", .enabled(if: TestAssets.shouldRun))
+struct HybridDepthwiseKernelTests {
+    struct Case: CustomStringConvertible {
+        var h: Int, w: Int, c: Int, dm: Int, kh: Int, kw: Int, sh: Int32, sw: Int32, dh: Int32, dw: Int32, valid: Bool, activation: Int8
+        var description: String { "\(h)x\(w)x\(c) dm\(dm) k\(kh)x\(kw) s\(sh),\(sw) d\(dh),\(dw) \(valid ? "VALID" : "SAME") act\(activation)" }
+    }
+
+    static let cases: [Case] = [
+        Case(h: 20, w: 20, c: 32, dm: 1, kh: 3, kw: 3, sh: 1, sw: 1, dh: 1, dw: 1, valid: false, activation: 3),
+        Case(h: 21, w: 17, c: 32, dm: 1, kh: 3, kw: 3, sh: 2, sw: 2, dh: 1, dw: 1, valid: false, activation: 0),
+        Case(h: 16, w: 16, c: 7, dm: 1, kh: 3, kw: 3, sh: 1, sw: 1, dh: 1, dw: 1, valid: false, activation: 1),
+        Case(h: 12, w: 12, c: 5, dm: 3, kh: 3, kw: 3, sh: 1, sw: 1, dh: 2, dw: 2, valid: false, activation: 2),
+        Case(h: 15, w: 13, c: 13, dm: 2, kh: 5, kw: 5, sh: 2, sw: 1, dh: 1, dw: 1, valid: true, activation: 3),
+        Case(h: 40, w: 40, c: 128, dm: 1, kh: 3, kw: 3, sh: 1, sw: 1, dh: 1, dw: 1, valid: false, activation: 3),
+        Case(h: 9, w: 9, c: 10, dm: 8, kh: 3, kw: 3, sh: 1, sw: 1, dh: 1, dw: 1, valid: true, activation: 0),
+        Case(h: 1, w: 1, c: 1, dm: 1, kh: 1, kw: 1, sh: 1, sw: 1, dh: 1, dw: 1, valid: false, activation: 0),
+    ]
+
+    /// A generator with a fixed seed (xorshift64).
+    struct Random {
+        var state: UInt64
+        mutating func next() -> UInt64 { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return state }
+        mutating func float(_ range: ClosedRange<Float>) -> Float { range.lowerBound + (range.upperBound - range.lowerBound) * Float(next() >> 40) / Float(1 << 24) }
+    }
+
+    static func model(_ k: Case, _ r: inout Random) throws -> [UInt8] {
+        var b = ModelBuilder(description: "hybrid depthwise")
+        let oc = k.c * k.dm
+        let input = b.addTensor(Tensor(name: "input", shape: [1, k.h, k.w, k.c], type: .float32))
+        let weights = (0..<(k.kh * k.kw * oc)).map { _ in UInt8(bitPattern: Int8(truncatingIfNeeded: Int(r.next() % 255) - 127)) }
+        let scales = (0..<oc).map { _ in r.float(1e-4...2e-2) }
+        let filter = b.addTensor(Tensor(name: "filter", shape: [1, k.kh, k.kw, oc], type: .int8, buffer: b.addBuffer(weights),
+                                        quantization: .init(scales: scales, zeroPoints: Array(repeating: 0, count: oc), quantizedDimension: 3)))
+        let bias = b.addConstant(name: "bias", shape: [oc], floats: (0..<oc).map { _ in r.float(-1...1) })
+        let effH = (k.kh - 1) * Int(k.dh) + 1, effW = (k.kw - 1) * Int(k.dw) + 1
+        let oh = k.valid ? (k.h - effH + Int(k.sh)) / Int(k.sh) : (k.h + Int(k.sh) - 1) / Int(k.sh)
+        let ow = k.valid ? (k.w - effW + Int(k.sw)) / Int(k.sw) : (k.w + Int(k.sw) - 1) / Int(k.sw)
+        let output = b.addTensor(Tensor(name: "output", shape: [1, oh, ow, oc], type: .float32))
+        let code = b.opcode(OperatorCode(builtinCode: 4))
+        b.operators = [ModelBuilder.Op(opcodeIndex: code, inputs: [input, filter, bias], outputs: [output], builtinOptionsType: 2,
+                                       builtinOptions: [0: .int8(k.valid ? 1 : 0), 1: .int32(k.sw), 2: .int32(k.sh), 3: .int32(Int32(k.dm)),
+                                                        4: .int8(k.activation), 5: .int32(k.dw), 6: .int32(k.dh)])]
+        b.inputs = [input]
+        b.outputs = [output]
+        return try b.build()
+    }
+
+    static func run(_ resources: ModelResources, _ input: [Float]) throws -> [UInt8] {
+        let compiled = try CompiledModel(model: resources.runtimeModel, threads: 1, hybridDepthwiseOps: resources.hybridDepthwiseOps,
+                                         customCode: ModelFile.hybridDepthwiseCustomCode)
+        try input.withUnsafeBytes { try compiled.setInput(0, bytes: $0) }
+        try compiled.run()
+        return try compiled.outputBytes(0)
+    }
+
+    @Test("bit-identical to the built-in kernel", arguments: cases)
+    func bitIdentical(_ k: Case) throws {
+        var r = Random(state: 0x9E37_79B9_7F4A_7C15 &+ UInt64(k.h * 131 + k.c * 7 + k.dm))
+        let bytes = try Self.model(k, &r)
+        let builtin = try ModelResources(bytes: bytes, exactHybridKernel: false)
+        let exact = try ModelResources(bytes: bytes, exactHybridKernel: true)
+        #expect(builtin.hybridDepthwiseOps == 0 && exact.hybridDepthwiseOps == 1)
+        let n = k.h * k.w * k.c
+        for trial in 0..<4 {
+            let input: [Float] = (0..<n).map { _ in
+                switch trial {
+                case 0: return r.float(-3...6)
+                case 1: return r.float(0...0.5)
+                case 2: return r.float(-2 ... -0.01)
+                default: return 0
+                }
+            }
+            let a = try Self.run(builtin, input), b = try Self.run(exact, input)
+            #expect(a.count == b.count && a.count > 0)
+            let differing = zip(a, b).enumerated().filter { $0.element.0 != $0.element.1 }.count
+            #expect(differing == 0, "\(k), trial \(trial): \(differing) differing bytes")
+        }
+    }
+
+    @Test("the kernel path for this CPU is named")
+    func path() {
+        #expect(["avx512", "avx2", "scalar"].contains(CompiledModel.hybridDepthwiseKernelPath))
+    }
+}
