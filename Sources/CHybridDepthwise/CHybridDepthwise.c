@@ -40,6 +40,14 @@ size_t vt_hdw_scratch_size(const vt_hdw_params *p, int32_t h, int32_t w) {
   return align64((size_t)h * (size_t)w * (size_t)p->in_channels) + oc * sizeof(int32_t);
 }
 
+// Float to int32 by truncation as x86's cvttps2dq does it: out-of-range and NaN values give INT32_MIN
+// (a C cast would be undefined there; such values only come from non-finite activations).
+static inline __attribute__((always_inline)) int32_t cvtt(float v) {
+  return (v >= -2147483648.0f && v < 2147483648.0f) ? (int32_t)v : INT32_MIN;
+}
+
+static inline __attribute__((always_inline)) int8_t saturate8(int64_t v) { return (int8_t)(v < -128 ? -128 : v > 127 ? 127 : v); }
+
 // The input quantizer (TFLite's NEON AsymmetricQuantizeFloats as compiled for x86).
 static inline __attribute__((always_inline)) void quantize_body(const float *x, size_t n, int8_t *q, float *scale_out, int32_t *zp_out) {
   float rmin = 0.0f, rmax = 0.0f;
@@ -58,7 +66,7 @@ static inline __attribute__((always_inline)) void quantize_body(const float *x, 
   const double zp_from_min = -128.0 - rmin / scale, zp_from_max = 127.0 - rmax / scale;
   const double err_min = 128.0 + fabs(rmin / scale), err_max = 127.0 + fabs(rmax / scale);
   const double zpd = err_min < err_max ? zp_from_min : zp_from_max;
-  const int32_t zp = zpd <= -128.0 ? -128 : zpd >= 127.0 ? 127 : (int32_t)(int8_t)round(zpd);
+  const int32_t zp = zpd <= -128.0 ? -128 : zpd >= 127.0 ? 127 : zpd == zpd ? (int32_t)round(zpd) : 0;
   const float s = (float)scale;
   const float inv = (float)(1.0 / (double)s);
   *scale_out = s;
@@ -67,15 +75,9 @@ static inline __attribute__((always_inline)) void quantize_body(const float *x, 
   for (size_t i = 0; i < vec_end; i++) {
     const float m = x[i] * inv;
     const float t = m + (m < 0.0f ? -0.5f : 0.5f);
-    int32_t v = zp + (int32_t)t;
-    v = v < -128 ? -128 : v > 127 ? 127 : v;
-    q[i] = (int8_t)v;
+    q[i] = saturate8((int64_t)zp + cvtt(t));
   }
-  for (size_t i = vec_end; i < n; i++) {
-    int32_t v = zp + (int32_t)roundf(x[i] * inv);
-    v = v < -128 ? -128 : v > 127 ? 127 : v;
-    q[i] = (int8_t)v;
-  }
+  for (size_t i = vec_end; i < n; i++) q[i] = saturate8((int64_t)zp + cvtt(roundf(x[i] * inv)));
 }
 
 static inline __attribute__((always_inline)) int run_body(const vt_hdw_params *p, const float *input, int32_t batches, int32_t h, int32_t w,
