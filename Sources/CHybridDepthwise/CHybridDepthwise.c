@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 
 int vt_hdw_output_size(const vt_hdw_params *p, int32_t h, int32_t w, int32_t *oh, int32_t *ow, int32_t *pad_h, int32_t *pad_w) {
@@ -34,11 +35,6 @@ int vt_hdw_output_size(const vt_hdw_params *p, int32_t h, int32_t w, int32_t *oh
 
 static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
 
-size_t vt_hdw_scratch_size(const vt_hdw_params *p, int32_t h, int32_t w) {
-  if (!p || h < 1 || w < 1 || p->in_channels < 1 || p->depth_multiplier < 1) return 0;
-  size_t oc = (size_t)p->in_channels * (size_t)p->depth_multiplier;
-  return align64((size_t)h * (size_t)w * (size_t)p->in_channels) + oc * sizeof(int32_t);
-}
 
 // Float to int32 by truncation as x86's cvttps2dq does it: out-of-range and NaN values give INT32_MIN
 // (a C cast would be undefined there; such values only come from non-finite activations).
@@ -80,86 +76,83 @@ static inline __attribute__((always_inline)) void quantize_body(const float *x, 
   for (size_t i = vec_end; i < n; i++) q[i] = saturate8((int64_t)zp + cvtt(roundf(x[i] * inv)));
 }
 
-static inline __attribute__((always_inline)) int run_body(const vt_hdw_params *p, const float *input, int32_t batches, int32_t h, int32_t w,
-                                                          float *output, void *scratch, size_t scratch_size) {
-  int32_t oh, ow, pad_h, pad_w;
-  if (!input || !output || !scratch || batches < 1 || !p->filter || !p->channel_scales || !p->bias ||
-      vt_hdw_output_size(p, h, w, &oh, &ow, &pad_h, &pad_w) != 0)
-    return -1;
+// Output rows [oy0, oy1) of one batch from its quantized input `q` (zero point `zp`, scale `s`);
+// `acc` holds one int32 per output channel.
+static inline __attribute__((always_inline)) void rows_body(const vt_hdw_params *p, const int8_t *q, int32_t zp, float s, int32_t h,
+                                                            int32_t w, int32_t ow, int32_t pad_h, int32_t pad_w, int32_t oy0,
+                                                            int32_t oy1, float *out, int32_t *acc) {
   const int32_t c = p->in_channels, dm = p->depth_multiplier, oc_count = c * dm;
-  const size_t n = (size_t)h * (size_t)w * (size_t)c;
-  if (scratch_size < vt_hdw_scratch_size(p, h, w)) return -1;
-  int8_t *q = (int8_t *)scratch;
-  int32_t *acc = (int32_t *)((uint8_t *)scratch + align64(n));
   float lo = -FLT_MAX, hi = FLT_MAX;
   if (p->activation == 1) lo = 0.0f;
   else if (p->activation == 2) { lo = -1.0f; hi = 1.0f; }
   else if (p->activation == 3) { lo = 0.0f; hi = 6.0f; }
   const int32_t vec_c = oc_count / 4 * 4;
-  for (int32_t b = 0; b < batches; b++) {
-    float s;
-    int32_t zp;
-    quantize_body(input + (size_t)b * n, n, q, &s, &zp);
-    float *out = output + (size_t)b * (size_t)oh * (size_t)ow * (size_t)oc_count;
-    for (int32_t oy = 0; oy < oh; oy++) {
-      for (int32_t ox = 0; ox < ow; ox++) {
-        memset(acc, 0, (size_t)oc_count * sizeof(int32_t));
-        for (int32_t ky = 0; ky < p->kernel_h; ky++) {
-          const int32_t iy = oy * p->stride_h - pad_h + ky * p->dilation_h;
-          if (iy < 0 || iy >= h) continue;  // taps in the padding are skipped
-          for (int32_t kx = 0; kx < p->kernel_w; kx++) {
-            const int32_t ix = ox * p->stride_w - pad_w + kx * p->dilation_w;
-            if (ix < 0 || ix >= w) continue;
-            const int8_t *qrow = q + ((size_t)iy * (size_t)w + (size_t)ix) * (size_t)c;
-            const int8_t *f = p->filter + ((size_t)ky * (size_t)p->kernel_w + (size_t)kx) * (size_t)oc_count;
-            if (dm == 1) {
-              for (int32_t k = 0; k < c; k++) acc[k] += (int32_t)f[k] * ((int32_t)qrow[k] - zp);
-            } else {
-              for (int32_t ic = 0; ic < c; ic++) {
-                const int32_t v = (int32_t)qrow[ic] - zp;
-                for (int32_t m = 0; m < dm; m++) acc[ic * dm + m] += (int32_t)f[ic * dm + m] * v;
-              }
+  for (int32_t oy = oy0; oy < oy1; oy++) {
+    for (int32_t ox = 0; ox < ow; ox++) {
+      memset(acc, 0, (size_t)oc_count * sizeof(int32_t));
+      for (int32_t ky = 0; ky < p->kernel_h; ky++) {
+        const int32_t iy = oy * p->stride_h - pad_h + ky * p->dilation_h;
+        if (iy < 0 || iy >= h) continue;  // taps in the padding are skipped
+        for (int32_t kx = 0; kx < p->kernel_w; kx++) {
+          const int32_t ix = ox * p->stride_w - pad_w + kx * p->dilation_w;
+          if (ix < 0 || ix >= w) continue;
+          const int8_t *qrow = q + ((size_t)iy * (size_t)w + (size_t)ix) * (size_t)c;
+          const int8_t *f = p->filter + ((size_t)ky * (size_t)p->kernel_w + (size_t)kx) * (size_t)oc_count;
+          if (dm == 1) {
+            for (int32_t k = 0; k < c; k++) acc[k] += (int32_t)f[k] * ((int32_t)qrow[k] - zp);
+          } else {
+            for (int32_t ic = 0; ic < c; ic++) {
+              const int32_t v = (int32_t)qrow[ic] - zp;
+              for (int32_t m = 0; m < dm; m++) acc[ic * dm + m] += (int32_t)f[ic * dm + m] * v;
             }
           }
         }
-        float *y = out + ((size_t)oy * (size_t)ow + (size_t)ox) * (size_t)oc_count;
-        for (int32_t k = 0; k < vec_c; k++) {  // the reference's 4-wide loop: (acc·channel)·input
-          float v = (float)acc[k] * p->channel_scales[k];
-          v = v * s;
-          v = v + p->bias[k];
-          v = v > lo ? v : lo;
-          v = v < hi ? v : hi;
-          y[k] = v;
-        }
-        for (int32_t k = vec_c; k < oc_count; k++) {  // its scalar tail: (acc·input)·channel
-          float v = (float)acc[k] * s;
-          v = v * p->channel_scales[k];
-          v = v + p->bias[k];
-          v = v < lo ? lo : v;
-          v = hi < v ? hi : v;
-          y[k] = v;
-        }
+      }
+      float *y = out + ((size_t)oy * (size_t)ow + (size_t)ox) * (size_t)oc_count;
+      for (int32_t k = 0; k < vec_c; k++) {  // the reference's 4-wide loop: (acc·channel)·input
+        float v = (float)acc[k] * p->channel_scales[k];
+        v = v * s;
+        v = v + p->bias[k];
+        v = v > lo ? v : lo;
+        v = v < hi ? v : hi;
+        y[k] = v;
+      }
+      for (int32_t k = vec_c; k < oc_count; k++) {  // its scalar tail: (acc·input)·channel
+        float v = (float)acc[k] * s;
+        v = v * p->channel_scales[k];
+        v = v + p->bias[k];
+        v = v < lo ? lo : v;
+        v = hi < v ? hi : v;
+        y[k] = v;
       }
     }
   }
-  return 0;
 }
 
-int vt_hdw_run_scalar(const vt_hdw_params *p, const float *input, int32_t batches, int32_t h, int32_t w,
-                      float *output, void *scratch, size_t scratch_size) {
-  if (!p) return -1;
-  return run_body(p, input, batches, h, w, output, scratch, scratch_size);
-}
+typedef void (*quantize_fn)(const float *, size_t, int8_t *, float *, int32_t *);
+typedef void (*rows_fn)(const vt_hdw_params *, const int8_t *, int32_t, float, int32_t, int32_t, int32_t, int32_t, int32_t, int32_t,
+                        int32_t, float *, int32_t *);
 
+static void quantize_plain(const float *x, size_t n, int8_t *q, float *s, int32_t *zp) { quantize_body(x, n, q, s, zp); }
+static void rows_plain(const vt_hdw_params *p, const int8_t *q, int32_t zp, float s, int32_t h, int32_t w, int32_t ow, int32_t ph,
+                       int32_t pw, int32_t oy0, int32_t oy1, float *out, int32_t *acc) {
+  rows_body(p, q, zp, s, h, w, ow, ph, pw, oy0, oy1, out, acc);
+}
 #if defined(__x86_64__) || defined(__i386__)
-__attribute__((target("avx2"))) static int run_avx2(const vt_hdw_params *p, const float *input, int32_t batches, int32_t h,
-                                                    int32_t w, float *output, void *scratch, size_t scratch_size) {
-  return run_body(p, input, batches, h, w, output, scratch, scratch_size);
+__attribute__((target("avx2"))) static void quantize_avx2(const float *x, size_t n, int8_t *q, float *s, int32_t *zp) {
+  quantize_body(x, n, q, s, zp);
 }
-__attribute__((target("avx512f,avx512bw,avx512vl"))) static int run_avx512(const vt_hdw_params *p, const float *input,
-                                                                            int32_t batches, int32_t h, int32_t w, float *output,
-                                                                            void *scratch, size_t scratch_size) {
-  return run_body(p, input, batches, h, w, output, scratch, scratch_size);
+__attribute__((target("avx2"))) static void rows_avx2(const vt_hdw_params *p, const int8_t *q, int32_t zp, float s, int32_t h, int32_t w,
+                                                      int32_t ow, int32_t ph, int32_t pw, int32_t oy0, int32_t oy1, float *out, int32_t *acc) {
+  rows_body(p, q, zp, s, h, w, ow, ph, pw, oy0, oy1, out, acc);
+}
+__attribute__((target("avx512f,avx512bw,avx512vl"))) static void quantize_avx512(const float *x, size_t n, int8_t *q, float *s, int32_t *zp) {
+  quantize_body(x, n, q, s, zp);
+}
+__attribute__((target("avx512f,avx512bw,avx512vl"))) static void rows_avx512(const vt_hdw_params *p, const int8_t *q, int32_t zp, float s,
+                                                                             int32_t h, int32_t w, int32_t ow, int32_t ph, int32_t pw,
+                                                                             int32_t oy0, int32_t oy1, float *out, int32_t *acc) {
+  rows_body(p, q, zp, s, h, w, ow, ph, pw, oy0, oy1, out, acc);
 }
 #endif
 
@@ -172,15 +165,78 @@ const char *vt_hdw_path(void) {
   return "scalar";
 }
 
+size_t vt_hdw_scratch_size(const vt_hdw_params *p, int32_t h, int32_t w, int32_t threads) {
+  if (!p || h < 1 || w < 1 || p->in_channels < 1 || p->depth_multiplier < 1 || threads < 1 || threads > 64) return 0;
+  size_t oc = (size_t)p->in_channels * (size_t)p->depth_multiplier;
+  return align64((size_t)h * (size_t)w * (size_t)p->in_channels) + (size_t)threads * align64(oc * sizeof(int32_t));
+}
+
+typedef struct {
+  rows_fn rows;
+  const vt_hdw_params *p;
+  const int8_t *q;
+  int32_t zp, h, w, ow, pad_h, pad_w, oy0, oy1;
+  float s;
+  float *out;
+  int32_t *acc;
+} rows_job;
+
+static void *rows_thread(void *arg) {
+  rows_job *j = arg;
+  j->rows(j->p, j->q, j->zp, j->s, j->h, j->w, j->ow, j->pad_h, j->pad_w, j->oy0, j->oy1, j->out, j->acc);
+  return NULL;
+}
+
+static int run_with(quantize_fn quantize, rows_fn rows, const vt_hdw_params *p, const float *input, int32_t batches, int32_t h, int32_t w,
+                    float *output, void *scratch, size_t scratch_size, int32_t threads) {
+  int32_t oh, ow, pad_h, pad_w;
+  if (!p || !input || !output || !scratch || batches < 1 || !p->filter || !p->channel_scales || !p->bias ||
+      vt_hdw_output_size(p, h, w, &oh, &ow, &pad_h, &pad_w) != 0)
+    return -1;
+  if (threads < 1) threads = 1;
+  if (threads > oh) threads = oh;
+  const size_t need = vt_hdw_scratch_size(p, h, w, threads);
+  if (need == 0 || scratch_size < need) return -1;
+  const int32_t oc_count = p->in_channels * p->depth_multiplier;
+  const size_t n = (size_t)h * (size_t)w * (size_t)p->in_channels;
+  int8_t *q = (int8_t *)scratch;
+  uint8_t *accs = (uint8_t *)scratch + align64(n);
+  const size_t acc_stride = align64((size_t)oc_count * sizeof(int32_t));
+  for (int32_t b = 0; b < batches; b++) {
+    float s;
+    int32_t zp;
+    quantize(input + (size_t)b * n, n, q, &s, &zp);
+    float *out = output + (size_t)b * (size_t)oh * (size_t)ow * (size_t)oc_count;
+    rows_job jobs[64];
+    pthread_t tids[64];
+    int started[64] = {0};
+    for (int32_t t = 0; t < threads; t++) {
+      jobs[t] = (rows_job){rows, p, q, zp, h, w, ow, pad_h, pad_w, (int32_t)((int64_t)oh * t / threads),
+                           (int32_t)((int64_t)oh * (t + 1) / threads), s, out, (int32_t *)(accs + (size_t)t * acc_stride)};
+    }
+    for (int32_t t = 1; t < threads; t++) started[t] = pthread_create(&tids[t], NULL, rows_thread, &jobs[t]) == 0;
+    rows_thread(&jobs[0]);
+    for (int32_t t = 1; t < threads; t++) {
+      if (started[t]) pthread_join(tids[t], NULL);
+      else rows_thread(&jobs[t]);  // no thread: do its rows here
+    }
+  }
+  return 0;
+}
+
+int vt_hdw_run_scalar(const vt_hdw_params *p, const float *input, int32_t batches, int32_t h, int32_t w,
+                      float *output, void *scratch, size_t scratch_size) {
+  return run_with(quantize_plain, rows_plain, p, input, batches, h, w, output, scratch, scratch_size, 1);
+}
+
 int vt_hdw_run(const vt_hdw_params *p, const float *input, int32_t batches, int32_t h, int32_t w,
-               float *output, void *scratch, size_t scratch_size) {
-  if (!p) return -1;
+               float *output, void *scratch, size_t scratch_size, int32_t threads) {
 #if defined(__x86_64__) || defined(__i386__)
   const char *path = vt_hdw_path();
-  if (path[0] == 'a' && path[3] == '5') return run_avx512(p, input, batches, h, w, output, scratch, scratch_size);
-  if (path[0] == 'a') return run_avx2(p, input, batches, h, w, output, scratch, scratch_size);
+  if (path[0] == 'a' && path[3] == '5') return run_with(quantize_avx512, rows_avx512, p, input, batches, h, w, output, scratch, scratch_size, threads);
+  if (path[0] == 'a') return run_with(quantize_avx2, rows_avx2, p, input, batches, h, w, output, scratch, scratch_size, threads);
 #endif
-  return run_body(p, input, batches, h, w, output, scratch, scratch_size);
+  return run_with(quantize_plain, rows_plain, p, input, batches, h, w, output, scratch, scratch_size, threads);
 }
 
 // --- Custom options --------------------------------------------------------------------------
@@ -236,13 +292,16 @@ struct vt_hdw_node {
   uint8_t *options;  // our copy of the custom options (params point into it)
   void *scratch;
   size_t scratch_size;
+  int32_t threads;
   int error;
   char message[160];
 };
 
-vt_hdw_node *vt_hdw_node_create(vt_hdw_litert_api api) {
+vt_hdw_node *vt_hdw_node_create(vt_hdw_litert_api api, int32_t threads) {
   vt_hdw_node *n = calloc(1, sizeof *n);
-  if (n) n->api = api;
+  if (!n) return NULL;
+  n->api = api;
+  n->threads = threads < 1 ? 1 : threads > 64 ? 64 : threads;
   return n;
 }
 
@@ -302,7 +361,7 @@ static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in,
   if (n->api.get_tensor_type(in[0], &t) != 0 || t.layout.rank != 4 || t.element_type != 1 /* float32 */)
     return fail(n, "the input is not a float32 NHWC tensor");
   const int32_t b = t.layout.dimensions[0], h = t.layout.dimensions[1], w = t.layout.dimensions[2];
-  const size_t need = vt_hdw_scratch_size(&n->params, h, w);
+  const size_t need = vt_hdw_scratch_size(&n->params, h, w, n->threads);
   if (need == 0) return fail(n, "bad input size");
   if (n->scratch_size < need) {
     free(n->scratch);
@@ -316,7 +375,7 @@ static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in,
     n->api.unlock(in[0]);
     return fail(n, "cannot write the output");
   }
-  const int status = vt_hdw_run(&n->params, src, b, h, w, dst, n->scratch, n->scratch_size);
+  const int status = vt_hdw_run(&n->params, src, b, h, w, dst, n->scratch, n->scratch_size, n->threads);
   n->api.unlock(out[0]);
   n->api.unlock(in[0]);
   return status == 0 ? 0 : fail(n, "the kernel refused the tensor sizes");

@@ -53,7 +53,7 @@ public final class CompiledModel: @unchecked Sendable {
         var built = false
         defer { if !built { api.destroyOptions(options) } }
         try check(api.setOptionsHardwareAccelerators(options, 1), "LiteRtSetOptionsHardwareAccelerators")
-        let kernels = try HybridDepthwiseKernels(count: hybridDepthwiseOps, api: api)
+        let kernels = try HybridDepthwiseKernels(count: hybridDepthwiseOps, threads: threads, api: api)
         if hybridDepthwiseOps > 0 && kernels == nil {
             throw LiteRTError(code: .symbolMissing, function: "LiteRtAddCustomOpKernelOption",
                               message: "This libLiteRt.so cannot run custom op kernels; load the model without the hybrid kernel rewrite.")

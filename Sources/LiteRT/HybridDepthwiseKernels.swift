@@ -9,12 +9,12 @@ final class HybridDepthwiseKernels: @unchecked Sendable {
     private let nodes: [OpaquePointer]
 
     /// Nodes for `count` rewritten ops; nil when the library has no custom op kernels.
-    init?(count: Int, api: FunctionTable) throws {
+    init?(count: Int, threads: Int, api: FunctionTable) throws {
         guard count > 0, let getType = api.getTensorBufferTensorType, api.addCustomOpKernelOption != nil else { return nil }
         var made: [OpaquePointer] = []
         let table = vt_hdw_litert_api(get_tensor_type: getType, lock: api.lockTensorBuffer, unlock: api.unlockTensorBuffer)
         for _ in 0..<count {
-            guard let node = vt_hdw_node_create(table) else {
+            guard let node = vt_hdw_node_create(table, Int32(clamping: threads)) else {
                 made.forEach { vt_hdw_node_free($0) }
                 throw LiteRTError(code: .callFailed, message: "Out of memory for the hybrid depthwise kernels.")
             }

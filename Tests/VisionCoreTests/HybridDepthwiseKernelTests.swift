@@ -55,8 +55,8 @@ struct HybridDepthwiseKernelTests {
         return try b.build()
     }
 
-    static func run(_ resources: ModelResources, _ input: [Float]) throws -> [UInt8] {
-        let compiled = try CompiledModel(model: resources.runtimeModel, threads: 1, hybridDepthwiseOps: resources.hybridDepthwiseOps,
+    static func run(_ resources: ModelResources, _ input: [Float], threads: Int = 1) throws -> [UInt8] {
+        let compiled = try CompiledModel(model: resources.runtimeModel, threads: threads, hybridDepthwiseOps: resources.hybridDepthwiseOps,
                                          customCode: ModelFile.hybridDepthwiseCustomCode)
         try input.withUnsafeBytes { try compiled.setInput(0, bytes: $0) }
         try compiled.run()
@@ -80,10 +80,13 @@ struct HybridDepthwiseKernelTests {
                 default: return 0
                 }
             }
-            let a = try Self.run(builtin, input), b = try Self.run(exact, input)
-            #expect(a.count == b.count && a.count > 0)
-            let differing = zip(a, b).enumerated().filter { $0.element.0 != $0.element.1 }.count
-            #expect(differing == 0, "\(k), trial \(trial): \(differing) differing bytes")
+            let a = try Self.run(builtin, input)
+            for threads in [1, 2] {  // the kernel splits rows over threads; results must not change
+                let b = try Self.run(exact, input, threads: threads)
+                #expect(a.count == b.count && a.count > 0)
+                let differing = zip(a, b).filter { $0.0 != $0.1 }.count
+                #expect(differing == 0, "\(k), trial \(trial), \(threads) threads: \(differing) differing bytes")
+            }
         }
     }
 

@@ -33,12 +33,13 @@ typedef struct {
 /// for parameters that give no output.
 int vt_hdw_output_size(const vt_hdw_params *p, int32_t h, int32_t w, int32_t *oh, int32_t *ow, int32_t *pad_h, int32_t *pad_w);
 
-/// Bytes of scratch `vt_hdw_run` needs for an input of `h`×`w`.
-size_t vt_hdw_scratch_size(const vt_hdw_params *p, int32_t h, int32_t w);
+/// Bytes of scratch `vt_hdw_run` needs for an input of `h`×`w` on `threads` threads (1…64).
+size_t vt_hdw_scratch_size(const vt_hdw_params *p, int32_t h, int32_t w, int32_t threads);
 
-/// The op on `batches` NHWC inputs, with the fastest path this CPU has. Returns 0, or -1 for bad sizes.
+/// The op on `batches` NHWC inputs, with the fastest path this CPU has, output rows split over
+/// `threads` threads (results do not depend on it). Returns 0, or -1 for bad sizes.
 int vt_hdw_run(const vt_hdw_params *p, const float *input, int32_t batches, int32_t h, int32_t w,
-               float *output, void *scratch, size_t scratch_size);
+               float *output, void *scratch, size_t scratch_size, int32_t threads);
 
 /// The same with the plain scalar path (the reference the fast paths are tested against).
 int vt_hdw_run_scalar(const vt_hdw_params *p, const float *input, int32_t batches, int32_t h, int32_t w,
@@ -63,8 +64,9 @@ typedef struct {
 
 typedef struct vt_hdw_node vt_hdw_node;
 
-/// A node's state; NULL when out of memory. Free it after the compiled model is destroyed.
-vt_hdw_node *vt_hdw_node_create(vt_hdw_litert_api api);
+/// A node's state, running on `threads` threads; NULL when out of memory. Free it after the compiled
+/// model is destroyed.
+vt_hdw_node *vt_hdw_node_create(vt_hdw_litert_api api, int32_t threads);
 void vt_hdw_node_free(vt_hdw_node *node);
 /// 0, or the first error the node met (LiteRT ignores kernel statuses): check it after each run.
 int vt_hdw_node_error(const vt_hdw_node *node, char *message, size_t message_size);
