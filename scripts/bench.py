@@ -22,6 +22,7 @@ PAIRS = [
     ("ssd_mobilenet_v1_coco_quant_metadata.tflite", "dog.jpg", []),
     ("ssd_mobilenet_v1_coco_quant_metadata.tflite", "cat_720p.jpg", []),
     ("ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite", "dog.jpg", []),
+    ("ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite", "dog.jpg", ["env:VISION_TASKS_HYBRID_KERNEL=builtin"]),
     ("ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite", "dog.jpg", ["--fast-hybrid"]),
     ("mobilenet_v2_1.0_224_quant.tflite", "cat_720p.jpg", []),
     ("mobilenet_v1_0.25_128_quant.tflite", "cat_720p.jpg", []),
@@ -49,8 +50,9 @@ def pinned(cmd, cpu_index):
     return (["taskset", "-c", str(cpu_index)] if cpu_index is not None else []) + cmd
 
 
-def run_json(cmd):
-    out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
+def run_json(cmd, env=None):
+    out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                         env=dict(os.environ, **(env or {}))).stdout
     return json.loads(out.strip().splitlines()[-1])
 
 
@@ -82,11 +84,13 @@ def main():
                 continue
             model_path = os.path.join(a.assets, "models", model)
             image_path = os.path.join(a.assets, "images", image)
+            env = dict(e[4:].split("=", 1) for e in extra if e.startswith("env:"))
+            cli = [e for e in extra if not e.startswith("env:")]
             ours_cmd = pinned([a.bin, "bench", "--model", model_path, "--image", image_path, "--runs", str(a.runs),
-                               "--threads", "1", "--json"] + extra, cpu_index)
+                               "--threads", "1", "--json"] + cli, cpu_index)
             rounds = []
             for _ in range(a.rounds if a.mediapipe else 1):
-                ours = run_json(ours_cmd)
+                ours = run_json(ours_cmd, env)
                 mp = None
                 if a.mediapipe:
                     mp = run_json(pinned([a.mediapipe, os.path.join(here, "mediapipe_bench.py"), model_path, image_path,
