@@ -4,6 +4,8 @@
 #pragma clang fp contract(off)
 #include "CHybridDepthwise.h"
 
+#include "CLiteRT.h"
+
 #include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -358,7 +360,11 @@ static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in,
   if (!n || n->error) return 1;
   if (n_in != 1 || n_out != 1) return fail(n, "expected 1 input and 1 output");
   LiteRtRankedTensorType t;
-  if (n->api.get_tensor_type(in[0], &t) != 0 || t.layout.rank != 4 || t.element_type != 1 /* float32 */)
+  const LiteRtGetTensorBufferTensorTypeFn get_type = (LiteRtGetTensorBufferTensorTypeFn)n->api.get_tensor_type;
+  const LiteRtLockTensorBufferFn lock = (LiteRtLockTensorBufferFn)n->api.lock;
+  const LiteRtUnlockTensorBufferFn unlock = (LiteRtUnlockTensorBufferFn)n->api.unlock;
+  if (!get_type || !lock || !unlock) return fail(n, "missing LiteRT functions");
+  if (get_type(in[0], &t) != 0 || t.layout.rank != 4 || t.element_type != 1 /* float32 */)
     return fail(n, "the input is not a float32 NHWC tensor");
   const int32_t b = t.layout.dimensions[0], h = t.layout.dimensions[1], w = t.layout.dimensions[2];
   const size_t need = vt_hdw_scratch_size(&n->params, h, w, n->threads);
@@ -370,14 +376,14 @@ static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in,
     if (!n->scratch) return fail(n, "out of memory for the scratch buffer");
   }
   void *src = NULL, *dst = NULL;
-  if (n->api.lock(in[0], &src, 0) != 0 || !src) return fail(n, "cannot read the input");
-  if (n->api.lock(out[0], &dst, 1) != 0 || !dst) {
-    n->api.unlock(in[0]);
+  if (lock(in[0], &src, 0) != 0 || !src) return fail(n, "cannot read the input");
+  if (lock(out[0], &dst, 1) != 0 || !dst) {
+    unlock(in[0]);
     return fail(n, "cannot write the output");
   }
   const int status = vt_hdw_run(&n->params, src, b, h, w, dst, n->scratch, n->scratch_size, n->threads);
-  n->api.unlock(out[0]);
-  n->api.unlock(in[0]);
+  unlock(out[0]);
+  unlock(in[0]);
   return status == 0 ? 0 : fail(n, "the kernel refused the tensor sizes");
 }
 
@@ -388,4 +394,4 @@ static LiteRtStatus k_destroy(void *user) {
 
 static const LiteRtCustomOpKernel kKernel = {k_init, k_layouts, k_run, k_destroy};
 
-const LiteRtCustomOpKernel *vt_hdw_kernel(void) { return &kKernel; }
+const void *vt_hdw_kernel(void) { return &kKernel; }

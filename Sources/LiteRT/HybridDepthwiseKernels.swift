@@ -12,7 +12,9 @@ final class HybridDepthwiseKernels: @unchecked Sendable {
     init?(count: Int, threads: Int, api: FunctionTable) throws {
         guard count > 0, let getType = api.getTensorBufferTensorType, api.addCustomOpKernelOption != nil else { return nil }
         var made: [OpaquePointer] = []
-        let table = vt_hdw_litert_api(get_tensor_type: getType, lock: api.lockTensorBuffer, unlock: api.unlockTensorBuffer)
+        let table = vt_hdw_litert_api(get_tensor_type: unsafeBitCast(getType, to: UnsafeRawPointer.self),
+                                      lock: unsafeBitCast(api.lockTensorBuffer, to: UnsafeRawPointer.self),
+                                      unlock: unsafeBitCast(api.unlockTensorBuffer, to: UnsafeRawPointer.self))
         for _ in 0..<count {
             guard let node = vt_hdw_node_create(table, Int32(clamping: threads)) else {
                 made.forEach { vt_hdw_node_free($0) }
@@ -27,7 +29,8 @@ final class HybridDepthwiseKernels: @unchecked Sendable {
 
     /// Registers every node's kernel on `options`.
     func register(on options: LiteRtOptions, api: FunctionTable, name: (Int) -> String) throws {
-        guard let add = api.addCustomOpKernelOption, let kernel = vt_hdw_kernel() else { return }
+        guard let add = api.addCustomOpKernelOption, let raw = vt_hdw_kernel() else { return }
+        let kernel = raw.assumingMemoryBound(to: LiteRtCustomOpKernel.self)
         for (k, node) in nodes.enumerated() {
             try check(add(options, name(k), 1, kernel, UnsafeMutableRawPointer(node)), "LiteRtAddCustomOpKernelOption")
         }

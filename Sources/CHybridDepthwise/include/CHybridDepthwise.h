@@ -7,8 +7,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "CLiteRT.h"
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -55,11 +53,13 @@ const char *vt_hdw_path(void);
 // dilations, padding, activation), the int8 filter padded to 4 bytes, the per-channel scales and
 // the bias (little endian).
 
-/// The LiteRT calls a kernel needs, resolved by the caller from the loaded library.
+/// The LiteRT calls a kernel needs, resolved by the caller from the loaded library:
+/// LiteRtGetTensorBufferTensorType, LiteRtLockTensorBuffer and LiteRtUnlockTensorBuffer (kept as
+/// untyped pointers so that this header stands alone).
 typedef struct {
-  LiteRtGetTensorBufferTensorTypeFn get_tensor_type;
-  LiteRtLockTensorBufferFn lock;
-  LiteRtUnlockTensorBufferFn unlock;
+  const void *get_tensor_type;
+  const void *lock;
+  const void *unlock;
 } vt_hdw_litert_api;
 
 typedef struct vt_hdw_node vt_hdw_node;
@@ -70,8 +70,9 @@ vt_hdw_node *vt_hdw_node_create(vt_hdw_litert_api api, int32_t threads);
 void vt_hdw_node_free(vt_hdw_node *node);
 /// 0, or the first error the node met (LiteRT ignores kernel statuses): check it after each run.
 int vt_hdw_node_error(const vt_hdw_node *node, char *message, size_t message_size);
-/// The kernel to register for every node (the same callbacks; the state tells the nodes apart).
-const LiteRtCustomOpKernel *vt_hdw_kernel(void);
+/// The kernel to register for every node, a `LiteRtCustomOpKernel` (the same callbacks for every
+/// node; the state tells the nodes apart).
+const void *vt_hdw_kernel(void);
 
 /// Writes the custom options for `p` into `out` (`capacity` bytes); returns the size needed.
 size_t vt_hdw_encode_options(const vt_hdw_params *p, uint8_t *out, size_t capacity);
