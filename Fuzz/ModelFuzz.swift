@@ -1,6 +1,6 @@
 // libFuzzer target: a `.tflite` model through everything that reads one before LiteRT does —
 // the FlatBuffer verifier, the model reader, the semantic verifier, TFLite and detector metadata,
-// the appended zip and the SSD post-processing options. Any trap or sanitizer report is a bug.
+// the appended zip, the SSD post-processing options and the hybrid-model rewrites. Any trap or sanitizer report is a bug.
 import Foundation
 import TFLiteModel
 
@@ -14,7 +14,14 @@ public func initialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutable
 public func fuzzModel(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     guard (try? FlatBufferVerifier.verifyModel(bytes)) != nil, let file = try? ModelFile(bytes: bytes) else { return 0 }
-    _ = try? ModelVerifier.verify(file)
+    // The in-memory rewrites run only on verified models (as ModelResources does); their output
+    // must verify again.
+    if (try? ModelVerifier.verify(file)) != nil {
+        for rewritten in [(try? file.hybridDepthwiseAsCustomOps())??.bytes, (try? file.dequantizingHybridDepthwiseFilters()) ?? nil] {
+            guard let rewritten else { continue }
+            if (try? FlatBufferVerifier.verifyModel(rewritten)) == nil { fatalError("a rewrite produced an invalid FlatBuffer") }
+        }
+    }
     _ = try? file.modelMetadata()
     _ = try? file.associatedFiles()
     _ = try? file.detectionPostProcessOptions()
