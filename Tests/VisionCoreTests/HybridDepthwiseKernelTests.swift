@@ -90,6 +90,28 @@ struct HybridDepthwiseKernelTests {
         }
     }
 
+    @Test("FPNLite: its 49 hybrid depthwise ops run on the kernel; all four outputs bit-identical to the built-in kernel's")
+    func fpnlite() throws {
+        let path = TestAssets.model("ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite")
+        let builtin = try ModelResources(path: path, exactHybridKernel: false)
+        let exact = try ModelResources(path: path, exactHybridKernel: true)
+        #expect(exact.hybridDepthwiseOps == 49 && builtin.hybridDepthwiseOps == 0)
+        #expect(try ModelResources(path: path, optimizeHybridModels: true).hybridDepthwiseOps == 0)  // the inexact opt-in wins
+        var r = Random(state: 42)
+        for threads in [1, 2] {
+            let input: [Float] = (0..<(320 * 320 * 3)).map { _ in r.float(-1...1) }
+            let a = try CompiledModel(model: builtin.runtimeModel, threads: threads)
+            let b = try CompiledModel(model: exact.runtimeModel, threads: threads, hybridDepthwiseOps: exact.hybridDepthwiseOps,
+                                      customCode: ModelFile.hybridDepthwiseCustomCode)
+            #expect(b.hybridDepthwiseKernelCount == 49)
+            for m in [a, b] {
+                try input.withUnsafeBytes { try m.setInput(0, bytes: $0) }
+                try m.run()
+            }
+            for i in 0..<4 { #expect(try a.outputBytes(i) == b.outputBytes(i), "output \(i), \(threads) threads") }
+        }
+    }
+
     @Test("the kernel path for this CPU is named")
     func path() {
         #expect(["avx512", "avx2", "scalar"].contains(CompiledModel.hybridDepthwiseKernelPath))
