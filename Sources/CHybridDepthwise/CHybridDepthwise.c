@@ -141,8 +141,67 @@ static void rows_plain(const vt_hdw_params *p, const int8_t *q, int32_t zp, floa
   rows_body(p, q, zp, s, h, w, ow, ph, pw, oy0, oy1, out, acc);
 }
 #if defined(__x86_64__) || defined(__i386__)
-__attribute__((target("avx2"))) static void quantize_avx2(const float *x, size_t n, int8_t *q, float *s, int32_t *zp) {
-  quantize_body(x, n, q, s, zp);
+#include <immintrin.h>
+
+// The quantizer with AVX2 intrinsics: the same range (min/max are order-free), the same scale and
+// zero point, the same float rounding of the first n/8·8 values (m ± 0.5f, truncation), and the
+// same saturation (packs saturate to int16, then to int8: the clamp to [-128, 127]).
+__attribute__((target("avx2"))) static void quantize_avx2(const float *x, size_t n, int8_t *q, float *s_out, int32_t *zp_out) {
+  const size_t vec_end = n / 8 * 8;
+  __m256 vmin = _mm256_setzero_ps(), vmax = _mm256_setzero_ps();
+  for (size_t i = 0; i < vec_end; i += 8) {
+    const __m256 v = _mm256_loadu_ps(x + i);
+    vmin = _mm256_min_ps(v, vmin);
+    vmax = _mm256_max_ps(v, vmax);
+  }
+  float mins[8], maxs[8];
+  _mm256_storeu_ps(mins, vmin);
+  _mm256_storeu_ps(maxs, vmax);
+  float rmin = 0.0f, rmax = 0.0f;
+  for (int k = 0; k < 8; k++) {
+    rmin = mins[k] < rmin ? mins[k] : rmin;
+    rmax = maxs[k] > rmax ? maxs[k] : rmax;
+  }
+  for (size_t i = vec_end; i < n; i++) {
+    rmin = x[i] < rmin ? x[i] : rmin;
+    rmax = x[i] > rmax ? x[i] : rmax;
+  }
+  if (rmin == rmax) {
+    memset(q, 0, n);
+    *s_out = 1.0f;
+    *zp_out = 0;
+    return;
+  }
+  const double scale = (double)(rmax - rmin) / 255.0;
+  const double zp_from_min = -128.0 - rmin / scale, zp_from_max = 127.0 - rmax / scale;
+  const double err_min = 128.0 + fabs(rmin / scale), err_max = 127.0 + fabs(rmax / scale);
+  const double zpd = err_min < err_max ? zp_from_min : zp_from_max;
+  const int32_t zp = zpd <= -128.0 ? -128 : zpd >= 127.0 ? 127 : zpd == zpd ? (int32_t)round(zpd) : 0;
+  const float s = (float)scale;
+  const float inv = (float)(1.0 / (double)s);
+  *s_out = s;
+  *zp_out = zp;
+  const __m256 vinv = _mm256_set1_ps(inv), half = _mm256_set1_ps(0.5f), mhalf = _mm256_set1_ps(-0.5f), zero = _mm256_setzero_ps();
+  const __m256i vzp = _mm256_set1_epi32(zp);
+  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+  size_t i = 0;
+  for (; i + 32 <= vec_end; i += 32) {
+    __m256i r[4];
+    for (int k = 0; k < 4; k++) {
+      const __m256 m = _mm256_mul_ps(_mm256_loadu_ps(x + i + 8 * k), vinv);
+      const __m256 t = _mm256_add_ps(m, _mm256_blendv_ps(half, mhalf, _mm256_cmp_ps(m, zero, _CMP_LT_OQ)));
+      r[k] = _mm256_add_epi32(_mm256_cvttps_epi32(t), vzp);
+    }
+    const __m256i p16a = _mm256_packs_epi32(r[0], r[1]), p16b = _mm256_packs_epi32(r[2], r[3]);
+    const __m256i p8 = _mm256_permutevar8x32_epi32(_mm256_packs_epi16(p16a, p16b), order);
+    _mm256_storeu_si256((__m256i *)(q + i), p8);
+  }
+  for (; i < vec_end; i++) {
+    const float m = x[i] * inv;
+    const float t = m + (m < 0.0f ? -0.5f : 0.5f);
+    q[i] = saturate8((int64_t)zp + cvtt(t));
+  }
+  for (; i < n; i++) q[i] = saturate8((int64_t)zp + cvtt(roundf(x[i] * inv)));
 }
 __attribute__((target("avx2"))) static void rows_avx2(const vt_hdw_params *p, const int8_t *q, int32_t zp, float s, int32_t h, int32_t w,
                                                       int32_t ow, int32_t ph, int32_t pw, int32_t oy0, int32_t oy1, float *out, int32_t *acc) {
