@@ -46,6 +46,40 @@ static inline __attribute__((always_inline)) int32_t cvtt(float v) {
 
 static inline __attribute__((always_inline)) int8_t saturate8(int64_t v) { return (int8_t)(v < -128 ? -128 : v > 127 ? 127 : v); }
 
+// The per-batch scale and zero point from the range (both capped at 0), and the reciprocal the
+// rounding multiplies by. Returns 0 for an empty range: q is zeroed, scale 1, zero point 0.
+static inline __attribute__((always_inline)) int quant_params(float rmin, float rmax, int8_t *q, size_t n, float *scale_out,
+                                                              int32_t *zp_out, float *inv_out) {
+  if (rmin == rmax) {
+    memset(q, 0, n);
+    *scale_out = 1.0f;
+    *zp_out = 0;
+    *inv_out = 1.0f;
+    return 0;
+  }
+  const double scale = (double)(rmax - rmin) / 255.0;
+  const double zp_from_min = -128.0 - rmin / scale, zp_from_max = 127.0 - rmax / scale;
+  const double err_min = 128.0 + fabs(rmin / scale), err_max = 127.0 + fabs(rmax / scale);
+  const double zpd = err_min < err_max ? zp_from_min : zp_from_max;
+  *zp_out = zpd <= -128.0 ? -128 : zpd >= 127.0 ? 127 : zpd == zpd ? (int32_t)round(zpd) : 0;
+  *scale_out = (float)scale;
+  *inv_out = (float)(1.0 / (double)*scale_out);
+  return 1;
+}
+
+// Values [from, n) of a batch of n quantized: the first n/8·8 as the reference's vector loop
+// rounds (m ± 0.5f, truncation), the rest with roundf; then the zero point, saturated.
+static inline __attribute__((always_inline)) void round_values(const float *x, int8_t *q, size_t from, size_t n, int32_t zp, float inv) {
+  const size_t vec_end = n / 8 * 8;
+  size_t i = from;
+  for (; i < vec_end; i++) {
+    const float m = x[i] * inv;
+    const float t = m + (m < 0.0f ? -0.5f : 0.5f);
+    q[i] = saturate8((int64_t)zp + cvtt(t));
+  }
+  for (; i < n; i++) q[i] = saturate8((int64_t)zp + cvtt(roundf(x[i] * inv)));
+}
+
 // The input quantizer (TFLite's NEON AsymmetricQuantizeFloats as compiled for x86).
 static inline __attribute__((always_inline)) void quantize_body(const float *x, size_t n, int8_t *q, float *scale_out, int32_t *zp_out) {
   float rmin = 0.0f, rmax = 0.0f;
@@ -54,28 +88,10 @@ static inline __attribute__((always_inline)) void quantize_body(const float *x, 
     rmin = v < rmin ? v : rmin;
     rmax = v > rmax ? v : rmax;
   }
-  if (rmin == rmax) {
-    memset(q, 0, n);
-    *scale_out = 1.0f;
-    *zp_out = 0;
-    return;
-  }
-  const double scale = (double)(rmax - rmin) / 255.0;
-  const double zp_from_min = -128.0 - rmin / scale, zp_from_max = 127.0 - rmax / scale;
-  const double err_min = 128.0 + fabs(rmin / scale), err_max = 127.0 + fabs(rmax / scale);
-  const double zpd = err_min < err_max ? zp_from_min : zp_from_max;
-  const int32_t zp = zpd <= -128.0 ? -128 : zpd >= 127.0 ? 127 : zpd == zpd ? (int32_t)round(zpd) : 0;
-  const float s = (float)scale;
-  const float inv = (float)(1.0 / (double)s);
-  *scale_out = s;
-  *zp_out = zp;
-  const size_t vec_end = n / 8 * 8;
-  for (size_t i = 0; i < vec_end; i++) {
-    const float m = x[i] * inv;
-    const float t = m + (m < 0.0f ? -0.5f : 0.5f);
-    q[i] = saturate8((int64_t)zp + cvtt(t));
-  }
-  for (size_t i = vec_end; i < n; i++) q[i] = saturate8((int64_t)zp + cvtt(roundf(x[i] * inv)));
+  float inv;
+  if (!quant_params(rmin, rmax, q, n, scale_out, zp_out, &inv)) return;
+  const int32_t zp = *zp_out;
+  round_values(x, q, 0, n, zp, inv);
 }
 
 // Output rows [oy0, oy1) of one batch from its quantized input `q` (zero point `zp`, scale `s`);
@@ -166,21 +182,9 @@ __attribute__((target("avx2"))) static void quantize_avx2(const float *x, size_t
     rmin = x[i] < rmin ? x[i] : rmin;
     rmax = x[i] > rmax ? x[i] : rmax;
   }
-  if (rmin == rmax) {
-    memset(q, 0, n);
-    *s_out = 1.0f;
-    *zp_out = 0;
-    return;
-  }
-  const double scale = (double)(rmax - rmin) / 255.0;
-  const double zp_from_min = -128.0 - rmin / scale, zp_from_max = 127.0 - rmax / scale;
-  const double err_min = 128.0 + fabs(rmin / scale), err_max = 127.0 + fabs(rmax / scale);
-  const double zpd = err_min < err_max ? zp_from_min : zp_from_max;
-  const int32_t zp = zpd <= -128.0 ? -128 : zpd >= 127.0 ? 127 : zpd == zpd ? (int32_t)round(zpd) : 0;
-  const float s = (float)scale;
-  const float inv = (float)(1.0 / (double)s);
-  *s_out = s;
-  *zp_out = zp;
+  float inv;
+  if (!quant_params(rmin, rmax, q, n, s_out, zp_out, &inv)) return;
+  const int32_t zp = *zp_out;
   const __m256 vinv = _mm256_set1_ps(inv), half = _mm256_set1_ps(0.5f), mhalf = _mm256_set1_ps(-0.5f), zero = _mm256_setzero_ps();
   const __m256i vzp = _mm256_set1_epi32(zp);
   const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
@@ -196,12 +200,7 @@ __attribute__((target("avx2"))) static void quantize_avx2(const float *x, size_t
     const __m256i p8 = _mm256_permutevar8x32_epi32(_mm256_packs_epi16(p16a, p16b), order);
     _mm256_storeu_si256((__m256i *)(q + i), p8);
   }
-  for (; i < vec_end; i++) {
-    const float m = x[i] * inv;
-    const float t = m + (m < 0.0f ? -0.5f : 0.5f);
-    q[i] = saturate8((int64_t)zp + cvtt(t));
-  }
-  for (; i < n; i++) q[i] = saturate8((int64_t)zp + cvtt(roundf(x[i] * inv)));
+  round_values(x, q, i, n, zp, inv);
 }
 __attribute__((target("avx2"))) static void rows_avx2(const vt_hdw_params *p, const int8_t *q, int32_t zp, float s, int32_t h, int32_t w,
                                                       int32_t ow, int32_t ph, int32_t pw, int32_t oy0, int32_t oy1, float *out, int32_t *acc) {
