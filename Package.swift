@@ -18,8 +18,8 @@ let package = Package(
         // C declarations of the LiteRT C ABI subset we call. Header only; links nothing.
         .target(name: "CLiteRT"),
         // Our exact kernel for hybrid depthwise convolutions, registered with LiteRT as custom ops.
-        .target(name: "CHybridDepthwise", dependencies: ["CLiteRT"]),
-        .target(name: "LiteRT", dependencies: ["CLiteRT", "CHybridDepthwise"]),
+        .target(name: "CKernels", dependencies: ["CLiteRT"]),
+        .target(name: "LiteRT", dependencies: ["CLiteRT", "CKernels"]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libjpeg behind a tiny C layer that turns its longjmp errors into return codes.
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "TFLiteModelTests", dependencies: ["TFLiteModel", "VisionTestSupport"]),
         .testTarget(name: "VideoTests", dependencies: ["Video", "VisionTestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "VisionTestSupport"]),
-        .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "VisionTestSupport"]),
+        .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "VisionTestSupport", "CKernels"]),
         .testTarget(name: "VisionCLITests", dependencies: ["VisionCLI", "VisionTestSupport", "MediaPipeTasksVision", "Video"]),
         // Client code written against MediaPipe's iOS headers, compiled and run as an app would.
         .testTarget(name: "MLKitTests", dependencies: ["MLKit", "MediaPipeTasksVision", "VisionTestSupport", "TFLiteModel", "Video"]),

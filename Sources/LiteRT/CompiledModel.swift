@@ -25,19 +25,23 @@ public final class CompiledModel: @unchecked Sendable {
     private let inputMemory: [UnsafeMutableRawPointer]
     private let inputSizes: [Int]
     private let lock = NSRecursiveLock()
-    private let hybridKernels: HybridDepthwiseKernels?
+    private let customKernels: CustomKernels?
 
-    /// How many of the model's ops run on VisionTasks' exact hybrid depthwise kernel.
-    public var hybridDepthwiseKernelCount: Int { hybridKernelCount }
-    private let hybridKernelCount: Int
+    /// How many of the model's ops run on VisionTasks' own kernels.
+    public let customKernelCount: Int
 
     /// The CPU path of the exact hybrid depthwise kernel ("avx512", "avx2" or "scalar").
-    public static var hybridDepthwiseKernelPath: String { HybridDepthwiseKernels.path }
+    public static var hybridDepthwiseKernelPath: String { CustomKernels.hybridDepthwisePath }
+    /// The CPU path of the exact uint8 1×1 convolution kernel ("avx2" or "scalar").
+    public static var quantizedConvKernelPath: String { CustomKernels.quantizedConvPath }
+    /// Whether the uint8 1×1 convolution kernel is faster than XNNPACK's on this CPU (AVX2 without
+    /// AVX-VNNI / AVX512-VNNI, where XNNPACK multiplies four bytes per lane).
+    public static var quantizedConvKernelPreferred: Bool { CustomKernels.quantizedConvPreferred }
 
-    /// Compiles `model` for the CPU with `threads` XNNPACK threads (≥ 1). `hybridDepthwiseOps` is the
-    /// number of custom ops `customCode(k)` the model's rewrite produced for VisionTasks' exact
-    /// hybrid depthwise kernel (see `ModelFile.hybridDepthwiseAsCustomOps()`).
-    public init(model: Model, threads: Int = 1, hybridDepthwiseOps: Int = 0, customCode: (Int) -> String = { "VisionTasksHybridDepthwise_\($0)" }) throws {
+    /// Compiles `model` for the CPU with `threads` XNNPACK threads (≥ 1). `customOps` are the custom
+    /// codes of the ops the model's rewrite moved onto VisionTasks' own kernels, in order (see
+    /// `ModelFile.customKernelOps`).
+    public init(model: Model, threads: Int = 1, customOps: [String] = []) throws {
         guard threads >= 1 else {
             throw LiteRTError(code: .invalidArgument, message: "The thread count must be at least 1, got \(threads).")
         }
@@ -53,14 +57,14 @@ public final class CompiledModel: @unchecked Sendable {
         var built = false
         defer { if !built { api.destroyOptions(options) } }
         try check(api.setOptionsHardwareAccelerators(options, 1), "LiteRtSetOptionsHardwareAccelerators")
-        let kernels = try HybridDepthwiseKernels(count: hybridDepthwiseOps, threads: threads, api: api)
-        if hybridDepthwiseOps > 0 && kernels == nil {
+        let kernels = try CustomKernels(codes: customOps, threads: threads, api: api)
+        if !customOps.isEmpty && kernels == nil {
             throw LiteRTError(code: .symbolMissing, function: "LiteRtAddCustomOpKernelOption",
-                              message: "This libLiteRt.so cannot run custom op kernels; load the model without the hybrid kernel rewrite.")
+                              message: "This libLiteRt.so cannot run custom op kernels; load the model without VisionTasks' kernel rewrite.")
         }
-        try kernels?.register(on: options, api: api, name: customCode)
-        hybridKernels = kernels
-        hybridKernelCount = kernels == nil ? 0 : hybridDepthwiseOps
+        try kernels?.register(on: options, api: api)
+        customKernels = kernels
+        customKernelCount = kernels == nil ? 0 : customOps.count
         for id in ["xnnpack", "cpu_delegate"] {
             guard let payload = strdup("num_threads = \(threads)\n") else {
                 throw LiteRTError(code: .callFailed, message: "Out of memory for the thread option.")
@@ -193,7 +197,7 @@ public final class CompiledModel: @unchecked Sendable {
                 }
             }
             try check(status, "LiteRtRunCompiledModel")
-            if let error = hybridKernels?.firstError() { throw LiteRTError(code: .callFailed, function: "LiteRtRunCompiledModel", message: error) }
+            if let error = customKernels?.firstError() { throw LiteRTError(code: .callFailed, function: "LiteRtRunCompiledModel", message: error) }
         }
     }
 

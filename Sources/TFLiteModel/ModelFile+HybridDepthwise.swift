@@ -1,71 +1,10 @@
-/// The rewrite behind VisionTasks' exact hybrid depthwise kernel: every DEPTHWISE_CONV_2D with a
-/// float32 input, an int8 per-channel symmetric constant filter and a float32 constant (or no) bias
-/// becomes a CUSTOM op of its own (`VisionTasksHybridDepthwise_<k>`, opcode version 1) whose only
-/// input is the activation and whose custom options carry everything else: "VTHD", version 1, ten
-/// int32 parameters (kernel h/w, input channels, depth multiplier, strides h/w, dilations h/w,
-/// padding 0 SAME / 1 VALID, activation 0 NONE / 1 RELU / 2 RELU_N1_TO_1 / 3 RELU6), the filter
-/// padded to 4 bytes, the per-channel scales and the bias (little endian). Other ops, tensors,
-/// buffers, metadata and the appended zip are kept.
+/// The ops VisionTasks' exact hybrid depthwise kernel takes (see `customKernelOps`): every
+/// DEPTHWISE_CONV_2D with a float32 input, an int8 per-channel symmetric constant filter and a float32
+/// constant (or no) bias. Its custom options: "VTHD", version 1, ten int32 parameters (kernel h/w,
+/// input channels, depth multiplier, strides h/w, dilations h/w, padding 0 SAME / 1 VALID, activation
+/// 0 NONE / 1 RELU / 2 RELU_N1_TO_1 / 3 RELU6), the filter padded to 4 bytes, the per-channel scales
+/// and the bias (little endian).
 extension ModelFile {
-    /// The custom code of rewritten node `k`.
-    public static func hybridDepthwiseCustomCode(_ k: Int) -> String { "VisionTasksHybridDepthwise_\(k)" }
-
-    /// The rewritten model and the number of rewritten ops, or nil when there is none.
-    public func hybridDepthwiseAsCustomOps() throws -> (bytes: [UInt8], count: Int)? {
-        guard let sg = subgraphs.first else { return nil }
-        let (old, _, root) = try spliceable()
-        let oldSubgraphs = try Self.elementPositions(root, 2)
-        guard let firstSubgraph = oldSubgraphs.first else { return nil }
-        let sgTable = try root.reader.table(at: firstSubgraph)
-        let oldOperators = try Self.elementPositions(sgTable, 3)
-        let oldCodes = try Self.elementPositions(root, 1)
-        var blobs: [Int: [UInt8]] = [:]
-        for (i, op) in sg.operators.enumerated() where i < oldOperators.count {
-            let opTable = try sgTable.reader.table(at: oldOperators[i])
-            if let blob = try hybridDepthwiseOptions(op, opTable, sg) { blobs[i] = blob }
-        }
-        guard !blobs.isEmpty else { return nil }
-
-        var s = FlatBufferSplicer()
-        let model = s.add(.table([]))
-        let subgraphsList = s.add(.refs([]))
-        let subgraph = s.add(.table([]))
-        let operatorsList = s.add(.refs([]))
-        let codesList = s.add(.refs([]))
-        var operatorRefs: [FlatBufferSplicer.Ref] = []
-        var newCodes: [FlatBufferSplicer.Ref] = []
-        for (i, op) in sg.operators.enumerated() {
-            guard let blob = blobs[i] else { operatorRefs.append(.old(oldOperators[i])); continue }
-            // Parents before children: placeholders first, filled once their children exist.
-            let k = newCodes.count
-            let code = s.add(.table([]))
-            let name = s.add(.string(Self.hybridDepthwiseCustomCode(k)))
-            s.replace(code, with: .table([(0, .i8(Int8(OperatorCode.custom))), (1, .ref(.new(name))), (2, .i32(1)), (3, .i32(OperatorCode.custom))]))
-            newCodes.append(.new(code))
-            let opTable = try sgTable.reader.table(at: oldOperators[i])
-            let conv = s.add(.table([]))
-            let inputs = s.add(.int32s([Int32(op.inputs[0])]))
-            let options = s.add(.bytes(blob))
-            var fields: [(slot: Int, field: FlatBufferSplicer.Field)] = [(0, .u32(UInt32(operatorCodes.count + k))), (1, .ref(.new(inputs)))]
-            if let outs = try Self.target(opTable, 2) { fields.append((2, .ref(.old(outs)))) }
-            fields.append((5, .ref(.new(options))))
-            s.replace(conv, with: .table(fields))
-            operatorRefs.append(.new(conv))
-        }
-        var sgFields: [(slot: Int, field: FlatBufferSplicer.Field)] = []
-        for slot in [0, 1, 2] { if let t = try Self.target(sgTable, slot) { sgFields.append((slot, .ref(.old(t)))) } }
-        sgFields.append((3, .ref(.new(operatorsList))))
-        if let t = try Self.target(sgTable, 4) { sgFields.append((4, .ref(.old(t)))) }
-        s.replace(subgraph, with: .table(sgFields))
-        s.replace(operatorsList, with: .refs(operatorRefs))
-        s.replace(subgraphsList, with: .refs([.new(subgraph)] + oldSubgraphs.dropFirst().map { .old($0) }))
-        s.replace(codesList, with: .refs(oldCodes.map { .old($0) } + newCodes))
-        s.replace(model, with: .table(try Self.modelFields(root, replacing: [1: .ref(.new(codesList)), 2: .ref(.new(subgraphsList))])))
-        var out = s.build(root: model, old: old, fileIdentifier: ModelFile.fileIdentifier)
-        out += bytes[(try flatBufferEnd())...]
-        return (out, blobs.count)
-    }
-
     /// The custom options for op `op` if it is a hybrid depthwise convolution our kernel computes.
     func hybridDepthwiseOptions(_ op: Operator, _ opTable: FlatTable, _ sg: Subgraph) throws -> [UInt8]? {
         let depthwise: Int32 = 4

@@ -17,8 +17,7 @@ public final class ImageInference: @unchecked Sendable {
         self.resources = resources
         self.spec = spec
         do {
-            compiled = try CompiledModel(model: resources.runtimeModel, threads: threads, hybridDepthwiseOps: resources.hybridDepthwiseOps,
-                                         customCode: ModelFile.hybridDepthwiseCustomCode)
+            compiled = try CompiledModel(model: resources.runtimeModel, threads: threads, customOps: resources.customOps)
         } catch let e as LiteRTError {
             throw VisionCoreError(.internal, e.description)
         }

@@ -16,7 +16,8 @@ public final class ModelResources: @unchecked Sendable {
 
     /// Loads the model at `path` with MediaPipe's errors for empty paths, missing and unreadable files.
     public convenience init(path: String, environment: LiteRT.Environment? = nil, optimizeHybridModels: Bool = false,
-                            exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault) throws {
+                            exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
+                            quantizedConvKernel: Bool = ModelResources.quantizedConvKernelByDefault) throws {
         guard !path.isEmpty else {
             throw VisionCoreError(.invalidArgument,
                                   "ExternalFile must specify at least one of 'file_content', 'file_name', 'file_pointer_meta' or 'file_descriptor_meta'.")
@@ -32,18 +33,35 @@ public final class ModelResources: @unchecked Sendable {
             case .unreadable: throw VisionCoreError(.unknown, e.message)
             }
         }
-        try self.init(bytes: bytes, source: path, environment: environment, optimizeHybridModels: optimizeHybridModels, exactHybridKernel: exactHybridKernel)
+        try self.init(bytes: bytes, source: path, environment: environment, optimizeHybridModels: optimizeHybridModels, exactHybridKernel: exactHybridKernel,
+                      quantizedConvKernel: quantizedConvKernel)
     }
 
     /// Whether the runtime model is the hybrid-model rewrite (see ``init(bytes:source:environment:optimizeHybridModels:)``).
     public let usesHybridRewrite: Bool
-    /// How many hybrid depthwise ops run on VisionTasks' exact kernel (custom ops of the runtime model).
-    public let hybridDepthwiseOps: Int
+    /// The custom codes of the runtime model's ops that run on VisionTasks' own kernels, in order
+    /// (pass them to `CompiledModel`).
+    public let customOps: [String]
+    /// How many hybrid depthwise ops run on VisionTasks' exact kernel.
+    public var hybridDepthwiseOps: Int { customOps.filter { $0.hasPrefix("VisionTasksHybridDepthwise_") }.count }
+    /// How many uint8 1×1 convolutions run on VisionTasks' exact kernel.
+    public var quantizedConvOps: Int { customOps.filter { $0.hasPrefix("VisionTasksQuantizedConv_") }.count }
 
     /// Whether hybrid depthwise convolutions run on VisionTasks' exact kernel (the default; results
     /// bit-identical to LiteRT's built-in kernel, faster). `VISION_TASKS_HYBRID_KERNEL=builtin` turns it off.
     public static var exactHybridKernelByDefault: Bool {
         ProcessInfo.processInfo.environment["VISION_TASKS_HYBRID_KERNEL"] != "builtin"
+    }
+
+    /// Whether uint8 1×1 convolutions run on VisionTasks' exact kernel (bit-identical to XNNPACK's):
+    /// the default on CPUs where it is the faster one (AVX2 without VNNI).
+    /// `VISION_TASKS_QUANTIZED_KERNEL=builtin` turns it off, `=ours` on everywhere.
+    public static var quantizedConvKernelByDefault: Bool {
+        switch ProcessInfo.processInfo.environment["VISION_TASKS_QUANTIZED_KERNEL"] {
+        case "builtin": return false
+        case "ours": return true
+        default: return CompiledModel.quantizedConvKernelPreferred
+        }
     }
 
     /// Loads a model from bytes.
@@ -53,7 +71,8 @@ public final class ModelResources: @unchecked Sendable {
     ///   cost of scores that differ from MediaPipe's by up to ~0.01 on the top detections.
     /// - Parameter limits: the largest tensor and total of activations accepted (``ModelLimits/standard``).
     public init(bytes: [UInt8], source: String = "<buffer>", environment: LiteRT.Environment? = nil, optimizeHybridModels: Bool = false,
-                limits: ModelLimits = .standard, exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault) throws {
+                limits: ModelLimits = .standard, exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
+                quantizedConvKernel: Bool = ModelResources.quantizedConvKernelByDefault) throws {
         self.source = source
         do {
             try FlatBufferVerifier.verifyModel(bytes)
@@ -75,19 +94,23 @@ public final class ModelResources: @unchecked Sendable {
         }
         var runtimeBytes = bytes
         var rewritten = false
-        var customOps = 0
+        var customOps: [String] = []
         do {
+            var kernels: ModelFile.CustomKernels = quantizedConvKernel ? [.quantizedConv] : []
             if optimizeHybridModels {
                 if let faster = try file.dequantizingHybridDepthwiseFilters() { runtimeBytes = faster; rewritten = true }
-            } else if exactHybridKernel, let exact = try file.hybridDepthwiseAsCustomOps() {
+            } else if exactHybridKernel {
+                kernels.insert(.hybridDepthwise)
+            }
+            if !kernels.isEmpty, let exact = try (rewritten ? ModelFile(bytes: runtimeBytes) : file).customKernelOps(kernels) {
                 runtimeBytes = exact.bytes
-                customOps = exact.count
+                customOps = exact.codes
             }
         } catch let e as TFLiteModelError {
             throw Self.map(e)
         }
         usesHybridRewrite = rewritten
-        hybridDepthwiseOps = customOps
+        self.customOps = customOps
         do {
             runtimeModel = try LiteRT.Model(bytes: runtimeBytes, environment: environment ?? LiteRT.Environment.shared())
         } catch let e as LiteRTError {

@@ -56,8 +56,7 @@ struct HybridDepthwiseKernelTests {
     }
 
     static func run(_ resources: ModelResources, _ input: [Float], threads: Int = 1) throws -> [UInt8] {
-        let compiled = try CompiledModel(model: resources.runtimeModel, threads: threads, hybridDepthwiseOps: resources.hybridDepthwiseOps,
-                                         customCode: ModelFile.hybridDepthwiseCustomCode)
+        let compiled = try CompiledModel(model: resources.runtimeModel, threads: threads, customOps: resources.customOps)
         try input.withUnsafeBytes { try compiled.setInput(0, bytes: $0) }
         try compiled.run()
         return try compiled.outputBytes(0)
@@ -101,9 +100,8 @@ struct HybridDepthwiseKernelTests {
         for threads in [1, 2] {
             let input: [Float] = (0..<(320 * 320 * 3)).map { _ in r.float(-1...1) }
             let a = try CompiledModel(model: builtin.runtimeModel, threads: threads)
-            let b = try CompiledModel(model: exact.runtimeModel, threads: threads, hybridDepthwiseOps: exact.hybridDepthwiseOps,
-                                      customCode: ModelFile.hybridDepthwiseCustomCode)
-            #expect(b.hybridDepthwiseKernelCount == 49)
+            let b = try CompiledModel(model: exact.runtimeModel, threads: threads, customOps: exact.customOps)
+            #expect(b.customKernelCount == 49)
             for m in [a, b] {
                 try input.withUnsafeBytes { try m.setInput(0, bytes: $0) }
                 try m.run()

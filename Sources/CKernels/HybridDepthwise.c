@@ -2,15 +2,14 @@
 // operation below is written in the order that kernel performs it; contraction into FMA is off
 // (an FMA would round once where the reference rounds twice).
 #pragma clang fp contract(off)
-#include "CHybridDepthwise.h"
+#include "CKernels.h"
+#include "Parallel.h"
 
-#include "CLiteRT.h"
 
 #include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <math.h>
-#include <pthread.h>
 #include <string.h>
 
 int vt_hdw_output_size(const vt_hdw_params *p, int32_t h, int32_t w, int32_t *oh, int32_t *ow, int32_t *pad_h, int32_t *pad_w) {
@@ -235,16 +234,18 @@ typedef struct {
   rows_fn rows;
   const vt_hdw_params *p;
   const int8_t *q;
-  int32_t zp, h, w, ow, pad_h, pad_w, oy0, oy1;
+  int32_t zp, h, w, oh, ow, pad_h, pad_w;
   float s;
   float *out;
-  int32_t *acc;
+  uint8_t *accs;
+  size_t acc_stride;
 } rows_job;
 
-static void *rows_thread(void *arg) {
-  rows_job *j = arg;
-  j->rows(j->p, j->q, j->zp, j->s, j->h, j->w, j->ow, j->pad_h, j->pad_w, j->oy0, j->oy1, j->out, j->acc);
-  return NULL;
+// Part t of `parts` computes its share of the output rows.
+static void rows_part(void *context, int32_t t, int32_t parts) {
+  const rows_job *j = context;
+  const int32_t oy0 = (int32_t)((int64_t)j->oh * t / parts), oy1 = (int32_t)((int64_t)j->oh * (t + 1) / parts);
+  j->rows(j->p, j->q, j->zp, j->s, j->h, j->w, j->ow, j->pad_h, j->pad_w, oy0, oy1, j->out, (int32_t *)(j->accs + (size_t)t * j->acc_stride));
 }
 
 static int run_with(quantize_fn quantize, rows_fn rows, const vt_hdw_params *p, const float *input, int32_t batches, int32_t h, int32_t w,
@@ -260,26 +261,11 @@ static int run_with(quantize_fn quantize, rows_fn rows, const vt_hdw_params *p, 
   const int32_t oc_count = p->in_channels * p->depth_multiplier;
   const size_t n = (size_t)h * (size_t)w * (size_t)p->in_channels;
   int8_t *q = (int8_t *)scratch;
-  uint8_t *accs = (uint8_t *)scratch + align64(n);
-  const size_t acc_stride = align64((size_t)oc_count * sizeof(int32_t));
   for (int32_t b = 0; b < batches; b++) {
-    float s;
-    int32_t zp;
-    quantize(input + (size_t)b * n, n, q, &s, &zp);
-    float *out = output + (size_t)b * (size_t)oh * (size_t)ow * (size_t)oc_count;
-    rows_job jobs[64];
-    pthread_t tids[64];
-    int started[64] = {0};
-    for (int32_t t = 0; t < threads; t++) {
-      jobs[t] = (rows_job){rows, p, q, zp, h, w, ow, pad_h, pad_w, (int32_t)((int64_t)oh * t / threads),
-                           (int32_t)((int64_t)oh * (t + 1) / threads), s, out, (int32_t *)(accs + (size_t)t * acc_stride)};
-    }
-    for (int32_t t = 1; t < threads; t++) started[t] = pthread_create(&tids[t], NULL, rows_thread, &jobs[t]) == 0;
-    rows_thread(&jobs[0]);
-    for (int32_t t = 1; t < threads; t++) {
-      if (started[t]) pthread_join(tids[t], NULL);
-      else rows_thread(&jobs[t]);  // no thread: do its rows here
-    }
+    rows_job job = {rows, p, q, 0, h, w, oh, ow, pad_h, pad_w, 0, output + (size_t)b * (size_t)oh * (size_t)ow * (size_t)oc_count,
+                    (uint8_t *)scratch + align64(n), align64((size_t)oc_count * sizeof(int32_t))};
+    quantize(input + (size_t)b * n, n, q, &job.s, &job.zp);
+    vt_parallel(threads, rows_part, &job);
   }
   return 0;
 }
@@ -343,113 +329,3 @@ int vt_hdw_decode_options(const uint8_t *data, size_t size, vt_hdw_params *p) {
   *p = q;
   return 0;
 }
-
-// --- The LiteRT kernel -----------------------------------------------------------------------
-
-struct vt_hdw_node {
-  vt_hdw_litert_api api;
-  vt_hdw_params params;
-  uint8_t *options;  // our copy of the custom options (params point into it)
-  void *scratch;
-  size_t scratch_size;
-  int32_t threads;
-  int error;
-  char message[160];
-};
-
-vt_hdw_node *vt_hdw_node_create(vt_hdw_litert_api api, int32_t threads) {
-  vt_hdw_node *n = calloc(1, sizeof *n);
-  if (!n) return NULL;
-  n->api = api;
-  n->threads = threads < 1 ? 1 : threads > 64 ? 64 : threads;
-  return n;
-}
-
-void vt_hdw_node_free(vt_hdw_node *n) {
-  if (!n) return;
-  free(n->options);
-  free(n->scratch);
-  free(n);
-}
-
-int vt_hdw_node_error(const vt_hdw_node *n, char *message, size_t message_size) {
-  if (!n) return -1;
-  if (n->error && message && message_size) snprintf(message, message_size, "%s", n->message);
-  return n->error;
-}
-
-static LiteRtStatus fail(vt_hdw_node *n, const char *what) {
-  if (!n->error) {
-    n->error = 1;
-    snprintf(n->message, sizeof n->message, "%s", what);
-  }
-  return 1;
-}
-
-static LiteRtStatus k_init(void *user, const void *data, size_t size) {
-  vt_hdw_node *n = user;
-  if (!n) return 1;
-  free(n->options);
-  n->options = malloc(size ? size : 1);
-  if (!n->options) return fail(n, "out of memory copying the custom options");
-  if (size) memcpy(n->options, data, size);
-  if (vt_hdw_decode_options(n->options, size, &n->params) != 0) return fail(n, "malformed custom options");
-  return 0;
-}
-
-static LiteRtStatus k_layouts(void *user, size_t n_in, const LiteRtLayout *in, size_t n_out, LiteRtLayout *out) {
-  vt_hdw_node *n = user;
-  if (!n || n_in != 1 || n_out != 1 || !in || !out) return n ? fail(n, "expected 1 input and 1 output") : 1;
-  if (in[0].rank != 4 || in[0].dimensions[3] != n->params.in_channels) return fail(n, "the input is not NHWC with the op's channels");
-  int32_t oh, ow, ph, pw;
-  if (vt_hdw_output_size(&n->params, in[0].dimensions[1], in[0].dimensions[2], &oh, &ow, &ph, &pw) != 0)
-    return fail(n, "the input is too small for the filter");
-  memset(&out[0], 0, sizeof out[0]);
-  out[0].rank = 4;
-  out[0].dimensions[0] = in[0].dimensions[0];
-  out[0].dimensions[1] = oh;
-  out[0].dimensions[2] = ow;
-  out[0].dimensions[3] = n->params.in_channels * n->params.depth_multiplier;
-  return 0;
-}
-
-static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in, size_t n_out, LiteRtTensorBuffer *out) {
-  vt_hdw_node *n = user;
-  if (!n || n->error) return 1;
-  if (n_in != 1 || n_out != 1) return fail(n, "expected 1 input and 1 output");
-  LiteRtRankedTensorType t;
-  const LiteRtGetTensorBufferTensorTypeFn get_type = (LiteRtGetTensorBufferTensorTypeFn)n->api.get_tensor_type;
-  const LiteRtLockTensorBufferFn lock = (LiteRtLockTensorBufferFn)n->api.lock;
-  const LiteRtUnlockTensorBufferFn unlock = (LiteRtUnlockTensorBufferFn)n->api.unlock;
-  if (!get_type || !lock || !unlock) return fail(n, "missing LiteRT functions");
-  if (get_type(in[0], &t) != 0 || t.layout.rank != 4 || t.element_type != 1 /* float32 */)
-    return fail(n, "the input is not a float32 NHWC tensor");
-  const int32_t b = t.layout.dimensions[0], h = t.layout.dimensions[1], w = t.layout.dimensions[2];
-  const size_t need = vt_hdw_scratch_size(&n->params, h, w, n->threads);
-  if (need == 0) return fail(n, "bad input size");
-  if (n->scratch_size < need) {
-    free(n->scratch);
-    n->scratch = aligned_alloc(64, (need + 63) & ~(size_t)63);
-    n->scratch_size = n->scratch ? need : 0;
-    if (!n->scratch) return fail(n, "out of memory for the scratch buffer");
-  }
-  void *src = NULL, *dst = NULL;
-  if (lock(in[0], &src, 0) != 0 || !src) return fail(n, "cannot read the input");
-  if (lock(out[0], &dst, 1) != 0 || !dst) {
-    unlock(in[0]);
-    return fail(n, "cannot write the output");
-  }
-  const int status = vt_hdw_run(&n->params, src, b, h, w, dst, n->scratch, n->scratch_size, n->threads);
-  unlock(out[0]);
-  unlock(in[0]);
-  return status == 0 ? 0 : fail(n, "the kernel refused the tensor sizes");
-}
-
-static LiteRtStatus k_destroy(void *user) {
-  (void)user;  // the state is freed by its owner once the compiled model is gone
-  return 0;
-}
-
-static const LiteRtCustomOpKernel kKernel = {k_init, k_layouts, k_run, k_destroy};
-
-const void *vt_hdw_kernel(void) { return &kKernel; }

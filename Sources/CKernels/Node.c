@@ -1,0 +1,145 @@
+// The LiteRT side of VisionTasks' kernels: one state per rewritten node; the custom options' magic
+// says which kernel the node runs.
+#include "CKernels.h"
+
+#include "CLiteRT.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { kNone, kHybridDepthwise, kQuantizedConv };
+
+struct vt_node {
+  vt_litert_api api;
+  int32_t threads;
+  int kind;
+  vt_hdw_params hdw;  // kHybridDepthwise: points into `options`
+  uint8_t *options;   // kHybridDepthwise: our copy of the custom options
+  vt_qconv *qconv;    // kQuantizedConv
+  void *scratch;
+  size_t scratch_size;
+  int error;
+  char message[160];
+};
+
+vt_node *vt_node_create(vt_litert_api api, int32_t threads) {
+  vt_node *n = calloc(1, sizeof *n);
+  if (!n) return NULL;
+  n->api = api;
+  n->threads = threads < 1 ? 1 : threads > 64 ? 64 : threads;
+  return n;
+}
+
+void vt_node_free(vt_node *n) {
+  if (!n) return;
+  free(n->options);
+  vt_qconv_free(n->qconv);
+  free(n->scratch);
+  free(n);
+}
+
+int vt_node_error(const vt_node *n, char *message, size_t message_size) {
+  if (!n) return -1;
+  if (n->error && message && message_size) snprintf(message, message_size, "%s", n->message);
+  return n->error;
+}
+
+static LiteRtStatus fail(vt_node *n, const char *what) {
+  if (!n->error) {
+    n->error = 1;
+    snprintf(n->message, sizeof n->message, "%s", what);
+  }
+  return 1;
+}
+
+static LiteRtStatus k_init(void *user, const void *data, size_t size) {
+  vt_node *n = user;
+  if (!n) return 1;
+  if (size >= 4 && memcmp(data, "VTQC", 4) == 0) {
+    vt_qconv_params p;
+    if (vt_qconv_decode_options(data, size, &p) != 0) return fail(n, "malformed custom options");
+    vt_qconv_free(n->qconv);
+    n->qconv = vt_qconv_create(&p);
+    if (!n->qconv) return fail(n, "the quantized convolution's parameters are invalid, or memory ran out");
+    n->kind = kQuantizedConv;
+    return 0;
+  }
+  free(n->options);
+  n->options = malloc(size ? size : 1);
+  if (!n->options) return fail(n, "out of memory copying the custom options");
+  if (size) memcpy(n->options, data, size);
+  if (vt_hdw_decode_options(n->options, size, &n->hdw) != 0) return fail(n, "malformed custom options");
+  n->kind = kHybridDepthwise;
+  return 0;
+}
+
+static LiteRtStatus k_layouts(void *user, size_t n_in, const LiteRtLayout *in, size_t n_out, LiteRtLayout *out) {
+  vt_node *n = user;
+  if (!n || n_in != 1 || n_out != 1 || !in || !out) return n ? fail(n, "expected 1 input and 1 output") : 1;
+  if (in[0].rank != 4) return fail(n, "the input is not NHWC");
+  memset(&out[0], 0, sizeof out[0]);
+  out[0].rank = 4;
+  out[0].dimensions[0] = in[0].dimensions[0];
+  if (n->kind == kQuantizedConv) {
+    if (in[0].dimensions[3] != vt_qconv_in_channels(n->qconv)) return fail(n, "the input does not have the op's channels");
+    out[0].dimensions[1] = in[0].dimensions[1];
+    out[0].dimensions[2] = in[0].dimensions[2];
+    out[0].dimensions[3] = vt_qconv_out_channels(n->qconv);
+    return 0;
+  }
+  if (n->kind != kHybridDepthwise) return fail(n, "the node was not initialized");
+  if (in[0].dimensions[3] != n->hdw.in_channels) return fail(n, "the input does not have the op's channels");
+  int32_t oh, ow, ph, pw;
+  if (vt_hdw_output_size(&n->hdw, in[0].dimensions[1], in[0].dimensions[2], &oh, &ow, &ph, &pw) != 0)
+    return fail(n, "the input is too small for the filter");
+  out[0].dimensions[1] = oh;
+  out[0].dimensions[2] = ow;
+  out[0].dimensions[3] = n->hdw.in_channels * n->hdw.depth_multiplier;
+  return 0;
+}
+
+static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in, size_t n_out, LiteRtTensorBuffer *out) {
+  vt_node *n = user;
+  if (!n || n->error) return 1;
+  if (n_in != 1 || n_out != 1) return fail(n, "expected 1 input and 1 output");
+  LiteRtRankedTensorType t;
+  const LiteRtGetTensorBufferTensorTypeFn get_type = (LiteRtGetTensorBufferTensorTypeFn)n->api.get_tensor_type;
+  const LiteRtLockTensorBufferFn lock = (LiteRtLockTensorBufferFn)n->api.lock;
+  const LiteRtUnlockTensorBufferFn unlock = (LiteRtUnlockTensorBufferFn)n->api.unlock;
+  if (!get_type || !lock || !unlock) return fail(n, "missing LiteRT functions");
+  const int quantized = n->kind == kQuantizedConv;
+  if (get_type(in[0], &t) != 0 || t.layout.rank != 4 || t.element_type != (quantized ? 3 /* uint8 */ : 1 /* float32 */))
+    return fail(n, quantized ? "the input is not a uint8 NHWC tensor" : "the input is not a float32 NHWC tensor");
+  const int32_t b = t.layout.dimensions[0], h = t.layout.dimensions[1], w = t.layout.dimensions[2];
+  if (b < 1 || h < 1 || w < 1) return fail(n, "bad input size");
+  const int64_t pixels = (int64_t)b * h * w;
+  const size_t need = quantized ? vt_qconv_scratch_size(n->qconv, pixels) : vt_hdw_scratch_size(&n->hdw, h, w, n->threads);
+  if (need == 0) return fail(n, "bad input size");
+  if (n->scratch_size < need) {
+    free(n->scratch);
+    n->scratch = aligned_alloc(64, (need + 63) & ~(size_t)63);
+    n->scratch_size = n->scratch ? need : 0;
+    if (!n->scratch) return fail(n, "out of memory for the scratch buffer");
+  }
+  void *src = NULL, *dst = NULL;
+  if (lock(in[0], &src, 0) != 0 || !src) return fail(n, "cannot read the input");
+  if (lock(out[0], &dst, 1) != 0 || !dst) {
+    unlock(in[0]);
+    return fail(n, "cannot write the output");
+  }
+  const int status = quantized ? vt_qconv_run(n->qconv, src, pixels, dst, n->scratch, n->scratch_size, n->threads)
+                               : vt_hdw_run(&n->hdw, src, b, h, w, dst, n->scratch, n->scratch_size, n->threads);
+  unlock(out[0]);
+  unlock(in[0]);
+  return status == 0 ? 0 : fail(n, "the kernel refused the tensor sizes");
+}
+
+static LiteRtStatus k_destroy(void *user) {
+  (void)user;  // the state is freed by its owner once the compiled model is gone
+  return 0;
+}
+
+static const LiteRtCustomOpKernel kKernel = {k_init, k_layouts, k_run, k_destroy};
+
+const void *vt_kernel(void) { return &kKernel; }

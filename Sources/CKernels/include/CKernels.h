@@ -1,0 +1,134 @@
+// VisionTasks' own exact kernels, run by LiteRT as custom ops:
+// - hybrid DEPTHWISE_CONV_2D (float32 input, int8 per-channel filter, float32 bias and output),
+//   bit-identical to LiteRT 2.3.0's x86 built-in kernel (docs/hybrid-depthwise.md), with a scalar
+//   path and AVX2 / AVX-512 paths chosen at run time;
+// - uint8 1×1 CONV_2D (per-tensor asymmetric), bit-identical to XNNPACK's QU8 convolution with fp32
+//   requantization (docs/quantized-conv.md), with a scalar path and an AVX2 path.
+#ifndef VISIONTASKS_CKERNELS_H
+#define VISIONTASKS_CKERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// One op's parameters and constants (the pointers stay owned by the caller).
+typedef struct {
+  int32_t kernel_h, kernel_w;
+  int32_t in_channels, depth_multiplier;
+  int32_t stride_h, stride_w, dilation_h, dilation_w;
+  /// 0 SAME, 1 VALID (TFLite's Padding enum).
+  int32_t padding;
+  /// 0 NONE, 1 RELU, 2 RELU_N1_TO_1, 3 RELU6 (TFLite's ActivationFunctionType).
+  int32_t activation;
+  /// [kernel_h][kernel_w][in_channels * depth_multiplier].
+  const int8_t *filter;
+  /// Per output channel.
+  const float *channel_scales;
+  const float *bias;
+} vt_hdw_params;
+
+/// The output's height and width for an input of `h`×`w`, and the top/left padding. Returns 0, or -1
+/// for parameters that give no output.
+int vt_hdw_output_size(const vt_hdw_params *p, int32_t h, int32_t w, int32_t *oh, int32_t *ow, int32_t *pad_h, int32_t *pad_w);
+
+/// Bytes of scratch `vt_hdw_run` needs for an input of `h`×`w` on `threads` threads (1…64).
+size_t vt_hdw_scratch_size(const vt_hdw_params *p, int32_t h, int32_t w, int32_t threads);
+
+/// The op on `batches` NHWC inputs, with the fastest path this CPU has, output rows split over
+/// `threads` threads (results do not depend on it). Returns 0, or -1 for bad sizes.
+int vt_hdw_run(const vt_hdw_params *p, const float *input, int32_t batches, int32_t h, int32_t w,
+               float *output, void *scratch, size_t scratch_size, int32_t threads);
+
+/// The same with the plain scalar path (the reference the fast paths are tested against).
+int vt_hdw_run_scalar(const vt_hdw_params *p, const float *input, int32_t batches, int32_t h, int32_t w,
+                      float *output, void *scratch, size_t scratch_size);
+
+/// Which path `vt_hdw_run` takes here: "avx512", "avx2" or "scalar".
+const char *vt_hdw_path(void);
+
+/// Custom options: "VTHD", version 1, ten int32 parameters (kernel h/w, input channels, depth
+/// multiplier, strides, dilations, padding, activation), the int8 filter padded to 4 bytes, the
+/// per-channel scales and the bias (little endian).
+/// Writes the custom options for `p` into `out` (`capacity` bytes); returns the size needed.
+size_t vt_hdw_encode_options(const vt_hdw_params *p, uint8_t *out, size_t capacity);
+/// Reads custom options; the params' pointers point into `data`. Returns 0, or -1 when malformed.
+int vt_hdw_decode_options(const uint8_t *data, size_t size, vt_hdw_params *p);
+
+// --- Uint8 1×1 convolution ------------------------------------------------------------------
+
+/// A uint8 1×1, stride-1 CONV_2D: output[p][n] = requantize(bias[n] + Σk (input[p][k] − izp)·(filter[n][k] − fzp)).
+typedef struct {
+  int32_t in_channels, out_channels;
+  /// 0 NONE, 1 RELU, 2 RELU_N1_TO_1, 3 RELU6 (TFLite's ActivationFunctionType).
+  int32_t activation;
+  int32_t input_zero_point, filter_zero_point, output_zero_point;
+  float input_scale, filter_scale, output_scale;
+  /// [out_channels][in_channels].
+  const uint8_t *filter;
+  /// Per output channel.
+  const int32_t *bias;
+} vt_qconv_params;
+
+/// An op ready to run: its weights packed for the kernel, its requantization computed.
+typedef struct vt_qconv vt_qconv;
+
+/// NULL for invalid parameters (sizes, zero points outside 0…255, scales not positive and finite, a
+/// requantization scale ≥ 256) or when out of memory.
+vt_qconv *vt_qconv_create(const vt_qconv_params *p);
+void vt_qconv_free(vt_qconv *op);
+int32_t vt_qconv_in_channels(const vt_qconv *op);
+int32_t vt_qconv_out_channels(const vt_qconv *op);
+/// Bytes of scratch for `pixels` input pixels.
+size_t vt_qconv_scratch_size(const vt_qconv *op, int64_t pixels);
+/// The op on `pixels` input pixels ([pixels][in_channels] → [pixels][out_channels]) with the fastest
+/// path this CPU has, pixels split over `threads` threads (results do not depend on it). 0, or -1.
+int vt_qconv_run(const vt_qconv *op, const uint8_t *input, int64_t pixels, uint8_t *output, void *scratch, size_t scratch_size,
+                 int32_t threads);
+/// The same with the plain scalar path (the reference the fast path is tested against).
+int vt_qconv_run_scalar(const vt_qconv *op, const uint8_t *input, int64_t pixels, uint8_t *output);
+/// Which path `vt_qconv_run` takes here: "avx2" or "scalar".
+const char *vt_qconv_path(void);
+/// Whether the kernel beats XNNPACK's on this CPU: true on x86 with AVX2 and without AVX-VNNI /
+/// AVX512-VNNI (XNNPACK's VNNI kernels multiply four bytes per lane where ours multiplies two).
+int vt_qconv_preferred(void);
+
+/// Custom options: "VTQC", version 1, six int32 (in/out channels, activation, input/filter/output
+/// zero points), three float32 scales (input, filter, output), the filter padded to 4 bytes, the
+/// int32 bias (little endian). Returns the size needed.
+size_t vt_qconv_encode_options(const vt_qconv_params *p, uint8_t *out, size_t capacity);
+/// Reads custom options; the params' pointers point into `data`. Returns 0, or -1 when malformed.
+int vt_qconv_decode_options(const uint8_t *data, size_t size, vt_qconv_params *p);
+
+// --- The kernels as LiteRT custom op kernels -----------------------------------------------------
+// Each rewritten node gets a custom code of its own, registered with its own node state (LiteRT's
+// user data is per registration). Its only input is the activation; its custom options (above)
+// hold the op's parameters and constants and say which kernel it is.
+
+/// The LiteRT calls a kernel needs, resolved by the caller from the loaded library:
+/// LiteRtGetTensorBufferTensorType, LiteRtLockTensorBuffer and LiteRtUnlockTensorBuffer (kept as
+/// untyped pointers so that this header stands alone).
+typedef struct {
+  const void *get_tensor_type;
+  const void *lock;
+  const void *unlock;
+} vt_litert_api;
+
+typedef struct vt_node vt_node;
+
+/// A node's state, running on `threads` threads; NULL when out of memory. Free it after the compiled
+/// model is destroyed.
+vt_node *vt_node_create(vt_litert_api api, int32_t threads);
+void vt_node_free(vt_node *node);
+/// 0, or the first error the node met (LiteRT ignores kernel statuses): check it after each run.
+int vt_node_error(const vt_node *node, char *message, size_t message_size);
+/// The kernel to register for every node, a `LiteRtCustomOpKernel` (the same callbacks for every
+/// node; the state tells the nodes and their kinds apart).
+const void *vt_kernel(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

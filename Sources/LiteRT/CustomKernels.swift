@@ -1,0 +1,55 @@
+import CKernels
+import CLiteRT
+
+/// The state of VisionTasks' own kernels (the C module CKernels) for one compiled model: one node per
+/// rewritten op, registered on the compilation options under the op's custom code
+/// (`VisionTasksHybridDepthwise_<k>`, `VisionTasksQuantizedConv_<k>`; see `ModelFile.customKernelOps`).
+/// LiteRT ignores kernel statuses, so each node records its first error; ``firstError()`` is checked
+/// after every run. The nodes outlive the compiled model that uses them.
+final class CustomKernels: @unchecked Sendable {
+    private let nodes: [(code: String, node: OpaquePointer)]
+
+    /// Nodes for the rewritten ops `codes`; nil when there is none or the library has no custom op kernels.
+    init?(codes: [String], threads: Int, api: FunctionTable) throws {
+        guard !codes.isEmpty, let getType = api.getTensorBufferTensorType, api.addCustomOpKernelOption != nil else { return nil }
+        var made: [(String, OpaquePointer)] = []
+        let table = vt_litert_api(get_tensor_type: unsafeBitCast(getType, to: UnsafeRawPointer.self),
+                                  lock: unsafeBitCast(api.lockTensorBuffer, to: UnsafeRawPointer.self),
+                                  unlock: unsafeBitCast(api.unlockTensorBuffer, to: UnsafeRawPointer.self))
+        for code in codes {
+            guard let node = vt_node_create(table, Int32(clamping: threads)) else {
+                made.forEach { vt_node_free($0.1) }
+                throw LiteRTError(code: .callFailed, message: "Out of memory for VisionTasks' kernels.")
+            }
+            made.append((code, node))
+        }
+        nodes = made
+    }
+
+    deinit { nodes.forEach { vt_node_free($0.node) } }
+
+    /// Registers every node's kernel on `options`.
+    func register(on options: LiteRtOptions, api: FunctionTable) throws {
+        guard let add = api.addCustomOpKernelOption, let raw = vt_kernel() else { return }
+        let kernel = raw.assumingMemoryBound(to: LiteRtCustomOpKernel.self)
+        for (code, node) in nodes {
+            try check(add(options, code, 1, kernel, UnsafeMutableRawPointer(node)), "LiteRtAddCustomOpKernelOption")
+        }
+    }
+
+    /// The first error a node met, if any.
+    func firstError() -> String? {
+        var message = [CChar](repeating: 0, count: 200)
+        for (code, node) in nodes where vt_node_error(node, &message, message.count) != 0 {
+            return "\(code): " + String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        return nil
+    }
+
+    /// The hybrid depthwise kernel's path on this CPU ("avx512", "avx2" or "scalar").
+    static var hybridDepthwisePath: String { String(cString: vt_hdw_path()) }
+    /// The uint8 1×1 convolution kernel's path on this CPU ("avx2" or "scalar").
+    static var quantizedConvPath: String { String(cString: vt_qconv_path()) }
+    /// Whether the uint8 1×1 convolution kernel beats XNNPACK's on this CPU (AVX2 without VNNI).
+    static var quantizedConvPreferred: Bool { vt_qconv_preferred() != 0 }
+}

@@ -1,0 +1,79 @@
+/// The rewrite behind VisionTasks' own exact kernels (the C module CKernels, run by LiteRT as custom
+/// op kernels): the ops they compute become custom ops, one custom code per node.
+extension ModelFile {
+    /// The kernels a rewrite can move ops onto.
+    public struct CustomKernels: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// Hybrid DEPTHWISE_CONV_2D (float input, int8 per-channel filter): custom codes `VisionTasksHybridDepthwise_<k>`.
+        public static let hybridDepthwise = CustomKernels(rawValue: 1)
+        /// Uint8 1×1 CONV_2D (per-tensor asymmetric): custom codes `VisionTasksQuantizedConv_<k>`.
+        public static let quantizedConv = CustomKernels(rawValue: 2)
+    }
+
+    /// The model with each op one of `kernels` computes turned into a CUSTOM op of its own (opcode
+    /// version 1) whose only input is the activation and whose custom options carry everything else,
+    /// and the rewritten ops' custom codes in order (`k` of `…_<k>` counts all rewritten ops); nil
+    /// when no op qualifies. Other ops, tensors, buffers, metadata and the appended zip are kept.
+    public func customKernelOps(_ kernels: CustomKernels) throws -> (bytes: [UInt8], codes: [String])? {
+        guard let sg = subgraphs.first else { return nil }
+        let (old, _, root) = try spliceable()
+        let oldSubgraphs = try Self.elementPositions(root, 2)
+        guard let firstSubgraph = oldSubgraphs.first else { return nil }
+        let sgTable = try root.reader.table(at: firstSubgraph)
+        let oldOperators = try Self.elementPositions(sgTable, 3)
+        let oldCodes = try Self.elementPositions(root, 1)
+        var blobs: [Int: (prefix: String, options: [UInt8])] = [:]
+        for (i, op) in sg.operators.enumerated() where i < oldOperators.count {
+            let opTable = try sgTable.reader.table(at: oldOperators[i])
+            if kernels.contains(.hybridDepthwise), let blob = try hybridDepthwiseOptions(op, opTable, sg) {
+                blobs[i] = ("VisionTasksHybridDepthwise", blob)
+            } else if kernels.contains(.quantizedConv), let blob = try quantizedConvOptions(op, opTable, sg) {
+                blobs[i] = ("VisionTasksQuantizedConv", blob)
+            }
+        }
+        guard !blobs.isEmpty else { return nil }
+
+        var s = FlatBufferSplicer()
+        let model = s.add(.table([]))
+        let subgraphsList = s.add(.refs([]))
+        let subgraph = s.add(.table([]))
+        let operatorsList = s.add(.refs([]))
+        let codesList = s.add(.refs([]))
+        var operatorRefs: [FlatBufferSplicer.Ref] = []
+        var newCodes: [FlatBufferSplicer.Ref] = []
+        var names: [String] = []
+        for (i, op) in sg.operators.enumerated() {
+            guard let blob = blobs[i] else { operatorRefs.append(.old(oldOperators[i])); continue }
+            // Parents before children: placeholders first, filled once their children exist.
+            let k = newCodes.count
+            let code = s.add(.table([]))
+            names.append("\(blob.prefix)_\(k)")
+            let name = s.add(.string(names[k]))
+            s.replace(code, with: .table([(0, .i8(Int8(OperatorCode.custom))), (1, .ref(.new(name))), (2, .i32(1)), (3, .i32(OperatorCode.custom))]))
+            newCodes.append(.new(code))
+            let opTable = try sgTable.reader.table(at: oldOperators[i])
+            let conv = s.add(.table([]))
+            let inputs = s.add(.int32s([Int32(op.inputs[0])]))
+            let options = s.add(.bytes(blob.options))
+            var fields: [(slot: Int, field: FlatBufferSplicer.Field)] = [(0, .u32(UInt32(operatorCodes.count + k))), (1, .ref(.new(inputs)))]
+            if let outs = try Self.target(opTable, 2) { fields.append((2, .ref(.old(outs)))) }
+            fields.append((5, .ref(.new(options))))
+            s.replace(conv, with: .table(fields))
+            operatorRefs.append(.new(conv))
+        }
+        var sgFields: [(slot: Int, field: FlatBufferSplicer.Field)] = []
+        for slot in [0, 1, 2] { if let t = try Self.target(sgTable, slot) { sgFields.append((slot, .ref(.old(t)))) } }
+        sgFields.append((3, .ref(.new(operatorsList))))
+        if let t = try Self.target(sgTable, 4) { sgFields.append((4, .ref(.old(t)))) }
+        s.replace(subgraph, with: .table(sgFields))
+        s.replace(operatorsList, with: .refs(operatorRefs))
+        s.replace(subgraphsList, with: .refs([.new(subgraph)] + oldSubgraphs.dropFirst().map { .old($0) }))
+        s.replace(codesList, with: .refs(oldCodes.map { .old($0) } + newCodes))
+        s.replace(model, with: .table(try Self.modelFields(root, replacing: [1: .ref(.new(codesList)), 2: .ref(.new(subgraphsList))])))
+        var out = s.build(root: model, old: old, fileIdentifier: ModelFile.fileIdentifier)
+        out += bytes[(try flatBufferEnd())...]
+        return (out, names)
+    }
+
+}

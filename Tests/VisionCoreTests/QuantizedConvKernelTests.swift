@@ -1,0 +1,186 @@
+import CKernels
+import Foundation
+import LiteRT
+import Testing
+import TFLiteModel
+import VisionCore
+import VisionTestSupport
+
+/// VisionTasks' uint8 1×1 convolution kernel against XNNPACK's (LiteRT's path for these ops), bit
+/// for bit: single-op models of many channel counts, zero points, scales and activations, on random,
+/// extreme and constant inputs, with 1 and 2 threads; and SSD MobileNet v1, whose 1×1 convolutions
+/// all move onto the kernel, with outputs identical to LiteRT's.
+@Suite("Exact uint8 1×1 convolution kernel", .enabled(if: TestAssets.shouldRun))
+struct QuantizedConvKernelTests {
+    struct Case: CustomStringConvertible {
+        var h: Int, w: Int, k: Int, n: Int, izp: Int64, fzp: Int64, ozp: Int64, iscale: Float, fscale: Float, oscale: Float, activation: Int8, bias: Bool
+        var description: String { "\(h)x\(w)x\(k)→\(n) zp \(izp)/\(fzp)/\(ozp) act\(activation)\(bias ? "" : " no bias")" }
+    }
+
+    static let cases: [Case] = [
+        Case(h: 19, w: 19, k: 384, n: 384, izp: 128, fzp: 122, ozp: 0, iscale: 0.0235, fscale: 0.0055, oscale: 0.0235, activation: 3, bias: true),
+        Case(h: 75, w: 75, k: 24, n: 48, izp: 0, fzp: 117, ozp: 0, iscale: 0.0235, fscale: 0.0158, oscale: 0.0235, activation: 3, bias: true),
+        Case(h: 10, w: 10, k: 768, n: 546, izp: 0, fzp: 130, ozp: 201, iscale: 0.0235, fscale: 0.0019, oscale: 0.11, activation: 0, bias: true),
+        Case(h: 5, w: 7, k: 13, n: 7, izp: 37, fzp: 255, ozp: 90, iscale: 0.05, fscale: 0.02, oscale: 0.013, activation: 1, bias: true),
+        Case(h: 3, w: 3, k: 96, n: 17, izp: 255, fzp: 0, ozp: 128, iscale: 0.01, fscale: 0.03, oscale: 0.02, activation: 2, bias: false),
+        Case(h: 1, w: 1, k: 1, n: 3, izp: 10, fzp: 20, ozp: 30, iscale: 0.5, fscale: 0.25, oscale: 0.125, activation: 0, bias: true),
+        Case(h: 2, w: 9, k: 33, n: 31, izp: 127, fzp: 1, ozp: 5, iscale: 0.5, fscale: 0.9, oscale: 7.3, activation: 3, bias: true),
+    ]
+
+    typealias Random = HybridDepthwiseKernelTests.Random
+
+    static func model(_ c: Case, _ r: inout Random) throws -> [UInt8] {
+        var b = ModelBuilder(description: "uint8 1x1 conv")
+        func q(_ scale: Float, _ zp: Int64) -> Tensor.QuantizationParameters { .init(scales: [scale], zeroPoints: [zp]) }
+        let input = b.addTensor(Tensor(name: "input", shape: [1, c.h, c.w, c.k], type: .uint8, quantization: q(c.iscale, c.izp)))
+        let weights = (0..<(c.n * c.k)).map { _ in UInt8(truncatingIfNeeded: r.next()) }
+        let filter = b.addTensor(Tensor(name: "filter", shape: [c.n, 1, 1, c.k], type: .uint8, buffer: b.addBuffer(weights),
+                                        quantization: q(c.fscale, c.fzp)))
+        let values = (0..<c.n).map { _ in c.bias ? Int32(truncatingIfNeeded: Int(r.next() % 40_001) - 20_000) : 0 }
+        let bytes = values.flatMap { v in withUnsafeBytes(of: v.littleEndian) { Array($0) } }
+        let bias = b.addTensor(Tensor(name: "bias", shape: [c.n], type: .int32, buffer: b.addBuffer(bytes),
+                                      quantization: q(c.iscale * c.fscale, 0)))
+        let inputs = [input, filter, bias]
+        let output = b.addTensor(Tensor(name: "output", shape: [1, c.h, c.w, c.n], type: .uint8, quantization: q(c.oscale, c.ozp)))
+        let code = b.opcode(OperatorCode(builtinCode: 3))
+        b.operators = [ModelBuilder.Op(opcodeIndex: code, inputs: inputs, outputs: [output], builtinOptionsType: 1,
+                                       builtinOptions: [0: .int8(0), 1: .int32(1), 2: .int32(1), 3: .int8(c.activation)])]
+        b.inputs = [input]
+        b.outputs = [output]
+        return try b.build()
+    }
+
+    static func run(_ resources: ModelResources, _ input: [UInt8], threads: Int = 1) throws -> [UInt8] {
+        let compiled = try CompiledModel(model: resources.runtimeModel, threads: threads, customOps: resources.customOps)
+        try input.withUnsafeBytes { try compiled.setInput(0, bytes: $0) }
+        try compiled.run()
+        return try compiled.outputBytes(0)
+    }
+
+    @Test("bit-identical to XNNPACK's kernel", arguments: cases)
+    func bitIdentical(_ c: Case) throws {
+        var r = Random(state: 0x2545_F491_4F6C_DD1D &+ UInt64(c.k * 977 + c.n))
+        let bytes = try Self.model(c, &r)
+        let builtin = try ModelResources(bytes: bytes, exactHybridKernel: false, quantizedConvKernel: false)
+        let ours = try ModelResources(bytes: bytes, quantizedConvKernel: true)
+        #expect(builtin.customOps.isEmpty && ours.quantizedConvOps == 1)
+        let count = c.h * c.w * c.k
+        for trial in 0..<4 {
+            let input: [UInt8] = (0..<count).map { i in
+                switch trial {
+                case 0: return UInt8(truncatingIfNeeded: r.next())
+                case 1: return i % 2 == 0 ? 255 : 0
+                case 2: return UInt8(truncatingIfNeeded: r.next() % 8) &+ UInt8(c.izp) &- 4
+                default: return UInt8(c.izp)
+                }
+            }
+            let a = try Self.run(builtin, input)
+            for threads in [1, 2] {  // the kernel splits pixels over threads; results must not change
+                let b = try Self.run(ours, input, threads: threads)
+                #expect(a.count == b.count && a.count == c.h * c.w * c.n)
+                let differing = zip(a, b).filter { $0.0 != $0.1 }.count
+                #expect(differing == 0, "\(c), trial \(trial), \(threads) threads: \(differing) differing bytes")
+            }
+        }
+    }
+
+    @Test("SSD MobileNet v1: its 1×1 convolutions run on the kernel; all four outputs identical to LiteRT's")
+    func ssdMobileNetV1() throws {
+        let path = TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite")
+        let builtin = try ModelResources(path: path, quantizedConvKernel: false)
+        let ours = try ModelResources(path: path, quantizedConvKernel: true)
+        #expect(builtin.customOps.isEmpty && ours.quantizedConvOps == 29 && ours.hybridDepthwiseOps == 0)
+        var r = Random(state: 7)
+        for threads in [1, 2] {
+            for trial in 0..<3 {
+                let input: [UInt8] = (0..<(300 * 300 * 3)).map { i in trial == 0 ? UInt8(truncatingIfNeeded: r.next()) : UInt8((i / 3 % 300 + trial * 40) % 256) }
+                let a = try CompiledModel(model: builtin.runtimeModel, threads: threads)
+                let b = try CompiledModel(model: ours.runtimeModel, threads: threads, customOps: ours.customOps)
+                #expect(b.customKernelCount == 29)
+                for m in [a, b] {
+                    try input.withUnsafeBytes { try m.setInput(0, bytes: $0) }
+                    try m.run()
+                }
+                for i in 0..<4 { #expect(try a.outputBytes(i) == b.outputBytes(i), "output \(i), \(threads) threads, trial \(trial)") }
+            }
+        }
+    }
+
+    @Test("the scalar path computes what the fast path does")
+    func scalarPath() throws {
+        #expect(["avx2", "scalar"].contains(CompiledModel.quantizedConvKernelPath))
+        var r = Random(state: 99)
+        for c in Self.cases {
+            let (fast, plain) = try Self.compareScalar(c, &r)
+            #expect(fast == plain, "\(c)")
+        }
+    }
+
+    /// The kernel's two C paths on one case's random input.
+    static func compareScalar(_ c: Case, _ r: inout Random) throws -> ([UInt8], [UInt8]) {
+        let weights = (0..<(c.n * c.k)).map { _ in UInt8(truncatingIfNeeded: r.next()) }
+        let bias = (0..<c.n).map { _ in Int32(truncatingIfNeeded: Int(r.next() % 40_001) - 20_000) }
+        let input = (0..<(c.h * c.w * c.k)).map { _ in UInt8(truncatingIfNeeded: r.next()) }
+        let pixels = Int64(c.h * c.w)
+        let op: OpaquePointer? = weights.withUnsafeBufferPointer { w in
+            bias.withUnsafeBufferPointer { b in
+                var p = vt_qconv_params(in_channels: Int32(c.k), out_channels: Int32(c.n), activation: Int32(c.activation),
+                                        input_zero_point: Int32(c.izp), filter_zero_point: Int32(c.fzp), output_zero_point: Int32(c.ozp),
+                                        input_scale: c.iscale, filter_scale: c.fscale, output_scale: c.oscale, filter: w.baseAddress, bias: b.baseAddress)
+                return vt_qconv_create(&p)
+            }
+        }
+        let kernel = try #require(op)
+        defer { vt_qconv_free(kernel) }
+        var fast = [UInt8](repeating: 0, count: c.h * c.w * c.n), plain = fast
+        var scratch = [UInt8](repeating: 0, count: vt_qconv_scratch_size(kernel, pixels))
+        #expect(vt_qconv_run(kernel, input, pixels, &fast, &scratch, scratch.count, 2) == 0)
+        #expect(vt_qconv_run_scalar(kernel, input, pixels, &plain) == 0)
+        return (fast, plain)
+    }
+
+    @Test("invalid parameters are refused: zero points out of range, a requantization scale ≥ 256, bad scales or activations")
+    func refused() {
+        let w = [UInt8](repeating: 1, count: 4), b = [Int32](repeating: 0, count: 2)
+        func make(_ edit: (inout vt_qconv_params) -> Void) -> Bool {
+            w.withUnsafeBufferPointer { wp in
+                b.withUnsafeBufferPointer { bp in
+                    var p = vt_qconv_params(in_channels: 2, out_channels: 2, activation: 0, input_zero_point: 0, filter_zero_point: 0,
+                                            output_zero_point: 0, input_scale: 1, filter_scale: 1, output_scale: 1,
+                                            filter: wp.baseAddress, bias: bp.baseAddress)
+                    edit(&p)
+                    let op = vt_qconv_create(&p)
+                    defer { vt_qconv_free(op) }
+                    return op != nil
+                }
+            }
+        }
+        #expect(make { _ in })
+        #expect(!make { $0.input_zero_point = 256 })
+        #expect(!make { $0.filter_zero_point = -1 })
+        #expect(!make { $0.output_scale = 1.0 / 256 })  // requantization scale 256
+        #expect(!make { $0.input_scale = .nan })
+        #expect(!make { $0.activation = 4 })
+        #expect(make { $0.activation = 1; $0.output_zero_point = 255 })  // [255, 255]: allowed
+    }
+}
+
+extension QuantizedConvKernelTests {
+    @Test("ops XNNPACK leaves to LiteRT's own kernel (a bias without the product scale) are not rewritten")
+    func biasScale() throws {
+        var r = Random(state: 5)
+        var b = ModelBuilder(description: "uint8 1x1 conv, odd bias scale")
+        func q(_ scale: Float, _ zp: Int64) -> Tensor.QuantizationParameters { .init(scales: [scale], zeroPoints: [zp]) }
+        let input = b.addTensor(Tensor(name: "input", shape: [1, 4, 4, 8], type: .uint8, quantization: q(0.02, 128)))
+        let filter = b.addTensor(Tensor(name: "filter", shape: [8, 1, 1, 8], type: .uint8,
+                                        buffer: b.addBuffer((0..<64).map { _ in UInt8(truncatingIfNeeded: r.next()) }), quantization: q(0.01, 120)))
+        let bias = b.addTensor(Tensor(name: "bias", shape: [8], type: .int32, buffer: b.addBuffer([UInt8](repeating: 1, count: 32)),
+                                      quantization: q(0.0002 * 1.01, 0)))
+        let output = b.addTensor(Tensor(name: "output", shape: [1, 4, 4, 8], type: .uint8, quantization: q(0.05, 10)))
+        b.operators = [ModelBuilder.Op(opcodeIndex: b.opcode(OperatorCode(builtinCode: 3)), inputs: [input, filter, bias], outputs: [output],
+                                       builtinOptionsType: 1, builtinOptions: [1: .int32(1), 2: .int32(1)])]
+        b.inputs = [input]
+        b.outputs = [output]
+        #expect(try ModelResources(bytes: b.build(), quantizedConvKernel: true).customOps.isEmpty)
+    }
+}
