@@ -17,7 +17,7 @@ public func fuzzModel(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // The in-memory rewrites run only on verified models (as ModelResources does); their output
     // must verify again.
     if (try? ModelVerifier.verify(file)) != nil {
-        for rewritten in [(try? file.customKernelOps([.hybridDepthwise, .quantizedConv]))??.bytes, (try? file.dequantizingHybridDepthwiseFilters()) ?? nil] {
+        for rewritten in [(try? file.customKernelOps([.hybridDepthwise, .quantizedConv, .hybridConv]))??.bytes, (try? file.dequantizingHybridDepthwiseFilters()) ?? nil] {
             guard let rewritten else { continue }
             if (try? FlatBufferVerifier.verifyModel(rewritten)) == nil { fatalError("a rewrite produced an invalid FlatBuffer") }
         }

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { kNone, kHybridDepthwise, kQuantizedConv };
+enum { kNone, kHybridDepthwise, kConv1x1 };
 
 struct vt_node {
   vt_litert_api api;
@@ -16,7 +16,7 @@ struct vt_node {
   int kind;
   vt_hdw_params hdw;  // kHybridDepthwise: points into `options`
   uint8_t *options;   // kHybridDepthwise: our copy of the custom options
-  vt_qconv *qconv;    // kQuantizedConv
+  vt_conv1x1 *conv;   // kConv1x1
   void *scratch;
   size_t scratch_size;
   int error;
@@ -34,7 +34,7 @@ vt_node *vt_node_create(vt_litert_api api, int32_t threads) {
 void vt_node_free(vt_node *n) {
   if (!n) return;
   free(n->options);
-  vt_qconv_free(n->qconv);
+  vt_conv1x1_free(n->conv);
   free(n->scratch);
   free(n);
 }
@@ -56,13 +56,16 @@ static LiteRtStatus fail(vt_node *n, const char *what) {
 static LiteRtStatus k_init(void *user, const void *data, size_t size) {
   vt_node *n = user;
   if (!n) return 1;
-  if (size >= 4 && memcmp(data, "VTQC", 4) == 0) {
-    vt_qconv_params p;
-    if (vt_qconv_decode_options(data, size, &p) != 0) return fail(n, "malformed custom options");
-    vt_qconv_free(n->qconv);
-    n->qconv = vt_qconv_create(&p);
-    if (!n->qconv) return fail(n, "the quantized convolution's parameters are invalid, or memory ran out");
-    n->kind = kQuantizedConv;
+  const int uint8 = size >= 4 && memcmp(data, "VTQC", 4) == 0, hybrid = size >= 4 && memcmp(data, "VTHC", 4) == 0;
+  if (uint8 || hybrid) {
+    vt_qconv_params q;
+    vt_hconv_params h;
+    if (uint8 ? vt_qconv_decode_options(data, size, &q) != 0 : vt_hconv_decode_options(data, size, &h) != 0)
+      return fail(n, "malformed custom options");
+    vt_conv1x1_free(n->conv);
+    n->conv = uint8 ? vt_qconv_create(&q) : vt_hconv_create(&h);
+    if (!n->conv) return fail(n, "the 1x1 convolution's parameters are invalid, or memory ran out");
+    n->kind = kConv1x1;
     return 0;
   }
   free(n->options);
@@ -81,11 +84,11 @@ static LiteRtStatus k_layouts(void *user, size_t n_in, const LiteRtLayout *in, s
   memset(&out[0], 0, sizeof out[0]);
   out[0].rank = 4;
   out[0].dimensions[0] = in[0].dimensions[0];
-  if (n->kind == kQuantizedConv) {
-    if (in[0].dimensions[3] != vt_qconv_in_channels(n->qconv)) return fail(n, "the input does not have the op's channels");
+  if (n->kind == kConv1x1) {
+    if (in[0].dimensions[3] != vt_conv1x1_in_channels(n->conv)) return fail(n, "the input does not have the op's channels");
     out[0].dimensions[1] = in[0].dimensions[1];
     out[0].dimensions[2] = in[0].dimensions[2];
-    out[0].dimensions[3] = vt_qconv_out_channels(n->qconv);
+    out[0].dimensions[3] = vt_conv1x1_out_channels(n->conv);
     return 0;
   }
   if (n->kind != kHybridDepthwise) return fail(n, "the node was not initialized");
@@ -108,13 +111,14 @@ static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in,
   const LiteRtLockTensorBufferFn lock = (LiteRtLockTensorBufferFn)n->api.lock;
   const LiteRtUnlockTensorBufferFn unlock = (LiteRtUnlockTensorBufferFn)n->api.unlock;
   if (!get_type || !lock || !unlock) return fail(n, "missing LiteRT functions");
-  const int quantized = n->kind == kQuantizedConv;
+  const int conv = n->kind == kConv1x1, quantized = conv && !vt_conv1x1_is_hybrid(n->conv);
+  if (n->kind == kNone) return fail(n, "the node was not initialized");
   if (get_type(in[0], &t) != 0 || t.layout.rank != 4 || t.element_type != (quantized ? 3 /* uint8 */ : 1 /* float32 */))
     return fail(n, quantized ? "the input is not a uint8 NHWC tensor" : "the input is not a float32 NHWC tensor");
   const int32_t b = t.layout.dimensions[0], h = t.layout.dimensions[1], w = t.layout.dimensions[2];
   if (b < 1 || h < 1 || w < 1) return fail(n, "bad input size");
   const int64_t pixels = (int64_t)b * h * w;
-  const size_t need = quantized ? vt_qconv_scratch_size(n->qconv, pixels) : vt_hdw_scratch_size(&n->hdw, h, w, n->threads);
+  const size_t need = conv ? vt_conv1x1_scratch_size(n->conv, pixels) : vt_hdw_scratch_size(&n->hdw, h, w, n->threads);
   if (need == 0) return fail(n, "bad input size");
   if (n->scratch_size < need) {
     free(n->scratch);
@@ -128,7 +132,7 @@ static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in,
     unlock(in[0]);
     return fail(n, "cannot write the output");
   }
-  const int status = quantized ? vt_qconv_run(n->qconv, src, pixels, dst, n->scratch, n->scratch_size, n->threads)
+  const int status = conv ? vt_conv1x1_run(n->conv, src, pixels, dst, n->scratch, n->scratch_size, n->threads)
                                : vt_hdw_run(&n->hdw, src, b, h, w, dst, n->scratch, n->scratch_size, n->threads);
   unlock(out[0]);
   unlock(in[0]);

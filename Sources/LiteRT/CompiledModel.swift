@@ -32,11 +32,11 @@ public final class CompiledModel: @unchecked Sendable {
 
     /// The CPU path of the exact hybrid depthwise kernel ("avx512", "avx2" or "scalar").
     public static var hybridDepthwiseKernelPath: String { CustomKernels.hybridDepthwisePath }
-    /// The CPU path of the exact uint8 1×1 convolution kernel ("avx2" or "scalar").
-    public static var quantizedConvKernelPath: String { CustomKernels.quantizedConvPath }
-    /// Whether the uint8 1×1 convolution kernel is faster than XNNPACK's on this CPU (AVX2 without
+    /// The CPU path of the exact 1×1 convolution kernel, uint8 and hybrid ("avx2" or "scalar").
+    public static var conv1x1KernelPath: String { CustomKernels.conv1x1Path }
+    /// Whether the 1×1 convolution kernel is faster than XNNPACK's on this CPU (AVX2 without
     /// AVX-VNNI / AVX512-VNNI, where XNNPACK multiplies four bytes per lane).
-    public static var quantizedConvKernelPreferred: Bool { CustomKernels.quantizedConvPreferred }
+    public static var conv1x1KernelPreferred: Bool { CustomKernels.conv1x1Preferred }
 
     /// Compiles `model` for the CPU with `threads` XNNPACK threads (≥ 1). `customOps` are the custom
     /// codes of the ops the model's rewrite moved onto VisionTasks' own kernels, in order (see

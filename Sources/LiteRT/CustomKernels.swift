@@ -3,7 +3,7 @@ import CLiteRT
 
 /// The state of VisionTasks' own kernels (the C module CKernels) for one compiled model: one node per
 /// rewritten op, registered on the compilation options under the op's custom code
-/// (`VisionTasksHybridDepthwise_<k>`, `VisionTasksQuantizedConv_<k>`; see `ModelFile.customKernelOps`).
+/// (`VisionTasksHybridDepthwise_<k>`, `VisionTasksQuantizedConv_<k>`, `VisionTasksHybridConv_<k>`; see `ModelFile.customKernelOps`).
 /// LiteRT ignores kernel statuses, so each node records its first error; ``firstError()`` is checked
 /// after every run. The nodes outlive the compiled model that uses them.
 final class CustomKernels: @unchecked Sendable {
@@ -48,8 +48,8 @@ final class CustomKernels: @unchecked Sendable {
 
     /// The hybrid depthwise kernel's path on this CPU ("avx512", "avx2" or "scalar").
     static var hybridDepthwisePath: String { String(cString: vt_hdw_path()) }
-    /// The uint8 1×1 convolution kernel's path on this CPU ("avx2" or "scalar").
-    static var quantizedConvPath: String { String(cString: vt_qconv_path()) }
-    /// Whether the uint8 1×1 convolution kernel beats XNNPACK's on this CPU (AVX2 without VNNI).
-    static var quantizedConvPreferred: Bool { vt_qconv_preferred() != 0 }
+    /// The 1×1 convolution kernel's path on this CPU ("avx2" or "scalar").
+    static var conv1x1Path: String { String(cString: vt_conv1x1_path()) }
+    /// Whether the 1×1 convolution kernel beats XNNPACK's on this CPU (AVX2 without VNNI).
+    static var conv1x1Preferred: Bool { vt_conv1x1_preferred() != 0 }
 }

@@ -9,6 +9,8 @@ extension ModelFile {
         public static let hybridDepthwise = CustomKernels(rawValue: 1)
         /// Uint8 1×1 CONV_2D (per-tensor asymmetric): custom codes `VisionTasksQuantizedConv_<k>`.
         public static let quantizedConv = CustomKernels(rawValue: 2)
+        /// Hybrid 1×1 CONV_2D (float input, int8 per-channel filter): custom codes `VisionTasksHybridConv_<k>`.
+        public static let hybridConv = CustomKernels(rawValue: 4)
     }
 
     /// The model with each op one of `kernels` computes turned into a CUSTOM op of its own (opcode
@@ -30,6 +32,8 @@ extension ModelFile {
                 blobs[i] = ("VisionTasksHybridDepthwise", blob)
             } else if kernels.contains(.quantizedConv), let blob = try quantizedConvOptions(op, opTable, sg) {
                 blobs[i] = ("VisionTasksQuantizedConv", blob)
+            } else if kernels.contains(.hybridConv), let blob = try hybridConvOptions(op, opTable, sg) {
+                blobs[i] = ("VisionTasksHybridConv", blob)
             }
         }
         guard !blobs.isEmpty else { return nil }

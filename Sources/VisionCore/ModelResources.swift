@@ -17,7 +17,7 @@ public final class ModelResources: @unchecked Sendable {
     /// Loads the model at `path` with MediaPipe's errors for empty paths, missing and unreadable files.
     public convenience init(path: String, environment: LiteRT.Environment? = nil, optimizeHybridModels: Bool = false,
                             exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
-                            quantizedConvKernel: Bool = ModelResources.quantizedConvKernelByDefault) throws {
+                            conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault) throws {
         guard !path.isEmpty else {
             throw VisionCoreError(.invalidArgument,
                                   "ExternalFile must specify at least one of 'file_content', 'file_name', 'file_pointer_meta' or 'file_descriptor_meta'.")
@@ -34,7 +34,7 @@ public final class ModelResources: @unchecked Sendable {
             }
         }
         try self.init(bytes: bytes, source: path, environment: environment, optimizeHybridModels: optimizeHybridModels, exactHybridKernel: exactHybridKernel,
-                      quantizedConvKernel: quantizedConvKernel)
+                      conv1x1Kernel: conv1x1Kernel)
     }
 
     /// Whether the runtime model is the hybrid-model rewrite (see ``init(bytes:source:environment:optimizeHybridModels:)``).
@@ -46,6 +46,8 @@ public final class ModelResources: @unchecked Sendable {
     public var hybridDepthwiseOps: Int { customOps.filter { $0.hasPrefix("VisionTasksHybridDepthwise_") }.count }
     /// How many uint8 1×1 convolutions run on VisionTasks' exact kernel.
     public var quantizedConvOps: Int { customOps.filter { $0.hasPrefix("VisionTasksQuantizedConv_") }.count }
+    /// How many hybrid 1×1 convolutions run on VisionTasks' exact kernel.
+    public var hybridConvOps: Int { customOps.filter { $0.hasPrefix("VisionTasksHybridConv_") }.count }
 
     /// Whether hybrid depthwise convolutions run on VisionTasks' exact kernel (the default; results
     /// bit-identical to LiteRT's built-in kernel, faster). `VISION_TASKS_HYBRID_KERNEL=builtin` turns it off.
@@ -53,14 +55,15 @@ public final class ModelResources: @unchecked Sendable {
         ProcessInfo.processInfo.environment["VISION_TASKS_HYBRID_KERNEL"] != "builtin"
     }
 
-    /// Whether uint8 1×1 convolutions run on VisionTasks' exact kernel (bit-identical to XNNPACK's):
-    /// the default on CPUs where it is the faster one (AVX2 without VNNI).
-    /// `VISION_TASKS_QUANTIZED_KERNEL=builtin` turns it off, `=ours` on everywhere.
-    public static var quantizedConvKernelByDefault: Bool {
-        switch ProcessInfo.processInfo.environment["VISION_TASKS_QUANTIZED_KERNEL"] {
+    /// Whether 1×1 convolutions (uint8, and hybrid unless `exactHybridKernel` is off) run on
+    /// VisionTasks' exact kernel (bit-identical to XNNPACK's): the default on CPUs where it is the
+    /// faster one (AVX2 without VNNI). `VISION_TASKS_CONV1X1_KERNEL=builtin` turns it off, `=ours`
+    /// on everywhere.
+    public static var conv1x1KernelByDefault: Bool {
+        switch ProcessInfo.processInfo.environment["VISION_TASKS_CONV1X1_KERNEL"] {
         case "builtin": return false
         case "ours": return true
-        default: return CompiledModel.quantizedConvKernelPreferred
+        default: return CompiledModel.conv1x1KernelPreferred
         }
     }
 
@@ -72,7 +75,7 @@ public final class ModelResources: @unchecked Sendable {
     /// - Parameter limits: the largest tensor and total of activations accepted (``ModelLimits/standard``).
     public init(bytes: [UInt8], source: String = "<buffer>", environment: LiteRT.Environment? = nil, optimizeHybridModels: Bool = false,
                 limits: ModelLimits = .standard, exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
-                quantizedConvKernel: Bool = ModelResources.quantizedConvKernelByDefault) throws {
+                conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault) throws {
         self.source = source
         do {
             try FlatBufferVerifier.verifyModel(bytes)
@@ -96,11 +99,12 @@ public final class ModelResources: @unchecked Sendable {
         var rewritten = false
         var customOps: [String] = []
         do {
-            var kernels: ModelFile.CustomKernels = quantizedConvKernel ? [.quantizedConv] : []
+            var kernels: ModelFile.CustomKernels = conv1x1Kernel ? [.quantizedConv] : []
             if optimizeHybridModels {
                 if let faster = try file.dequantizingHybridDepthwiseFilters() { runtimeBytes = faster; rewritten = true }
             } else if exactHybridKernel {
                 kernels.insert(.hybridDepthwise)
+                if conv1x1Kernel { kernels.insert(.hybridConv) }
             }
             if !kernels.isEmpty, let exact = try (rewritten ? ModelFile(bytes: runtimeBytes) : file).customKernelOps(kernels) {
                 runtimeBytes = exact.bytes

@@ -66,8 +66,8 @@ struct HybridDepthwiseKernelTests {
     func bitIdentical(_ k: Case) throws {
         var r = Random(state: 0x9E37_79B9_7F4A_7C15 &+ UInt64(k.h * 131 + k.c * 7 + k.dm))
         let bytes = try Self.model(k, &r)
-        let builtin = try ModelResources(bytes: bytes, exactHybridKernel: false)
-        let exact = try ModelResources(bytes: bytes, exactHybridKernel: true)
+        let builtin = try ModelResources(bytes: bytes, exactHybridKernel: false, conv1x1Kernel: false)
+        let exact = try ModelResources(bytes: bytes, exactHybridKernel: true, conv1x1Kernel: false)
         #expect(builtin.hybridDepthwiseOps == 0 && exact.hybridDepthwiseOps == 1)
         let n = k.h * k.w * k.c
         for trial in 0..<4 {
@@ -92,10 +92,10 @@ struct HybridDepthwiseKernelTests {
     @Test("FPNLite: its 49 hybrid depthwise ops run on the kernel; all four outputs bit-identical to the built-in kernel's")
     func fpnlite() throws {
         let path = TestAssets.model("ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite")
-        let builtin = try ModelResources(path: path, exactHybridKernel: false)
-        let exact = try ModelResources(path: path, exactHybridKernel: true)
+        let builtin = try ModelResources(path: path, exactHybridKernel: false, conv1x1Kernel: false)
+        let exact = try ModelResources(path: path, exactHybridKernel: true, conv1x1Kernel: false)
         #expect(exact.hybridDepthwiseOps == 49 && builtin.hybridDepthwiseOps == 0)
-        #expect(try ModelResources(path: path, optimizeHybridModels: true).hybridDepthwiseOps == 0)  // the inexact opt-in wins
+        #expect(try ModelResources(path: path, optimizeHybridModels: true, conv1x1Kernel: false).customOps.isEmpty)  // the inexact opt-in wins
         var r = Random(state: 42)
         for threads in [1, 2] {
             let input: [Float] = (0..<(320 * 320 * 3)).map { _ in r.float(-1...1) }

@@ -2,8 +2,8 @@
 // - hybrid DEPTHWISE_CONV_2D (float32 input, int8 per-channel filter, float32 bias and output),
 //   bit-identical to LiteRT 2.3.0's x86 built-in kernel (docs/hybrid-depthwise.md), with a scalar
 //   path and AVX2 / AVX-512 paths chosen at run time;
-// - uint8 1×1 CONV_2D (per-tensor asymmetric), bit-identical to XNNPACK's QU8 convolution with fp32
-//   requantization (docs/quantized-conv.md), with a scalar path and an AVX2 path.
+// - 1×1 CONV_2D, uint8 or hybrid, bit-identical to XNNPACK's (docs/conv1x1.md), with a scalar path
+//   and an AVX2 path.
 #ifndef VISIONTASKS_CKERNELS_H
 #define VISIONTASKS_CKERNELS_H
 
@@ -57,7 +57,12 @@ size_t vt_hdw_encode_options(const vt_hdw_params *p, uint8_t *out, size_t capaci
 /// Reads custom options; the params' pointers point into `data`. Returns 0, or -1 when malformed.
 int vt_hdw_decode_options(const uint8_t *data, size_t size, vt_hdw_params *p);
 
-// --- Uint8 1×1 convolution ------------------------------------------------------------------
+// --- 1×1 convolutions ------------------------------------------------------------------------
+// Two kinds, bit-identical to XNNPACK's (LiteRT's path for them), both on one int16 GEMM core:
+// - uint8 (per-tensor asymmetric) CONV_2D, XNNPACK's QU8 GEMM with fp32 requantization;
+// - hybrid CONV_2D (float32 input, int8 per-channel filter, float32 bias and output), XNNPACK's
+//   dynamically quantized path: each input pixel quantized to int8 on its own (asymmetric), the
+//   QD8 × QC8W GEMM, a float epilogue with one fused multiply-add.
 
 /// A uint8 1×1, stride-1 CONV_2D: output[p][n] = requantize(bias[n] + Σk (input[p][k] − izp)·(filter[n][k] − fzp)).
 typedef struct {
@@ -72,35 +77,56 @@ typedef struct {
   const int32_t *bias;
 } vt_qconv_params;
 
-/// An op ready to run: its weights packed for the kernel, its requantization computed.
-typedef struct vt_qconv vt_qconv;
+/// A hybrid 1×1, stride-1 CONV_2D (float32 in and out, int8 symmetric per-channel filter).
+typedef struct {
+  int32_t in_channels, out_channels;
+  /// 0 NONE, 1 RELU, 2 RELU_N1_TO_1, 3 RELU6.
+  int32_t activation;
+  /// [out_channels][in_channels].
+  const int8_t *filter;
+  /// Per output channel.
+  const float *channel_scales;
+  const float *bias;
+} vt_hconv_params;
+
+/// An op ready to run: its weights packed for the kernel, its output arithmetic prepared.
+typedef struct vt_conv1x1 vt_conv1x1;
 
 /// NULL for invalid parameters (sizes, zero points outside 0…255, scales not positive and finite, a
 /// requantization scale ≥ 256) or when out of memory.
-vt_qconv *vt_qconv_create(const vt_qconv_params *p);
-void vt_qconv_free(vt_qconv *op);
-int32_t vt_qconv_in_channels(const vt_qconv *op);
-int32_t vt_qconv_out_channels(const vt_qconv *op);
+vt_conv1x1 *vt_qconv_create(const vt_qconv_params *p);
+/// NULL for invalid parameters (sizes, scales not positive and finite) or when out of memory.
+vt_conv1x1 *vt_hconv_create(const vt_hconv_params *p);
+void vt_conv1x1_free(vt_conv1x1 *op);
+int32_t vt_conv1x1_in_channels(const vt_conv1x1 *op);
+int32_t vt_conv1x1_out_channels(const vt_conv1x1 *op);
+/// Whether the op is the hybrid kind (float32 tensors) rather than uint8.
+int vt_conv1x1_is_hybrid(const vt_conv1x1 *op);
 /// Bytes of scratch for `pixels` input pixels.
-size_t vt_qconv_scratch_size(const vt_qconv *op, int64_t pixels);
-/// The op on `pixels` input pixels ([pixels][in_channels] → [pixels][out_channels]) with the fastest
-/// path this CPU has, pixels split over `threads` threads (results do not depend on it). 0, or -1.
-int vt_qconv_run(const vt_qconv *op, const uint8_t *input, int64_t pixels, uint8_t *output, void *scratch, size_t scratch_size,
-                 int32_t threads);
+size_t vt_conv1x1_scratch_size(const vt_conv1x1 *op, int64_t pixels);
+/// The op on `pixels` input pixels ([pixels][in_channels] → [pixels][out_channels], uint8 or float32
+/// by kind) with the fastest path this CPU has, pixels split over `threads` threads (results do not
+/// depend on it). 0, or -1.
+int vt_conv1x1_run(const vt_conv1x1 *op, const void *input, int64_t pixels, void *output, void *scratch, size_t scratch_size,
+                   int32_t threads);
 /// The same with the plain scalar path (the reference the fast path is tested against).
-int vt_qconv_run_scalar(const vt_qconv *op, const uint8_t *input, int64_t pixels, uint8_t *output);
-/// Which path `vt_qconv_run` takes here: "avx2" or "scalar".
-const char *vt_qconv_path(void);
-/// Whether the kernel beats XNNPACK's on this CPU: true on x86 with AVX2 and without AVX-VNNI /
+int vt_conv1x1_run_scalar(const vt_conv1x1 *op, const void *input, int64_t pixels, void *output, void *scratch, size_t scratch_size);
+/// Which path `vt_conv1x1_run` takes here: "avx2" or "scalar".
+const char *vt_conv1x1_path(void);
+/// Whether the uint8 kernel beats XNNPACK's on this CPU: true on x86 with AVX2 and without AVX-VNNI /
 /// AVX512-VNNI (XNNPACK's VNNI kernels multiply four bytes per lane where ours multiplies two).
-int vt_qconv_preferred(void);
+int vt_conv1x1_preferred(void);
 
-/// Custom options: "VTQC", version 1, six int32 (in/out channels, activation, input/filter/output
-/// zero points), three float32 scales (input, filter, output), the filter padded to 4 bytes, the
-/// int32 bias (little endian). Returns the size needed.
+/// Custom options of the uint8 kind: "VTQC", version 1, six int32 (in/out channels, activation,
+/// input/filter/output zero points), three float32 scales (input, filter, output), the filter padded
+/// to 4 bytes, the int32 bias (little endian). Returns the size needed.
 size_t vt_qconv_encode_options(const vt_qconv_params *p, uint8_t *out, size_t capacity);
 /// Reads custom options; the params' pointers point into `data`. Returns 0, or -1 when malformed.
 int vt_qconv_decode_options(const uint8_t *data, size_t size, vt_qconv_params *p);
+/// Custom options of the hybrid kind: "VTHC", version 1, three int32 (in/out channels, activation),
+/// the int8 filter padded to 4 bytes, the per-channel scales, the bias (little endian).
+size_t vt_hconv_encode_options(const vt_hconv_params *p, uint8_t *out, size_t capacity);
+int vt_hconv_decode_options(const uint8_t *data, size_t size, vt_hconv_params *p);
 
 // --- The kernels as LiteRT custom op kernels -----------------------------------------------------
 // Each rewritten node gets a custom code of its own, registered with its own node state (LiteRT's

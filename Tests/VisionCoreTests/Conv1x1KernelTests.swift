@@ -6,12 +6,13 @@ import TFLiteModel
 import VisionCore
 import VisionTestSupport
 
-/// VisionTasks' uint8 1×1 convolution kernel against XNNPACK's (LiteRT's path for these ops), bit
-/// for bit: single-op models of many channel counts, zero points, scales and activations, on random,
-/// extreme and constant inputs, with 1 and 2 threads; and SSD MobileNet v1, whose 1×1 convolutions
-/// all move onto the kernel, with outputs identical to LiteRT's.
-@Suite("Exact uint8 1×1 convolution kernel", .enabled(if: TestAssets.shouldRun))
-struct QuantizedConvKernelTests {
+/// VisionTasks' 1×1 convolution kernel against XNNPACK's (LiteRT's path for these ops), bit for bit:
+/// uint8 and hybrid single-op models of many channel counts, zero points, scales and activations, on
+/// random, extreme and constant inputs, with 1 and 2 threads; SSD MobileNet v1 (uint8) and SSD
+/// MobileNet v2 FPNLite (hybrid), whose 1×1 convolutions move onto the kernel, with outputs
+/// identical to LiteRT's.
+@Suite("Exact 1×1 convolution kernel", .enabled(if: TestAssets.shouldRun))
+struct Conv1x1KernelTests {
     struct Case: CustomStringConvertible {
         var h: Int, w: Int, k: Int, n: Int, izp: Int64, fzp: Int64, ozp: Int64, iscale: Float, fscale: Float, oscale: Float, activation: Int8, bias: Bool
         var description: String { "\(h)x\(w)x\(k)→\(n) zp \(izp)/\(fzp)/\(ozp) act\(activation)\(bias ? "" : " no bias")" }
@@ -61,8 +62,8 @@ struct QuantizedConvKernelTests {
     func bitIdentical(_ c: Case) throws {
         var r = Random(state: 0x2545_F491_4F6C_DD1D &+ UInt64(c.k * 977 + c.n))
         let bytes = try Self.model(c, &r)
-        let builtin = try ModelResources(bytes: bytes, exactHybridKernel: false, quantizedConvKernel: false)
-        let ours = try ModelResources(bytes: bytes, quantizedConvKernel: true)
+        let builtin = try ModelResources(bytes: bytes, exactHybridKernel: false, conv1x1Kernel: false)
+        let ours = try ModelResources(bytes: bytes, conv1x1Kernel: true)
         #expect(builtin.customOps.isEmpty && ours.quantizedConvOps == 1)
         let count = c.h * c.w * c.k
         for trial in 0..<4 {
@@ -87,8 +88,8 @@ struct QuantizedConvKernelTests {
     @Test("SSD MobileNet v1: its 1×1 convolutions run on the kernel; all four outputs identical to LiteRT's")
     func ssdMobileNetV1() throws {
         let path = TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite")
-        let builtin = try ModelResources(path: path, quantizedConvKernel: false)
-        let ours = try ModelResources(path: path, quantizedConvKernel: true)
+        let builtin = try ModelResources(path: path, conv1x1Kernel: false)
+        let ours = try ModelResources(path: path, conv1x1Kernel: true)
         #expect(builtin.customOps.isEmpty && ours.quantizedConvOps == 29 && ours.hybridDepthwiseOps == 0)
         var r = Random(state: 7)
         for threads in [1, 2] {
@@ -108,7 +109,7 @@ struct QuantizedConvKernelTests {
 
     @Test("the scalar path computes what the fast path does")
     func scalarPath() throws {
-        #expect(["avx2", "scalar"].contains(CompiledModel.quantizedConvKernelPath))
+        #expect(["avx2", "scalar"].contains(CompiledModel.conv1x1KernelPath))
         var r = Random(state: 99)
         for c in Self.cases {
             let (fast, plain) = try Self.compareScalar(c, &r)
@@ -131,11 +132,11 @@ struct QuantizedConvKernelTests {
             }
         }
         let kernel = try #require(op)
-        defer { vt_qconv_free(kernel) }
+        defer { vt_conv1x1_free(kernel) }
         var fast = [UInt8](repeating: 0, count: c.h * c.w * c.n), plain = fast
-        var scratch = [UInt8](repeating: 0, count: vt_qconv_scratch_size(kernel, pixels))
-        #expect(vt_qconv_run(kernel, input, pixels, &fast, &scratch, scratch.count, 2) == 0)
-        #expect(vt_qconv_run_scalar(kernel, input, pixels, &plain) == 0)
+        var scratch = [UInt8](repeating: 0, count: vt_conv1x1_scratch_size(kernel, pixels))
+        #expect(vt_conv1x1_run(kernel, input, pixels, &fast, &scratch, scratch.count, 2) == 0)
+        #expect(vt_conv1x1_run_scalar(kernel, input, pixels, &plain, &scratch, scratch.count) == 0)
         return (fast, plain)
     }
 
@@ -150,7 +151,7 @@ struct QuantizedConvKernelTests {
                                             filter: wp.baseAddress, bias: bp.baseAddress)
                     edit(&p)
                     let op = vt_qconv_create(&p)
-                    defer { vt_qconv_free(op) }
+                    defer { vt_conv1x1_free(op) }
                     return op != nil
                 }
             }
@@ -165,7 +166,7 @@ struct QuantizedConvKernelTests {
     }
 }
 
-extension QuantizedConvKernelTests {
+extension Conv1x1KernelTests {
     @Test("ops XNNPACK leaves to LiteRT's own kernel (a bias without the product scale) are not rewritten")
     func biasScale() throws {
         var r = Random(state: 5)
@@ -181,6 +182,94 @@ extension QuantizedConvKernelTests {
                                        builtinOptionsType: 1, builtinOptions: [1: .int32(1), 2: .int32(1)])]
         b.inputs = [input]
         b.outputs = [output]
-        #expect(try ModelResources(bytes: b.build(), quantizedConvKernel: true).customOps.isEmpty)
+        #expect(try ModelResources(bytes: b.build(), conv1x1Kernel: true).customOps.isEmpty)
+    }
+}
+
+extension Conv1x1KernelTests {
+    struct HybridCase: CustomStringConvertible {
+        var h: Int, w: Int, k: Int, n: Int, activation: Int8, perTensor: Bool
+        var description: String { "hybrid \(h)x\(w)x\(k)→\(n) act\(activation)\(perTensor ? " per-tensor" : "")" }
+    }
+
+    static let hybridCases: [HybridCase] = [
+        HybridCase(h: 20, w: 20, k: 96, n: 24, activation: 0, perTensor: false),
+        HybridCase(h: 10, w: 10, k: 160, n: 960, activation: 3, perTensor: false),
+        HybridCase(h: 7, w: 5, k: 13, n: 17, activation: 1, perTensor: true),
+        HybridCase(h: 3, w: 3, k: 33, n: 7, activation: 2, perTensor: false),
+        HybridCase(h: 1, w: 1, k: 2, n: 1, activation: 0, perTensor: false),
+    ]
+
+    static func hybridModel(_ c: HybridCase, _ r: inout Random) throws -> [UInt8] {
+        var b = ModelBuilder(description: "hybrid 1x1 conv")
+        let input = b.addTensor(Tensor(name: "input", shape: [1, c.h, c.w, c.k], type: .float32))
+        let weights = (0..<(c.n * c.k)).map { _ in UInt8(bitPattern: Int8(truncatingIfNeeded: Int(r.next() % 255) - 127)) }
+        let scales = c.perTensor ? [r.float(1e-3...2e-2)] : (0..<c.n).map { _ in r.float(1e-4...2e-2) }
+        let filter = b.addTensor(Tensor(name: "filter", shape: [c.n, 1, 1, c.k], type: .int8, buffer: b.addBuffer(weights),
+                                        quantization: .init(scales: scales, zeroPoints: Array(repeating: 0, count: scales.count), quantizedDimension: 0)))
+        let bias = b.addConstant(name: "bias", shape: [c.n], floats: (0..<c.n).map { _ in r.float(-1...1) })
+        let output = b.addTensor(Tensor(name: "output", shape: [1, c.h, c.w, c.n], type: .float32))
+        b.operators = [ModelBuilder.Op(opcodeIndex: b.opcode(OperatorCode(builtinCode: 3)), inputs: [input, filter, bias], outputs: [output],
+                                       builtinOptionsType: 1, builtinOptions: [0: .int8(0), 1: .int32(1), 2: .int32(1), 3: .int8(c.activation)])]
+        b.inputs = [input]
+        b.outputs = [output]
+        return try b.build()
+    }
+
+    @Test("hybrid: bit-identical to XNNPACK's dynamically quantized kernel", arguments: hybridCases)
+    func hybridBitIdentical(_ c: HybridCase) throws {
+        var r = Random(state: 0x5851_F42D_4C95_7F2D &+ UInt64(c.k * 31 + c.n))
+        let bytes = try Self.hybridModel(c, &r)
+        let builtin = try ModelResources(bytes: bytes, exactHybridKernel: false, conv1x1Kernel: false)
+        let ours = try ModelResources(bytes: bytes, exactHybridKernel: true, conv1x1Kernel: true)
+        #expect(builtin.customOps.isEmpty && ours.hybridConvOps == 1)
+        let count = c.h * c.w * c.k
+        for trial in 0..<5 {
+            let input: [Float] = (0..<count).map { i in
+                switch trial {
+                case 0: return r.float(-3...6)
+                case 1: return r.float(0...0.5)
+                case 2: return r.float(-2 ... -0.01)
+                case 3: return i % 7 == 0 ? r.float(-1e4...1e4) : r.float(-1e-3...1e-3)
+                default: return 0
+                }
+            }
+            let a = try Self.runFloat(builtin, input)
+            for threads in [1, 2] {
+                let b = try Self.runFloat(ours, input, threads: threads)
+                #expect(a.count == b.count && a.count == c.h * c.w * c.n * 4)
+                let differing = stride(from: 0, to: min(a.count, b.count), by: 4).filter { a[$0..<$0 + 4] != b[$0..<$0 + 4] }.count
+                #expect(differing == 0, "\(c), trial \(trial), \(threads) threads: \(differing) differing values")
+            }
+        }
+    }
+
+    static func runFloat(_ resources: ModelResources, _ input: [Float], threads: Int = 1) throws -> [UInt8] {
+        let compiled = try CompiledModel(model: resources.runtimeModel, threads: threads, customOps: resources.customOps)
+        try input.withUnsafeBytes { try compiled.setInput(0, bytes: $0) }
+        try compiled.run()
+        return try compiled.outputBytes(0)
+    }
+
+    @Test("FPNLite: its hybrid 1×1 convolutions and depthwise ops run on our kernels; all four outputs identical to LiteRT's")
+    func fpnlite() throws {
+        let path = TestAssets.model("ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite")
+        let builtin = try ModelResources(path: path, exactHybridKernel: false, conv1x1Kernel: false)
+        let ours = try ModelResources(path: path, exactHybridKernel: true, conv1x1Kernel: true)
+        #expect(builtin.customOps.isEmpty && ours.hybridDepthwiseOps == 49 && ours.hybridConvOps > 40)
+        var r = Random(state: 11)
+        for threads in [1, 2] {
+            for trial in 0..<2 {
+                let input: [Float] = (0..<(320 * 320 * 3)).map { i in trial == 0 ? r.float(-1...1) : Float(i % 960) / 480 - 1 }
+                let a = try CompiledModel(model: builtin.runtimeModel, threads: threads)
+                let b = try CompiledModel(model: ours.runtimeModel, threads: threads, customOps: ours.customOps)
+                #expect(b.customKernelCount == ours.customOps.count)
+                for m in [a, b] {
+                    try input.withUnsafeBytes { try m.setInput(0, bytes: $0) }
+                    try m.run()
+                }
+                for i in 0..<4 { #expect(try a.outputBytes(i) == b.outputBytes(i), "output \(i), \(threads) threads, trial \(trial)") }
+            }
+        }
     }
 }

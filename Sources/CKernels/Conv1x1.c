@@ -1,0 +1,488 @@
+// 1×1 convolutions bit-identical to XNNPACK's (the path LiteRT 2.3.0 takes for them; the arithmetic
+// is in docs/conv1x1.md). Both kinds share one exact int16 GEMM core — pairs of input channels
+// multiplied and added by vpmaddwd into int32, |a·b| ≤ 255² so nothing saturates — and differ in how
+// the input becomes int16 and how the int32 sums become outputs:
+// - uint8: a = x − input zero point; out = XNNPACK's fp32 requantization of bias + Σ a·(w − fzp);
+// - hybrid: each pixel quantized to int8 as XNNPACK's dynamic quantization does, a = q − its zero
+//   point; out = clamp(fma(float(Σ a·w) · pixel scale, channel scale, bias)).
+#pragma clang fp contract(off)
+#include "CKernels.h"
+#include "Parallel.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { kNR = 16, kMR = 6 };
+enum { kUInt8, kHybrid };
+
+struct vt_conv1x1 {
+  int kind;
+  int32_t k, n, kp, nb;       // input channels, output channels, input channel pairs, 16-column blocks
+  int16_t *packed;            // [nb][kp][16][2] filter (less its zero point), zero-padded
+  int32_t *bias;              // uint8: [nb · 16] int32 bias, zero-padded
+  // uint8
+  int32_t input_zero_point, output_zero_point;
+  float scale, low, high;     // requantization scale; clamp bounds (qmin − zp, qmax − zp)
+  // hybrid
+  float *channel_scales;      // [nb · 16]
+  float *fbias;               // [nb · 16]
+  float min, max;             // the activation's range
+};
+
+static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
+
+// XNNPACK's xnn_qu8_quantize: the float bound divided by the scale, plus the zero point (in float),
+// clamped to 0…255, rounded to nearest-even.
+static int32_t quantize_bound(float v, float scale, int32_t zp) {
+  float q = v / scale + (float)zp;
+  q = q > 0.0f ? q : 0.0f;
+  q = q < 255.0f ? q : 255.0f;
+  return (int32_t)lrintf(q);
+}
+
+// The delegate's float range of a fused activation: NONE −∞…∞, RELU 0…∞, RELU_N1_TO_1 −1…1, RELU6 0…6.
+static void activation_range(int32_t activation, float *lo, float *hi) {
+  *lo = activation == 0 ? -INFINITY : activation == 2 ? -1.0f : 0.0f;
+  *hi = activation == 2 ? 1.0f : activation == 3 ? 6.0f : INFINITY;
+}
+
+static vt_conv1x1 *alloc_op(int kind, int32_t k, int32_t n) {
+  vt_conv1x1 *op = calloc(1, sizeof *op);
+  if (!op) return NULL;
+  op->kind = kind;
+  op->k = k;
+  op->n = n;
+  op->kp = (k + 1) / 2;
+  op->nb = (n + kNR - 1) / kNR;
+  const size_t packed = (size_t)op->nb * (size_t)op->kp * kNR * 2 * sizeof(int16_t);
+  op->packed = aligned_alloc(64, align64(packed));
+  op->bias = calloc((size_t)op->nb * kNR, sizeof(int32_t));
+  if (!op->packed || !op->bias) {
+    vt_conv1x1_free(op);
+    return NULL;
+  }
+  memset(op->packed, 0, packed);
+  return op;
+}
+
+static int16_t *packed_at(const vt_conv1x1 *op, int32_t n, int32_t k) {
+  return op->packed + (((size_t)(n / kNR) * (size_t)op->kp + (size_t)(k / 2)) * kNR + (size_t)(n % kNR)) * 2 + (size_t)(k % 2);
+}
+
+vt_conv1x1 *vt_qconv_create(const vt_qconv_params *p) {
+  if (!p || !p->filter || !p->bias || p->in_channels < 1 || p->out_channels < 1 || p->in_channels > (1 << 16) ||
+      p->out_channels > (1 << 16) || p->activation < 0 || p->activation > 3)
+    return NULL;
+  const int32_t zps[3] = {p->input_zero_point, p->filter_zero_point, p->output_zero_point};
+  for (int i = 0; i < 3; i++)
+    if (zps[i] < 0 || zps[i] > 255) return NULL;
+  const float scales[3] = {p->input_scale, p->filter_scale, p->output_scale};
+  for (int i = 0; i < 3; i++)
+    if (!(scales[i] > 0.0f) || !isfinite(scales[i])) return NULL;
+  const float scale = p->input_scale * p->filter_scale / p->output_scale;
+  if (!(scale > 0.0f) || !(scale < 256.0f)) return NULL;
+  vt_conv1x1 *op = alloc_op(kUInt8, p->in_channels, p->out_channels);
+  if (!op) return NULL;
+  op->input_zero_point = p->input_zero_point;
+  op->output_zero_point = p->output_zero_point;
+  op->scale = scale;
+  float lo, hi;
+  activation_range(p->activation, &lo, &hi);
+  op->low = (float)(quantize_bound(lo, p->output_scale, p->output_zero_point) - p->output_zero_point);
+  op->high = (float)(quantize_bound(hi, p->output_scale, p->output_zero_point) - p->output_zero_point);
+  memcpy(op->bias, p->bias, (size_t)op->n * sizeof(int32_t));
+  for (int32_t n = 0; n < op->n; n++)
+    for (int32_t k = 0; k < op->k; k++)
+      *packed_at(op, n, k) = (int16_t)((int32_t)p->filter[(size_t)n * (size_t)op->k + (size_t)k] - p->filter_zero_point);
+  return op;
+}
+
+vt_conv1x1 *vt_hconv_create(const vt_hconv_params *p) {
+  if (!p || !p->filter || !p->channel_scales || !p->bias || p->in_channels < 1 || p->out_channels < 1 || p->in_channels > (1 << 16) ||
+      p->out_channels > (1 << 16) || p->activation < 0 || p->activation > 3)
+    return NULL;
+  for (int32_t n = 0; n < p->out_channels; n++)
+    if (!(p->channel_scales[n] > 0.0f) || !isfinite(p->channel_scales[n])) return NULL;
+  vt_conv1x1 *op = alloc_op(kHybrid, p->in_channels, p->out_channels);
+  if (!op) return NULL;
+  op->channel_scales = calloc((size_t)op->nb * kNR, sizeof(float));
+  op->fbias = calloc((size_t)op->nb * kNR, sizeof(float));
+  if (!op->channel_scales || !op->fbias) {
+    vt_conv1x1_free(op);
+    return NULL;
+  }
+  memcpy(op->channel_scales, p->channel_scales, (size_t)op->n * sizeof(float));
+  memcpy(op->fbias, p->bias, (size_t)op->n * sizeof(float));
+  activation_range(p->activation, &op->min, &op->max);
+  for (int32_t n = 0; n < op->n; n++)
+    for (int32_t k = 0; k < op->k; k++) *packed_at(op, n, k) = p->filter[(size_t)n * (size_t)op->k + (size_t)k];
+  return op;
+}
+
+void vt_conv1x1_free(vt_conv1x1 *op) {
+  if (!op) return;
+  free(op->packed);
+  free(op->bias);
+  free(op->channel_scales);
+  free(op->fbias);
+  free(op);
+}
+
+int32_t vt_conv1x1_in_channels(const vt_conv1x1 *op) { return op ? op->k : 0; }
+int32_t vt_conv1x1_out_channels(const vt_conv1x1 *op) { return op ? op->n : 0; }
+int vt_conv1x1_is_hybrid(const vt_conv1x1 *op) { return op && op->kind == kHybrid; }
+
+// Scratch: the int16 input rows, then (hybrid) one float dequantization scale per pixel.
+size_t vt_conv1x1_scratch_size(const vt_conv1x1 *op, int64_t pixels) {
+  if (!op || pixels < 1 || pixels > ((int64_t)1 << 40) / op->kp) return 0;
+  return align64((size_t)pixels * (size_t)op->kp * 4) + align64((size_t)pixels * sizeof(float)) + 64;
+}
+
+// --- Input preparation ---------------------------------------------------------------------------
+
+// Float to int32 by rounding to nearest-even as x86's cvtps2dq does it: out-of-range and NaN give INT32_MIN.
+static inline __attribute__((always_inline)) int32_t cvt_rne(float v) {
+  return (v >= -2147483648.0f && v < 2147483648.0f) ? (int32_t)lrintf(v) : INT32_MIN;
+}
+static inline __attribute__((always_inline)) int32_t sat16(int32_t v) { return v < -32768 ? -32768 : v > 32767 ? 32767 : v; }
+
+// XNNPACK's per-pixel asymmetric int8 quantization parameters from the pixel's range (both ends
+// taken to include 0): the quantization multiplier 255 / (rmax − rmin), the zero point, and the
+// dequantization scale 1 / multiplier.
+static inline __attribute__((always_inline)) void pixel_params(float lo, float hi, float *multiplier, int32_t *zp, float *dequant) {
+  const float rmin = lo < 0.0f ? lo : 0.0f, rmax = hi > 0.0f ? hi : 0.0f;
+  const float qmin = -128.0f, qmax = 127.0f;
+  const float scale = rmin == rmax ? 1.0f : (qmax - qmin) / (rmax - rmin);
+  const float descaled_min = rmin * scale, descaled_max = rmax * scale;
+  const float from_min = qmin + descaled_min, from_max = qmax + descaled_max;
+  float z = from_min + from_max > 0.0f ? qmin - descaled_min : qmax - descaled_max;
+  z = z < qmin ? qmin : z > qmax ? qmax : z;
+  *zp = (int32_t)(int8_t)lrintf(z);
+  *multiplier = scale;
+  *dequant = 1.0f / scale;
+}
+
+// One value of XNNPACK's f32 → int8 convert: x · multiplier, capped at 32767 (minps), rounded to
+// nearest-even, saturated to int16, plus the zero point with int16 saturation, saturated to int8;
+// returned less the zero point (what the GEMM multiplies).
+static inline __attribute__((always_inline)) int16_t quantize_value(float x, float multiplier, int32_t zp) {
+  float v = x * multiplier;
+  v = v < 32767.0f ? v : 32767.0f;
+  int32_t q = sat16(sat16(cvt_rne(v)) + zp);
+  q = q < -128 ? -128 : q > 127 ? 127 : q;
+  return (int16_t)(q - zp);
+}
+
+// Rows m0..<m1 of the input as int16 (scalar).
+static void prepare_plain(const vt_conv1x1 *op, const void *input, int64_t m0, int64_t m1, int16_t *a, float *dequant) {
+  const int32_t k = op->k, k2 = op->kp * 2;
+  for (int64_t m = m0; m < m1; m++) {
+    int16_t *row = a + (size_t)m * (size_t)k2;
+    if (op->kind == kUInt8) {
+      const uint8_t *x = (const uint8_t *)input + (size_t)m * (size_t)k;
+      for (int32_t c = 0; c < k; c++) row[c] = (int16_t)((int32_t)x[c] - op->input_zero_point);
+    } else {
+      const float *x = (const float *)input + (size_t)m * (size_t)k;
+      float lo = x[0], hi = x[0];
+      for (int32_t c = 1; c < k; c++) {
+        lo = x[c] < lo ? x[c] : lo;
+        hi = x[c] > hi ? x[c] : hi;
+      }
+      float multiplier;
+      int32_t zp;
+      pixel_params(lo, hi, &multiplier, &zp, &dequant[m]);
+      for (int32_t c = 0; c < k; c++) row[c] = quantize_value(x[c], multiplier, zp);
+    }
+    if (k2 > k) row[k] = 0;
+  }
+}
+
+// --- Outputs -----------------------------------------------------------------------------------
+
+// XNNPACK's fp32 requantization: float(acc) · scale, clamped to the activation's bounds (less the
+// zero point), rounded to nearest-even, plus the zero point.
+static inline __attribute__((always_inline)) uint8_t requantize(const vt_conv1x1 *op, int32_t acc) {
+  float f = (float)acc * op->scale;
+  f = f < op->low ? op->low : f;
+  f = f > op->high ? op->high : f;
+  return (uint8_t)((int32_t)lrintf(f) + op->output_zero_point);
+}
+
+// The hybrid epilogue: float(acc) · the pixel's scale, then one fused multiply-add with the channel's
+// scale and bias, then maxps with the minimum and minps with the maximum.
+static inline __attribute__((always_inline)) float dequantize(const vt_conv1x1 *op, int32_t acc, float pixel_scale, int32_t n) {
+  float v = fmaf((float)acc * pixel_scale, op->channel_scales[n], op->fbias[n]);
+  v = v > op->min ? v : op->min;
+  return v < op->max ? v : op->max;
+}
+
+static void rows_plain(const vt_conv1x1 *op, const void *input, int64_t m0, int64_t m1, void *output, int16_t *a, float *dequant) {
+  prepare_plain(op, input, m0, m1, a, dequant);
+  const int32_t k2 = op->kp * 2;
+  for (int64_t m = m0; m < m1; m++) {
+    const int16_t *x = a + (size_t)m * (size_t)k2;
+    for (int32_t n = 0; n < op->n; n++) {
+      const int16_t *w = packed_at(op, n, 0);
+      int32_t acc = op->bias[n];
+      for (int32_t k = 0; k < op->k; k++) acc += (int32_t)x[k] * w[(size_t)(k / 2) * kNR * 2 + (size_t)(k % 2)];
+      const size_t at = (size_t)m * (size_t)op->n + (size_t)n;
+      if (op->kind == kUInt8) ((uint8_t *)output)[at] = requantize(op, acc);
+      else ((float *)output)[at] = dequantize(op, acc, dequant[m], n);
+    }
+  }
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+
+__attribute__((target("avx2"))) static void prepare_avx2(const vt_conv1x1 *op, const void *input, int64_t m0, int64_t m1, int16_t *a,
+                                                         float *dequant) {
+  const int32_t k = op->k, k2 = op->kp * 2;
+  for (int64_t m = m0; m < m1; m++) {
+    int16_t *row = a + (size_t)m * (size_t)k2;
+    int32_t c = 0;
+    if (op->kind == kUInt8) {
+      const uint8_t *x = (const uint8_t *)input + (size_t)m * (size_t)k;
+      const __m256i izp = _mm256_set1_epi16((int16_t)op->input_zero_point);
+      for (; c + 16 <= k; c += 16)
+        _mm256_storeu_si256((__m256i *)(row + c), _mm256_sub_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(x + c))), izp));
+      for (; c < k; c++) row[c] = (int16_t)((int32_t)x[c] - op->input_zero_point);
+    } else {
+      const float *x = (const float *)input + (size_t)m * (size_t)k;
+      float lo = x[0], hi = x[0];
+      if (k >= 8) {
+        __m256 vlo = _mm256_loadu_ps(x), vhi = vlo;
+        for (c = 8; c + 8 <= k; c += 8) {
+          const __m256 v = _mm256_loadu_ps(x + c);
+          vlo = _mm256_min_ps(vlo, v);
+          vhi = _mm256_max_ps(vhi, v);
+        }
+        float l[8], h[8];
+        _mm256_storeu_ps(l, vlo);
+        _mm256_storeu_ps(h, vhi);
+        lo = l[0];
+        hi = h[0];
+        for (int i = 1; i < 8; i++) {
+          lo = l[i] < lo ? l[i] : lo;
+          hi = h[i] > hi ? h[i] : hi;
+        }
+      }
+      for (; c < k; c++) {
+        lo = x[c] < lo ? x[c] : lo;
+        hi = x[c] > hi ? x[c] : hi;
+      }
+      float multiplier;
+      int32_t zp;
+      pixel_params(lo, hi, &multiplier, &zp, &dequant[m]);
+      const __m256 vm = _mm256_set1_ps(multiplier), vcap = _mm256_set1_ps(32767.0f);
+      const __m256i vzp = _mm256_set1_epi16((int16_t)zp);
+      for (c = 0; c + 16 <= k; c += 16) {
+        const __m256i i0 = _mm256_cvtps_epi32(_mm256_min_ps(_mm256_mul_ps(_mm256_loadu_ps(x + c), vm), vcap));
+        const __m256i i1 = _mm256_cvtps_epi32(_mm256_min_ps(_mm256_mul_ps(_mm256_loadu_ps(x + c + 8), vm), vcap));
+        const __m256i s = _mm256_adds_epi16(_mm256_permute4x64_epi64(_mm256_packs_epi32(i0, i1), 0xD8), vzp);
+        const __m256i q = _mm256_max_epi16(_mm256_min_epi16(s, _mm256_set1_epi16(127)), _mm256_set1_epi16(-128));
+        _mm256_storeu_si256((__m256i *)(row + c), _mm256_sub_epi16(q, vzp));
+      }
+      for (; c < k; c++) row[c] = quantize_value(x[c], multiplier, zp);
+    }
+    if (k2 > k) row[k] = 0;
+  }
+}
+
+// The GEMM core: for one 16-column block, six rows' int32 sums (initialized with `init0/1`).
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void tile_avx2(const int16_t *w, const int32_t *const rows[kMR],
+                                                                                           int32_t kp, __m256i init0, __m256i init1,
+                                                                                           __m256i acc[kMR][2]) {
+  for (int r = 0; r < kMR; r++) {
+    acc[r][0] = init0;
+    acc[r][1] = init1;
+  }
+  for (int32_t p = 0; p < kp; p++) {
+    const __m256i w0 = _mm256_load_si256((const __m256i *)(w + (size_t)p * 32));
+    const __m256i w1 = _mm256_load_si256((const __m256i *)(w + (size_t)p * 32 + 16));
+    for (int r = 0; r < kMR; r++) {
+      int32_t pair;
+      memcpy(&pair, rows[r] + p, 4);
+      const __m256i v = _mm256_set1_epi32(pair);
+      acc[r][0] = _mm256_add_epi32(acc[r][0], _mm256_madd_epi16(v, w0));
+      acc[r][1] = _mm256_add_epi32(acc[r][1], _mm256_madd_epi16(v, w1));
+    }
+  }
+}
+
+__attribute__((target("avx2,fma"))) static void rows_avx2(const vt_conv1x1 *op, const void *input, int64_t m0, int64_t m1, void *output,
+                                                          int16_t *a, float *dequant) {
+  prepare_avx2(op, input, m0, m1, a, dequant);
+  const int32_t k2 = op->kp * 2;
+  const __m256 vscale = _mm256_set1_ps(op->scale), vlow = _mm256_set1_ps(op->low), vhigh = _mm256_set1_ps(op->high);
+  const __m256 vmin = _mm256_set1_ps(op->min), vmax = _mm256_set1_ps(op->max);
+  const __m256i vzp = _mm256_set1_epi32(op->output_zero_point);
+  for (int32_t nb = 0; nb < op->nb; nb++) {
+    const int16_t *w = op->packed + (size_t)nb * (size_t)op->kp * kNR * 2;
+    const __m256i bias0 = _mm256_loadu_si256((const __m256i *)(op->bias + nb * kNR));
+    const __m256i bias1 = _mm256_loadu_si256((const __m256i *)(op->bias + nb * kNR + 8));
+    const int32_t columns = op->n - nb * kNR < kNR ? op->n - nb * kNR : kNR;
+    for (int64_t mb = m0; mb < m1; mb += kMR) {
+      const int32_t *rows[kMR];
+      for (int r = 0; r < kMR; r++) rows[r] = (const int32_t *)(a + (size_t)(mb + r < m1 ? mb + r : m1 - 1) * (size_t)k2);
+      __m256i acc[kMR][2];
+      tile_avx2(w, rows, op->kp, bias0, bias1, acc);
+      for (int r = 0; r < kMR && mb + r < m1; r++) {
+        const size_t at = (size_t)(mb + r) * (size_t)op->n + (size_t)nb * kNR;
+        if (op->kind == kUInt8) {
+          __m256 f0 = _mm256_mul_ps(_mm256_cvtepi32_ps(acc[r][0]), vscale), f1 = _mm256_mul_ps(_mm256_cvtepi32_ps(acc[r][1]), vscale);
+          f0 = _mm256_min_ps(_mm256_max_ps(f0, vlow), vhigh);
+          f1 = _mm256_min_ps(_mm256_max_ps(f1, vlow), vhigh);
+          const __m256i i0 = _mm256_add_epi32(_mm256_cvtps_epi32(f0), vzp), i1 = _mm256_add_epi32(_mm256_cvtps_epi32(f1), vzp);
+          const __m256i p16 = _mm256_permute4x64_epi64(_mm256_packs_epi32(i0, i1), 0xD8);
+          const __m128i u8 = _mm_packus_epi16(_mm256_castsi256_si128(p16), _mm256_extracti128_si256(p16, 1));
+          if (columns == kNR) {
+            _mm_storeu_si128((__m128i *)((uint8_t *)output + at), u8);
+          } else {
+            uint8_t t[kNR];
+            _mm_storeu_si128((__m128i *)t, u8);
+            memcpy((uint8_t *)output + at, t, (size_t)columns);
+          }
+        } else {
+          const __m256 ps = _mm256_set1_ps(dequant[mb + r]);
+          float t[kNR];
+          float *dst = columns == kNR ? (float *)output + at : t;
+          for (int h = 0; h < 2; h++) {
+            __m256 v = _mm256_mul_ps(_mm256_cvtepi32_ps(acc[r][h]), ps);
+            v = _mm256_fmadd_ps(v, _mm256_loadu_ps(op->channel_scales + nb * kNR + h * 8), _mm256_loadu_ps(op->fbias + nb * kNR + h * 8));
+            v = _mm256_min_ps(_mm256_max_ps(v, vmin), vmax);
+            _mm256_storeu_ps(dst + h * 8, v);
+          }
+          if (columns < kNR) memcpy((float *)output + at, t, (size_t)columns * sizeof(float));
+        }
+      }
+    }
+  }
+}
+#endif
+
+const char *vt_conv1x1_path(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return "avx2";
+#endif
+  return "scalar";
+}
+
+int vt_conv1x1_preferred(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  return vt_conv1x1_path()[0] == 'a' && !__builtin_cpu_supports("avx512vnni") && !__builtin_cpu_supports("avxvnni");
+#else
+  return 0;
+#endif
+}
+
+typedef void (*rows_fn)(const vt_conv1x1 *, const void *, int64_t, int64_t, void *, int16_t *, float *);
+
+typedef struct {
+  const vt_conv1x1 *op;
+  const void *input;
+  int64_t pixels;
+  void *output;
+  int16_t *a;
+  float *dequant;
+  rows_fn rows;
+} run_job;
+
+// Part t of `parts` takes its share of the rows, in multiples of six.
+static void run_part(void *context, int32_t t, int32_t parts) {
+  const run_job *j = context;
+  const int64_t blocks = (j->pixels + kMR - 1) / kMR;
+  const int64_t m0 = blocks * t / parts * kMR, end = blocks * (t + 1) / parts * kMR, m1 = end < j->pixels ? end : j->pixels;
+  if (m0 < m1) j->rows(j->op, j->input, m0, m1, j->output, j->a, j->dequant);
+}
+
+static int run_with(rows_fn rows, const vt_conv1x1 *op, const void *input, int64_t pixels, void *output, void *scratch, size_t scratch_size,
+                    int32_t threads) {
+  const size_t need = vt_conv1x1_scratch_size(op, pixels);
+  if (!op || !input || !output || need == 0 || !scratch || scratch_size < need) return -1;
+  uint8_t *base = (uint8_t *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
+  run_job job = {op, input, pixels, output, (int16_t *)base, (float *)(base + align64((size_t)pixels * (size_t)op->kp * 4)), rows};
+  const int64_t blocks = (pixels + kMR - 1) / kMR;
+  if (threads < 1) threads = 1;
+  if (threads > blocks) threads = (int32_t)blocks;
+  vt_parallel(threads, run_part, &job);
+  return 0;
+}
+
+int vt_conv1x1_run_scalar(const vt_conv1x1 *op, const void *input, int64_t pixels, void *output, void *scratch, size_t scratch_size) {
+  return run_with(rows_plain, op, input, pixels, output, scratch, scratch_size, 1);
+}
+
+int vt_conv1x1_run(const vt_conv1x1 *op, const void *input, int64_t pixels, void *output, void *scratch, size_t scratch_size,
+                   int32_t threads) {
+#if defined(__x86_64__) || defined(__i386__)
+  if (vt_conv1x1_path()[0] == 'a') return run_with(rows_avx2, op, input, pixels, output, scratch, scratch_size, threads);
+#endif
+  return run_with(rows_plain, op, input, pixels, output, scratch, scratch_size, threads);
+}
+
+// --- Custom options ----------------------------------------------------------------------------
+
+enum { kQHeader = 4 + 4 + 6 * 4 + 3 * 4, kHHeader = 4 + 4 + 3 * 4 };
+
+static size_t padded4(size_t n) { return (n + 3) & ~(size_t)3; }
+
+size_t vt_qconv_encode_options(const vt_qconv_params *p, uint8_t *out, size_t capacity) {
+  if (!p || !p->filter || !p->bias || p->in_channels < 1 || p->out_channels < 1) return 0;
+  const size_t fb = padded4((size_t)p->in_channels * (size_t)p->out_channels);
+  const size_t size = kQHeader + fb + (size_t)p->out_channels * 4;
+  if (!out || capacity < size) return size;
+  memset(out, 0, size);
+  memcpy(out, "VTQC", 4);
+  const int32_t ints[7] = {1, p->in_channels, p->out_channels, p->activation, p->input_zero_point, p->filter_zero_point, p->output_zero_point};
+  memcpy(out + 4, ints, sizeof ints);
+  const float scales[3] = {p->input_scale, p->filter_scale, p->output_scale};
+  memcpy(out + 32, scales, sizeof scales);
+  memcpy(out + kQHeader, p->filter, (size_t)p->in_channels * (size_t)p->out_channels);
+  memcpy(out + kQHeader + fb, p->bias, (size_t)p->out_channels * 4);
+  return size;
+}
+
+int vt_qconv_decode_options(const uint8_t *data, size_t size, vt_qconv_params *p) {
+  if (!data || !p || size < kQHeader || memcmp(data, "VTQC", 4) != 0) return -1;
+  int32_t ints[7];
+  float scales[3];
+  memcpy(ints, data + 4, sizeof ints);
+  memcpy(scales, data + 32, sizeof scales);
+  if (ints[0] != 1 || ints[1] < 1 || ints[2] < 1 || ints[1] > (1 << 16) || ints[2] > (1 << 16) || ints[3] < 0 || ints[3] > 3) return -1;
+  const size_t fb = padded4((size_t)ints[1] * (size_t)ints[2]);
+  if (size != kQHeader + fb + (size_t)ints[2] * 4) return -1;
+  *p = (vt_qconv_params){ints[1], ints[2], ints[3], ints[4], ints[5], ints[6], scales[0], scales[1], scales[2],
+                         data + kQHeader, (const int32_t *)(data + kQHeader + fb)};
+  return 0;
+}
+
+size_t vt_hconv_encode_options(const vt_hconv_params *p, uint8_t *out, size_t capacity) {
+  if (!p || !p->filter || !p->channel_scales || !p->bias || p->in_channels < 1 || p->out_channels < 1) return 0;
+  const size_t fb = padded4((size_t)p->in_channels * (size_t)p->out_channels);
+  const size_t size = kHHeader + fb + 2 * (size_t)p->out_channels * 4;
+  if (!out || capacity < size) return size;
+  memset(out, 0, size);
+  memcpy(out, "VTHC", 4);
+  const int32_t ints[4] = {1, p->in_channels, p->out_channels, p->activation};
+  memcpy(out + 4, ints, sizeof ints);
+  memcpy(out + kHHeader, p->filter, (size_t)p->in_channels * (size_t)p->out_channels);
+  memcpy(out + kHHeader + fb, p->channel_scales, (size_t)p->out_channels * 4);
+  memcpy(out + kHHeader + fb + (size_t)p->out_channels * 4, p->bias, (size_t)p->out_channels * 4);
+  return size;
+}
+
+int vt_hconv_decode_options(const uint8_t *data, size_t size, vt_hconv_params *p) {
+  if (!data || !p || size < kHHeader || memcmp(data, "VTHC", 4) != 0) return -1;
+  int32_t ints[4];
+  memcpy(ints, data + 4, sizeof ints);
+  if (ints[0] != 1 || ints[1] < 1 || ints[2] < 1 || ints[1] > (1 << 16) || ints[2] > (1 << 16) || ints[3] < 0 || ints[3] > 3) return -1;
+  const size_t fb = padded4((size_t)ints[1] * (size_t)ints[2]);
+  if (size != kHHeader + fb + 2 * (size_t)ints[2] * 4) return -1;
+  *p = (vt_hconv_params){ints[1], ints[2], ints[3], (const int8_t *)(data + kHHeader), (const float *)(data + kHHeader + fb),
+                         (const float *)(data + kHHeader + fb + (size_t)ints[2] * 4)};
+  return 0;
+}

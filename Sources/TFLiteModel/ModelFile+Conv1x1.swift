@@ -1,0 +1,101 @@
+/// The ops VisionTasks' 1×1 convolution kernel takes (see `customKernelOps`), uint8 and hybrid.
+///
+/// Uint8: every CONV_2D with a uint8 input and output, a constant uint8 [N, 1, 1, K] filter, a constant int32 (or no)
+/// bias quantized at input scale × filter scale, per-tensor quantization, stride 1 and a fused activation among NONE, RELU, RELU_N1_TO_1 and
+/// RELU6. Its custom options: "VTQC", version 1, six int32 (input channels K, output channels N,
+/// activation, input/filter/output zero points), three float32 scales (input, filter, output), the
+/// filter padded to 4 bytes, the int32 bias (little endian).
+///
+/// Hybrid: every CONV_2D with a float32 input and output, a constant int8 [N, 1, 1, K] filter with
+/// symmetric per-channel (or per-tensor) scales, a constant float32 (or no) bias, stride 1, K + N > 2
+/// (what XNNPACK turns into its dynamically quantized fully-connected op) and one of the four fused
+/// activations. Its custom options: "VTHC", version 1, three int32 (K, N, activation), the filter
+/// padded to 4 bytes, the per-channel scales, the bias (little endian).
+extension ModelFile {
+    /// The custom options for op `op` if it is a uint8 1×1 convolution our kernel computes.
+    func quantizedConvOptions(_ op: Operator, _ opTable: FlatTable, _ sg: Subgraph) throws -> [UInt8]? {
+        let conv2D: Int32 = 3
+        guard operatorCodes.indices.contains(op.opcodeIndex), operatorCodes[op.opcodeIndex].builtinCode == conv2D,
+              op.inputs.count >= 2, op.outputs.count == 1, sg.tensors.indices.contains(op.inputs[0]), sg.tensors.indices.contains(op.inputs[1]),
+              sg.tensors.indices.contains(op.outputs[0]) else { return nil }
+        let input = sg.tensors[op.inputs[0]], filter = sg.tensors[op.inputs[1]], output = sg.tensors[op.outputs[0]]
+        guard input.type == .uint8, output.type == .uint8, filter.type == .uint8, filter.buffer > 0,
+              filter.shape.count == 4, filter.shape[1] == 1, filter.shape[2] == 1, input.shape.count == 4, output.shape.count == 4 else { return nil }
+        let n = filter.shape[0], k = filter.shape[3]
+        guard n >= 1, k >= 1, n <= 1 << 16, k <= 1 << 16, input.shape[3] == k, output.shape[3] == n,
+              let iq = Self.perTensor(input), let fq = Self.perTensor(filter), let oq = Self.perTensor(output) else { return nil }
+        guard let weights = try buffer(filter.buffer), weights.count == n * k else { return nil }
+        var bias = [UInt8](repeating: 0, count: n * 4)
+        if op.inputs.count >= 3, op.inputs[2] >= 0 {
+            guard sg.tensors.indices.contains(op.inputs[2]) else { return nil }
+            let b = sg.tensors[op.inputs[2]]
+            // XNNPACK takes the op only with a bias quantized at input scale × filter scale (otherwise
+            // LiteRT's own kernel runs it, with another requantization).
+            guard b.type == .int32, b.buffer > 0, let raw = try buffer(b.buffer), raw.count == n * 4, let bq = b.quantization,
+                  bq.scales.count == 1, bq.zeroPoints.allSatisfy({ $0 == 0 }), let bs = bq.scales.first,
+                  abs(Double(bs) - Double(iq.scale) * Double(fq.scale)) <= 1e-6 * Double(iq.scale) * Double(fq.scale) else { return nil }
+            bias = raw
+        }
+        guard let activation = try Self.unitStrideActivation(opTable) else { return nil }
+        let scale = iq.scale * fq.scale / oq.scale
+        guard scale > 0, scale < 256 else { return nil }  // what XNNPACK accepts
+        var out: [UInt8] = Array("VTQC".utf8)
+        func int32(_ v: Int32) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
+        for v in [1, Int32(k), Int32(n), activation, iq.zeroPoint, fq.zeroPoint, oq.zeroPoint] { int32(v) }
+        for v in [iq.scale, fq.scale, oq.scale] { withUnsafeBytes(of: v.bitPattern.littleEndian) { out += $0 } }
+        out += weights
+        out += [UInt8](repeating: 0, count: (4 - weights.count % 4) % 4)
+        out += bias
+        return out
+    }
+
+    /// The custom options for op `op` if it is a hybrid 1×1 convolution our kernel computes.
+    func hybridConvOptions(_ op: Operator, _ opTable: FlatTable, _ sg: Subgraph) throws -> [UInt8]? {
+        let conv2D: Int32 = 3
+        guard operatorCodes.indices.contains(op.opcodeIndex), operatorCodes[op.opcodeIndex].builtinCode == conv2D,
+              op.inputs.count >= 2, op.outputs.count == 1, sg.tensors.indices.contains(op.inputs[0]), sg.tensors.indices.contains(op.inputs[1]),
+              sg.tensors.indices.contains(op.outputs[0]) else { return nil }
+        let input = sg.tensors[op.inputs[0]], filter = sg.tensors[op.inputs[1]], output = sg.tensors[op.outputs[0]]
+        guard input.type == .float32, output.type == .float32, filter.type == .int8, filter.buffer > 0, let q = filter.quantization,
+              filter.shape.count == 4, filter.shape[1] == 1, filter.shape[2] == 1, input.shape.count == 4, output.shape.count == 4 else { return nil }
+        let n = filter.shape[0], k = filter.shape[3]
+        guard n >= 1, k >= 1, n <= 1 << 16, k <= 1 << 16, k + n > 2, input.shape[3] == k, output.shape[3] == n,
+              q.zeroPoints.allSatisfy({ $0 == 0 }), q.scales.allSatisfy({ $0.isFinite && $0 > 0 }),
+              q.scales.count == 1 || (q.scales.count == n && q.quantizedDimension == 0) else { return nil }
+        let scales = q.scales.count == 1 ? [Float](repeating: q.scales[0], count: n) : q.scales
+        guard let weights = try buffer(filter.buffer), weights.count == n * k else { return nil }
+        var bias = [UInt8](repeating: 0, count: n * 4)
+        if op.inputs.count >= 3, op.inputs[2] >= 0 {
+            guard sg.tensors.indices.contains(op.inputs[2]) else { return nil }
+            let b = sg.tensors[op.inputs[2]]
+            guard b.type == .float32, b.buffer > 0, let raw = try buffer(b.buffer), raw.count == n * 4 else { return nil }
+            bias = raw
+        }
+        guard let activation = try Self.unitStrideActivation(opTable) else { return nil }
+        var out: [UInt8] = Array("VTHC".utf8)
+        for v in [1, Int32(k), Int32(n), activation] { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
+        out += weights
+        out += [UInt8](repeating: 0, count: (4 - weights.count % 4) % 4)
+        for v in scales { withUnsafeBytes(of: v.bitPattern.littleEndian) { out += $0 } }
+        out += bias
+        return out
+    }
+
+    /// A CONV_2D's fused activation (0…3) when its strides are 1 and its activation one the kernel has.
+    static func unitStrideActivation(_ opTable: FlatTable) throws -> Int32? {
+        // Conv2DOptions: padding, stride_w, stride_h, fused_activation_function, dilation_w, dilation_h.
+        let options = try target(opTable, 4).map { try opTable.reader.table(at: $0) }
+        func option<T: FixedWidthInteger>(_ slot: Int, _ fallback: T) throws -> T { try options?.scalar(slot, default: fallback) ?? fallback }
+        let sw = try option(1, Int32(0)), sh = try option(2, Int32(0)), activation = Int32(try option(3, Int8(0)))
+        let dw = try option(4, Int32(1)), dh = try option(5, Int32(1))
+        guard sw == 1, sh == 1, dw >= 1, dh >= 1, (0...3).contains(activation) else { return nil }
+        return activation
+    }
+
+    /// A uint8 tensor's per-tensor scale (positive, finite) and zero point (0…255).
+    static func perTensor(_ t: Tensor) -> (scale: Float, zeroPoint: Int32)? {
+        guard let q = t.quantization, q.scales.count == 1, q.zeroPoints.count == 1, let scale = q.scales.first, let zp = q.zeroPoints.first,
+              scale.isFinite, scale > 0, (0...255).contains(zp) else { return nil }
+        return (scale, Int32(zp))
+    }
+}
