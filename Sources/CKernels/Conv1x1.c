@@ -311,51 +311,83 @@ __attribute__((target("avx2"))) static inline __attribute__((always_inline)) voi
   }
 }
 
+// The uint8 epilogue for one tile: XNNPACK's fp32 requantization, 16 bytes per row.
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void store_uint8(const vt_conv1x1 *op, __m256i acc[kMR][2], int valid,
+                                                                                             int32_t columns, uint8_t *out, size_t stride) {
+  const __m256 vscale = _mm256_set1_ps(op->scale), vlow = _mm256_set1_ps(op->low), vhigh = _mm256_set1_ps(op->high);
+  const __m256i vzp = _mm256_set1_epi32(op->output_zero_point);
+  for (int r = 0; r < kMR; r++) {
+    if (r >= valid) continue;
+    __m256 f0 = _mm256_mul_ps(_mm256_cvtepi32_ps(acc[r][0]), vscale), f1 = _mm256_mul_ps(_mm256_cvtepi32_ps(acc[r][1]), vscale);
+    f0 = _mm256_min_ps(_mm256_max_ps(f0, vlow), vhigh);
+    f1 = _mm256_min_ps(_mm256_max_ps(f1, vlow), vhigh);
+    const __m256i i0 = _mm256_add_epi32(_mm256_cvtps_epi32(f0), vzp), i1 = _mm256_add_epi32(_mm256_cvtps_epi32(f1), vzp);
+    const __m256i p16 = _mm256_permute4x64_epi64(_mm256_packs_epi32(i0, i1), 0xD8);
+    const __m128i u8 = _mm_packus_epi16(_mm256_castsi256_si128(p16), _mm256_extracti128_si256(p16, 1));
+    uint8_t *dst = out + (size_t)r * stride;
+    if (columns == kNR) {
+      _mm_storeu_si128((__m128i *)dst, u8);
+    } else {
+      uint8_t t[kNR];
+      _mm_storeu_si128((__m128i *)t, u8);
+      memcpy(dst, t, (size_t)columns);
+    }
+  }
+}
+
+// The hybrid epilogue for one tile: float(acc) · the pixel's scale, one FMA with the channel's scale
+// and bias, maxps / minps with the activation's range; 16 floats per row.
+__attribute__((target("avx2,fma"))) static inline __attribute__((always_inline)) void store_float(const vt_conv1x1 *op, __m256i acc[kMR][2],
+                                                                                                 int valid, int32_t columns, const float *scale,
+                                                                                                 const float *bias, const float *pixel_scales,
+                                                                                                 float *out, size_t stride) {
+  const __m256 vmin = _mm256_set1_ps(op->min), vmax = _mm256_set1_ps(op->max);
+  const __m256 s0 = _mm256_loadu_ps(scale), s1 = _mm256_loadu_ps(scale + 8), b0 = _mm256_loadu_ps(bias), b1 = _mm256_loadu_ps(bias + 8);
+  for (int r = 0; r < kMR; r++) {
+    if (r >= valid) continue;
+    const __m256 ps = _mm256_broadcast_ss(pixel_scales + r);
+    __m256 v0 = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(acc[r][0]), ps), s0, b0);
+    __m256 v1 = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(acc[r][1]), ps), s1, b1);
+    v0 = _mm256_min_ps(_mm256_max_ps(v0, vmin), vmax);
+    v1 = _mm256_min_ps(_mm256_max_ps(v1, vmin), vmax);
+    float *dst = out + (size_t)r * stride;
+    if (columns == kNR) {
+      _mm256_storeu_ps(dst, v0);
+      _mm256_storeu_ps(dst + 8, v1);
+    } else {
+      float t[kNR];
+      _mm256_storeu_ps(t, v0);
+      _mm256_storeu_ps(t + 8, v1);
+      memcpy(dst, t, (size_t)columns * sizeof(float));
+    }
+  }
+}
+
+enum { kChunk = 16 * kMR };  // rows prepared and multiplied together (their int16 input stays in L1/L2)
+
 __attribute__((target("avx2,fma"))) static void rows_avx2(const vt_conv1x1 *op, const void *input, int64_t m0, int64_t m1, void *output,
                                                           int16_t *a, float *dequant) {
-  prepare_avx2(op, input, m0, m1, a, dequant);
   const int32_t k2 = op->kp * 2;
-  const __m256 vscale = _mm256_set1_ps(op->scale), vlow = _mm256_set1_ps(op->low), vhigh = _mm256_set1_ps(op->high);
-  const __m256 vmin = _mm256_set1_ps(op->min), vmax = _mm256_set1_ps(op->max);
-  const __m256i vzp = _mm256_set1_epi32(op->output_zero_point);
-  for (int32_t nb = 0; nb < op->nb; nb++) {
-    const int16_t *w = op->packed + (size_t)nb * (size_t)op->kp * kNR * 2;
-    const __m256i bias0 = _mm256_loadu_si256((const __m256i *)(op->bias + nb * kNR));
-    const __m256i bias1 = _mm256_loadu_si256((const __m256i *)(op->bias + nb * kNR + 8));
-    const int32_t columns = op->n - nb * kNR < kNR ? op->n - nb * kNR : kNR;
-    for (int64_t mb = m0; mb < m1; mb += kMR) {
-      const int32_t *rows[kMR];
-      for (int r = 0; r < kMR; r++) rows[r] = (const int32_t *)(a + (size_t)(mb + r < m1 ? mb + r : m1 - 1) * (size_t)k2);
-      __m256i acc[kMR][2];
-      tile_avx2(w, rows, op->kp, bias0, bias1, acc);
-      for (int r = 0; r < kMR && mb + r < m1; r++) {
-        const size_t at = (size_t)(mb + r) * (size_t)op->n + (size_t)nb * kNR;
-        if (op->kind == kUInt8) {
-          __m256 f0 = _mm256_mul_ps(_mm256_cvtepi32_ps(acc[r][0]), vscale), f1 = _mm256_mul_ps(_mm256_cvtepi32_ps(acc[r][1]), vscale);
-          f0 = _mm256_min_ps(_mm256_max_ps(f0, vlow), vhigh);
-          f1 = _mm256_min_ps(_mm256_max_ps(f1, vlow), vhigh);
-          const __m256i i0 = _mm256_add_epi32(_mm256_cvtps_epi32(f0), vzp), i1 = _mm256_add_epi32(_mm256_cvtps_epi32(f1), vzp);
-          const __m256i p16 = _mm256_permute4x64_epi64(_mm256_packs_epi32(i0, i1), 0xD8);
-          const __m128i u8 = _mm_packus_epi16(_mm256_castsi256_si128(p16), _mm256_extracti128_si256(p16, 1));
-          if (columns == kNR) {
-            _mm_storeu_si128((__m128i *)((uint8_t *)output + at), u8);
-          } else {
-            uint8_t t[kNR];
-            _mm_storeu_si128((__m128i *)t, u8);
-            memcpy((uint8_t *)output + at, t, (size_t)columns);
-          }
-        } else {
-          const __m256 ps = _mm256_set1_ps(dequant[mb + r]);
-          float t[kNR];
-          float *dst = columns == kNR ? (float *)output + at : t;
-          for (int h = 0; h < 2; h++) {
-            __m256 v = _mm256_mul_ps(_mm256_cvtepi32_ps(acc[r][h]), ps);
-            v = _mm256_fmadd_ps(v, _mm256_loadu_ps(op->channel_scales + nb * kNR + h * 8), _mm256_loadu_ps(op->fbias + nb * kNR + h * 8));
-            v = _mm256_min_ps(_mm256_max_ps(v, vmin), vmax);
-            _mm256_storeu_ps(dst + h * 8, v);
-          }
-          if (columns < kNR) memcpy((float *)output + at, t, (size_t)columns * sizeof(float));
-        }
+  for (int64_t c0 = m0; c0 < m1; c0 += kChunk) {
+    const int64_t c1 = c0 + kChunk < m1 ? c0 + kChunk : m1;
+    prepare_avx2(op, input, c0, c1, a, dequant);
+    for (int32_t nb = 0; nb < op->nb; nb++) {
+      const int16_t *w = op->packed + (size_t)nb * (size_t)op->kp * kNR * 2;
+      const __m256i bias0 = _mm256_loadu_si256((const __m256i *)(op->bias + nb * kNR));
+      const __m256i bias1 = _mm256_loadu_si256((const __m256i *)(op->bias + nb * kNR + 8));
+      const int32_t columns = op->n - nb * kNR < kNR ? op->n - nb * kNR : kNR;
+      for (int64_t mb = c0; mb < c1; mb += kMR) {
+        const int valid = c1 - mb < kMR ? (int)(c1 - mb) : kMR;
+        const int32_t *rows[kMR];
+        for (int r = 0; r < kMR; r++) rows[r] = (const int32_t *)(a + (size_t)(r < valid ? mb + r : c1 - 1) * (size_t)k2);
+        __m256i acc[kMR][2];
+        tile_avx2(w, rows, op->kp, bias0, bias1, acc);
+        const size_t at = (size_t)mb * (size_t)op->n + (size_t)nb * kNR;
+        if (op->kind == kUInt8)
+          store_uint8(op, acc, valid, columns, (uint8_t *)output + at, (size_t)op->n);
+        else
+          store_float(op, acc, valid, columns, op->channel_scales + nb * kNR, op->fbias + nb * kNR, dequant + mb, (float *)output + at,
+                      (size_t)op->n);
       }
     }
   }
