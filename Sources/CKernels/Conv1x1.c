@@ -133,10 +133,14 @@ int32_t vt_conv1x1_in_channels(const vt_conv1x1 *op) { return op ? op->k : 0; }
 int32_t vt_conv1x1_out_channels(const vt_conv1x1 *op) { return op ? op->n : 0; }
 int vt_conv1x1_is_hybrid(const vt_conv1x1 *op) { return op && op->kind == kHybrid; }
 
-// Scratch: the int16 input rows, then (hybrid) one float dequantization scale per pixel.
-size_t vt_conv1x1_scratch_size(const vt_conv1x1 *op, int64_t pixels) {
-  if (!op || pixels < 1 || pixels > ((int64_t)1 << 40) / op->kp) return 0;
-  return align64((size_t)pixels * (size_t)op->kp * 4) + align64((size_t)pixels * sizeof(float)) + 64;
+enum { kChunk = 16 * kMR };  // rows prepared and multiplied together (their int16 input stays in L1/L2)
+
+// Each thread's scratch: a chunk's int16 input rows, then (hybrid) their float dequantization scales.
+static size_t part_bytes(const vt_conv1x1 *op) { return align64((size_t)kChunk * (size_t)op->kp * 4) + align64(kChunk * sizeof(float)); }
+
+size_t vt_conv1x1_scratch_size(const vt_conv1x1 *op, int32_t threads) {
+  if (!op || threads < 1 || threads > 64) return 0;
+  return (size_t)threads * part_bytes(op) + 64;
 }
 
 // --- Input preparation ---------------------------------------------------------------------------
@@ -174,11 +178,11 @@ static inline __attribute__((always_inline)) int16_t quantize_value(float x, flo
   return (int16_t)(q - zp);
 }
 
-// Rows m0..<m1 of the input as int16 (scalar).
+// Rows m0..<m1 of the input as int16 (scalar), into a[0…] and dequant[0…].
 static void prepare_plain(const vt_conv1x1 *op, const void *input, int64_t m0, int64_t m1, int16_t *a, float *dequant) {
   const int32_t k = op->k, k2 = op->kp * 2;
   for (int64_t m = m0; m < m1; m++) {
-    int16_t *row = a + (size_t)m * (size_t)k2;
+    int16_t *row = a + (size_t)(m - m0) * (size_t)k2;
     if (op->kind == kUInt8) {
       const uint8_t *x = (const uint8_t *)input + (size_t)m * (size_t)k;
       for (int32_t c = 0; c < k; c++) row[c] = (int16_t)((int32_t)x[c] - op->input_zero_point);
@@ -191,7 +195,7 @@ static void prepare_plain(const vt_conv1x1 *op, const void *input, int64_t m0, i
       }
       float multiplier;
       int32_t zp;
-      pixel_params(lo, hi, &multiplier, &zp, &dequant[m]);
+      pixel_params(lo, hi, &multiplier, &zp, &dequant[m - m0]);
       for (int32_t c = 0; c < k; c++) row[c] = quantize_value(x[c], multiplier, zp);
     }
     if (k2 > k) row[k] = 0;
@@ -218,17 +222,18 @@ static inline __attribute__((always_inline)) float dequantize(const vt_conv1x1 *
 }
 
 static void rows_plain(const vt_conv1x1 *op, const void *input, int64_t m0, int64_t m1, void *output, int16_t *a, float *dequant) {
-  prepare_plain(op, input, m0, m1, a, dequant);
   const int32_t k2 = op->kp * 2;
   for (int64_t m = m0; m < m1; m++) {
-    const int16_t *x = a + (size_t)m * (size_t)k2;
+    const int64_t c0 = m0 + (m - m0) / kChunk * kChunk;
+    if (m == c0) prepare_plain(op, input, c0, c0 + kChunk < m1 ? c0 + kChunk : m1, a, dequant);
+    const int16_t *x = a + (size_t)(m - c0) * (size_t)k2;
     for (int32_t n = 0; n < op->n; n++) {
       const int16_t *w = packed_at(op, n, 0);
       int32_t acc = op->bias[n];
       for (int32_t k = 0; k < op->k; k++) acc += (int32_t)x[k] * w[(size_t)(k / 2) * kNR * 2 + (size_t)(k % 2)];
       const size_t at = (size_t)m * (size_t)op->n + (size_t)n;
       if (op->kind == kUInt8) ((uint8_t *)output)[at] = requantize(op, acc);
-      else ((float *)output)[at] = dequantize(op, acc, dequant[m], n);
+      else ((float *)output)[at] = dequantize(op, acc, dequant[m - c0], n);
     }
   }
 }
@@ -240,7 +245,7 @@ __attribute__((target("avx2"))) static void prepare_avx2(const vt_conv1x1 *op, c
                                                          float *dequant) {
   const int32_t k = op->k, k2 = op->kp * 2;
   for (int64_t m = m0; m < m1; m++) {
-    int16_t *row = a + (size_t)m * (size_t)k2;
+    int16_t *row = a + (size_t)(m - m0) * (size_t)k2;
     int32_t c = 0;
     if (op->kind == kUInt8) {
       const uint8_t *x = (const uint8_t *)input + (size_t)m * (size_t)k;
@@ -274,7 +279,7 @@ __attribute__((target("avx2"))) static void prepare_avx2(const vt_conv1x1 *op, c
       }
       float multiplier;
       int32_t zp;
-      pixel_params(lo, hi, &multiplier, &zp, &dequant[m]);
+      pixel_params(lo, hi, &multiplier, &zp, &dequant[m - m0]);
       const __m256 vm = _mm256_set1_ps(multiplier), vcap = _mm256_set1_ps(32767.0f);
       const __m256i vzp = _mm256_set1_epi16((int16_t)zp);
       for (c = 0; c + 16 <= k; c += 16) {
@@ -363,8 +368,6 @@ __attribute__((target("avx2,fma"))) static inline __attribute__((always_inline))
   }
 }
 
-enum { kChunk = 16 * kMR };  // rows prepared and multiplied together (their int16 input stays in L1/L2)
-
 __attribute__((target("avx2,fma"))) static void rows_avx2(const vt_conv1x1 *op, const void *input, int64_t m0, int64_t m1, void *output,
                                                           int16_t *a, float *dequant) {
   const int32_t k2 = op->kp * 2;
@@ -379,14 +382,14 @@ __attribute__((target("avx2,fma"))) static void rows_avx2(const vt_conv1x1 *op, 
       for (int64_t mb = c0; mb < c1; mb += kMR) {
         const int valid = c1 - mb < kMR ? (int)(c1 - mb) : kMR;
         const int32_t *rows[kMR];
-        for (int r = 0; r < kMR; r++) rows[r] = (const int32_t *)(a + (size_t)(r < valid ? mb + r : c1 - 1) * (size_t)k2);
+        for (int r = 0; r < kMR; r++) rows[r] = (const int32_t *)(a + (size_t)((r < valid ? mb + r : c1 - 1) - c0) * (size_t)k2);
         __m256i acc[kMR][2];
         tile_avx2(w, rows, op->kp, bias0, bias1, acc);
         const size_t at = (size_t)mb * (size_t)op->n + (size_t)nb * kNR;
         if (op->kind == kUInt8)
           store_uint8(op, acc, valid, columns, (uint8_t *)output + at, (size_t)op->n);
         else
-          store_float(op, acc, valid, columns, op->channel_scales + nb * kNR, op->fbias + nb * kNR, dequant + mb, (float *)output + at,
+          store_float(op, acc, valid, columns, op->channel_scales + nb * kNR, op->fbias + nb * kNR, dequant + (mb - c0), (float *)output + at,
                       (size_t)op->n);
       }
     }
@@ -418,8 +421,7 @@ typedef struct {
   const void *input;
   int64_t pixels;
   void *output;
-  int16_t *a;
-  float *dequant;
+  uint8_t *scratch;  // part t's buffers at t · part_bytes
   rows_fn rows;
 } run_job;
 
@@ -428,18 +430,20 @@ static void run_part(void *context, int32_t t, int32_t parts) {
   const run_job *j = context;
   const int64_t blocks = (j->pixels + kMR - 1) / kMR;
   const int64_t m0 = blocks * t / parts * kMR, end = blocks * (t + 1) / parts * kMR, m1 = end < j->pixels ? end : j->pixels;
-  if (m0 < m1) j->rows(j->op, j->input, m0, m1, j->output, j->a, j->dequant);
+  uint8_t *mine = j->scratch + (size_t)t * part_bytes(j->op);
+  if (m0 < m1) j->rows(j->op, j->input, m0, m1, j->output, (int16_t *)mine, (float *)(mine + align64((size_t)kChunk * (size_t)j->op->kp * 4)));
 }
 
 static int run_with(rows_fn rows, const vt_conv1x1 *op, const void *input, int64_t pixels, void *output, void *scratch, size_t scratch_size,
                     int32_t threads) {
-  const size_t need = vt_conv1x1_scratch_size(op, pixels);
-  if (!op || !input || !output || need == 0 || !scratch || scratch_size < need) return -1;
-  uint8_t *base = (uint8_t *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
-  run_job job = {op, input, pixels, output, (int16_t *)base, (float *)(base + align64((size_t)pixels * (size_t)op->kp * 4)), rows};
+  if (!op || !input || !output || pixels < 1 || !scratch) return -1;
   const int64_t blocks = (pixels + kMR - 1) / kMR;
   if (threads < 1) threads = 1;
+  if (threads > 64) threads = 64;
   if (threads > blocks) threads = (int32_t)blocks;
+  const size_t need = vt_conv1x1_scratch_size(op, threads);
+  if (need == 0 || scratch_size < need) return -1;
+  run_job job = {op, input, pixels, output, (uint8_t *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63), rows};
   vt_parallel(threads, run_part, &job);
   return 0;
 }

@@ -10,6 +10,19 @@
 
 enum { kNone, kHybridDepthwise, kConv1x1 };
 
+struct vt_scratch {
+  void *memory;
+  size_t size;
+};
+
+vt_scratch *vt_scratch_create(void) { return calloc(1, sizeof(vt_scratch)); }
+
+void vt_scratch_free(vt_scratch *s) {
+  if (!s) return;
+  free(s->memory);
+  free(s);
+}
+
 struct vt_node {
   vt_litert_api api;
   int32_t threads;
@@ -17,15 +30,16 @@ struct vt_node {
   vt_hdw_params hdw;  // kHybridDepthwise: points into `options`
   uint8_t *options;   // kHybridDepthwise: our copy of the custom options
   vt_conv1x1 *conv;   // kConv1x1
-  void *scratch;
-  size_t scratch_size;
+  vt_scratch *scratch;
   int error;
   char message[160];
 };
 
-vt_node *vt_node_create(vt_litert_api api, int32_t threads) {
+vt_node *vt_node_create(vt_litert_api api, int32_t threads, vt_scratch *scratch) {
+  if (!scratch) return NULL;
   vt_node *n = calloc(1, sizeof *n);
   if (!n) return NULL;
+  n->scratch = scratch;
   n->api = api;
   n->threads = threads < 1 ? 1 : threads > 64 ? 64 : threads;
   return n;
@@ -35,7 +49,6 @@ void vt_node_free(vt_node *n) {
   if (!n) return;
   free(n->options);
   vt_conv1x1_free(n->conv);
-  free(n->scratch);
   free(n);
 }
 
@@ -118,13 +131,14 @@ static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in,
   const int32_t b = t.layout.dimensions[0], h = t.layout.dimensions[1], w = t.layout.dimensions[2];
   if (b < 1 || h < 1 || w < 1) return fail(n, "bad input size");
   const int64_t pixels = (int64_t)b * h * w;
-  const size_t need = conv ? vt_conv1x1_scratch_size(n->conv, pixels) : vt_hdw_scratch_size(&n->hdw, h, w, n->threads);
+  const size_t need = conv ? vt_conv1x1_scratch_size(n->conv, n->threads) : vt_hdw_scratch_size(&n->hdw, h, w, n->threads);
   if (need == 0) return fail(n, "bad input size");
-  if (n->scratch_size < need) {
-    free(n->scratch);
-    n->scratch = aligned_alloc(64, (need + 63) & ~(size_t)63);
-    n->scratch_size = n->scratch ? need : 0;
-    if (!n->scratch) return fail(n, "out of memory for the scratch buffer");
+  vt_scratch *scratch = n->scratch;
+  if (scratch->size < need) {
+    free(scratch->memory);
+    scratch->memory = aligned_alloc(64, (need + 63) & ~(size_t)63);
+    scratch->size = scratch->memory ? need : 0;
+    if (!scratch->memory) return fail(n, "out of memory for the scratch buffer");
   }
   void *src = NULL, *dst = NULL;
   if (lock(in[0], &src, 0) != 0 || !src) return fail(n, "cannot read the input");
@@ -132,8 +146,8 @@ static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in,
     unlock(in[0]);
     return fail(n, "cannot write the output");
   }
-  const int status = conv ? vt_conv1x1_run(n->conv, src, pixels, dst, n->scratch, n->scratch_size, n->threads)
-                               : vt_hdw_run(&n->hdw, src, b, h, w, dst, n->scratch, n->scratch_size, n->threads);
+  const int status = conv ? vt_conv1x1_run(n->conv, src, pixels, dst, scratch->memory, scratch->size, n->threads)
+                          : vt_hdw_run(&n->hdw, src, b, h, w, dst, scratch->memory, scratch->size, n->threads);
   unlock(out[0]);
   unlock(in[0]);
   return status == 0 ? 0 : fail(n, "the kernel refused the tensor sizes");

@@ -102,8 +102,8 @@ int32_t vt_conv1x1_in_channels(const vt_conv1x1 *op);
 int32_t vt_conv1x1_out_channels(const vt_conv1x1 *op);
 /// Whether the op is the hybrid kind (float32 tensors) rather than uint8.
 int vt_conv1x1_is_hybrid(const vt_conv1x1 *op);
-/// Bytes of scratch for `pixels` input pixels.
-size_t vt_conv1x1_scratch_size(const vt_conv1x1 *op, int64_t pixels);
+/// Bytes of scratch for a run on `threads` threads (1…64), whatever the number of pixels.
+size_t vt_conv1x1_scratch_size(const vt_conv1x1 *op, int32_t threads);
 /// The op on `pixels` input pixels ([pixels][in_channels] → [pixels][out_channels], uint8 or float32
 /// by kind) with the fastest path this CPU has, pixels split over `threads` threads (results do not
 /// depend on it). 0, or -1.
@@ -144,9 +144,16 @@ typedef struct {
 
 typedef struct vt_node vt_node;
 
-/// A node's state, running on `threads` threads; NULL when out of memory. Free it after the compiled
-/// model is destroyed.
-vt_node *vt_node_create(vt_litert_api api, int32_t threads);
+/// Scratch memory shared by the nodes of one compiled model (LiteRT runs them one at a time), grown
+/// to the largest need.
+typedef struct vt_scratch vt_scratch;
+vt_scratch *vt_scratch_create(void);
+void vt_scratch_free(vt_scratch *scratch);
+
+/// A node's state, running on `threads` threads with `scratch` (shared by the compiled model's nodes,
+/// which must not run concurrently); NULL when out of memory. Free it after the compiled model is
+/// destroyed, and the scratch after its nodes.
+vt_node *vt_node_create(vt_litert_api api, int32_t threads, vt_scratch *scratch);
 void vt_node_free(vt_node *node);
 /// 0, or the first error the node met (LiteRT ignores kernel statuses): check it after each run.
 int vt_node_error(const vt_node *node, char *message, size_t message_size);
