@@ -435,7 +435,7 @@ static void run_part(void *context, int32_t t, int32_t parts) {
 }
 
 static int run_with(rows_fn rows, const vt_conv1x1 *op, const void *input, int64_t pixels, void *output, void *scratch, size_t scratch_size,
-                    int32_t threads) {
+                    int32_t threads, vt_pool *pool) {
   if (!op || !input || !output || pixels < 1 || !scratch) return -1;
   const int64_t blocks = (pixels + kMR - 1) / kMR;
   if (threads < 1) threads = 1;
@@ -444,20 +444,20 @@ static int run_with(rows_fn rows, const vt_conv1x1 *op, const void *input, int64
   const size_t need = vt_conv1x1_scratch_size(op, threads);
   if (need == 0 || scratch_size < need) return -1;
   run_job job = {op, input, pixels, output, (uint8_t *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63), rows};
-  vt_parallel(threads, run_part, &job);
+  vt_parallel(pool, threads, run_part, &job);
   return 0;
 }
 
 int vt_conv1x1_run_scalar(const vt_conv1x1 *op, const void *input, int64_t pixels, void *output, void *scratch, size_t scratch_size) {
-  return run_with(rows_plain, op, input, pixels, output, scratch, scratch_size, 1);
+  return run_with(rows_plain, op, input, pixels, output, scratch, scratch_size, 1, NULL);
 }
 
 int vt_conv1x1_run(const vt_conv1x1 *op, const void *input, int64_t pixels, void *output, void *scratch, size_t scratch_size,
-                   int32_t threads) {
+                   int32_t threads, vt_pool *pool) {
 #if defined(__x86_64__) || defined(__i386__)
-  if (vt_conv1x1_path()[0] == 'a') return run_with(rows_avx2, op, input, pixels, output, scratch, scratch_size, threads);
+  if (vt_conv1x1_path()[0] == 'a') return run_with(rows_avx2, op, input, pixels, output, scratch, scratch_size, threads, pool);
 #endif
-  return run_with(rows_plain, op, input, pixels, output, scratch, scratch_size, threads);
+  return run_with(rows_plain, op, input, pixels, output, scratch, scratch_size, threads, pool);
 }
 
 // --- Custom options ----------------------------------------------------------------------------

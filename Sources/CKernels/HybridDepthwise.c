@@ -249,7 +249,7 @@ static void rows_part(void *context, int32_t t, int32_t parts) {
 }
 
 static int run_with(quantize_fn quantize, rows_fn rows, const vt_hdw_params *p, const float *input, int32_t batches, int32_t h, int32_t w,
-                    float *output, void *scratch, size_t scratch_size, int32_t threads) {
+                    float *output, void *scratch, size_t scratch_size, int32_t threads, vt_pool *pool) {
   int32_t oh, ow, pad_h, pad_w;
   if (!p || !input || !output || !scratch || batches < 1 || !p->filter || !p->channel_scales || !p->bias ||
       vt_hdw_output_size(p, h, w, &oh, &ow, &pad_h, &pad_w) != 0)
@@ -265,24 +265,24 @@ static int run_with(quantize_fn quantize, rows_fn rows, const vt_hdw_params *p, 
     rows_job job = {rows, p, q, 0, h, w, oh, ow, pad_h, pad_w, 0, output + (size_t)b * (size_t)oh * (size_t)ow * (size_t)oc_count,
                     (uint8_t *)scratch + align64(n), align64((size_t)oc_count * sizeof(int32_t))};
     quantize(input + (size_t)b * n, n, q, &job.s, &job.zp);
-    vt_parallel(threads, rows_part, &job);
+    vt_parallel(pool, threads, rows_part, &job);
   }
   return 0;
 }
 
 int vt_hdw_run_scalar(const vt_hdw_params *p, const float *input, int32_t batches, int32_t h, int32_t w,
                       float *output, void *scratch, size_t scratch_size) {
-  return run_with(quantize_plain, rows_plain, p, input, batches, h, w, output, scratch, scratch_size, 1);
+  return run_with(quantize_plain, rows_plain, p, input, batches, h, w, output, scratch, scratch_size, 1, NULL);
 }
 
 int vt_hdw_run(const vt_hdw_params *p, const float *input, int32_t batches, int32_t h, int32_t w,
-               float *output, void *scratch, size_t scratch_size, int32_t threads) {
+               float *output, void *scratch, size_t scratch_size, int32_t threads, vt_pool *pool) {
 #if defined(__x86_64__) || defined(__i386__)
   const char *path = vt_hdw_path();
-  if (path[0] == 'a' && path[3] == '5') return run_with(quantize_avx512, rows_avx512, p, input, batches, h, w, output, scratch, scratch_size, threads);
-  if (path[0] == 'a') return run_with(quantize_avx2, rows_avx2, p, input, batches, h, w, output, scratch, scratch_size, threads);
+  if (path[0] == 'a' && path[3] == '5') return run_with(quantize_avx512, rows_avx512, p, input, batches, h, w, output, scratch, scratch_size, threads, pool);
+  if (path[0] == 'a') return run_with(quantize_avx2, rows_avx2, p, input, batches, h, w, output, scratch, scratch_size, threads, pool);
 #endif
-  return run_with(quantize_plain, rows_plain, p, input, batches, h, w, output, scratch, scratch_size, threads);
+  return run_with(quantize_plain, rows_plain, p, input, batches, h, w, output, scratch, scratch_size, threads, pool);
 }
 
 // --- Custom options --------------------------------------------------------------------------

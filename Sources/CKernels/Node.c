@@ -10,38 +10,45 @@
 
 enum { kNone, kHybridDepthwise, kConv1x1 };
 
-struct vt_scratch {
+struct vt_context {
   void *memory;
   size_t size;
+  int32_t threads;
+  vt_pool *pool;  // NULL for one thread
 };
 
-vt_scratch *vt_scratch_create(void) { return calloc(1, sizeof(vt_scratch)); }
+vt_context *vt_context_create(int32_t threads) {
+  vt_context *c = calloc(1, sizeof *c);
+  if (!c) return NULL;
+  c->threads = threads < 1 ? 1 : threads > 64 ? 64 : threads;
+  c->pool = vt_pool_create(c->threads);
+  return c;
+}
 
-void vt_scratch_free(vt_scratch *s) {
-  if (!s) return;
-  free(s->memory);
-  free(s);
+void vt_context_free(vt_context *c) {
+  if (!c) return;
+  vt_pool_free(c->pool);
+  free(c->memory);
+  free(c);
 }
 
 struct vt_node {
   vt_litert_api api;
-  int32_t threads;
   int kind;
   vt_hdw_params hdw;  // kHybridDepthwise: points into `options`
   uint8_t *options;   // kHybridDepthwise: our copy of the custom options
   vt_conv1x1 *conv;   // kConv1x1
-  vt_scratch *scratch;
+  vt_context *context;
   int error;
   char message[160];
 };
 
-vt_node *vt_node_create(vt_litert_api api, int32_t threads, vt_scratch *scratch) {
-  if (!scratch) return NULL;
+vt_node *vt_node_create(vt_litert_api api, vt_context *context) {
+  if (!context) return NULL;
   vt_node *n = calloc(1, sizeof *n);
   if (!n) return NULL;
-  n->scratch = scratch;
+  n->context = context;
   n->api = api;
-  n->threads = threads < 1 ? 1 : threads > 64 ? 64 : threads;
   return n;
 }
 
@@ -131,9 +138,10 @@ static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in,
   const int32_t b = t.layout.dimensions[0], h = t.layout.dimensions[1], w = t.layout.dimensions[2];
   if (b < 1 || h < 1 || w < 1) return fail(n, "bad input size");
   const int64_t pixels = (int64_t)b * h * w;
-  const size_t need = conv ? vt_conv1x1_scratch_size(n->conv, n->threads) : vt_hdw_scratch_size(&n->hdw, h, w, n->threads);
+  vt_context *scratch = n->context;
+  const int32_t threads = scratch->threads;
+  const size_t need = conv ? vt_conv1x1_scratch_size(n->conv, threads) : vt_hdw_scratch_size(&n->hdw, h, w, threads);
   if (need == 0) return fail(n, "bad input size");
-  vt_scratch *scratch = n->scratch;
   if (scratch->size < need) {
     free(scratch->memory);
     scratch->memory = aligned_alloc(64, (need + 63) & ~(size_t)63);
@@ -146,8 +154,8 @@ static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in,
     unlock(in[0]);
     return fail(n, "cannot write the output");
   }
-  const int status = conv ? vt_conv1x1_run(n->conv, src, pixels, dst, scratch->memory, scratch->size, n->threads)
-                          : vt_hdw_run(&n->hdw, src, b, h, w, dst, scratch->memory, scratch->size, n->threads);
+  const int status = conv ? vt_conv1x1_run(n->conv, src, pixels, dst, scratch->memory, scratch->size, threads, scratch->pool)
+                          : vt_hdw_run(&n->hdw, src, b, h, w, dst, scratch->memory, scratch->size, threads, scratch->pool);
   unlock(out[0]);
   unlock(in[0]);
   return status == 0 ? 0 : fail(n, "the kernel refused the tensor sizes");

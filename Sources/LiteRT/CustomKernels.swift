@@ -8,31 +8,31 @@ import CLiteRT
 /// after every run. The nodes outlive the compiled model that uses them.
 final class CustomKernels: @unchecked Sendable {
     private let nodes: [(code: String, node: OpaquePointer)]
-    private let scratch: OpaquePointer
+    private let context: OpaquePointer
 
     /// Nodes for the rewritten ops `codes`; nil when there is none or the library has no custom op kernels.
     init?(codes: [String], threads: Int, api: FunctionTable) throws {
         guard !codes.isEmpty, let getType = api.getTensorBufferTensorType, api.addCustomOpKernelOption != nil else { return nil }
-        guard let scratch = vt_scratch_create() else { throw LiteRTError(code: .callFailed, message: "Out of memory for VisionTasks' kernels.") }
+        guard let context = vt_context_create(Int32(clamping: threads)) else { throw LiteRTError(code: .callFailed, message: "Out of memory for VisionTasks' kernels.") }
         var made: [(String, OpaquePointer)] = []
         let table = vt_litert_api(get_tensor_type: unsafeBitCast(getType, to: UnsafeRawPointer.self),
                                   lock: unsafeBitCast(api.lockTensorBuffer, to: UnsafeRawPointer.self),
                                   unlock: unsafeBitCast(api.unlockTensorBuffer, to: UnsafeRawPointer.self))
         for code in codes {
-            guard let node = vt_node_create(table, Int32(clamping: threads), scratch) else {
+            guard let node = vt_node_create(table, context) else {
                 made.forEach { vt_node_free($0.1) }
-                vt_scratch_free(scratch)
+                vt_context_free(context)
                 throw LiteRTError(code: .callFailed, message: "Out of memory for VisionTasks' kernels.")
             }
             made.append((code, node))
         }
         nodes = made
-        self.scratch = scratch
+        self.context = context
     }
 
     deinit {
         nodes.forEach { vt_node_free($0.node) }
-        vt_scratch_free(scratch)
+        vt_context_free(context)
     }
 
     /// Registers every node's kernel on `options`.

@@ -135,7 +135,7 @@ struct Conv1x1KernelTests {
         defer { vt_conv1x1_free(kernel) }
         var fast = [UInt8](repeating: 0, count: c.h * c.w * c.n), plain = fast
         var scratch = [UInt8](repeating: 0, count: vt_conv1x1_scratch_size(kernel, 2))
-        #expect(vt_conv1x1_run(kernel, input, pixels, &fast, &scratch, scratch.count, 2) == 0)
+        #expect(vt_conv1x1_run(kernel, input, pixels, &fast, &scratch, scratch.count, 2, nil) == 0)
         #expect(vt_conv1x1_run_scalar(kernel, input, pixels, &plain, &scratch, scratch.count) == 0)
         return (fast, plain)
     }

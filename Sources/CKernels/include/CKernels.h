@@ -14,6 +14,14 @@
 extern "C" {
 #endif
 
+/// Worker threads kept for the parallel parts of a model's ops (parts 1… of each op; the calling
+/// thread takes part 0). Workers spin briefly between ops, then sleep.
+typedef struct vt_pool vt_pool;
+/// A pool for `threads` threads in all (`threads` − 1 workers); NULL for fewer than 2 or when no
+/// thread can start.
+vt_pool *vt_pool_create(int32_t threads);
+void vt_pool_free(vt_pool *pool);
+
 /// One op's parameters and constants (the pointers stay owned by the caller).
 typedef struct {
   int32_t kernel_h, kernel_w;
@@ -38,9 +46,10 @@ int vt_hdw_output_size(const vt_hdw_params *p, int32_t h, int32_t w, int32_t *oh
 size_t vt_hdw_scratch_size(const vt_hdw_params *p, int32_t h, int32_t w, int32_t threads);
 
 /// The op on `batches` NHWC inputs, with the fastest path this CPU has, output rows split over
-/// `threads` threads (results do not depend on it). Returns 0, or -1 for bad sizes.
+/// `threads` threads (results do not depend on it) — `pool`'s, or threads started for the call when
+/// it is NULL. Returns 0, or -1 for bad sizes.
 int vt_hdw_run(const vt_hdw_params *p, const float *input, int32_t batches, int32_t h, int32_t w,
-               float *output, void *scratch, size_t scratch_size, int32_t threads);
+               float *output, void *scratch, size_t scratch_size, int32_t threads, vt_pool *pool);
 
 /// The same with the plain scalar path (the reference the fast paths are tested against).
 int vt_hdw_run_scalar(const vt_hdw_params *p, const float *input, int32_t batches, int32_t h, int32_t w,
@@ -106,9 +115,9 @@ int vt_conv1x1_is_hybrid(const vt_conv1x1 *op);
 size_t vt_conv1x1_scratch_size(const vt_conv1x1 *op, int32_t threads);
 /// The op on `pixels` input pixels ([pixels][in_channels] → [pixels][out_channels], uint8 or float32
 /// by kind) with the fastest path this CPU has, pixels split over `threads` threads (results do not
-/// depend on it). 0, or -1.
+/// depend on it) — `pool`'s, or threads started for the call when it is NULL. 0, or -1.
 int vt_conv1x1_run(const vt_conv1x1 *op, const void *input, int64_t pixels, void *output, void *scratch, size_t scratch_size,
-                   int32_t threads);
+                   int32_t threads, vt_pool *pool);
 /// The same with the plain scalar path (the reference the fast path is tested against).
 int vt_conv1x1_run_scalar(const vt_conv1x1 *op, const void *input, int64_t pixels, void *output, void *scratch, size_t scratch_size);
 /// Which path `vt_conv1x1_run` takes here: "avx2" or "scalar".
@@ -144,16 +153,16 @@ typedef struct {
 
 typedef struct vt_node vt_node;
 
-/// Scratch memory shared by the nodes of one compiled model (LiteRT runs them one at a time), grown
-/// to the largest need.
-typedef struct vt_scratch vt_scratch;
-vt_scratch *vt_scratch_create(void);
-void vt_scratch_free(vt_scratch *scratch);
+/// What the nodes of one compiled model share (LiteRT runs them one at a time): scratch memory grown
+/// to the largest need, and a pool of `threads` threads.
+typedef struct vt_context vt_context;
+/// NULL when out of memory.
+vt_context *vt_context_create(int32_t threads);
+void vt_context_free(vt_context *context);
 
-/// A node's state, running on `threads` threads with `scratch` (shared by the compiled model's nodes,
-/// which must not run concurrently); NULL when out of memory. Free it after the compiled model is
-/// destroyed, and the scratch after its nodes.
-vt_node *vt_node_create(vt_litert_api api, int32_t threads, vt_scratch *scratch);
+/// A node's state in `context` (whose nodes must not run concurrently); NULL when out of memory. Free
+/// it after the compiled model is destroyed, and the context after its nodes.
+vt_node *vt_node_create(vt_litert_api api, vt_context *context);
 void vt_node_free(vt_node *node);
 /// 0, or the first error the node met (LiteRT ignores kernel statuses): check it after each run.
 int vt_node_error(const vt_node *node, char *message, size_t message_size);
