@@ -21,8 +21,10 @@ import sys
 PAIRS = [
     ("ssd_mobilenet_v1_coco_quant_metadata.tflite", "dog.jpg", []),
     ("ssd_mobilenet_v1_coco_quant_metadata.tflite", "cat_720p.jpg", []),
+    ("ssd_mobilenet_v1_coco_quant_metadata.tflite", "dog.jpg", ["env:VISION_TASKS_CONV1X1_KERNEL=builtin"]),
     ("ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite", "dog.jpg", []),
-    ("ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite", "dog.jpg", ["env:VISION_TASKS_HYBRID_KERNEL=builtin"]),
+    ("ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite", "dog.jpg",
+     ["env:VISION_TASKS_HYBRID_KERNEL=builtin", "env:VISION_TASKS_CONV1X1_KERNEL=builtin"]),
     ("ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite", "dog.jpg", ["--fast-hybrid"]),
     ("mobilenet_v2_1.0_224_quant.tflite", "cat_720p.jpg", []),
     ("mobilenet_v1_0.25_128_quant.tflite", "cat_720p.jpg", []),

@@ -14,28 +14,19 @@
 extension ModelFile {
     /// The custom options for op `op` if it is a uint8 1×1 convolution our kernel computes.
     func quantizedConvOptions(_ op: Operator, _ opTable: FlatTable, _ sg: Subgraph) throws -> [UInt8]? {
-        let conv2D: Int32 = 3
-        guard operatorCodes.indices.contains(op.opcodeIndex), operatorCodes[op.opcodeIndex].builtinCode == conv2D,
-              op.inputs.count >= 2, op.outputs.count == 1, sg.tensors.indices.contains(op.inputs[0]), sg.tensors.indices.contains(op.inputs[1]),
-              sg.tensors.indices.contains(op.outputs[0]) else { return nil }
-        let input = sg.tensors[op.inputs[0]], filter = sg.tensors[op.inputs[1]], output = sg.tensors[op.outputs[0]]
-        guard input.type == .uint8, output.type == .uint8, filter.type == .uint8, filter.buffer > 0,
-              filter.shape.count == 4, filter.shape[1] == 1, filter.shape[2] == 1, input.shape.count == 4, output.shape.count == 4 else { return nil }
+        guard let (input, filter, output) = kernelOperands(op, code: 3, sg),  // CONV_2D
+              input.type == .uint8, output.type == .uint8, filter.type == .uint8, filter.shape.count == 4, filter.shape[1] == 1, filter.shape[2] == 1, input.shape.count == 4, output.shape.count == 4 else { return nil }
         let n = filter.shape[0], k = filter.shape[3]
         guard n >= 1, k >= 1, n <= 1 << 16, k <= 1 << 16, input.shape[3] == k, output.shape[3] == n,
               let iq = Self.perTensor(input), let fq = Self.perTensor(filter), let oq = Self.perTensor(output) else { return nil }
         guard let weights = try buffer(filter.buffer), weights.count == n * k else { return nil }
-        var bias = [UInt8](repeating: 0, count: n * 4)
-        if op.inputs.count >= 3, op.inputs[2] >= 0 {
-            guard sg.tensors.indices.contains(op.inputs[2]) else { return nil }
-            let b = sg.tensors[op.inputs[2]]
-            // XNNPACK takes the op only with a bias quantized at input scale × filter scale (otherwise
-            // LiteRT's own kernel runs it, with another requantization).
-            guard b.type == .int32, b.buffer > 0, let raw = try buffer(b.buffer), raw.count == n * 4, let bq = b.quantization,
-                  bq.scales.count == 1, bq.zeroPoints.allSatisfy({ $0 == 0 }), let bs = bq.scales.first,
-                  abs(Double(bs) - Double(iq.scale) * Double(fq.scale)) <= 1e-6 * Double(iq.scale) * Double(fq.scale) else { return nil }
-            bias = raw
-        }
+        // XNNPACK takes the op only with a bias quantized at input scale × filter scale (otherwise
+        // LiteRT's own kernel runs it, with another requantization).
+        let product = Double(iq.scale) * Double(fq.scale)
+        guard let bias = try kernelBias(op, sg, type: .int32, count: n, accept: { b in
+            guard let bq = b.quantization, bq.scales.count == 1, bq.zeroPoints.allSatisfy({ $0 == 0 }), let bs = bq.scales.first else { return false }
+            return abs(Double(bs) - product) <= 1e-6 * product
+        }) else { return nil }
         guard let activation = try Self.unitStrideActivation(opTable) else { return nil }
         let scale = iq.scale * fq.scale / oq.scale
         guard scale > 0, scale < 256 else { return nil }  // what XNNPACK accepts
@@ -51,12 +42,8 @@ extension ModelFile {
 
     /// The custom options for op `op` if it is a hybrid 1×1 convolution our kernel computes.
     func hybridConvOptions(_ op: Operator, _ opTable: FlatTable, _ sg: Subgraph) throws -> [UInt8]? {
-        let conv2D: Int32 = 3
-        guard operatorCodes.indices.contains(op.opcodeIndex), operatorCodes[op.opcodeIndex].builtinCode == conv2D,
-              op.inputs.count >= 2, op.outputs.count == 1, sg.tensors.indices.contains(op.inputs[0]), sg.tensors.indices.contains(op.inputs[1]),
-              sg.tensors.indices.contains(op.outputs[0]) else { return nil }
-        let input = sg.tensors[op.inputs[0]], filter = sg.tensors[op.inputs[1]], output = sg.tensors[op.outputs[0]]
-        guard input.type == .float32, output.type == .float32, filter.type == .int8, filter.buffer > 0, let q = filter.quantization,
+        guard let (input, filter, output) = kernelOperands(op, code: 3, sg),  // CONV_2D
+              input.type == .float32, output.type == .float32, filter.type == .int8, let q = filter.quantization,
               filter.shape.count == 4, filter.shape[1] == 1, filter.shape[2] == 1, input.shape.count == 4, output.shape.count == 4 else { return nil }
         let n = filter.shape[0], k = filter.shape[3]
         guard n >= 1, k >= 1, n <= 1 << 16, k <= 1 << 16, k + n > 2, input.shape[3] == k, output.shape[3] == n,
@@ -64,13 +51,7 @@ extension ModelFile {
               q.scales.count == 1 || (q.scales.count == n && q.quantizedDimension == 0) else { return nil }
         let scales = q.scales.count == 1 ? [Float](repeating: q.scales[0], count: n) : q.scales
         guard let weights = try buffer(filter.buffer), weights.count == n * k else { return nil }
-        var bias = [UInt8](repeating: 0, count: n * 4)
-        if op.inputs.count >= 3, op.inputs[2] >= 0 {
-            guard sg.tensors.indices.contains(op.inputs[2]) else { return nil }
-            let b = sg.tensors[op.inputs[2]]
-            guard b.type == .float32, b.buffer > 0, let raw = try buffer(b.buffer), raw.count == n * 4 else { return nil }
-            bias = raw
-        }
+        guard let bias = try kernelBias(op, sg, type: .float32, count: n) else { return nil }
         guard let activation = try Self.unitStrideActivation(opTable) else { return nil }
         var out: [UInt8] = Array("VTHC".utf8)
         for v in [1, Int32(k), Int32(n), activation] { withUnsafeBytes(of: v.littleEndian) { out += $0 } }

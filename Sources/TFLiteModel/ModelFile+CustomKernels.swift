@@ -13,6 +13,25 @@ extension ModelFile {
         public static let hybridConv = CustomKernels(rawValue: 4)
     }
 
+    /// The input, filter and output tensors of `op` when it is builtin op `code` with at least two
+    /// inputs, one output and a constant filter, all in range.
+    func kernelOperands(_ op: Operator, code: Int32, _ sg: Subgraph) -> (input: Tensor, filter: Tensor, output: Tensor)? {
+        guard operatorCodes.indices.contains(op.opcodeIndex), operatorCodes[op.opcodeIndex].builtinCode == code,
+              op.inputs.count >= 2, op.outputs.count == 1, sg.tensors.indices.contains(op.inputs[0]), sg.tensors.indices.contains(op.inputs[1]),
+              sg.tensors.indices.contains(op.outputs[0]), sg.tensors[op.inputs[1]].buffer > 0 else { return nil }
+        return (sg.tensors[op.inputs[0]], sg.tensors[op.inputs[1]], sg.tensors[op.outputs[0]])
+    }
+
+    /// The bytes of `op`'s constant bias (input 2) of `type` with `count` 4-byte values for which
+    /// `accept` holds; zeros when the op has none; nil when it is not such a constant.
+    func kernelBias(_ op: Operator, _ sg: Subgraph, type: TensorType, count: Int, accept: (Tensor) -> Bool = { _ in true }) throws -> [UInt8]? {
+        guard op.inputs.count >= 3, op.inputs[2] >= 0 else { return [UInt8](repeating: 0, count: count * 4) }
+        guard sg.tensors.indices.contains(op.inputs[2]) else { return nil }
+        let b = sg.tensors[op.inputs[2]]
+        guard b.type == type, b.buffer > 0, accept(b), let raw = try buffer(b.buffer), raw.count == count * 4 else { return nil }
+        return raw
+    }
+
     /// The model with each op one of `kernels` computes turned into a CUSTOM op of its own (opcode
     /// version 1) whose only input is the activation and whose custom options carry everything else,
     /// and the rewritten ops' custom codes in order (`k` of `…_<k>` counts all rewritten ops); nil

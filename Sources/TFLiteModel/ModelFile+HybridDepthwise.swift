@@ -7,26 +7,14 @@
 extension ModelFile {
     /// The custom options for op `op` if it is a hybrid depthwise convolution our kernel computes.
     func hybridDepthwiseOptions(_ op: Operator, _ opTable: FlatTable, _ sg: Subgraph) throws -> [UInt8]? {
-        let depthwise: Int32 = 4
-        guard operatorCodes.indices.contains(op.opcodeIndex), operatorCodes[op.opcodeIndex].builtinCode == depthwise,
-              op.inputs.count >= 2, op.outputs.count == 1, sg.tensors.indices.contains(op.inputs[0]), sg.tensors.indices.contains(op.inputs[1]),
-              sg.tensors.indices.contains(op.outputs[0]) else { return nil }
-        let input = sg.tensors[op.inputs[0]], filter = sg.tensors[op.inputs[1]], output = sg.tensors[op.outputs[0]]
-        guard input.type == .float32, output.type == .float32, filter.type == .int8, filter.buffer > 0,
+        guard let (input, filter, output) = kernelOperands(op, code: 4, sg),  // DEPTHWISE_CONV_2D
+              input.type == .float32, output.type == .float32, filter.type == .int8,
               let q = filter.quantization, filter.shape.count == 4, filter.shape[0] == 1, input.shape.count == 4 else { return nil }
         let kh = filter.shape[1], kw = filter.shape[2], oc = filter.shape[3], c = input.shape[3]
         guard kh >= 1, kw >= 1, oc >= 1, c >= 1, q.scales.count == oc, q.zeroPoints.allSatisfy({ $0 == 0 }), q.quantizedDimension == 3,
               q.scales.allSatisfy({ $0.isFinite && $0 > 0 }) else { return nil }
         guard let weights = try buffer(filter.buffer), weights.count == kh * kw * oc else { return nil }
-        var bias = [Float](repeating: 0, count: oc)
-        if op.inputs.count >= 3, op.inputs[2] >= 0 {
-            guard sg.tensors.indices.contains(op.inputs[2]) else { return nil }
-            let b = sg.tensors[op.inputs[2]]
-            guard b.type == .float32, b.buffer > 0, let raw = try buffer(b.buffer), raw.count == oc * 4 else { return nil }
-            for i in 0..<oc {
-                bias[i] = Float(bitPattern: UInt32(raw[4 * i]) | UInt32(raw[4 * i + 1]) << 8 | UInt32(raw[4 * i + 2]) << 16 | UInt32(raw[4 * i + 3]) << 24)
-            }
-        }
+        guard let bias = try kernelBias(op, sg, type: .float32, count: oc) else { return nil }
         // DepthwiseConv2DOptions: padding, stride_w, stride_h, depth_multiplier, activation, dilation_w, dilation_h.
         let options = try Self.target(opTable, 4).map { try opTable.reader.table(at: $0) }
         func option<T: FixedWidthInteger>(_ slot: Int, _ fallback: T) throws -> T { try options?.scalar(slot, default: fallback) ?? fallback }
@@ -41,7 +29,7 @@ extension ModelFile {
         out += weights
         out += [UInt8](repeating: 0, count: (4 - weights.count % 4) % 4)
         for v in q.scales { withUnsafeBytes(of: v.bitPattern.littleEndian) { out += $0 } }
-        for v in bias { withUnsafeBytes(of: v.bitPattern.littleEndian) { out += $0 } }
+        out += bias
         return out
     }
 }

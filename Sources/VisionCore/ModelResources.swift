@@ -55,7 +55,7 @@ public final class ModelResources: @unchecked Sendable {
         ProcessInfo.processInfo.environment["VISION_TASKS_HYBRID_KERNEL"] != "builtin"
     }
 
-    /// Whether 1×1 convolutions (uint8, and hybrid unless `exactHybridKernel` is off) run on
+    /// Whether 1×1 convolutions (uint8 and hybrid) run on
     /// VisionTasks' exact kernel (bit-identical to XNNPACK's): the default on CPUs where it is the
     /// faster one (AVX2 without VNNI). `VISION_TASKS_CONV1X1_KERNEL=builtin` turns it off, `=ours`
     /// on everywhere.
@@ -99,12 +99,11 @@ public final class ModelResources: @unchecked Sendable {
         var rewritten = false
         var customOps: [String] = []
         do {
-            var kernels: ModelFile.CustomKernels = conv1x1Kernel ? [.quantizedConv] : []
+            var kernels: ModelFile.CustomKernels = conv1x1Kernel ? [.quantizedConv, .hybridConv] : []
             if optimizeHybridModels {
                 if let faster = try file.dequantizingHybridDepthwiseFilters() { runtimeBytes = faster; rewritten = true }
             } else if exactHybridKernel {
                 kernels.insert(.hybridDepthwise)
-                if conv1x1Kernel { kernels.insert(.hybridConv) }
             }
             if !kernels.isEmpty, let exact = try (rewritten ? ModelFile(bytes: runtimeBytes) : file).customKernelOps(kernels) {
                 runtimeBytes = exact.bytes

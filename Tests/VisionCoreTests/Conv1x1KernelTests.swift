@@ -257,6 +257,8 @@ extension Conv1x1KernelTests {
         let builtin = try ModelResources(path: path, exactHybridKernel: false, conv1x1Kernel: false)
         let ours = try ModelResources(path: path, exactHybridKernel: true, conv1x1Kernel: true)
         #expect(builtin.customOps.isEmpty && ours.hybridDepthwiseOps == 49 && ours.hybridConvOps > 40)
+        let fast = try ModelResources(path: path, optimizeHybridModels: true, conv1x1Kernel: true)  // the inexact opt-in keeps the 1×1 kernel
+        #expect(fast.hybridDepthwiseOps == 0 && fast.hybridConvOps == ours.hybridConvOps)
         var r = Random(state: 11)
         for threads in [1, 2] {
             for trial in 0..<2 {
