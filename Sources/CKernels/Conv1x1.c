@@ -19,7 +19,8 @@ enum { kUInt8, kHybrid };
 struct vt_conv1x1 {
   int kind;
   int32_t k, n, kp, nb;       // input channels, output channels, input channel pairs, 16-column blocks
-  int16_t *packed;            // [nb][kp][16][2] filter (less its zero point), zero-padded
+  uint8_t *packed;            // [nb][kp][16][2] filter bytes (uint8 or int8 by kind), zero-padded
+  int32_t filter_zero_point;  // uint8: subtracted through each row's sum (see prepare)
   int32_t *bias;              // uint8: [nb · 16] int32 bias, zero-padded
   // uint8
   int32_t input_zero_point, output_zero_point;
@@ -55,7 +56,7 @@ static vt_conv1x1 *alloc_op(int kind, int32_t k, int32_t n) {
   op->n = n;
   op->kp = (k + 1) / 2;
   op->nb = (n + kNR - 1) / kNR;
-  const size_t packed = (size_t)op->nb * (size_t)op->kp * kNR * 2 * sizeof(int16_t);
+  const size_t packed = (size_t)op->nb * (size_t)op->kp * kNR * 2;
   op->packed = aligned_alloc(64, align64(packed));
   op->bias = calloc((size_t)op->nb * kNR, sizeof(int32_t));
   if (!op->packed || !op->bias) {
@@ -66,7 +67,7 @@ static vt_conv1x1 *alloc_op(int kind, int32_t k, int32_t n) {
   return op;
 }
 
-static int16_t *packed_at(const vt_conv1x1 *op, int32_t n, int32_t k) {
+static uint8_t *packed_at(const vt_conv1x1 *op, int32_t n, int32_t k) {
   return op->packed + (((size_t)(n / kNR) * (size_t)op->kp + (size_t)(k / 2)) * kNR + (size_t)(n % kNR)) * 2 + (size_t)(k % 2);
 }
 
@@ -86,6 +87,7 @@ vt_conv1x1 *vt_qconv_create(const vt_qconv_params *p) {
   if (!op) return NULL;
   op->input_zero_point = p->input_zero_point;
   op->output_zero_point = p->output_zero_point;
+  op->filter_zero_point = p->filter_zero_point;
   op->scale = scale;
   float lo, hi;
   activation_range(p->activation, &lo, &hi);
@@ -94,7 +96,8 @@ vt_conv1x1 *vt_qconv_create(const vt_qconv_params *p) {
   memcpy(op->bias, p->bias, (size_t)op->n * sizeof(int32_t));
   for (int32_t n = 0; n < op->n; n++)
     for (int32_t k = 0; k < op->k; k++)
-      *packed_at(op, n, k) = (int16_t)((int32_t)p->filter[(size_t)n * (size_t)op->k + (size_t)k] - p->filter_zero_point);
+      *packed_at(op, n, k) = p->filter[(size_t)n * (size_t)op->k + (size_t)k];
+
   return op;
 }
 
@@ -116,7 +119,7 @@ vt_conv1x1 *vt_hconv_create(const vt_hconv_params *p) {
   memcpy(op->fbias, p->bias, (size_t)op->n * sizeof(float));
   activation_range(p->activation, &op->min, &op->max);
   for (int32_t n = 0; n < op->n; n++)
-    for (int32_t k = 0; k < op->k; k++) *packed_at(op, n, k) = p->filter[(size_t)n * (size_t)op->k + (size_t)k];
+    for (int32_t k = 0; k < op->k; k++) *packed_at(op, n, k) = (uint8_t)p->filter[(size_t)n * (size_t)op->k + (size_t)k];
   return op;
 }
 
@@ -178,6 +181,15 @@ static inline __attribute__((always_inline)) int16_t quantize_value(float x, flo
   return (int16_t)(q - zp);
 }
 
+// Σ a·(w − fzp) = Σ a·w − fzp·Σ a: the uint8 kind multiplies by the stored bytes and starts each
+// row's sums at −fzp·Σ a (kept, like the hybrid kind's pixel scales, in the row's 4-byte slot).
+static inline __attribute__((always_inline)) void store_row_correction(const vt_conv1x1 *op, const int16_t *row, float *slot) {
+  int32_t sum = 0;
+  for (int32_t c = 0; c < op->k; c++) sum += row[c];
+  const int32_t correction = -op->filter_zero_point * sum;
+  memcpy(slot, &correction, 4);
+}
+
 // Rows m0..<m1 of the input as int16 (scalar), into a[0…] and dequant[0…].
 static void prepare_plain(const vt_conv1x1 *op, const void *input, int64_t m0, int64_t m1, int16_t *a, float *dequant) {
   const int32_t k = op->k, k2 = op->kp * 2;
@@ -186,6 +198,7 @@ static void prepare_plain(const vt_conv1x1 *op, const void *input, int64_t m0, i
     if (op->kind == kUInt8) {
       const uint8_t *x = (const uint8_t *)input + (size_t)m * (size_t)k;
       for (int32_t c = 0; c < k; c++) row[c] = (int16_t)((int32_t)x[c] - op->input_zero_point);
+      store_row_correction(op, row, &dequant[m - m0]);
     } else {
       const float *x = (const float *)input + (size_t)m * (size_t)k;
       float lo = x[0], hi = x[0];
@@ -227,10 +240,15 @@ static void rows_plain(const vt_conv1x1 *op, const void *input, int64_t m0, int6
     const int64_t c0 = m0 + (m - m0) / kChunk * kChunk;
     if (m == c0) prepare_plain(op, input, c0, c0 + kChunk < m1 ? c0 + kChunk : m1, a, dequant);
     const int16_t *x = a + (size_t)(m - c0) * (size_t)k2;
+    int32_t correction = 0;
+    if (op->kind == kUInt8) memcpy(&correction, &dequant[m - c0], 4);
     for (int32_t n = 0; n < op->n; n++) {
-      const int16_t *w = packed_at(op, n, 0);
-      int32_t acc = op->bias[n];
-      for (int32_t k = 0; k < op->k; k++) acc += (int32_t)x[k] * w[(size_t)(k / 2) * kNR * 2 + (size_t)(k % 2)];
+      const uint8_t *w = packed_at(op, n, 0);
+      int32_t acc = op->bias[n] + correction;
+      for (int32_t k = 0; k < op->k; k++) {
+        const uint8_t b = w[(size_t)(k / 2) * kNR * 2 + (size_t)(k % 2)];
+        acc += (int32_t)x[k] * (op->kind == kUInt8 ? (int32_t)b : (int32_t)(int8_t)b);
+      }
       const size_t at = (size_t)m * (size_t)op->n + (size_t)n;
       if (op->kind == kUInt8) ((uint8_t *)output)[at] = requantize(op, acc);
       else ((float *)output)[at] = dequantize(op, acc, dequant[m - c0], n);
@@ -253,6 +271,7 @@ __attribute__((target("avx2"))) static void prepare_avx2(const vt_conv1x1 *op, c
       for (; c + 16 <= k; c += 16)
         _mm256_storeu_si256((__m256i *)(row + c), _mm256_sub_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(x + c))), izp));
       for (; c < k; c++) row[c] = (int16_t)((int32_t)x[c] - op->input_zero_point);
+      store_row_correction(op, row, &dequant[m - m0]);
     } else {
       const float *x = (const float *)input + (size_t)m * (size_t)k;
       float lo = x[0], hi = x[0];
@@ -295,17 +314,19 @@ __attribute__((target("avx2"))) static void prepare_avx2(const vt_conv1x1 *op, c
   }
 }
 
-// The GEMM core: for one 16-column block, six rows' int32 sums (initialized with `init0/1`).
-__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void tile_avx2(const int16_t *w, const int32_t *const rows[kMR],
-                                                                                           int32_t kp, __m256i init0, __m256i init1,
-                                                                                           __m256i acc[kMR][2]) {
+// The GEMM core: for one 16-column block, six rows' int32 sums (initialized with `init`), the
+// filter bytes widened as unsigned (uint8 kind) or signed (hybrid kind).
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void tile_avx2(const uint8_t *w, int is_unsigned,
+                                                                                           const int32_t *const rows[kMR], int32_t kp,
+                                                                                           const __m256i init[kMR][2], __m256i acc[kMR][2]) {
   for (int r = 0; r < kMR; r++) {
-    acc[r][0] = init0;
-    acc[r][1] = init1;
+    acc[r][0] = init[r][0];
+    acc[r][1] = init[r][1];
   }
   for (int32_t p = 0; p < kp; p++) {
-    const __m256i w0 = _mm256_load_si256((const __m256i *)(w + (size_t)p * 32));
-    const __m256i w1 = _mm256_load_si256((const __m256i *)(w + (size_t)p * 32 + 16));
+    const __m128i b0 = _mm_load_si128((const __m128i *)(w + (size_t)p * 32)), b1 = _mm_load_si128((const __m128i *)(w + (size_t)p * 32 + 16));
+    const __m256i w0 = is_unsigned ? _mm256_cvtepu8_epi16(b0) : _mm256_cvtepi8_epi16(b0);
+    const __m256i w1 = is_unsigned ? _mm256_cvtepu8_epi16(b1) : _mm256_cvtepi8_epi16(b1);
     for (int r = 0; r < kMR; r++) {
       int32_t pair;
       memcpy(&pair, rows[r] + p, 4);
@@ -375,7 +396,7 @@ __attribute__((target("avx2,fma"))) static void rows_avx2(const vt_conv1x1 *op, 
     const int64_t c1 = c0 + kChunk < m1 ? c0 + kChunk : m1;
     prepare_avx2(op, input, c0, c1, a, dequant);
     for (int32_t nb = 0; nb < op->nb; nb++) {
-      const int16_t *w = op->packed + (size_t)nb * (size_t)op->kp * kNR * 2;
+      const uint8_t *w = op->packed + (size_t)nb * (size_t)op->kp * kNR * 2;
       const __m256i bias0 = _mm256_loadu_si256((const __m256i *)(op->bias + nb * kNR));
       const __m256i bias1 = _mm256_loadu_si256((const __m256i *)(op->bias + nb * kNR + 8));
       const int32_t columns = op->n - nb * kNR < kNR ? op->n - nb * kNR : kNR;
@@ -383,9 +404,19 @@ __attribute__((target("avx2,fma"))) static void rows_avx2(const vt_conv1x1 *op, 
         const int valid = c1 - mb < kMR ? (int)(c1 - mb) : kMR;
         const int32_t *rows[kMR];
         for (int r = 0; r < kMR; r++) rows[r] = (const int32_t *)(a + (size_t)((r < valid ? mb + r : c1 - 1) - c0) * (size_t)k2);
-        __m256i acc[kMR][2];
-        tile_avx2(w, rows, op->kp, bias0, bias1, acc);
+        __m256i init[kMR][2], acc[kMR][2];
+        for (int r = 0; r < kMR; r++) {
+          int32_t correction = 0;
+          if (op->kind == kUInt8) memcpy(&correction, &dequant[(r < valid ? mb + r : c1 - 1) - c0], 4);
+          init[r][0] = _mm256_add_epi32(bias0, _mm256_set1_epi32(correction));
+          init[r][1] = _mm256_add_epi32(bias1, _mm256_set1_epi32(correction));
+        }
         const size_t at = (size_t)mb * (size_t)op->n + (size_t)nb * kNR;
+        if (op->kind == kUInt8) {
+          tile_avx2(w, 1, rows, op->kp, init, acc);
+        } else {
+          tile_avx2(w, 0, rows, op->kp, init, acc);
+        }
         if (op->kind == kUInt8)
           store_uint8(op, acc, valid, columns, (uint8_t *)output + at, (size_t)op->n);
         else
