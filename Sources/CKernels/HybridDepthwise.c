@@ -95,15 +95,43 @@ static inline __attribute__((always_inline)) void quantize_body(const float *x, 
 
 // Output rows [oy0, oy1) of one batch from its quantized input `q` (zero point `zp`, scale `s`);
 // `acc` holds one int32 per output channel.
+// One output pixel from its int32 sums: the reference's 4-wide loop computes (acc·channel)·input,
+// its scalar tail (acc·input)·channel; then bias and the activation's clamp.
+static inline __attribute__((always_inline)) void pixel_output(const vt_hdw_params *p, const int32_t *acc, float s, float lo, float hi, float *y) {
+  const int32_t oc_count = p->in_channels * p->depth_multiplier, vec_c = oc_count / 4 * 4;
+  for (int32_t k = 0; k < vec_c; k++) {
+    float v = (float)acc[k] * p->channel_scales[k];
+    v = v * s;
+    v = v + p->bias[k];
+    v = v > lo ? v : lo;
+    v = v < hi ? v : hi;
+    y[k] = v;
+  }
+  for (int32_t k = vec_c; k < oc_count; k++) {
+    float v = (float)acc[k] * s;
+    v = v * p->channel_scales[k];
+    v = v + p->bias[k];
+    v = v < lo ? lo : v;
+    v = hi < v ? hi : v;
+    y[k] = v;
+  }
+}
+
+// The fused activation's range.
+static inline __attribute__((always_inline)) void activation_range(const vt_hdw_params *p, float *lo, float *hi) {
+  *lo = -FLT_MAX;
+  *hi = FLT_MAX;
+  if (p->activation == 1) *lo = 0.0f;
+  else if (p->activation == 2) { *lo = -1.0f; *hi = 1.0f; }
+  else if (p->activation == 3) { *lo = 0.0f; *hi = 6.0f; }
+}
+
 static inline __attribute__((always_inline)) void rows_body(const vt_hdw_params *p, const int8_t *q, int32_t zp, float s, int32_t h,
                                                             int32_t w, int32_t ow, int32_t pad_h, int32_t pad_w, int32_t oy0,
                                                             int32_t oy1, float *out, int32_t *acc) {
   const int32_t c = p->in_channels, dm = p->depth_multiplier, oc_count = c * dm;
-  float lo = -FLT_MAX, hi = FLT_MAX;
-  if (p->activation == 1) lo = 0.0f;
-  else if (p->activation == 2) { lo = -1.0f; hi = 1.0f; }
-  else if (p->activation == 3) { lo = 0.0f; hi = 6.0f; }
-  const int32_t vec_c = oc_count / 4 * 4;
+  float lo, hi;
+  activation_range(p, &lo, &hi);
   for (int32_t oy = oy0; oy < oy1; oy++) {
     for (int32_t ox = 0; ox < ow; ox++) {
       memset(acc, 0, (size_t)oc_count * sizeof(int32_t));
@@ -125,23 +153,7 @@ static inline __attribute__((always_inline)) void rows_body(const vt_hdw_params 
           }
         }
       }
-      float *y = out + ((size_t)oy * (size_t)ow + (size_t)ox) * (size_t)oc_count;
-      for (int32_t k = 0; k < vec_c; k++) {  // the reference's 4-wide loop: (acc·channel)·input
-        float v = (float)acc[k] * p->channel_scales[k];
-        v = v * s;
-        v = v + p->bias[k];
-        v = v > lo ? v : lo;
-        v = v < hi ? v : hi;
-        y[k] = v;
-      }
-      for (int32_t k = vec_c; k < oc_count; k++) {  // its scalar tail: (acc·input)·channel
-        float v = (float)acc[k] * s;
-        v = v * p->channel_scales[k];
-        v = v + p->bias[k];
-        v = v < lo ? lo : v;
-        v = hi < v ? hi : v;
-        y[k] = v;
-      }
+      pixel_output(p, acc, s, lo, hi, out + ((size_t)oy * (size_t)ow + (size_t)ox) * (size_t)oc_count);
     }
   }
 }
@@ -201,9 +213,70 @@ __attribute__((target("avx2"))) static void quantize_avx2(const float *x, size_t
   }
   round_values(x, q, i, n, zp, inv);
 }
+enum { kMaxTaps = 64 };
+
+// Depth multiplier 1 (every depthwise op of the MobileNets): 16 channels at a time, their int32 sums
+// kept in registers over all taps, taps taken in pairs so that vpmaddwd multiplies and adds two
+// taps per channel at once ((q − zp) and the filter as int16: |product| ≤ 255·127, exact). A tap in
+// the padding reads a row of zero points (it adds 0, as skipping it does); an odd last tap is paired
+// with a zero filter. Then the same output arithmetic as the plain path.
+__attribute__((target("avx2"))) static void rows_dm1_avx2(const vt_hdw_params *p, const int8_t *q, int32_t zp, float s, int32_t h, int32_t w,
+                                                          int32_t ow, int32_t pad_h, int32_t pad_w, int32_t oy0, int32_t oy1, float *out,
+                                                          int32_t *acc) {
+  const int32_t c = p->in_channels;
+  int8_t *zp_row = (int8_t *)(acc + c), *zero_filter = zp_row + c;  // the scratch's 2·c extra bytes
+  memset(zp_row, (int8_t)zp, (size_t)c);
+  memset(zero_filter, 0, (size_t)c);
+  float lo, hi;
+  activation_range(p, &lo, &hi);
+  const __m256i vzp = _mm256_set1_epi16((int16_t)zp);
+  const int8_t *src[kMaxTaps + 1], *flt[kMaxTaps + 1];
+  for (int32_t oy = oy0; oy < oy1; oy++) {
+    for (int32_t ox = 0; ox < ow; ox++) {
+      int n = 0;
+      for (int32_t ky = 0; ky < p->kernel_h; ky++) {
+        const int32_t iy = oy * p->stride_h - pad_h + ky * p->dilation_h;
+        for (int32_t kx = 0; kx < p->kernel_w; kx++) {
+          const int32_t ix = ox * p->stride_w - pad_w + kx * p->dilation_w;
+          const int inside = iy >= 0 && iy < h && ix >= 0 && ix < w;
+          src[n] = inside ? q + ((size_t)iy * (size_t)w + (size_t)ix) * (size_t)c : zp_row;
+          flt[n] = p->filter + ((size_t)ky * (size_t)p->kernel_w + (size_t)kx) * (size_t)c;
+          n++;
+        }
+      }
+      if (n % 2) {
+        src[n] = zp_row;
+        flt[n] = zero_filter;
+        n++;
+      }
+      int32_t k = 0;
+      for (; k + 16 <= c; k += 16) {
+        __m256i a0 = _mm256_setzero_si256(), a1 = _mm256_setzero_si256();
+        for (int t = 0; t < n; t += 2) {
+          const __m256i x0 = _mm256_sub_epi16(_mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(src[t] + k))), vzp);
+          const __m256i x1 = _mm256_sub_epi16(_mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(src[t + 1] + k))), vzp);
+          const __m256i f0 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(flt[t] + k)));
+          const __m256i f1 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(flt[t + 1] + k)));
+          a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(_mm256_unpacklo_epi16(x0, x1), _mm256_unpacklo_epi16(f0, f1)));  // channels 0-3, 8-11
+          a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(_mm256_unpackhi_epi16(x0, x1), _mm256_unpackhi_epi16(f0, f1)));  // 4-7, 12-15
+        }
+        _mm256_storeu_si256((__m256i *)(acc + k), _mm256_permute2x128_si256(a0, a1, 0x20));
+        _mm256_storeu_si256((__m256i *)(acc + k + 8), _mm256_permute2x128_si256(a0, a1, 0x31));
+      }
+      for (; k < c; k++) {
+        int32_t sum = 0;
+        for (int t = 0; t < n; t++) sum += (int32_t)flt[t][k] * ((int32_t)src[t][k] - zp);
+        acc[k] = sum;
+      }
+      pixel_output(p, acc, s, lo, hi, out + ((size_t)oy * (size_t)ow + (size_t)ox) * (size_t)c);
+    }
+  }
+}
+
 __attribute__((target("avx2"))) static void rows_avx2(const vt_hdw_params *p, const int8_t *q, int32_t zp, float s, int32_t h, int32_t w,
                                                       int32_t ow, int32_t ph, int32_t pw, int32_t oy0, int32_t oy1, float *out, int32_t *acc) {
-  rows_body(p, q, zp, s, h, w, ow, ph, pw, oy0, oy1, out, acc);
+  if (p->depth_multiplier == 1 && p->kernel_h * p->kernel_w <= kMaxTaps) rows_dm1_avx2(p, q, zp, s, h, w, ow, ph, pw, oy0, oy1, out, acc);
+  else rows_body(p, q, zp, s, h, w, ow, ph, pw, oy0, oy1, out, acc);
 }
 __attribute__((target("avx512f,avx512bw,avx512vl"))) static void quantize_avx512(const float *x, size_t n, int8_t *q, float *s, int32_t *zp) {
   quantize_body(x, n, q, s, zp);
@@ -227,7 +300,8 @@ const char *vt_hdw_path(void) {
 size_t vt_hdw_scratch_size(const vt_hdw_params *p, int32_t h, int32_t w, int32_t threads) {
   if (!p || h < 1 || w < 1 || p->in_channels < 1 || p->depth_multiplier < 1 || threads < 1 || threads > 64) return 0;
   size_t oc = (size_t)p->in_channels * (size_t)p->depth_multiplier;
-  return align64((size_t)h * (size_t)w * (size_t)p->in_channels) + (size_t)threads * align64(oc * sizeof(int32_t));
+  // Per thread: the sums, then (depth multiplier 1) a row of zero points and a zero filter row.
+  return align64((size_t)h * (size_t)w * (size_t)p->in_channels) + (size_t)threads * align64(oc * sizeof(int32_t) + 2 * oc);
 }
 
 typedef struct {
@@ -263,7 +337,7 @@ static int run_with(quantize_fn quantize, rows_fn rows, const vt_hdw_params *p, 
   int8_t *q = (int8_t *)scratch;
   for (int32_t b = 0; b < batches; b++) {
     rows_job job = {rows, p, q, 0, h, w, oh, ow, pad_h, pad_w, 0, output + (size_t)b * (size_t)oh * (size_t)ow * (size_t)oc_count,
-                    (uint8_t *)scratch + align64(n), align64((size_t)oc_count * sizeof(int32_t))};
+                    (uint8_t *)scratch + align64(n), align64((size_t)oc_count * sizeof(int32_t) + 2 * (size_t)oc_count)};
     quantize(input + (size_t)b * n, n, q, &job.s, &job.zp);
     vt_parallel(pool, threads, rows_part, &job);
   }

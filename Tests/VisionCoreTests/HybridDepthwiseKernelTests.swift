@@ -24,6 +24,9 @@ struct HybridDepthwiseKernelTests {
         Case(h: 40, w: 40, c: 128, dm: 1, kh: 3, kw: 3, sh: 1, sw: 1, dh: 1, dw: 1, valid: false, activation: 3),
         Case(h: 9, w: 9, c: 10, dm: 8, kh: 3, kw: 3, sh: 1, sw: 1, dh: 1, dw: 1, valid: true, activation: 0),
         Case(h: 1, w: 1, c: 1, dm: 1, kh: 1, kw: 1, sh: 1, sw: 1, dh: 1, dw: 1, valid: false, activation: 0),
+        // depth multiplier 1 takes the paired-tap path: 25 taps (odd) with padding, a channel tail, dilation with stride
+        Case(h: 11, w: 9, c: 20, dm: 1, kh: 5, kw: 5, sh: 1, sw: 1, dh: 1, dw: 1, valid: false, activation: 3),
+        Case(h: 17, w: 15, c: 48, dm: 1, kh: 3, kw: 3, sh: 2, sw: 2, dh: 2, dw: 2, valid: false, activation: 1),
     ]
 
     /// A generator with a fixed seed (xorshift64).
