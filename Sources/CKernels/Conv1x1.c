@@ -186,7 +186,7 @@ static inline __attribute__((always_inline)) int16_t quantize_value(float x, flo
 static inline __attribute__((always_inline)) void store_row_correction(const vt_conv1x1 *op, const int16_t *row, float *slot) {
   int32_t sum = 0;
   for (int32_t c = 0; c < op->k; c++) sum += row[c];
-  const int32_t correction = -op->filter_zero_point * sum;
+  const int32_t correction = (int32_t)(0u - (uint32_t)op->filter_zero_point * (uint32_t)sum);  // int32 wrap-around, as the vectors do
   memcpy(slot, &correction, 4);
 }
 
@@ -244,11 +244,12 @@ static void rows_plain(const vt_conv1x1 *op, const void *input, int64_t m0, int6
     if (op->kind == kUInt8) memcpy(&correction, &dequant[m - c0], 4);
     for (int32_t n = 0; n < op->n; n++) {
       const uint8_t *w = packed_at(op, n, 0);
-      int32_t acc = op->bias[n] + correction;
+      uint32_t sum = (uint32_t)op->bias[n] + (uint32_t)correction;  // int32 wrap-around, as the vectors do
       for (int32_t k = 0; k < op->k; k++) {
         const uint8_t b = w[(size_t)(k / 2) * kNR * 2 + (size_t)(k % 2)];
-        acc += (int32_t)x[k] * (op->kind == kUInt8 ? (int32_t)b : (int32_t)(int8_t)b);
+        sum += (uint32_t)((int32_t)x[k] * (op->kind == kUInt8 ? (int32_t)b : (int32_t)(int8_t)b));
       }
+      const int32_t acc = (int32_t)sum;
       const size_t at = (size_t)m * (size_t)op->n + (size_t)n;
       if (op->kind == kUInt8) ((uint8_t *)output)[at] = requantize(op, acc);
       else ((float *)output)[at] = dequantize(op, acc, dequant[m - c0], n);
@@ -307,6 +308,12 @@ __attribute__((target("avx2"))) static void prepare_avx2(const vt_conv1x1 *op, c
         const __m256i s = _mm256_adds_epi16(_mm256_permute4x64_epi64(_mm256_packs_epi32(i0, i1), 0xD8), vzp);
         const __m256i q = _mm256_max_epi16(_mm256_min_epi16(s, _mm256_set1_epi16(127)), _mm256_set1_epi16(-128));
         _mm256_storeu_si256((__m256i *)(row + c), _mm256_sub_epi16(q, vzp));
+      }
+      for (; c + 8 <= k; c += 8) {
+        const __m256i i0 = _mm256_cvtps_epi32(_mm256_min_ps(_mm256_mul_ps(_mm256_loadu_ps(x + c), vm), vcap));
+        const __m128i s16 = _mm_adds_epi16(_mm_packs_epi32(_mm256_castsi256_si128(i0), _mm256_extracti128_si256(i0, 1)), _mm256_castsi256_si128(vzp));
+        const __m128i q = _mm_max_epi16(_mm_min_epi16(s16, _mm_set1_epi16(127)), _mm_set1_epi16(-128));
+        _mm_storeu_si128((__m128i *)(row + c), _mm_sub_epi16(q, _mm256_castsi256_si128(vzp)));
       }
       for (; c < k; c++) row[c] = quantize_value(x[c], multiplier, zp);
     }
@@ -389,12 +396,14 @@ __attribute__((target("avx2,fma"))) static inline __attribute__((always_inline))
   }
 }
 
-__attribute__((target("avx2,fma"))) static void rows_avx2(const vt_conv1x1 *op, const void *input, int64_t m0, int64_t m1, void *output,
-                                                          int16_t *a, float *dequant) {
+// Rows m0..<m1 for one kind (a constant once inlined, so that each kind's loop has no branch on it).
+__attribute__((target("avx2,fma"))) static inline __attribute__((always_inline)) void rows_avx2_body(const vt_conv1x1 *op, const int kind,
+                                                                                                   const void *input, int64_t m0, int64_t m1,
+                                                                                                   void *output, int16_t *a, float *row_slot) {
   const int32_t k2 = op->kp * 2;
   for (int64_t c0 = m0; c0 < m1; c0 += kChunk) {
     const int64_t c1 = c0 + kChunk < m1 ? c0 + kChunk : m1;
-    prepare_avx2(op, input, c0, c1, a, dequant);
+    prepare_avx2(op, input, c0, c1, a, row_slot);
     for (int32_t nb = 0; nb < op->nb; nb++) {
       const uint8_t *w = op->packed + (size_t)nb * (size_t)op->kp * kNR * 2;
       const __m256i bias0 = _mm256_loadu_si256((const __m256i *)(op->bias + nb * kNR));
@@ -403,28 +412,36 @@ __attribute__((target("avx2,fma"))) static void rows_avx2(const vt_conv1x1 *op, 
       for (int64_t mb = c0; mb < c1; mb += kMR) {
         const int valid = c1 - mb < kMR ? (int)(c1 - mb) : kMR;
         const int32_t *rows[kMR];
-        for (int r = 0; r < kMR; r++) rows[r] = (const int32_t *)(a + (size_t)((r < valid ? mb + r : c1 - 1) - c0) * (size_t)k2);
         __m256i init[kMR][2], acc[kMR][2];
         for (int r = 0; r < kMR; r++) {
-          int32_t correction = 0;
-          if (op->kind == kUInt8) memcpy(&correction, &dequant[(r < valid ? mb + r : c1 - 1) - c0], 4);
-          init[r][0] = _mm256_add_epi32(bias0, _mm256_set1_epi32(correction));
-          init[r][1] = _mm256_add_epi32(bias1, _mm256_set1_epi32(correction));
+          const int64_t row = (r < valid ? mb + r : c1 - 1) - c0;
+          rows[r] = (const int32_t *)(a + (size_t)row * (size_t)k2);
+          if (kind == kUInt8) {
+            int32_t correction;
+            memcpy(&correction, &row_slot[row], 4);
+            init[r][0] = _mm256_add_epi32(bias0, _mm256_set1_epi32(correction));
+            init[r][1] = _mm256_add_epi32(bias1, _mm256_set1_epi32(correction));
+          } else {
+            init[r][0] = bias0;
+            init[r][1] = bias1;
+          }
         }
+        tile_avx2(w, kind == kUInt8, rows, op->kp, init, acc);
         const size_t at = (size_t)mb * (size_t)op->n + (size_t)nb * kNR;
-        if (op->kind == kUInt8) {
-          tile_avx2(w, 1, rows, op->kp, init, acc);
-        } else {
-          tile_avx2(w, 0, rows, op->kp, init, acc);
-        }
-        if (op->kind == kUInt8)
+        if (kind == kUInt8)
           store_uint8(op, acc, valid, columns, (uint8_t *)output + at, (size_t)op->n);
         else
-          store_float(op, acc, valid, columns, op->channel_scales + nb * kNR, op->fbias + nb * kNR, dequant + (mb - c0), (float *)output + at,
+          store_float(op, acc, valid, columns, op->channel_scales + nb * kNR, op->fbias + nb * kNR, row_slot + (mb - c0), (float *)output + at,
                       (size_t)op->n);
       }
     }
   }
+}
+
+__attribute__((target("avx2,fma"))) static void rows_avx2(const vt_conv1x1 *op, const void *input, int64_t m0, int64_t m1, void *output,
+                                                          int16_t *a, float *row_slot) {
+  if (op->kind == kUInt8) rows_avx2_body(op, kUInt8, input, m0, m1, output, a, row_slot);
+  else rows_avx2_body(op, kHybrid, input, m0, m1, output, a, row_slot);
 }
 #endif
 
