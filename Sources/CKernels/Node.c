@@ -138,15 +138,15 @@ static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in,
   const int32_t b = t.layout.dimensions[0], h = t.layout.dimensions[1], w = t.layout.dimensions[2];
   if (b < 1 || h < 1 || w < 1) return fail(n, "bad input size");
   const int64_t pixels = (int64_t)b * h * w;
-  vt_context *scratch = n->context;
-  const int32_t threads = scratch->threads;
+  vt_context *context = n->context;
+  const int32_t threads = context->threads;
   const size_t need = conv ? vt_conv1x1_scratch_size(n->conv, threads) : vt_hdw_scratch_size(&n->hdw, h, w, threads);
   if (need == 0) return fail(n, "bad input size");
-  if (scratch->size < need) {
-    free(scratch->memory);
-    scratch->memory = aligned_alloc(64, (need + 63) & ~(size_t)63);
-    scratch->size = scratch->memory ? need : 0;
-    if (!scratch->memory) return fail(n, "out of memory for the scratch buffer");
+  if (context->size < need) {
+    free(context->memory);
+    context->memory = aligned_alloc(64, (need + 63) & ~(size_t)63);
+    context->size = context->memory ? need : 0;
+    if (!context->memory) return fail(n, "out of memory for the scratch buffer");
   }
   void *src = NULL, *dst = NULL;
   if (lock(in[0], &src, 0) != 0 || !src) return fail(n, "cannot read the input");
@@ -154,8 +154,8 @@ static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in,
     unlock(in[0]);
     return fail(n, "cannot write the output");
   }
-  const int status = conv ? vt_conv1x1_run(n->conv, src, pixels, dst, scratch->memory, scratch->size, threads, scratch->pool)
-                          : vt_hdw_run(&n->hdw, src, b, h, w, dst, scratch->memory, scratch->size, threads, scratch->pool);
+  const int status = conv ? vt_conv1x1_run(n->conv, src, pixels, dst, context->memory, context->size, threads, context->pool)
+                          : vt_hdw_run(&n->hdw, src, b, h, w, dst, context->memory, context->size, threads, context->pool);
   unlock(out[0]);
   unlock(in[0]);
   return status == 0 ? 0 : fail(n, "the kernel refused the tensor sizes");

@@ -11,6 +11,18 @@ extension ModelFile {
         public static let quantizedConv = CustomKernels(rawValue: 2)
         /// Hybrid 1×1 CONV_2D (float input, int8 per-channel filter): custom codes `VisionTasksHybridConv_<k>`.
         public static let hybridConv = CustomKernels(rawValue: 4)
+
+        /// The custom-code prefix of a single kind's rewritten ops (`<prefix>_<k>`).
+        public var codePrefix: String {
+            switch self {
+            case .hybridDepthwise: return "VisionTasksHybridDepthwise"
+            case .quantizedConv: return "VisionTasksQuantizedConv"
+            default: return "VisionTasksHybridConv"
+            }
+        }
+
+        /// How many of `codes` are ops of single kind `self`.
+        public func count(in codes: [String]) -> Int { codes.filter { $0.hasPrefix(codePrefix + "_") }.count }
     }
 
     /// The input, filter and output tensors of `op` when it is builtin op `code` with at least two
@@ -48,11 +60,11 @@ extension ModelFile {
         for (i, op) in sg.operators.enumerated() where i < oldOperators.count {
             let opTable = try sgTable.reader.table(at: oldOperators[i])
             if kernels.contains(.hybridDepthwise), let blob = try hybridDepthwiseOptions(op, opTable, sg) {
-                blobs[i] = ("VisionTasksHybridDepthwise", blob)
+                blobs[i] = (CustomKernels.hybridDepthwise.codePrefix, blob)
             } else if kernels.contains(.quantizedConv), let blob = try quantizedConvOptions(op, opTable, sg) {
-                blobs[i] = ("VisionTasksQuantizedConv", blob)
+                blobs[i] = (CustomKernels.quantizedConv.codePrefix, blob)
             } else if kernels.contains(.hybridConv), let blob = try hybridConvOptions(op, opTable, sg) {
-                blobs[i] = ("VisionTasksHybridConv", blob)
+                blobs[i] = (CustomKernels.hybridConv.codePrefix, blob)
             }
         }
         guard !blobs.isEmpty else { return nil }

@@ -43,11 +43,11 @@ public final class ModelResources: @unchecked Sendable {
     /// (pass them to `CompiledModel`).
     public let customOps: [String]
     /// How many hybrid depthwise ops run on VisionTasks' exact kernel.
-    public var hybridDepthwiseOps: Int { customOps.filter { $0.hasPrefix("VisionTasksHybridDepthwise_") }.count }
+    public var hybridDepthwiseOps: Int { ModelFile.CustomKernels.hybridDepthwise.count(in: customOps) }
     /// How many uint8 1×1 convolutions run on VisionTasks' exact kernel.
-    public var quantizedConvOps: Int { customOps.filter { $0.hasPrefix("VisionTasksQuantizedConv_") }.count }
+    public var quantizedConvOps: Int { ModelFile.CustomKernels.quantizedConv.count(in: customOps) }
     /// How many hybrid 1×1 convolutions run on VisionTasks' exact kernel.
-    public var hybridConvOps: Int { customOps.filter { $0.hasPrefix("VisionTasksHybridConv_") }.count }
+    public var hybridConvOps: Int { ModelFile.CustomKernels.hybridConv.count(in: customOps) }
 
     /// Whether hybrid depthwise convolutions run on VisionTasks' exact kernel (the default; results
     /// bit-identical to LiteRT's built-in kernel, faster). `VISION_TASKS_HYBRID_KERNEL=builtin` turns it off.
