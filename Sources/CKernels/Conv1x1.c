@@ -326,6 +326,7 @@ __attribute__((target("avx2"))) static void prepare_avx2(const vt_conv1x1 *op, c
 __attribute__((target("avx2"))) static inline __attribute__((always_inline)) void tile_avx2(const uint8_t *w, int is_unsigned,
                                                                                            const int32_t *const rows[kMR], int32_t kp,
                                                                                            const __m256i init[kMR][2], __m256i acc[kMR][2]) {
+#pragma clang loop unroll(full)
   for (int r = 0; r < kMR; r++) {
     acc[r][0] = init[r][0];
     acc[r][1] = init[r][1];
@@ -334,6 +335,7 @@ __attribute__((target("avx2"))) static inline __attribute__((always_inline)) voi
     const __m128i b0 = _mm_load_si128((const __m128i *)(w + (size_t)p * 32)), b1 = _mm_load_si128((const __m128i *)(w + (size_t)p * 32 + 16));
     const __m256i w0 = is_unsigned ? _mm256_cvtepu8_epi16(b0) : _mm256_cvtepi8_epi16(b0);
     const __m256i w1 = is_unsigned ? _mm256_cvtepu8_epi16(b1) : _mm256_cvtepi8_epi16(b1);
+#pragma clang loop unroll(full)
     for (int r = 0; r < kMR; r++) {
       int32_t pair;
       memcpy(&pair, rows[r] + p, 4);
@@ -349,6 +351,7 @@ __attribute__((target("avx2"))) static inline __attribute__((always_inline)) voi
                                                                                              int32_t columns, uint8_t *out, size_t stride) {
   const __m256 vscale = _mm256_set1_ps(op->scale), vlow = _mm256_set1_ps(op->low), vhigh = _mm256_set1_ps(op->high);
   const __m256i vzp = _mm256_set1_epi32(op->output_zero_point);
+#pragma clang loop unroll(full)
   for (int r = 0; r < kMR; r++) {
     if (r >= valid) continue;
     __m256 f0 = _mm256_mul_ps(_mm256_cvtepi32_ps(acc[r][0]), vscale), f1 = _mm256_mul_ps(_mm256_cvtepi32_ps(acc[r][1]), vscale);
@@ -376,6 +379,7 @@ __attribute__((target("avx2,fma"))) static inline __attribute__((always_inline))
                                                                                                  float *out, size_t stride) {
   const __m256 vmin = _mm256_set1_ps(op->min), vmax = _mm256_set1_ps(op->max);
   const __m256 s0 = _mm256_loadu_ps(scale), s1 = _mm256_loadu_ps(scale + 8), b0 = _mm256_loadu_ps(bias), b1 = _mm256_loadu_ps(bias + 8);
+#pragma clang loop unroll(full)
   for (int r = 0; r < kMR; r++) {
     if (r >= valid) continue;
     const __m256 ps = _mm256_broadcast_ss(pixel_scales + r);
@@ -396,44 +400,59 @@ __attribute__((target("avx2,fma"))) static inline __attribute__((always_inline))
   }
 }
 
+// One tile: rows mb..<mb+6 (the chunk's rows from c0, fewer at its end) × the 16 columns of block nb.
+__attribute__((target("avx2,fma"))) static inline __attribute__((always_inline)) void block_avx2(const vt_conv1x1 *op, const int kind, int32_t nb,
+                                                                                               int64_t mb, int64_t c0, int64_t c1, const int16_t *a,
+                                                                                               const float *row_slot, void *output) {
+  const int32_t k2 = op->kp * 2;
+  const uint8_t *w = op->packed + (size_t)nb * (size_t)op->kp * kNR * 2;
+  const __m256i bias0 = _mm256_loadu_si256((const __m256i *)(op->bias + nb * kNR));
+  const __m256i bias1 = _mm256_loadu_si256((const __m256i *)(op->bias + nb * kNR + 8));
+  const int32_t columns = op->n - nb * kNR < kNR ? op->n - nb * kNR : kNR;
+  const int valid = c1 - mb < kMR ? (int)(c1 - mb) : kMR;
+  const int32_t *rows[kMR];
+  __m256i init[kMR][2], acc[kMR][2];
+#pragma clang loop unroll(full)
+  for (int r = 0; r < kMR; r++) {
+    const int64_t row = (r < valid ? mb + r : c1 - 1) - c0;
+    rows[r] = (const int32_t *)(a + (size_t)row * (size_t)k2);
+    if (kind == kUInt8) {
+      int32_t correction;
+      memcpy(&correction, &row_slot[row], 4);
+      init[r][0] = _mm256_add_epi32(bias0, _mm256_set1_epi32(correction));
+      init[r][1] = _mm256_add_epi32(bias1, _mm256_set1_epi32(correction));
+    } else {
+      init[r][0] = bias0;
+      init[r][1] = bias1;
+    }
+  }
+  tile_avx2(w, kind == kUInt8, rows, op->kp, init, acc);
+  const size_t at = (size_t)mb * (size_t)op->n + (size_t)nb * kNR;
+  if (kind == kUInt8)
+    store_uint8(op, acc, valid, columns, (uint8_t *)output + at, (size_t)op->n);
+  else
+    store_float(op, acc, valid, columns, op->channel_scales + nb * kNR, op->fbias + nb * kNR, row_slot + (mb - c0), (float *)output + at,
+                (size_t)op->n);
+}
+
 // Rows m0..<m1 for one kind (a constant once inlined, so that each kind's loop has no branch on it).
+// Filters that stay in L2 go row tile by row tile, each writing whole output rows (large outputs
+// are written faster so); larger ones go block by block, the block's filters staying in L1 while the
+// chunk's rows pass.
+enum { kRowsOuterFilterBytes = 96 * 1024 };
 __attribute__((target("avx2,fma"))) static inline __attribute__((always_inline)) void rows_avx2_body(const vt_conv1x1 *op, const int kind,
                                                                                                    const void *input, int64_t m0, int64_t m1,
                                                                                                    void *output, int16_t *a, float *row_slot) {
-  const int32_t k2 = op->kp * 2;
+  const int rows_outer = (size_t)op->nb * (size_t)op->kp * kNR * 2 <= kRowsOuterFilterBytes;
   for (int64_t c0 = m0; c0 < m1; c0 += kChunk) {
     const int64_t c1 = c0 + kChunk < m1 ? c0 + kChunk : m1;
     prepare_avx2(op, input, c0, c1, a, row_slot);
-    for (int32_t nb = 0; nb < op->nb; nb++) {
-      const uint8_t *w = op->packed + (size_t)nb * (size_t)op->kp * kNR * 2;
-      const __m256i bias0 = _mm256_loadu_si256((const __m256i *)(op->bias + nb * kNR));
-      const __m256i bias1 = _mm256_loadu_si256((const __m256i *)(op->bias + nb * kNR + 8));
-      const int32_t columns = op->n - nb * kNR < kNR ? op->n - nb * kNR : kNR;
-      for (int64_t mb = c0; mb < c1; mb += kMR) {
-        const int valid = c1 - mb < kMR ? (int)(c1 - mb) : kMR;
-        const int32_t *rows[kMR];
-        __m256i init[kMR][2], acc[kMR][2];
-        for (int r = 0; r < kMR; r++) {
-          const int64_t row = (r < valid ? mb + r : c1 - 1) - c0;
-          rows[r] = (const int32_t *)(a + (size_t)row * (size_t)k2);
-          if (kind == kUInt8) {
-            int32_t correction;
-            memcpy(&correction, &row_slot[row], 4);
-            init[r][0] = _mm256_add_epi32(bias0, _mm256_set1_epi32(correction));
-            init[r][1] = _mm256_add_epi32(bias1, _mm256_set1_epi32(correction));
-          } else {
-            init[r][0] = bias0;
-            init[r][1] = bias1;
-          }
-        }
-        tile_avx2(w, kind == kUInt8, rows, op->kp, init, acc);
-        const size_t at = (size_t)mb * (size_t)op->n + (size_t)nb * kNR;
-        if (kind == kUInt8)
-          store_uint8(op, acc, valid, columns, (uint8_t *)output + at, (size_t)op->n);
-        else
-          store_float(op, acc, valid, columns, op->channel_scales + nb * kNR, op->fbias + nb * kNR, row_slot + (mb - c0), (float *)output + at,
-                      (size_t)op->n);
-      }
+    if (rows_outer) {
+      for (int64_t mb = c0; mb < c1; mb += kMR)
+        for (int32_t nb = 0; nb < op->nb; nb++) block_avx2(op, kind, nb, mb, c0, c1, a, row_slot, output);
+    } else {
+      for (int32_t nb = 0; nb < op->nb; nb++)
+        for (int64_t mb = c0; mb < c1; mb += kMR) block_avx2(op, kind, nb, mb, c0, c1, a, row_slot, output);
     }
   }
 }
