@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "VisionCore", dependencies: ["LiteRT", "TFLiteModel", "Imaging", "FileInput"]),
         // Linux stand-ins for the UIKit / Core Video / Core Media types the seeds hand to the APIs.
         .target(name: "UIKitCompat", dependencies: ["Imaging"]),
-        .target(name: "MediaPipeTasksVision", dependencies: ["VisionCore", "Imaging", "UIKitCompat"]),
+        .target(name: "MediaPipeTasksVision", dependencies: ["VisionCore", "Imaging", "UIKitCompat", "FileInput"]),
         // ML Kit's custom-model vision API on the same core.
         .target(name: "MLKit", dependencies: ["VisionCore", "Imaging", "UIKitCompat", "TFLiteModel", "FileInput"],
                 exclude: ["Resources/LOCALIZER.md"],

@@ -529,63 +529,42 @@ int vt_conv1x1_run(const vt_conv1x1 *op, const void *input, int64_t pixels, void
 
 // --- Custom options ----------------------------------------------------------------------------
 
-enum { kQHeader = 4 + 4 + 6 * 4 + 3 * 4, kHHeader = 4 + 4 + 3 * 4 };
+enum { kQHeader = 4 + 4 + 6 * 4 + 3 * 4, kHHeader = 4 + 4 + 3 * 4, kVersion = 2 };
 
-static size_t padded4(size_t n) { return (n + 3) & ~(size_t)3; }
-
-size_t vt_qconv_encode_options(const vt_qconv_params *p, uint8_t *out, size_t capacity) {
-  if (!p || !p->filter || !p->bias || p->in_channels < 1 || p->out_channels < 1) return 0;
-  const size_t fb = padded4((size_t)p->in_channels * (size_t)p->out_channels);
-  const size_t size = kQHeader + fb + (size_t)p->out_channels * 4;
-  if (!out || capacity < size) return size;
-  memset(out, 0, size);
-  memcpy(out, "VTQC", 4);
-  const int32_t ints[7] = {1, p->in_channels, p->out_channels, p->activation, p->input_zero_point, p->filter_zero_point, p->output_zero_point};
-  memcpy(out + 4, ints, sizeof ints);
-  const float scales[3] = {p->input_scale, p->filter_scale, p->output_scale};
-  memcpy(out + 32, scales, sizeof scales);
-  memcpy(out + kQHeader, p->filter, (size_t)p->in_channels * (size_t)p->out_channels);
-  memcpy(out + kQHeader + fb, p->bias, (size_t)p->out_channels * 4);
-  return size;
+// The filter referenced by `from_end` (8 bytes little endian at `at`): its K·N bytes start that
+// many bytes before the end of the model's bytes. NULL when the reference falls outside them.
+static const uint8_t *referenced_filter(const uint8_t *data, size_t at, const uint8_t *model, size_t model_size, int32_t k, int32_t n) {
+  uint64_t from_end;
+  memcpy(&from_end, data + at, 8);
+  const uint64_t bytes = (uint64_t)k * (uint64_t)n;
+  if (!model || from_end == 0 || from_end > model_size || bytes > from_end) return NULL;
+  return model + (model_size - from_end);
 }
 
-int vt_qconv_decode_options(const uint8_t *data, size_t size, vt_qconv_params *p) {
-  if (!data || !p || size < kQHeader || memcmp(data, "VTQC", 4) != 0) return -1;
+int vt_qconv_decode_options(const uint8_t *data, size_t size, const uint8_t *model, size_t model_size, vt_qconv_params *p) {
+  if (!data || !p || size < kQHeader + 8 || memcmp(data, "VTQC", 4) != 0) return -1;
   int32_t ints[7];
   float scales[3];
   memcpy(ints, data + 4, sizeof ints);
   memcpy(scales, data + 32, sizeof scales);
-  if (ints[0] != 1 || ints[1] < 1 || ints[2] < 1 || ints[1] > (1 << 16) || ints[2] > (1 << 16) || ints[3] < 0 || ints[3] > 3) return -1;
-  const size_t fb = padded4((size_t)ints[1] * (size_t)ints[2]);
-  if (size != kQHeader + fb + (size_t)ints[2] * 4) return -1;
-  *p = (vt_qconv_params){ints[1], ints[2], ints[3], ints[4], ints[5], ints[6], scales[0], scales[1], scales[2],
-                         data + kQHeader, (const int32_t *)(data + kQHeader + fb)};
+  if (ints[0] != kVersion || ints[1] < 1 || ints[2] < 1 || ints[1] > (1 << 16) || ints[2] > (1 << 16) || ints[3] < 0 || ints[3] > 3) return -1;
+  if (size != kQHeader + 8 + (size_t)ints[2] * 4) return -1;
+  const uint8_t *filter = referenced_filter(data, kQHeader, model, model_size, ints[1], ints[2]);
+  if (!filter) return -1;
+  *p = (vt_qconv_params){ints[1], ints[2], ints[3], ints[4], ints[5], ints[6], scales[0], scales[1], scales[2], filter,
+                         (const int32_t *)(data + kQHeader + 8)};
   return 0;
 }
 
-size_t vt_hconv_encode_options(const vt_hconv_params *p, uint8_t *out, size_t capacity) {
-  if (!p || !p->filter || !p->channel_scales || !p->bias || p->in_channels < 1 || p->out_channels < 1) return 0;
-  const size_t fb = padded4((size_t)p->in_channels * (size_t)p->out_channels);
-  const size_t size = kHHeader + fb + 2 * (size_t)p->out_channels * 4;
-  if (!out || capacity < size) return size;
-  memset(out, 0, size);
-  memcpy(out, "VTHC", 4);
-  const int32_t ints[4] = {1, p->in_channels, p->out_channels, p->activation};
-  memcpy(out + 4, ints, sizeof ints);
-  memcpy(out + kHHeader, p->filter, (size_t)p->in_channels * (size_t)p->out_channels);
-  memcpy(out + kHHeader + fb, p->channel_scales, (size_t)p->out_channels * 4);
-  memcpy(out + kHHeader + fb + (size_t)p->out_channels * 4, p->bias, (size_t)p->out_channels * 4);
-  return size;
-}
-
-int vt_hconv_decode_options(const uint8_t *data, size_t size, vt_hconv_params *p) {
-  if (!data || !p || size < kHHeader || memcmp(data, "VTHC", 4) != 0) return -1;
+int vt_hconv_decode_options(const uint8_t *data, size_t size, const uint8_t *model, size_t model_size, vt_hconv_params *p) {
+  if (!data || !p || size < kHHeader + 8 || memcmp(data, "VTHC", 4) != 0) return -1;
   int32_t ints[4];
   memcpy(ints, data + 4, sizeof ints);
-  if (ints[0] != 1 || ints[1] < 1 || ints[2] < 1 || ints[1] > (1 << 16) || ints[2] > (1 << 16) || ints[3] < 0 || ints[3] > 3) return -1;
-  const size_t fb = padded4((size_t)ints[1] * (size_t)ints[2]);
-  if (size != kHHeader + fb + 2 * (size_t)ints[2] * 4) return -1;
-  *p = (vt_hconv_params){ints[1], ints[2], ints[3], (const int8_t *)(data + kHHeader), (const float *)(data + kHHeader + fb),
-                         (const float *)(data + kHHeader + fb + (size_t)ints[2] * 4)};
+  if (ints[0] != kVersion || ints[1] < 1 || ints[2] < 1 || ints[1] > (1 << 16) || ints[2] > (1 << 16) || ints[3] < 0 || ints[3] > 3) return -1;
+  if (size != kHHeader + 8 + 2 * (size_t)ints[2] * 4) return -1;
+  const int8_t *filter = (const int8_t *)referenced_filter(data, kHHeader, model, model_size, ints[1], ints[2]);
+  if (!filter) return -1;
+  *p = (vt_hconv_params){ints[1], ints[2], ints[3], filter, (const float *)(data + kHHeader + 8),
+                         (const float *)(data + kHHeader + 8 + (size_t)ints[2] * 4)};
   return 0;
 }

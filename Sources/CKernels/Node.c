@@ -11,15 +11,19 @@
 enum { kNone, kHybridDepthwise, kConv1x1 };
 
 struct vt_context {
+  const uint8_t *model;  // the model's bytes (the 1×1 kinds' filters are there)
+  size_t model_size;
   void *memory;
   size_t size;
   int32_t threads;
   vt_pool *pool;  // NULL for one thread
 };
 
-vt_context *vt_context_create(int32_t threads) {
+vt_context *vt_context_create(int32_t threads, const uint8_t *model, size_t model_size) {
   vt_context *c = calloc(1, sizeof *c);
   if (!c) return NULL;
+  c->model = model;
+  c->model_size = model ? model_size : 0;
   c->threads = threads < 1 ? 1 : threads > 64 ? 64 : threads;
   c->pool = vt_pool_create(c->threads);
   return c;
@@ -80,8 +84,11 @@ static LiteRtStatus k_init(void *user, const void *data, size_t size) {
   if (uint8 || hybrid) {
     vt_qconv_params q;
     vt_hconv_params h;
-    if (uint8 ? vt_qconv_decode_options(data, size, &q) != 0 : vt_hconv_decode_options(data, size, &h) != 0)
-      return fail(n, "malformed custom options");
+    const uint8_t *model = n->context->model;
+    const size_t model_size = n->context->model_size;
+    if (!model) return fail(n, "the model's bytes are not known (load it from bytes or a mapping, not by path)");
+    if (uint8 ? vt_qconv_decode_options(data, size, model, model_size, &q) != 0 : vt_hconv_decode_options(data, size, model, model_size, &h) != 0)
+      return fail(n, "malformed custom options, or a filter outside the model");
     vt_conv1x1_free(n->conv);
     n->conv = uint8 ? vt_qconv_create(&q) : vt_hconv_create(&h);
     if (!n->conv) return fail(n, "the 1x1 convolution's parameters are invalid, or memory ran out");

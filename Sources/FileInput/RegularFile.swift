@@ -10,7 +10,15 @@ import Musl
 public enum RegularFile {
     /// The bytes of the regular file at `path`, at most `maxBytes` long.
     public static func read(_ path: String, maxBytes: Int) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let (fd, size) = try open(path, maxBytes: maxBytes)
+        defer { close(fd) }
+        return read(fd, size: size)
+    }
+
+    /// Opens the regular file at `path` for reading without blocking, checks that it is a regular file
+    /// of at most `maxBytes`; returns the descriptor (the caller closes it) and the size.
+    static func open(_ path: String, maxBytes: Int) throws -> (fd: Int32, size: Int) {
+        let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             let err = errno
             switch err {
@@ -19,17 +27,27 @@ public enum RegularFile {
             default: throw FileInputError(.unreadable, "Unable to open file at \(path), errno=\(err)")
             }
         }
-        defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw FileInputError(.unreadable, "Unable to open file at \(path), errno=\(errno)") }
+        guard fstat(fd, &info) == 0 else {
+            let err = errno
+            close(fd)
+            throw FileInputError(.unreadable, "Unable to open file at \(path), errno=\(err)")
+        }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
             let kind = (info.st_mode & S_IFMT) == S_IFDIR ? "a directory" : "not a regular file"
             throw FileInputError(.notRegularFile, "Unable to open file at \(path): it is \(kind)")
         }
         let size = Int(info.st_size)
         guard size <= maxBytes else {
+            close(fd)
             throw FileInputError(.tooLarge, "Unable to open file at \(path): its \(size) bytes exceed the limit of \(maxBytes)")
         }
+        return (fd, size)
+    }
+
+    /// Up to `size` bytes read from `fd` (fewer when the file shrank while being read).
+    static func read(_ fd: Int32, size: Int) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: size)
         var done = 0
         while done < size {

@@ -57,7 +57,7 @@ public final class CompiledModel: @unchecked Sendable {
         var built = false
         defer { if !built { api.destroyOptions(options) } }
         try check(api.setOptionsHardwareAccelerators(options, 1), "LiteRtSetOptionsHardwareAccelerators")
-        let kernels = try CustomKernels(codes: customOps, threads: threads, api: api)
+        let kernels = try CustomKernels(codes: customOps, threads: threads, modelBytes: model.bytes, api: api)
         if !customOps.isEmpty && kernels == nil {
             throw LiteRTError(code: .symbolMissing, function: "LiteRtAddCustomOpKernelOption",
                               message: "This libLiteRt.so cannot run custom op kernels; load the model without VisionTasks' kernel rewrite.")

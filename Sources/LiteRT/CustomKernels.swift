@@ -10,10 +10,13 @@ final class CustomKernels: @unchecked Sendable {
     private let nodes: [(code: String, node: OpaquePointer)]
     private let context: OpaquePointer
 
-    /// Nodes for the rewritten ops `codes`; nil when there is none or the library has no custom op kernels.
-    init?(codes: [String], threads: Int, api: FunctionTable) throws {
+    /// Nodes for the rewritten ops `codes` of the model whose bytes are `modelBytes` (where the 1×1
+    /// kinds' filters are; nil for a model loaded by path); nil when there is none or the library has
+    /// no custom op kernels.
+    init?(codes: [String], threads: Int, modelBytes: UnsafeRawBufferPointer?, api: FunctionTable) throws {
         guard !codes.isEmpty, let getType = api.getTensorBufferTensorType, api.addCustomOpKernelOption != nil else { return nil }
-        guard let context = vt_context_create(Int32(clamping: threads)) else { throw LiteRTError(code: .callFailed, message: "Out of memory for VisionTasks' kernels.") }
+        let base = modelBytes?.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        guard let context = vt_context_create(Int32(clamping: threads), base, modelBytes?.count ?? 0) else { throw LiteRTError(code: .callFailed, message: "Out of memory for VisionTasks' kernels.") }
         var made: [(String, OpaquePointer)] = []
         let table = vt_litert_api(get_tensor_type: unsafeBitCast(getType, to: UnsafeRawPointer.self),
                                   lock: unsafeBitCast(api.lockTensorBuffer, to: UnsafeRawPointer.self),

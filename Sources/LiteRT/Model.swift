@@ -8,6 +8,10 @@ public final class Model: @unchecked Sendable {
     let handle: LiteRtModel
     /// Our copy of the bytes for models made from memory; LiteRT reads them for the model's lifetime.
     private let storage: UnsafeMutableRawPointer?
+    /// What keeps bytes given in place alive (see ``init(inPlace:owner:environment:)``).
+    private let owner: AnyObject?
+    /// The bytes LiteRT reads, for models made from bytes (nil for models loaded by path).
+    public let bytes: UnsafeRawBufferPointer?
 
     /// Loads the model at `path`.
     public init(path: String, environment: Environment? = nil) throws {
@@ -23,6 +27,8 @@ public final class Model: @unchecked Sendable {
         guard let model else { throw LiteRTError(code: .callFailed, function: "LiteRtCreateModelFromFile", message: "returned no model") }
         handle = model
         storage = nil
+        owner = nil
+        self.bytes = nil
     }
 
     /// Loads a model from bytes. The bytes are copied into 64-byte-aligned memory that lives as long
@@ -52,6 +58,33 @@ public final class Model: @unchecked Sendable {
         }
         handle = model
         storage = memory
+        owner = nil
+        self.bytes = UnsafeRawBufferPointer(start: memory, count: bytes.count)
+    }
+
+    /// Loads a model from bytes that LiteRT reads in place, without a copy: `bytes` must start on a
+    /// 64-byte boundary and stay valid and unchanged while `owner` lives (the model keeps `owner`),
+    /// e.g. a model file's read-only mapping.
+    public init(inPlace bytes: UnsafeRawBufferPointer, owner: AnyObject, environment: Environment? = nil) throws {
+        let env = try environment ?? Environment.shared()
+        self.environment = env
+        guard let base = bytes.baseAddress, !bytes.isEmpty else {
+            throw LiteRTError(code: .invalidArgument, function: "LiteRtCreateModelFromBuffer", message: "The model buffer is empty.")
+        }
+        guard Int(bitPattern: base) % 64 == 0 else {
+            throw LiteRTError(code: .invalidArgument, function: "LiteRtCreateModelFromBuffer",
+                              message: "The model buffer must start on a 64-byte boundary to be read in place.")
+        }
+        var model: LiteRtModel?
+        let status = env.library.api.createModelFromBuffer(env.handle, base, bytes.count, &model)
+        guard status == 0, let model else {
+            throw LiteRTError(code: .callFailed, function: "LiteRtCreateModelFromBuffer", status: status,
+                              message: "The buffer is not a valid TFLite model (LiteRT could not read it as a flatbuffer).")
+        }
+        handle = model
+        storage = nil
+        self.owner = owner
+        self.bytes = bytes
     }
 
     deinit {

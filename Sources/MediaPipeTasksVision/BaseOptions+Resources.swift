@@ -1,3 +1,4 @@
+import FileInput
 import Foundation
 import VisionCore
 
@@ -9,7 +10,7 @@ extension BaseOptions {
             throw VisionCoreError(.unimplemented, "The GPU delegate is not available on Linux. Use Delegate.CPU (the default).", fromCore: false)
         }
         if let buffer = modelAssetBuffer, (modelAssetPath ?? "").isEmpty {
-            return try ModelResources(bytes: [UInt8](buffer), optimizeHybridModels: optimizeHybridModels)
+            return try ModelResources(data: FileBytes(copying: buffer), optimizeHybridModels: optimizeHybridModels)
         }
         return try ModelResources(path: modelAssetPath ?? "", optimizeHybridModels: optimizeHybridModels)
     }

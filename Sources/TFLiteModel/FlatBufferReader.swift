@@ -1,3 +1,5 @@
+import FileInput
+
 /// A bounds-checked, read-only view of a FlatBuffer. Every read checks its range and throws
 /// ``TFLiteModelError`` on malformed input; nothing traps.
 public struct FlatBufferReader: Sendable {
@@ -22,14 +24,19 @@ public struct FlatBufferReader: Sendable {
     }
 
     /// The whole buffer.
-    public let bytes: [UInt8]
+    public let bytes: FileBytes
     /// Where this buffer starts inside `bytes` (nested flatbuffers share the storage).
     public let base: Int
     /// Length of the buffer.
     public let count: Int
 
-    /// Wraps `bytes[base ..< base+count]`.
+    /// Wraps a copy of `bytes[base ..< base+count]`.
     public init(bytes: [UInt8], base: Int = 0, count: Int? = nil) throws {
+        try self.init(data: FileBytes(copying: bytes), base: base, count: count)
+    }
+
+    /// Wraps `data[base ..< base+count]` (no copy: a model file's mapping is read in place).
+    public init(data bytes: FileBytes, base: Int = 0, count: Int? = nil) throws {
         let count = count ?? (bytes.count - base)
         guard base >= 0, count >= 0, base + count <= bytes.count else {
             throw TFLiteModelError(.truncated, "FlatBuffer range \(base)+\(count) exceeds \(bytes.count) bytes.")
@@ -51,10 +58,7 @@ public struct FlatBufferReader: Sendable {
     public func read<T: FixedWidthInteger>(_ offset: Int, as: T.Type = T.self) throws -> T {
         let size = MemoryLayout<T>.size
         try ensure(offset, size)
-        var value: T = 0
-        let start = base + offset
-        for i in 0..<size { value |= T(truncatingIfNeeded: bytes[start + i]) << (8 * i) }
-        return value
+        return T(littleEndian: bytes.buffer.loadUnaligned(fromByteOffset: base + offset, as: T.self))
     }
 
     public func readFloat(_ offset: Int) throws -> Float { Float(bitPattern: try read(offset, as: UInt32.self)) }

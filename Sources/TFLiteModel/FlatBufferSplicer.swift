@@ -31,7 +31,15 @@ struct FlatBufferSplicer {
 
     /// The spliced buffer: root = new object `root`, then `old` (which must start 16-aligned
     /// relative to its own start), with `fileIdentifier`.
-    func build(root: Int, old: [UInt8], fileIdentifier: String) -> [UInt8] {
+    func build<Old: Collection>(root: Int, old: Old, fileIdentifier: String) -> [UInt8] where Old.Element == UInt8 {
+        var out = head(root: root, fileIdentifier: fileIdentifier)
+        out.append(contentsOf: old)
+        return out
+    }
+
+    /// The spliced buffer's new head alone, a multiple of 64 bytes long: the buffer is the head
+    /// followed by the old one.
+    func head(root: Int, fileIdentifier: String) -> [UInt8] {
         var out = [UInt8]()
         var positions = [Int](repeating: 0, count: objects.count)
         var patches: [(at: Int, ref: Ref)] = []
@@ -105,7 +113,7 @@ struct FlatBufferSplicer {
                 out += data
             }
         }
-        align(16)
+        align(64)
         let shift = out.count
         for (at, ref) in patches {
             let target: Int
@@ -119,7 +127,7 @@ struct FlatBufferSplicer {
         }
         let rootOffset = positions[root]
         for i in 0..<4 { out[i] = UInt8((rootOffset >> (8 * i)) & 0xff) }
-        return out + old
+        return out
     }
 }
 

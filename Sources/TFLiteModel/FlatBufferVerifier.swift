@@ -1,3 +1,5 @@
+import FileInput
+
 /// Verifies a whole FlatBuffer against a schema before anything else reads it, as FlatBuffers'
 /// own verifier does: every table's vtable and fields, every offset, string (NUL-terminated) and
 /// vector inside the buffer and aligned, union members of the type their tag names, nesting at most
@@ -17,20 +19,31 @@ public struct FlatBufferVerifier {
     /// Verifies `bytes` (from `base`, `count` bytes) against `tables`/`unions` with `root` as root table.
     public static func verify(_ bytes: [UInt8], base: Int = 0, count: Int? = nil, tables: [FlatBufferSchema.Table], unions: [[Int]], root: Int,
                               what: String = "model") throws {
+        try bytes.withUnsafeBytes { all in
+            try verify(all, base: base, count: count, tables: tables, unions: unions, root: root, what: what)
+        }
+    }
+
+    /// Verifies `bytes` in place (from `base`, `count` bytes) against `tables`/`unions` with `root` as root table.
+    public static func verify(_ bytes: UnsafeRawBufferPointer, base: Int = 0, count: Int? = nil, tables: [FlatBufferSchema.Table], unions: [[Int]],
+                              root: Int, what: String = "model") throws {
         let count = count ?? bytes.count - base
         guard base >= 0, count >= 0, count <= bytes.count - base else { throw fail(what, "range outside the file") }
-        try bytes.withUnsafeBytes { all in
-            let slice = UnsafeRawBufferPointer(rebasing: all[base..<(base + count)])
-            var verifier = FlatBufferVerifier(bytes: slice, tables: tables, unions: unions)
-            guard count >= 8, count < Int(Int32.max) else { throw fail(what, "size \(count) bytes") }
-            let rootOffset = try verifier.u32(0, what)
-            try verifier.table(rootOffset, root, depth: 1, what)
-        }
+        let slice = UnsafeRawBufferPointer(rebasing: bytes[base..<(base + count)])
+        var verifier = FlatBufferVerifier(bytes: slice, tables: tables, unions: unions)
+        guard count >= 8, count < Int(Int32.max) else { throw fail(what, "size \(count) bytes") }
+        let rootOffset = try verifier.u32(0, what)
+        try verifier.table(rootOffset, root, depth: 1, what)
     }
 
     /// Verifies a `.tflite` model's FlatBuffer.
     public static func verifyModel(_ bytes: [UInt8]) throws {
         try verify(bytes, tables: TFLiteSchema.tables, unions: TFLiteSchema.unions, root: TFLiteSchema.root)
+    }
+
+    /// Verifies a `.tflite` model's FlatBuffer in place.
+    public static func verifyModel(_ data: FileBytes) throws {
+        try verify(data.buffer, tables: TFLiteSchema.tables, unions: TFLiteSchema.unions, root: TFLiteSchema.root)
     }
 
     static func fail(_ what: String, _ detail: String) -> TFLiteModelError {

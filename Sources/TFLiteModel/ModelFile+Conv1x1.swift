@@ -2,15 +2,15 @@
 ///
 /// Uint8: every CONV_2D with a uint8 input and output, a constant uint8 [N, 1, 1, K] filter, a constant int32 (or no)
 /// bias quantized at input scale × filter scale, per-tensor quantization, stride 1 and a fused activation among NONE, RELU, RELU_N1_TO_1 and
-/// RELU6. Its custom options: "VTQC", version 1, six int32 (input channels K, output channels N,
+/// RELU6. Its custom options: "VTQC", version 2, six int32 (input channels K, output channels N,
 /// activation, input/filter/output zero points), three float32 scales (input, filter, output), the
-/// filter padded to 4 bytes, the int32 bias (little endian).
+/// filter's place in the model (``filterPlace(_:)``), the int32 bias (little endian).
 ///
 /// Hybrid: every CONV_2D with a float32 input and output, a constant int8 [N, 1, 1, K] filter with
 /// symmetric per-channel (or per-tensor) scales, a constant float32 (or no) bias, stride 1, K + N > 2
 /// (what XNNPACK turns into its dynamically quantized fully-connected op) and one of the four fused
-/// activations. Its custom options: "VTHC", version 1, three int32 (K, N, activation), the filter
-/// padded to 4 bytes, the per-channel scales, the bias (little endian).
+/// activations. Its custom options: "VTHC", version 2, three int32 (K, N, activation), the filter's
+/// place in the model, the per-channel scales, the bias (little endian).
 extension ModelFile {
     /// The custom options for op `op` if it is a uint8 1×1 convolution our kernel computes.
     func quantizedConvOptions(_ op: Operator, _ opTable: FlatTable, _ sg: Subgraph) throws -> [UInt8]? {
@@ -19,7 +19,7 @@ extension ModelFile {
         let n = filter.shape[0], k = filter.shape[3]
         guard n >= 1, k >= 1, n <= 1 << 16, k <= 1 << 16, input.shape[3] == k, output.shape[3] == n,
               let iq = Self.perTensor(input), let fq = Self.perTensor(filter), let oq = Self.perTensor(output) else { return nil }
-        guard let weights = try buffer(filter.buffer), weights.count == n * k else { return nil }
+        guard let weights = try bufferRange(filter.buffer), weights.count == n * k else { return nil }
         // XNNPACK takes the op only with a bias quantized at input scale × filter scale (otherwise
         // LiteRT's own kernel runs it, with another requantization).
         let product = Double(iq.scale) * Double(fq.scale)
@@ -32,10 +32,9 @@ extension ModelFile {
         guard scale > 0, scale < 256 else { return nil }  // what XNNPACK accepts
         var out: [UInt8] = Array("VTQC".utf8)
         func int32(_ v: Int32) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
-        for v in [1, Int32(k), Int32(n), activation, iq.zeroPoint, fq.zeroPoint, oq.zeroPoint] { int32(v) }
+        for v in [Self.kernelOptionsVersion, Int32(k), Int32(n), activation, iq.zeroPoint, fq.zeroPoint, oq.zeroPoint] { int32(v) }
         for v in [iq.scale, fq.scale, oq.scale] { withUnsafeBytes(of: v.bitPattern.littleEndian) { out += $0 } }
-        out += weights
-        out += [UInt8](repeating: 0, count: (4 - weights.count % 4) % 4)
+        out += filterPlace(weights)
         out += bias
         return out
     }
@@ -50,16 +49,25 @@ extension ModelFile {
               q.zeroPoints.allSatisfy({ $0 == 0 }), q.scales.allSatisfy({ $0.isFinite && $0 > 0 }),
               q.scales.count == 1 || (q.scales.count == n && q.quantizedDimension == 0) else { return nil }
         let scales = q.scales.count == 1 ? [Float](repeating: q.scales[0], count: n) : q.scales
-        guard let weights = try buffer(filter.buffer), weights.count == n * k else { return nil }
+        guard let weights = try bufferRange(filter.buffer), weights.count == n * k else { return nil }
         guard let bias = try kernelBias(op, sg, type: .float32, count: n) else { return nil }
         guard let activation = try Self.unitStrideActivation(opTable) else { return nil }
         var out: [UInt8] = Array("VTHC".utf8)
-        for v in [1, Int32(k), Int32(n), activation] { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
-        out += weights
-        out += [UInt8](repeating: 0, count: (4 - weights.count % 4) % 4)
+        for v in [Self.kernelOptionsVersion, Int32(k), Int32(n), activation] { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
+        out += filterPlace(weights)
         for v in scales { withUnsafeBytes(of: v.bitPattern.littleEndian) { out += $0 } }
         out += bias
         return out
+    }
+
+    /// The version of the 1×1 kinds' custom options (2: the filter referenced in the model's bytes).
+    static let kernelOptionsVersion: Int32 = 2
+
+    /// A filter's place for the custom options: how many bytes before the end of the model its bytes
+    /// start (uint64, little endian). The rewrite keeps the whole model at the end of the rewritten
+    /// bytes, so the distance holds there too, and the filter is not copied into the options.
+    func filterPlace(_ range: Range<Int>) -> [UInt8] {
+        withUnsafeBytes(of: UInt64(data.count - range.lowerBound).littleEndian) { Array($0) }
     }
 
     /// A CONV_2D's fused activation (0…3) when its strides are 1 and its activation one the kernel has.

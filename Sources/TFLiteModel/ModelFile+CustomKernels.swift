@@ -1,3 +1,5 @@
+import FileInput
+
 /// The rewrite behind VisionTasks' own exact kernels (the C module CKernels, run by LiteRT as custom
 /// op kernels): the ops they compute become custom ops, one custom code per node.
 extension ModelFile {
@@ -47,10 +49,12 @@ extension ModelFile {
     /// The model with each op one of `kernels` computes turned into a CUSTOM op of its own (opcode
     /// version 1) whose only input is the activation and whose custom options carry everything else,
     /// and the rewritten ops' custom codes in order (`k` of `…_<k>` counts all rewritten ops); nil
-    /// when no op qualifies. Other ops, tensors, buffers, metadata and the appended zip are kept.
-    public func customKernelOps(_ kernels: CustomKernels) throws -> (bytes: [UInt8], codes: [String])? {
+    /// when no op qualifies. Other ops, tensors, buffers, metadata and the appended zip are kept: the
+    /// rewritten model is the returned `head` (a multiple of 64 bytes) followed by all of ``data``
+    /// (``rewritten(head:)`` joins them).
+    public func customKernelOps(_ kernels: CustomKernels) throws -> (head: [UInt8], codes: [String])? {
         guard let sg = subgraphs.first else { return nil }
-        let (old, _, root) = try spliceable()
+        let (_, _, root) = try spliceable()
         let oldSubgraphs = try Self.elementPositions(root, 2)
         guard let firstSubgraph = oldSubgraphs.first else { return nil }
         let sgTable = try root.reader.table(at: firstSubgraph)
@@ -106,9 +110,13 @@ extension ModelFile {
         s.replace(subgraphsList, with: .refs([.new(subgraph)] + oldSubgraphs.dropFirst().map { .old($0) }))
         s.replace(codesList, with: .refs(oldCodes.map { .old($0) } + newCodes))
         s.replace(model, with: .table(try Self.modelFields(root, replacing: [1: .ref(.new(codesList)), 2: .ref(.new(subgraphsList))])))
-        var out = s.build(root: model, old: old, fileIdentifier: ModelFile.fileIdentifier)
-        out += bytes[(try flatBufferEnd())...]
-        return (out, names)
+        return (s.head(root: model, fileIdentifier: ModelFile.fileIdentifier), names)
+    }
+
+    /// A rewrite's `head` followed by this model's bytes: when the model is a file's mapping, the
+    /// file is mapped again behind the head (its pages shared, not copied).
+    public func rewritten(head: [UInt8]) -> FileBytes {
+        FileBytes(head: head, followedBy: data)
     }
 
 }

@@ -1,15 +1,19 @@
+import FileInput
+
 extension ModelFile {
     /// Where the model's own flatbuffer ends: the start of the appended zip, or the file's end.
     public func flatBufferEnd() throws -> Int {
-        guard let archive = try associatedFiles(), let first = archive.entries.map(\.localHeaderOffset).min() else { return bytes.count }
+        guard let archive = try associatedFiles(), let first = archive.entries.map(\.localHeaderOffset).min() else { return data.count }
         return first
     }
 
     /// The model's flatbuffer (without any appended zip), its root table, and a check that it can
     /// be spliced (no buffers at absolute file offsets).
-    func spliceable() throws -> (old: [UInt8], reader: FlatBufferReader, root: FlatTable) {
-        let old = Array(bytes[0..<(try flatBufferEnd())])
-        let reader = try FlatBufferReader(bytes: old)
+    func spliceable() throws -> (old: Slice<UnsafeRawBufferPointer>, reader: FlatBufferReader, root: FlatTable) {
+        let end = try flatBufferEnd()
+        guard end >= 0, end <= data.count else { throw TFLiteModelError(.truncated, "The model's flatbuffer ends at \(end), past its \(data.count) bytes.") }
+        let old = data[0..<end]
+        let reader = try FlatBufferReader(data: data, count: end)
         let root = try reader.root()
         if let buffers = try root.vector(4, elementSize: 4) {
             for i in 0..<buffers.count where try buffers.table(i).scalar(1, default: UInt64(0)) > 1 {
@@ -146,7 +150,7 @@ extension ModelFile {
         }
         s.replace(model, with: .table(try Self.modelFields(root, replacing: replacing)))
         var out = s.build(root: model, old: old, fileIdentifier: ModelFile.fileIdentifier)
-        out += bytes[(try flatBufferEnd())...]
+        out += data[(try flatBufferEnd())..<data.count]
         return out
     }
 }

@@ -4,8 +4,10 @@ import Foundation
 /// A `.tflite` file read in pure Swift: subgraphs, tensors, operators, buffers, metadata entries,
 /// the TFLite metadata, and the zip of associated files appended to it.
 public struct ModelFile: Sendable {
-    /// The file's bytes.
-    public let bytes: [UInt8]
+    /// The file's bytes: the file's mapping when read from a path, else a copy of the bytes given.
+    public let data: FileBytes
+    /// A copy of the file's bytes (``data`` reads them in place).
+    public var bytes: [UInt8] { data.array }
     /// Schema version (3 for current models).
     public let version: UInt32
     public let description: String?
@@ -21,22 +23,27 @@ public struct ModelFile: Sendable {
     /// The `.tflite` file identifier.
     public static let fileIdentifier = "TFL3"
 
-    /// Reads the model at `path`.
+    /// Reads the model at `path` (mapped into memory, not copied).
     public init(contentsOfFile path: String) throws {
         do {
-            try self.init(bytes: try RegularFile.read(path, maxBytes: Int(Int32.max)))
+            try self.init(data: try FileBytes(mapping: path, maxBytes: Int(Int32.max)))
         } catch let e as FileInputError {
             throw TFLiteModelError(.fileUnreadable, e.code == .notFound ? "Unable to open file at \(path)" : e.message)
         }
     }
 
-    /// Parses `bytes`. Malformed input throws ``TFLiteModelError``; nothing traps.
+    /// Parses a copy of `bytes`. Malformed input throws ``TFLiteModelError``; nothing traps.
     public init(bytes: [UInt8]) throws {
-        self.bytes = bytes
-        guard bytes.count >= 8 else {
-            throw TFLiteModelError(.truncated, "The model is not a valid FlatBuffer buffer: it has only \(bytes.count) bytes.")
+        try self.init(data: FileBytes(copying: bytes))
+    }
+
+    /// Parses `data` in place. Malformed input throws ``TFLiteModelError``; nothing traps.
+    public init(data: FileBytes) throws {
+        self.data = data
+        guard data.count >= 8 else {
+            throw TFLiteModelError(.truncated, "The model is not a valid FlatBuffer buffer: it has only \(data.count) bytes.")
         }
-        let reader = try FlatBufferReader(bytes: bytes)
+        let reader = try FlatBufferReader(data: data)
         guard reader.fileIdentifier == Self.fileIdentifier else {
             throw TFLiteModelError(.invalidFlatBuffer,
                                    "The model is not a valid FlatBuffer buffer: its file identifier is '\(Self.printable(reader.fileIdentifier ?? ""))', expected 'TFL3'. Is this a .tflite file?")
@@ -91,18 +98,23 @@ public struct ModelFile: Sendable {
 
     /// The bytes of buffer `index` (nil when it holds no data).
     public func buffer(_ index: Int) throws -> [UInt8]? {
+        try bufferRange(index).map { Array(data[$0]) }
+    }
+
+    /// Where buffer `index`'s bytes are in ``data`` (nil when it holds no data).
+    public func bufferRange(_ index: Int) throws -> Range<Int>? {
         guard let v = buffers, index >= 0, index < v.count else {
             throw TFLiteModelError(.invalidFlatBuffer, "The model is not a valid FlatBuffer buffer: buffer \(index) does not exist (there are \(bufferCount)).")
         }
         let b = try v.table(index)
-        if let data = try b.bytes(0), !data.isEmpty { return data }
+        if let inline = try b.vector(0, elementSize: 1), inline.count > 0 { return inline.byteRange }
         let offset: UInt64 = try b.scalar(1, default: 0)
         let size: UInt64 = try b.scalar(2, default: 0)
         if offset > 1 {
-            guard offset <= UInt64(bytes.count), size <= UInt64(bytes.count) - offset else {
-                throw TFLiteModelError(.truncated, "Buffer \(index) lies at \(offset)+\(size), past the end of the \(bytes.count)-byte file.")
+            guard offset <= UInt64(data.count), size <= UInt64(data.count) - offset else {
+                throw TFLiteModelError(.truncated, "Buffer \(index) lies at \(offset)+\(size), past the end of the \(data.count)-byte file.")
             }
-            return Array(bytes[Int(offset)..<Int(offset + size)])
+            return Int(offset)..<Int(offset + size)
         }
         return nil
     }
@@ -117,8 +129,8 @@ public struct ModelFile: Sendable {
         let offset: UInt64 = try b.scalar(1, default: 0)
         let size: UInt64 = try b.scalar(2, default: 0)
         guard offset > 1 else { return 0 }
-        guard offset <= UInt64(bytes.count), size <= UInt64(bytes.count) - offset else {
-            throw TFLiteModelError(.truncated, "Buffer \(index) lies at \(offset)+\(size), past the end of the \(bytes.count)-byte file.")
+        guard offset <= UInt64(data.count), size <= UInt64(data.count) - offset else {
+            throw TFLiteModelError(.truncated, "Buffer \(index) lies at \(offset)+\(size), past the end of the \(data.count)-byte file.")
         }
         return Int(size)
     }
@@ -137,7 +149,7 @@ public struct ModelFile: Sendable {
 
     /// The zip of associated files appended to the model, or nil when there is none.
     public func associatedFiles() throws -> ZipArchive? {
-        try ZipArchive(bytes: bytes)
+        try ZipArchive(data: data)
     }
 
     /// The names of the ops of subgraph `index`, in execution order.

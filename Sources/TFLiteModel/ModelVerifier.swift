@@ -1,3 +1,5 @@
+import FileInput
+
 /// Semantic checks on a model whose FlatBuffer ``FlatBufferVerifier`` accepted, so that nothing the
 /// runtime does with it can crash, corrupt memory or exhaust it: schema version; operator-code,
 /// tensor, buffer and subgraph indices; operator inputs (−1 only where the op takes an optional
@@ -10,7 +12,7 @@ public enum ModelVerifier {
     /// Checks `file` within `limits`.
     public static func verify(_ file: ModelFile, limits: ModelLimits = .standard) throws {
         guard file.version == 3 else { throw unsafe("schema version \(file.version), expected 3") }
-        let root = try FlatBufferReader(bytes: file.bytes).root()
+        let root = try FlatBufferReader(data: file.data).root()
         let rawSubgraphs = try root.tables(2)
         for (i, code) in file.operatorCodes.enumerated() {
             guard code.builtinCode >= 0, code.builtinCode <= maxBuiltinOperator else { throw unsafe("operator code \(i) has builtin code \(code.builtinCode)") }
@@ -220,7 +222,7 @@ public enum ModelVerifier {
             }
             try check(try rawOps[i].integers(8, Int32.self).map(Int.init), "operator \(i)'s intermediates")
             let largeOffset: UInt64 = try rawOps[i].scalar(9, default: 0), largeSize: UInt64 = try rawOps[i].scalar(10, default: 0)
-            guard largeOffset <= UInt64(file.bytes.count), largeSize <= UInt64(file.bytes.count) - largeOffset else {
+            guard largeOffset <= UInt64(file.data.count), largeSize <= UInt64(file.data.count) - largeOffset else {
                 throw unsafe("operator \(i) of subgraph \(s) has custom options at \(largeOffset)+\(largeSize), past the end of the file")
             }
             if code.builtinCode == 22, op.inputs.count >= 2, op.inputs[1] == -1 {

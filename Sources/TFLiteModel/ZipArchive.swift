@@ -1,4 +1,5 @@
 import CZlib
+import FileInput
 
 /// The zip archive appended to a `.tflite` model, which carries its associated files (labels,
 /// score calibration…). Stored and deflated entries are supported; offsets are accepted either
@@ -16,7 +17,7 @@ public struct ZipArchive: Sendable {
         public var localHeaderOffset: Int
     }
 
-    let bytes: [UInt8]
+    let bytes: FileBytes
     /// The entries in central-directory order.
     public let entries: [Entry]
 
@@ -24,6 +25,11 @@ public struct ZipArchive: Sendable {
     /// (no end-of-central-directory record), as MediaPipe treats that as "no associated files".
     /// Throws ``TFLiteModelError`` when a zip is there but malformed.
     public init?(bytes: [UInt8]) throws {
+        try self.init(data: FileBytes(copying: bytes))
+    }
+
+    /// Reads the archive at the end of `data` (in place).
+    public init?(data bytes: FileBytes) throws {
         self.bytes = bytes
         guard let eocd = Self.findEndOfCentralDirectory(bytes) else { return nil }
         func u16(_ p: Int) throws -> Int {
@@ -70,7 +76,7 @@ public struct ZipArchive: Sendable {
         TFLiteModelError(.invalidZip, "The zip archive of associated files appended to the model is malformed: \(what).")
     }
 
-    static func findEndOfCentralDirectory(_ b: [UInt8]) -> Int? {
+    static func findEndOfCentralDirectory(_ b: FileBytes) -> Int? {
         guard b.count >= 22 else { return nil }
         let lowest = max(0, b.count - 22 - 0xFFFF)
         var p = b.count - 22
@@ -110,7 +116,7 @@ public struct ZipArchive: Sendable {
         case 0:
             data = Array(bytes[start..<(start + entry.compressedSize)])
         case 8:
-            data = try Self.inflate(bytes[start..<(start + entry.compressedSize)], expected: entry.uncompressedSize, name: entry.name)
+            data = try Self.inflate(Array(bytes[start..<(start + entry.compressedSize)]), expected: entry.uncompressedSize, name: entry.name)
         default:
             throw Self.bad("'\(entry.name)' uses compression method \(entry.method); only stored (0) and deflated (8) are supported")
         }
@@ -122,14 +128,14 @@ public struct ZipArchive: Sendable {
         return data
     }
 
-    static func inflate(_ input: ArraySlice<UInt8>, expected: Int, name: String) throws -> [UInt8] {
+    static func inflate(_ input: [UInt8], expected: Int, name: String) throws -> [UInt8] {
         var output = [UInt8](repeating: 0, count: max(expected, 1))
         var stream = z_stream()
         guard inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             throw bad("zlib could not start inflating '\(name)'")
         }
         defer { inflateEnd(&stream) }
-        var input = Array(input)
+        var input = input
         let status: Int32 = input.withUnsafeMutableBufferPointer { inBuf in
             output.withUnsafeMutableBufferPointer { outBuf in
                 stream.next_in = inBuf.baseAddress

@@ -22,9 +22,9 @@ public final class ModelResources: @unchecked Sendable {
             throw VisionCoreError(.invalidArgument,
                                   "ExternalFile must specify at least one of 'file_content', 'file_name', 'file_pointer_meta' or 'file_descriptor_meta'.")
         }
-        let bytes: [UInt8]
+        let data: FileBytes
         do {
-            bytes = try RegularFile.read(path, maxBytes: Int(Int32.max))
+            data = try FileBytes(mapping: path, maxBytes: Int(Int32.max))
         } catch let e as FileInputError {
             switch e.code {
             case .notFound: throw VisionCoreError(.notFound, "Unable to open file at \(path)")
@@ -33,7 +33,7 @@ public final class ModelResources: @unchecked Sendable {
             case .unreadable: throw VisionCoreError(.unknown, e.message)
             }
         }
-        try self.init(bytes: bytes, source: path, environment: environment, optimizeHybridModels: optimizeHybridModels, exactHybridKernel: exactHybridKernel,
+        try self.init(data: data, source: path, environment: environment, optimizeHybridModels: optimizeHybridModels, exactHybridKernel: exactHybridKernel,
                       conv1x1Kernel: conv1x1Kernel)
     }
 
@@ -73,13 +73,23 @@ public final class ModelResources: @unchecked Sendable {
     ///   runs the convolutions in float (about 2.7× faster on SSD MobileNet v2 FPNLite) — at the
     ///   cost of scores that differ from MediaPipe's by up to ~0.01 on the top detections.
     /// - Parameter limits: the largest tensor and total of activations accepted (``ModelLimits/standard``).
-    public init(bytes: [UInt8], source: String = "<buffer>", environment: LiteRT.Environment? = nil, optimizeHybridModels: Bool = false,
+    public convenience init(bytes: [UInt8], source: String = "<buffer>", environment: LiteRT.Environment? = nil, optimizeHybridModels: Bool = false,
+                            limits: ModelLimits = .standard, exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
+                            conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault) throws {
+        try self.init(data: FileBytes(copying: bytes), source: source, environment: environment, optimizeHybridModels: optimizeHybridModels,
+                      limits: limits, exactHybridKernel: exactHybridKernel, conv1x1Kernel: conv1x1Kernel)
+    }
+
+    /// Loads a model from `data` — a model file's mapping, or a copy of bytes given in memory — which
+    /// the parsed file, its metadata and, when no rewrite applies, LiteRT all read in place: the model
+    /// is held once. Options as ``init(bytes:source:environment:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:)``'s.
+    public init(data: FileBytes, source: String = "<buffer>", environment: LiteRT.Environment? = nil, optimizeHybridModels: Bool = false,
                 limits: ModelLimits = .standard, exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
                 conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault) throws {
         self.source = source
         do {
-            try FlatBufferVerifier.verifyModel(bytes)
-            file = try ModelFile(bytes: bytes)
+            try FlatBufferVerifier.verifyModel(data)
+            file = try ModelFile(data: data)
         } catch let e as TFLiteModelError {
             throw VisionCoreError(.invalidArgument, "The model is not a valid Flatbuffer buffer (\(source)): \(e.message)")
         }
@@ -95,7 +105,8 @@ public final class ModelResources: @unchecked Sendable {
         } catch let e as TFLiteModelError {
             throw Self.map(e)
         }
-        var runtimeBytes = bytes
+        var runtimeBytes: [UInt8]?
+        var runtimeData: FileBytes?
         var rewritten = false
         var customOps: [String] = []
         do {
@@ -105,9 +116,12 @@ public final class ModelResources: @unchecked Sendable {
             } else if exactHybridKernel {
                 kernels.insert(.hybridDepthwise)
             }
-            if !kernels.isEmpty, let exact = try (rewritten ? ModelFile(bytes: runtimeBytes) : file).customKernelOps(kernels) {
-                runtimeBytes = exact.bytes
+            let source = try runtimeBytes.map(ModelFile.init(bytes:)) ?? file
+            if !kernels.isEmpty, let exact = try source.customKernelOps(kernels) {
+                runtimeData = source.rewritten(head: exact.head)
                 customOps = exact.codes
+            } else if let runtimeBytes {
+                runtimeData = FileBytes(copying: runtimeBytes)
             }
         } catch let e as TFLiteModelError {
             throw Self.map(e)
@@ -115,7 +129,9 @@ public final class ModelResources: @unchecked Sendable {
         usesHybridRewrite = rewritten
         self.customOps = customOps
         do {
-            runtimeModel = try LiteRT.Model(bytes: runtimeBytes, environment: environment ?? LiteRT.Environment.shared())
+            let env = try environment ?? LiteRT.Environment.shared()
+            let bytes = runtimeData ?? data
+            runtimeModel = try LiteRT.Model(inPlace: bytes.buffer, owner: bytes, environment: env)
         } catch let e as LiteRTError {
             throw VisionCoreError(e.code == .libraryNotFound || e.code == .symbolMissing ? .failedPrecondition : .invalidArgument, e.description)
         }

@@ -126,21 +126,23 @@ const char *vt_conv1x1_path(void);
 /// AVX512-VNNI (XNNPACK's VNNI kernels multiply four bytes per lane where ours multiplies two).
 int vt_conv1x1_preferred(void);
 
-/// Custom options of the uint8 kind: "VTQC", version 1, six int32 (in/out channels, activation,
-/// input/filter/output zero points), three float32 scales (input, filter, output), the filter padded
-/// to 4 bytes, the int32 bias (little endian). Returns the size needed.
-size_t vt_qconv_encode_options(const vt_qconv_params *p, uint8_t *out, size_t capacity);
-/// Reads custom options; the params' pointers point into `data`. Returns 0, or -1 when malformed.
-int vt_qconv_decode_options(const uint8_t *data, size_t size, vt_qconv_params *p);
-/// Custom options of the hybrid kind: "VTHC", version 1, three int32 (in/out channels, activation),
-/// the int8 filter padded to 4 bytes, the per-channel scales, the bias (little endian).
-size_t vt_hconv_encode_options(const vt_hconv_params *p, uint8_t *out, size_t capacity);
-int vt_hconv_decode_options(const uint8_t *data, size_t size, vt_hconv_params *p);
+/// Custom options of the uint8 kind: "VTQC", version 2, six int32 (in/out channels, activation,
+/// input/filter/output zero points), three float32 scales (input, filter, output), the filter's
+/// place as a uint64 — how many bytes before the end of the model's bytes its [out][in] bytes
+/// start (the filter stays in the model, which a rewrite keeps at the end of the rewritten bytes) —
+/// then the int32 bias (little endian). Reads them with the model's bytes `model`; the params'
+/// pointers point into `data` and `model`. Returns 0, or -1 when malformed or the filter is not
+/// inside `model`.
+int vt_qconv_decode_options(const uint8_t *data, size_t size, const uint8_t *model, size_t model_size, vt_qconv_params *p);
+/// Custom options of the hybrid kind: "VTHC", version 2, three int32 (in/out channels, activation),
+/// the int8 filter's place (as the uint8 kind's), the per-channel scales, the bias (little endian).
+int vt_hconv_decode_options(const uint8_t *data, size_t size, const uint8_t *model, size_t model_size, vt_hconv_params *p);
 
 // --- The kernels as LiteRT custom op kernels -----------------------------------------------------
 // Each rewritten node gets a custom code of its own, registered with its own node state (LiteRT's
 // user data is per registration). Its only input is the activation; its custom options (above)
-// hold the op's parameters and constants and say which kernel it is.
+// hold the op's parameters and constants (or, for the 1×1 kinds' filters, where they are in the
+// model) and say which kernel it is.
 
 /// The LiteRT calls a kernel needs, resolved by the caller from the loaded library:
 /// LiteRtGetTensorBufferTensorType, LiteRtLockTensorBuffer and LiteRtUnlockTensorBuffer (kept as
@@ -156,8 +158,9 @@ typedef struct vt_node vt_node;
 /// What the nodes of one compiled model share (LiteRT runs them one at a time): scratch memory grown
 /// to the largest need, and a pool of `threads` threads.
 typedef struct vt_context vt_context;
-/// NULL when out of memory.
-vt_context *vt_context_create(int32_t threads);
+/// NULL when out of memory. `model` (`model_size` bytes) is the model LiteRT runs, where the 1×1
+/// kinds' filters are (it must outlive the nodes); NULL when unknown (those nodes then fail).
+vt_context *vt_context_create(int32_t threads, const uint8_t *model, size_t model_size);
 void vt_context_free(vt_context *context);
 
 /// A node's state in `context` (whose nodes must not run concurrently); NULL when out of memory. Free

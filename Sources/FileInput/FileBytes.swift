@@ -1,0 +1,129 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Read-only bytes that stay at one 64-byte-aligned address for their lifetime: a regular file
+/// mapped into memory, or a copy of bytes given in memory. A mapped file is not read up front: its
+/// pages come from the page cache as they are touched and are shared with every other mapping of
+/// the file, so a model parsed from it and run by LiteRT from the same address is held once.
+///
+/// A mapped file must not be truncated while mapped (reading a page past the new end raises
+/// `SIGBUS`), as with any memory-mapped model loader; files replaced by rename are safe.
+public final class FileBytes: @unchecked Sendable {
+    /// The bytes.
+    public let buffer: UnsafeRawBufferPointer
+    /// Whether the bytes are (or end with) a mapping of a file, rather than a copy in memory.
+    public let isMapped: Bool
+    /// The mapped region (it can start before ``buffer``), and the mapped file's descriptor, kept
+    /// open so that the same file can be mapped again behind a new head.
+    private let region: UnsafeMutableRawPointer?
+    private let regionLength: Int
+    private let fd: Int32
+
+    /// Number of bytes.
+    public var count: Int { buffer.count }
+
+    /// A 64-byte-aligned copy of `bytes`.
+    public init<Bytes: Collection>(copying bytes: Bytes) where Bytes.Element == UInt8 {
+        let count = bytes.count
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 64)
+        let copied = bytes.withContiguousStorageIfAvailable { source -> Bool in
+            guard let base = source.baseAddress else { return count == 0 }
+            memory.copyMemory(from: base, byteCount: source.count)
+            return true
+        } ?? false
+        if !copied {
+            var p = memory.assumingMemoryBound(to: UInt8.self)
+            for b in bytes { p.pointee = b; p += 1 }
+        }
+        buffer = UnsafeRawBufferPointer(start: memory, count: count)
+        isMapped = false
+        region = nil
+        regionLength = 0
+        fd = -1
+    }
+
+    /// The regular file at `path` (at most `maxBytes`), mapped read-only — or read into memory when
+    /// the file system cannot map it. Errors as ``RegularFile/read(_:maxBytes:)``'s.
+    public init(mapping path: String, maxBytes: Int) throws {
+        let (fd, size) = try RegularFile.open(path, maxBytes: maxBytes)
+        if size > 0, let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED {
+            buffer = UnsafeRawBufferPointer(start: address, count: size)
+            isMapped = true
+            region = address
+            regionLength = size
+            self.fd = fd
+            return
+        }
+        defer { close(fd) }
+        let bytes = RegularFile.read(fd, size: size)
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 64)
+        bytes.withUnsafeBytes { source in
+            if let base = source.baseAddress { memory.copyMemory(from: base, byteCount: source.count) }
+        }
+        buffer = UnsafeRawBufferPointer(start: memory, count: bytes.count)
+        isMapped = false
+        region = nil
+        regionLength = 0
+        self.fd = -1
+    }
+
+    /// `head` followed by all of `tail`'s bytes. When `tail` is a mapped file, the file is mapped
+    /// again right behind a copy of the head (sharing its pages with `tail`'s mapping and the page
+    /// cache), else both are copied. `head.count` must be a multiple of 64 for the result to start on
+    /// a 64-byte boundary when mapped.
+    public init(head: [UInt8], followedBy tail: FileBytes) {
+        let page = max(Int(sysconf(Int32(_SC_PAGESIZE))), 4096)
+        let headPages = (head.count + page - 1) / page * page
+        let length = headPages + tail.count
+        if tail.isMapped, tail.fd >= 0, head.count % 64 == 0,
+           let reserved = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), reserved != MAP_FAILED {
+            let start = reserved + (headPages - head.count)
+            head.withUnsafeBytes { source in
+                if let base = source.baseAddress { start.copyMemory(from: base, byteCount: source.count) }
+            }
+            let mapped = mmap(reserved + headPages, tail.count, PROT_READ, MAP_PRIVATE | MAP_FIXED, tail.fd, 0)
+            if mapped == reserved + headPages, mprotect(reserved, headPages, PROT_READ) == 0 {
+                buffer = UnsafeRawBufferPointer(start: start, count: head.count + tail.count)
+                isMapped = true
+                region = reserved
+                regionLength = length
+                fd = -1
+                return
+            }
+            munmap(reserved, length)
+        }
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: max(head.count + tail.count, 1), alignment: 64)
+        head.withUnsafeBytes { source in
+            if let base = source.baseAddress { memory.copyMemory(from: base, byteCount: source.count) }
+        }
+        if let base = tail.buffer.baseAddress { (memory + head.count).copyMemory(from: base, byteCount: tail.count) }
+        buffer = UnsafeRawBufferPointer(start: memory, count: head.count + tail.count)
+        isMapped = false
+        region = nil
+        regionLength = 0
+        fd = -1
+    }
+
+    deinit {
+        if let region {
+            munmap(region, regionLength)
+        } else {
+            buffer.baseAddress.map { UnsafeMutableRawPointer(mutating: $0).deallocate() }
+        }
+        if fd >= 0 { close(fd) }
+    }
+
+    /// The byte at `index` (the caller checks `index` against ``count``).
+    @inline(__always)
+    public subscript(index: Int) -> UInt8 { buffer[index] }
+
+    /// The bytes in `range` (the caller checks it against ``count``); valid while this object lives.
+    @inline(__always)
+    public subscript(range: Range<Int>) -> Slice<UnsafeRawBufferPointer> { buffer[range] }
+
+    /// A copy of all the bytes as an array.
+    public var array: [UInt8] { [UInt8](buffer) }
+}

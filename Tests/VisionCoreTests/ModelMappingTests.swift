@@ -1,0 +1,124 @@
+import CKernels
+import FileInput
+import Foundation
+import LiteRT
+import Testing
+import TFLiteModel
+import VisionCore
+import VisionTestSupport
+
+/// The model file held once: mapped rather than read, parsed in place, handed to LiteRT in place when
+/// nothing is rewritten, and mapped again behind the rewrite's head when VisionTasks' kernels take
+/// some ops (whose filters the kernels read from the model instead of copies in the custom options).
+@Suite("Model files held once")
+struct ModelMappingTests {
+    static func temporaryFile(_ bytes: [UInt8]) throws -> String {
+        let path = NSTemporaryDirectory() + "vt-mapping-\(UUID().uuidString)"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test("a file is mapped read-only at a 64-byte boundary, with the file's bytes")
+    func mapping() throws {
+        let bytes = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let path = try Self.temporaryFile(bytes)
+        defer { unlink(path) }
+        let data = try FileBytes(mapping: path, maxBytes: 1 << 20)
+        #expect(data.isMapped && data.count == bytes.count && data.array == bytes)
+        #expect(Int(bitPattern: data.buffer.baseAddress) % 64 == 0)
+        #expect(Array(data[100..<104]) == Array(bytes[100..<104]) && data[9_999] == bytes[9_999])
+    }
+
+    @Test("missing, directory, too large and empty files")
+    func mappingErrors() throws {
+        #expect(throws: FileInputError(.notFound, "Unable to open file at /nonexistent/model.tflite")) {
+            try FileBytes(mapping: "/nonexistent/model.tflite", maxBytes: 100)
+        }
+        #expect(throws: FileInputError(.notRegularFile, "Unable to open file at /tmp: it is a directory")) {
+            try FileBytes(mapping: "/tmp", maxBytes: 100)
+        }
+        let path = try Self.temporaryFile([UInt8](repeating: 1, count: 200))
+        defer { unlink(path) }
+        #expect(throws: FileInputError(.tooLarge, "Unable to open file at \(path): its 200 bytes exceed the limit of 100")) {
+            try FileBytes(mapping: path, maxBytes: 100)
+        }
+        let empty = try Self.temporaryFile([])
+        defer { unlink(empty) }
+        let data = try FileBytes(mapping: empty, maxBytes: 100)
+        #expect(data.count == 0 && !data.isMapped)
+        #expect(throws: TFLiteModelError(.truncated, "The model is not a valid FlatBuffer buffer: it has only 0 bytes.")) { try ModelFile(data: data) }
+    }
+
+    @Test("a head followed by a mapped file maps the file again; by a copy, or with an unaligned head, copies")
+    func joining() throws {
+        let tailBytes = (0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 5) }
+        let path = try Self.temporaryFile(tailBytes)
+        defer { unlink(path) }
+        let mapped = try FileBytes(mapping: path, maxBytes: 1 << 20)
+        let head = (0..<192).map { UInt8(truncatingIfNeeded: $0 &+ 100) }
+        for tail in [mapped, FileBytes(copying: tailBytes)] {
+            for h in [head, Array(head.prefix(100))] {
+                let joined = FileBytes(head: h, followedBy: tail)
+                #expect(joined.array == h + tailBytes)
+                #expect(joined.isMapped == (tail.isMapped && h.count % 64 == 0))
+                #expect(Int(bitPattern: joined.buffer.baseAddress) % 64 == 0)
+            }
+        }
+    }
+
+    @Test("LiteRT runs the file's own mapping when nothing is rewritten, and models from memory are copied once")
+    func inPlace() throws {
+        let path = TestAssets.model("mobilenet_v1_0.25_128_quant.tflite")
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        let resources = try ModelResources(path: path, exactHybridKernel: false, conv1x1Kernel: false)
+        #expect(resources.customOps.isEmpty && resources.file.data.isMapped)
+        let runtime = try #require(resources.runtimeModel.bytes)
+        #expect(runtime.baseAddress == resources.file.data.buffer.baseAddress && runtime.count == resources.file.data.count)
+        let fromMemory = try ModelResources(bytes: try TestAssets.bytes(path), exactHybridKernel: false, conv1x1Kernel: false)
+        #expect(!fromMemory.file.data.isMapped && fromMemory.runtimeModel.bytes?.baseAddress == fromMemory.file.data.buffer.baseAddress)
+    }
+
+    @Test("a rewritten model is its head followed by the same file mapped again; the filters stay in the model")
+    func rewritten() throws {
+        let path = TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite")
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        let resources = try ModelResources(path: path, conv1x1Kernel: true)
+        #expect(resources.quantizedConvOps == 29)
+        let file = resources.file.data
+        let runtime = try #require(resources.runtimeModel.bytes)
+        let headCount = runtime.count - file.count
+        #expect(headCount > 0 && headCount % 64 == 0 && Int(bitPattern: runtime.baseAddress) % 64 == 0)
+        #expect(memcmp(runtime.baseAddress! + headCount, file.buffer.baseAddress!, file.count) == 0)
+        // The head holds the ops' parameters, not their filters (~3.4 MB of the file's 4 MB).
+        #expect(headCount < 200_000, "head of \(headCount) bytes")
+        let compiled = try CompiledModel(model: resources.runtimeModel, threads: 1, customOps: resources.customOps)
+        #expect(compiled.customKernelCount == 29)
+    }
+
+    @Test("1×1 options whose filter is not inside the model's bytes, or of another version, are refused")
+    func filterReferences() {
+        // VTHC version 2: K = 4, N = 2, activation 0, the filter 8 bytes before the end, scales, bias.
+        func options(version: Int32 = 2, fromEnd: UInt64) -> [UInt8] {
+            var out = Array("VTHC".utf8)
+            for v in [version, 4, 2, 0] { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
+            withUnsafeBytes(of: fromEnd.littleEndian) { out += $0 }
+            for v in [Float(0.5), 0.25, 1, -1] { withUnsafeBytes(of: v.bitPattern.littleEndian) { out += $0 } }
+            return out
+        }
+        let model = [UInt8](repeating: 3, count: 64)
+        func decode(_ o: [UInt8], _ m: [UInt8]?) -> Int32 {
+            var p = vt_hconv_params()
+            return o.withUnsafeBufferPointer { ob in
+                guard let m else { return vt_hconv_decode_options(ob.baseAddress, o.count, nil, 0, &p) }
+                return m.withUnsafeBufferPointer { mb in vt_hconv_decode_options(ob.baseAddress, o.count, mb.baseAddress, m.count, &p) }
+            }
+        }
+        #expect(decode(options(fromEnd: 8), model) == 0)
+        #expect(decode(options(fromEnd: 64), model) == 0)
+        #expect(decode(options(fromEnd: 65), model) == -1)  // starts before the model
+        #expect(decode(options(fromEnd: 7), model) == -1)   // runs past its end
+        #expect(decode(options(fromEnd: 0), model) == -1)
+        #expect(decode(options(fromEnd: 8), nil) == -1)     // the model's bytes unknown
+        #expect(decode(options(version: 1, fromEnd: 8), model) == -1)
+    }
+}
