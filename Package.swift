@@ -20,7 +20,7 @@ let package = Package(
         // Our exact kernel for hybrid depthwise convolutions, registered with LiteRT as custom ops.
         // Our kernels do the models' heavy arithmetic: optimized in debug builds too (unoptimized, a detect takes seconds).
         .target(name: "CKernels", dependencies: ["CLiteRT"], cSettings: [.unsafeFlags(["-O2", "-fno-math-errno"])]),
-        .target(name: "LiteRT", dependencies: ["CLiteRT", "CKernels"]),
+        .target(name: "LiteRT", dependencies: ["CLiteRT", "CKernels", "FileInput"]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libjpeg behind a tiny C layer that turns its longjmp errors into return codes.
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),

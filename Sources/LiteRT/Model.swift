@@ -1,4 +1,5 @@
 import CLiteRT
+import FileInput
 import Foundation
 
 /// A `.tflite` model loaded by LiteRT, from a file or from bytes.
@@ -6,8 +7,6 @@ public final class Model: @unchecked Sendable {
     /// The environment the model belongs to.
     public let environment: Environment
     let handle: LiteRtModel
-    /// Our copy of the bytes for models made from memory; LiteRT reads them for the model's lifetime.
-    private let storage: UnsafeMutableRawPointer?
     /// What keeps bytes given in place alive (see ``init(inPlace:owner:environment:)``).
     private let owner: AnyObject?
     /// The bytes LiteRT reads, for models made from bytes (nil for models loaded by path).
@@ -26,40 +25,15 @@ public final class Model: @unchecked Sendable {
                   "\(path) is not a valid TFLite model (LiteRT could not read it as a flatbuffer).")
         guard let model else { throw LiteRTError(code: .callFailed, function: "LiteRtCreateModelFromFile", message: "returned no model") }
         handle = model
-        storage = nil
         owner = nil
         self.bytes = nil
     }
 
     /// Loads a model from bytes. The bytes are copied into 64-byte-aligned memory that lives as long
     /// as the model.
-    public init<Bytes: Collection>(bytes: Bytes, environment: Environment? = nil) throws where Bytes.Element == UInt8 {
-        let env = try environment ?? Environment.shared()
-        self.environment = env
-        guard !bytes.isEmpty else {
-            throw LiteRTError(code: .invalidArgument, function: "LiteRtCreateModelFromBuffer", message: "The model buffer is empty.")
-        }
-        let memory = UnsafeMutableRawPointer.allocate(byteCount: bytes.count, alignment: 64)
-        let copied = bytes.withContiguousStorageIfAvailable { source -> Bool in
-            guard let base = source.baseAddress else { return false }
-            memory.copyMemory(from: base, byteCount: source.count)
-            return true
-        } ?? false
-        if !copied {
-            var p = memory.assumingMemoryBound(to: UInt8.self)
-            for b in bytes { p.pointee = b; p += 1 }
-        }
-        var model: LiteRtModel?
-        let status = env.library.api.createModelFromBuffer(env.handle, memory, bytes.count, &model)
-        guard status == 0, let model else {
-            memory.deallocate()
-            throw LiteRTError(code: .callFailed, function: "LiteRtCreateModelFromBuffer", status: status,
-                              message: "The buffer is not a valid TFLite model (LiteRT could not read it as a flatbuffer).")
-        }
-        handle = model
-        storage = memory
-        owner = nil
-        self.bytes = UnsafeRawBufferPointer(start: memory, count: bytes.count)
+    public convenience init<Bytes: Collection>(bytes: Bytes, environment: Environment? = nil) throws where Bytes.Element == UInt8 {
+        let copy = FileBytes(copying: bytes)
+        try self.init(inPlace: copy.buffer, owner: copy, environment: environment)
     }
 
     /// Loads a model from bytes that LiteRT reads in place, without a copy: `bytes` must start on a
@@ -82,14 +56,12 @@ public final class Model: @unchecked Sendable {
                               message: "The buffer is not a valid TFLite model (LiteRT could not read it as a flatbuffer).")
         }
         handle = model
-        storage = nil
         self.owner = owner
         self.bytes = bytes
     }
 
     deinit {
         environment.library.api.destroyModel(handle)
-        storage?.deallocate()
     }
 
     /// The keys of the model's signatures (`"<placeholder signature>"` for models without any).
