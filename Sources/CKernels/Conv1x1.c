@@ -486,21 +486,22 @@ typedef void (*rows_fn)(const vt_conv1x1 *, const void *, int64_t, int64_t, void
 typedef struct {
   const vt_conv1x1 *op;
   const void *input;
-  int64_t pixels;
+  int64_t pixels, rows_per_chunk;
   void *output;
-  uint8_t *scratch;  // part t's buffers at t · part_bytes
+  uint8_t *scratch;  // thread t's buffers at t · part_bytes
   rows_fn rows;
 } run_job;
 
-// Part t of `parts` takes its share of the rows, in multiples of six.
-static void run_part(void *context, int32_t t, int32_t parts) {
+// Chunk c: rows c · rows_per_chunk ..< (c + 1) · rows_per_chunk, with thread t's scratch.
+static void run_chunk(void *context, int32_t t, int64_t c) {
   const run_job *j = context;
-  const int64_t blocks = (j->pixels + kMR - 1) / kMR;
-  const int64_t m0 = blocks * t / parts * kMR, end = blocks * (t + 1) / parts * kMR, m1 = end < j->pixels ? end : j->pixels;
+  const int64_t m0 = c * j->rows_per_chunk, end = m0 + j->rows_per_chunk, m1 = end < j->pixels ? end : j->pixels;
   uint8_t *mine = j->scratch + (size_t)t * part_bytes(j->op);
-  if (m0 < m1) j->rows(j->op, j->input, m0, m1, j->output, (int16_t *)mine, (float *)(mine + align64((size_t)kChunk * (size_t)j->op->kp * 4)));
+  j->rows(j->op, j->input, m0, m1, j->output, (int16_t *)mine, (float *)(mine + align64((size_t)kChunk * (size_t)j->op->kp * 4)));
 }
 
+// One thread runs all rows in one go (chunked inside by kChunk); several share chunks of whole
+// tiles, about eight per thread (at most kChunk rows each), so that a late worker evens out.
 static int run_with(rows_fn rows, const vt_conv1x1 *op, const void *input, int64_t pixels, void *output, void *scratch, size_t scratch_size,
                     int32_t threads, vt_pool *pool) {
   if (!op || !input || !output || pixels < 1 || !scratch) return -1;
@@ -510,8 +511,10 @@ static int run_with(rows_fn rows, const vt_conv1x1 *op, const void *input, int64
   if (threads > blocks) threads = (int32_t)blocks;
   const size_t need = vt_conv1x1_scratch_size(op, threads);
   if (need == 0 || scratch_size < need) return -1;
-  run_job job = {op, input, pixels, output, (uint8_t *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63), rows};
-  vt_parallel(pool, threads, run_part, &job);
+  int64_t per = threads == 1 ? pixels : (blocks + threads * 8 - 1) / (threads * 8) * kMR;
+  if (threads > 1 && per > kChunk) per = kChunk;
+  run_job job = {op, input, pixels, per, output, (uint8_t *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63), rows};
+  vt_parallel_chunks(pool, threads, (pixels + per - 1) / per, run_chunk, &job);
   return 0;
 }
 

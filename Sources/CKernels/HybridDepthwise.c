@@ -66,31 +66,32 @@ static inline __attribute__((always_inline)) int quant_params(float rmin, float 
   return 1;
 }
 
-// Values [from, n) of a batch of n quantized: the first n/8·8 as the reference's vector loop
+// Values [from, to) of a batch of n quantized: those before n/8·8 as the reference's vector loop
 // rounds (m ± 0.5f, truncation), the rest with roundf; then the zero point, saturated.
-static inline __attribute__((always_inline)) void round_values(const float *x, int8_t *q, size_t from, size_t n, int32_t zp, float inv) {
-  const size_t vec_end = n / 8 * 8;
+static inline __attribute__((always_inline)) void round_values(const float *x, int8_t *q, size_t from, size_t to, size_t n, int32_t zp,
+                                                               float inv) {
+  const size_t vec_end = n / 8 * 8 < to ? n / 8 * 8 : to;
   size_t i = from;
   for (; i < vec_end; i++) {
     const float m = x[i] * inv;
     const float t = m + (m < 0.0f ? -0.5f : 0.5f);
     q[i] = saturate8((int64_t)zp + cvtt(t));
   }
-  for (; i < n; i++) q[i] = saturate8((int64_t)zp + cvtt(roundf(x[i] * inv)));
+  for (; i < to; i++) q[i] = saturate8((int64_t)zp + cvtt(roundf(x[i] * inv)));
 }
 
-// The input quantizer (TFLite's NEON AsymmetricQuantizeFloats as compiled for x86).
-static inline __attribute__((always_inline)) void quantize_body(const float *x, size_t n, int8_t *q, float *scale_out, int32_t *zp_out) {
+// The input quantizer (TFLite's NEON AsymmetricQuantizeFloats as compiled for x86) in two passes
+// that can be split: the range of values [from, to) (a running min/max from 0: NaNs never enter
+// it, so any split gives the same range), then the rounding (round_values).
+static inline __attribute__((always_inline)) void range_body(const float *x, size_t from, size_t to, float *min_out, float *max_out) {
   float rmin = 0.0f, rmax = 0.0f;
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = from; i < to; i++) {
     float v = x[i];
     rmin = v < rmin ? v : rmin;
     rmax = v > rmax ? v : rmax;
   }
-  float inv;
-  if (!quant_params(rmin, rmax, q, n, scale_out, zp_out, &inv)) return;
-  const int32_t zp = *zp_out;
-  round_values(x, q, 0, n, zp, inv);
+  *min_out = rmin;
+  *max_out = rmax;
 }
 
 // Output rows [oy0, oy1) of one batch from its quantized input `q` (zero point `zp`, scale `s`);
@@ -158,11 +159,15 @@ static inline __attribute__((always_inline)) void rows_body(const vt_hdw_params 
   }
 }
 
-typedef void (*quantize_fn)(const float *, size_t, int8_t *, float *, int32_t *);
+typedef void (*range_fn)(const float *, size_t, size_t, float *, float *);
+typedef void (*round_fn)(const float *, int8_t *, size_t, size_t, size_t, int32_t, float);
 typedef void (*rows_fn)(const vt_hdw_params *, const int8_t *, int32_t, float, int32_t, int32_t, int32_t, int32_t, int32_t, int32_t,
                         int32_t, float *, int32_t *);
 
-static void quantize_plain(const float *x, size_t n, int8_t *q, float *s, int32_t *zp) { quantize_body(x, n, q, s, zp); }
+static void range_plain(const float *x, size_t from, size_t to, float *lo, float *hi) { range_body(x, from, to, lo, hi); }
+static void round_plain(const float *x, int8_t *q, size_t from, size_t to, size_t n, int32_t zp, float inv) {
+  round_values(x, q, from, to, n, zp, inv);
+}
 static void rows_plain(const vt_hdw_params *p, const int8_t *q, int32_t zp, float s, int32_t h, int32_t w, int32_t ow, int32_t ph,
                        int32_t pw, int32_t oy0, int32_t oy1, float *out, int32_t *acc) {
   rows_body(p, q, zp, s, h, w, ow, ph, pw, oy0, oy1, out, acc);
@@ -170,13 +175,13 @@ static void rows_plain(const vt_hdw_params *p, const int8_t *q, int32_t zp, floa
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 
-// The quantizer with AVX2 intrinsics: the same range (min/max are order-free), the same scale and
-// zero point, the same float rounding of the first n/8·8 values (m ± 0.5f, truncation), and the
-// same saturation (packs saturate to int16, then to int8: the clamp to [-128, 127]).
-__attribute__((target("avx2"))) static void quantize_avx2(const float *x, size_t n, int8_t *q, float *s_out, int32_t *zp_out) {
-  const size_t vec_end = n / 8 * 8;
+// The quantizer's passes with AVX2 intrinsics: the same range (min/max are order-free), the same
+// float rounding of the values before n/8·8 (m ± 0.5f, truncation), and the same saturation (packs
+// saturate to int16, then to int8: the clamp to [-128, 127]). `from` is a multiple of 32.
+__attribute__((target("avx2"))) static void range_avx2(const float *x, size_t from, size_t to, float *min_out, float *max_out) {
+  const size_t vec_end = from + (to - from) / 8 * 8;
   __m256 vmin = _mm256_setzero_ps(), vmax = _mm256_setzero_ps();
-  for (size_t i = 0; i < vec_end; i += 8) {
+  for (size_t i = from; i < vec_end; i += 8) {
     const __m256 v = _mm256_loadu_ps(x + i);
     vmin = _mm256_min_ps(v, vmin);
     vmax = _mm256_max_ps(v, vmax);
@@ -189,17 +194,20 @@ __attribute__((target("avx2"))) static void quantize_avx2(const float *x, size_t
     rmin = mins[k] < rmin ? mins[k] : rmin;
     rmax = maxs[k] > rmax ? maxs[k] : rmax;
   }
-  for (size_t i = vec_end; i < n; i++) {
+  for (size_t i = vec_end; i < to; i++) {
     rmin = x[i] < rmin ? x[i] : rmin;
     rmax = x[i] > rmax ? x[i] : rmax;
   }
-  float inv;
-  if (!quant_params(rmin, rmax, q, n, s_out, zp_out, &inv)) return;
-  const int32_t zp = *zp_out;
+  *min_out = rmin;
+  *max_out = rmax;
+}
+
+__attribute__((target("avx2"))) static void round_avx2(const float *x, int8_t *q, size_t from, size_t to, size_t n, int32_t zp, float inv) {
+  const size_t vec_end = n / 8 * 8 < to ? n / 8 * 8 : to;
   const __m256 vinv = _mm256_set1_ps(inv), half = _mm256_set1_ps(0.5f), mhalf = _mm256_set1_ps(-0.5f), zero = _mm256_setzero_ps();
   const __m256i vzp = _mm256_set1_epi32(zp);
   const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-  size_t i = 0;
+  size_t i = from;
   for (; i + 32 <= vec_end; i += 32) {
     __m256i r[4];
     for (int k = 0; k < 4; k++) {
@@ -211,7 +219,7 @@ __attribute__((target("avx2"))) static void quantize_avx2(const float *x, size_t
     const __m256i p8 = _mm256_permutevar8x32_epi32(_mm256_packs_epi16(p16a, p16b), order);
     _mm256_storeu_si256((__m256i *)(q + i), p8);
   }
-  round_values(x, q, i, n, zp, inv);
+  round_values(x, q, i, to, n, zp, inv);
 }
 enum { kMaxTaps = 64 };
 
@@ -278,8 +286,12 @@ __attribute__((target("avx2"))) static void rows_avx2(const vt_hdw_params *p, co
   if (p->depth_multiplier == 1 && p->kernel_h * p->kernel_w <= kMaxTaps) rows_dm1_avx2(p, q, zp, s, h, w, ow, ph, pw, oy0, oy1, out, acc);
   else rows_body(p, q, zp, s, h, w, ow, ph, pw, oy0, oy1, out, acc);
 }
-__attribute__((target("avx512f,avx512bw,avx512vl"))) static void quantize_avx512(const float *x, size_t n, int8_t *q, float *s, int32_t *zp) {
-  quantize_body(x, n, q, s, zp);
+__attribute__((target("avx512f,avx512bw,avx512vl"))) static void range_avx512(const float *x, size_t from, size_t to, float *lo, float *hi) {
+  range_body(x, from, to, lo, hi);
+}
+__attribute__((target("avx512f,avx512bw,avx512vl"))) static void round_avx512(const float *x, int8_t *q, size_t from, size_t to, size_t n,
+                                                                              int32_t zp, float inv) {
+  round_values(x, q, from, to, n, zp, inv);
 }
 __attribute__((target("avx512f,avx512bw,avx512vl"))) static void rows_avx512(const vt_hdw_params *p, const int8_t *q, int32_t zp, float s,
                                                                              int32_t h, int32_t w, int32_t ow, int32_t ph, int32_t pw,
@@ -308,22 +320,69 @@ typedef struct {
   rows_fn rows;
   const vt_hdw_params *p;
   const int8_t *q;
-  int32_t zp, h, w, oh, ow, pad_h, pad_w;
+  int32_t zp, h, w, oh, ow, pad_h, pad_w, rows_per_chunk;
   float s;
   float *out;
   uint8_t *accs;
   size_t acc_stride;
 } rows_job;
 
-// Part t of `parts` computes its share of the output rows.
-static void rows_part(void *context, int32_t t, int32_t parts) {
+// Chunk c of the output rows, with thread t's sums.
+static void rows_chunk(void *context, int32_t t, int64_t c) {
   const rows_job *j = context;
-  const int32_t oy0 = (int32_t)((int64_t)j->oh * t / parts), oy1 = (int32_t)((int64_t)j->oh * (t + 1) / parts);
+  const int32_t oy0 = (int32_t)c * j->rows_per_chunk, end = oy0 + j->rows_per_chunk, oy1 = end < j->oh ? end : j->oh;
   j->rows(j->p, j->q, j->zp, j->s, j->h, j->w, j->ow, j->pad_h, j->pad_w, oy0, oy1, j->out, (int32_t *)(j->accs + (size_t)t * j->acc_stride));
 }
 
-static int run_with(quantize_fn quantize, rows_fn rows, const vt_hdw_params *p, const float *input, int32_t batches, int32_t h, int32_t w,
-                    float *output, void *scratch, size_t scratch_size, int32_t threads, vt_pool *pool) {
+// The quantization's passes over chunks of kQuantizeChunk values (a multiple of 32), each chunk's
+// range kept apart and combined afterwards.
+enum { kQuantizeChunk = 1 << 15, kMaxQuantizeChunks = 4096 };
+typedef struct {
+  range_fn range;
+  round_fn round;
+  const float *x;
+  int8_t *q;
+  size_t n, per;
+  float *mins, *maxs;
+  int32_t zp;
+  float inv;
+} quantize_job;
+
+static void range_chunk(void *context, int32_t t, int64_t c) {
+  (void)t;
+  const quantize_job *j = context;
+  const size_t from = (size_t)c * j->per, to = from + j->per < j->n ? from + j->per : j->n;
+  j->range(j->x, from, to, &j->mins[c], &j->maxs[c]);
+}
+
+static void round_chunk(void *context, int32_t t, int64_t c) {
+  (void)t;
+  const quantize_job *j = context;
+  const size_t from = (size_t)c * j->per, to = from + j->per < j->n ? from + j->per : j->n;
+  j->round(j->x, j->q, from, to, j->n, j->zp, j->inv);
+}
+
+// One batch's n values quantized into q: its scale and zero point.
+static void quantize(range_fn range, round_fn round, const float *x, size_t n, int8_t *q, float *scale_out, int32_t *zp_out, int32_t threads,
+                     vt_pool *pool) {
+  float mins[kMaxQuantizeChunks], maxs[kMaxQuantizeChunks];
+  size_t per = kQuantizeChunk;
+  while ((n + per - 1) / per > kMaxQuantizeChunks) per *= 2;
+  const int64_t chunks = (int64_t)((n + per - 1) / per);
+  quantize_job job = {range, round, x, q, n, per, mins, maxs, 0, 0.0f};
+  vt_parallel_chunks(pool, threads, chunks, range_chunk, &job);
+  float rmin = 0.0f, rmax = 0.0f;
+  for (int64_t c = 0; c < chunks; c++) {
+    rmin = mins[c] < rmin ? mins[c] : rmin;
+    rmax = maxs[c] > rmax ? maxs[c] : rmax;
+  }
+  if (!quant_params(rmin, rmax, q, n, scale_out, zp_out, &job.inv)) return;
+  job.zp = *zp_out;
+  vt_parallel_chunks(pool, threads, chunks, round_chunk, &job);
+}
+
+static int run_with(range_fn range, round_fn round, rows_fn rows, const vt_hdw_params *p, const float *input, int32_t batches, int32_t h,
+                    int32_t w, float *output, void *scratch, size_t scratch_size, int32_t threads, vt_pool *pool) {
   int32_t oh, ow, pad_h, pad_w;
   if (!p || !input || !output || !scratch || batches < 1 || !p->filter || !p->channel_scales || !p->bias ||
       vt_hdw_output_size(p, h, w, &oh, &ow, &pad_h, &pad_w) != 0)
@@ -334,29 +393,31 @@ static int run_with(quantize_fn quantize, rows_fn rows, const vt_hdw_params *p, 
   if (need == 0 || scratch_size < need) return -1;
   const int32_t oc_count = p->in_channels * p->depth_multiplier;
   const size_t n = (size_t)h * (size_t)w * (size_t)p->in_channels;
+  // One thread: all rows at once; several: about four chunks of rows per thread.
+  const int32_t per = threads == 1 ? oh : (oh + threads * 4 - 1) / (threads * 4);
   int8_t *q = (int8_t *)scratch;
   for (int32_t b = 0; b < batches; b++) {
-    rows_job job = {rows, p, q, 0, h, w, oh, ow, pad_h, pad_w, 0, output + (size_t)b * (size_t)oh * (size_t)ow * (size_t)oc_count,
+    rows_job job = {rows, p, q, 0, h, w, oh, ow, pad_h, pad_w, per, 0, output + (size_t)b * (size_t)oh * (size_t)ow * (size_t)oc_count,
                     (uint8_t *)scratch + align64(n), align64((size_t)oc_count * sizeof(int32_t) + 2 * (size_t)oc_count)};
-    quantize(input + (size_t)b * n, n, q, &job.s, &job.zp);
-    vt_parallel(pool, threads, rows_part, &job);
+    quantize(range, round, input + (size_t)b * n, n, q, &job.s, &job.zp, threads, pool);
+    vt_parallel_chunks(pool, threads, (oh + per - 1) / per, rows_chunk, &job);
   }
   return 0;
 }
 
 int vt_hdw_run_scalar(const vt_hdw_params *p, const float *input, int32_t batches, int32_t h, int32_t w,
                       float *output, void *scratch, size_t scratch_size) {
-  return run_with(quantize_plain, rows_plain, p, input, batches, h, w, output, scratch, scratch_size, 1, NULL);
+  return run_with(range_plain, round_plain, rows_plain, p, input, batches, h, w, output, scratch, scratch_size, 1, NULL);
 }
 
 int vt_hdw_run(const vt_hdw_params *p, const float *input, int32_t batches, int32_t h, int32_t w,
                float *output, void *scratch, size_t scratch_size, int32_t threads, vt_pool *pool) {
 #if defined(__x86_64__) || defined(__i386__)
   const char *path = vt_hdw_path();
-  if (path[0] == 'a' && path[3] == '5') return run_with(quantize_avx512, rows_avx512, p, input, batches, h, w, output, scratch, scratch_size, threads, pool);
-  if (path[0] == 'a') return run_with(quantize_avx2, rows_avx2, p, input, batches, h, w, output, scratch, scratch_size, threads, pool);
+  if (path[0] == 'a' && path[3] == '5') return run_with(range_avx512, round_avx512, rows_avx512, p, input, batches, h, w, output, scratch, scratch_size, threads, pool);
+  if (path[0] == 'a') return run_with(range_avx2, round_avx2, rows_avx2, p, input, batches, h, w, output, scratch, scratch_size, threads, pool);
 #endif
-  return run_with(quantize_plain, rows_plain, p, input, batches, h, w, output, scratch, scratch_size, threads, pool);
+  return run_with(range_plain, round_plain, rows_plain, p, input, batches, h, w, output, scratch, scratch_size, threads, pool);
 }
 
 // --- Custom options --------------------------------------------------------------------------

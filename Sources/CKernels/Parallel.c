@@ -139,3 +139,27 @@ int32_t vt_parallel(vt_pool *pool, int32_t parts, void (*part)(void *context, in
   }
   return parts;
 }
+
+typedef struct {
+  void (*chunk)(void *, int32_t, int64_t);
+  void *context;
+  int64_t chunks;
+  _Atomic int64_t next;
+} chunk_job;
+
+static void chunk_part(void *raw, int32_t t, int32_t parts) {
+  (void)parts;
+  chunk_job *j = raw;
+  for (int64_t c; (c = atomic_fetch_add(&j->next, 1)) < j->chunks;) j->chunk(j->context, t, c);
+}
+
+void vt_parallel_chunks(vt_pool *pool, int32_t threads, int64_t chunks, void (*chunk)(void *context, int32_t t, int64_t c), void *context) {
+  if (chunks < 1) return;
+  if (threads > chunks) threads = (int32_t)chunks;
+  if (threads <= 1) {
+    for (int64_t c = 0; c < chunks; c++) chunk(context, 0, c);
+    return;
+  }
+  chunk_job job = {chunk, context, chunks, 0};
+  vt_parallel(pool, threads, chunk_part, &job);
+}
