@@ -16,11 +16,12 @@ public final class FileBytes: @unchecked Sendable {
     public let buffer: UnsafeRawBufferPointer
     /// Whether the bytes are (or end with) a mapping of a file, rather than a copy in memory.
     public let isMapped: Bool
-    /// The mapped region (it can start before ``buffer``), and the mapped file's descriptor, kept
-    /// open so that the same file can be mapped again behind a new head.
+    /// The mapped region (it can start before ``buffer``).
     private let region: UnsafeMutableRawPointer?
     private let regionLength: Int
-    private let fd: Int32
+    /// The mapped file, to map it again behind a new head: its path and identity (device, inode,
+    /// size, modification time), checked when it is opened again.
+    private let file: (path: String, info: stat)?
 
     /// Number of bytes.
     public var count: Int { buffer.count }
@@ -42,22 +43,23 @@ public final class FileBytes: @unchecked Sendable {
         isMapped = false
         region = nil
         regionLength = 0
-        fd = -1
+        file = nil
     }
 
     /// The regular file at `path` (at most `maxBytes`), mapped read-only — or read into memory when
     /// the file system cannot map it. Errors as ``RegularFile/read(_:maxBytes:)``'s.
     public init(mapping path: String, maxBytes: Int) throws {
-        let (fd, size) = try RegularFile.open(path, maxBytes: maxBytes)
+        let (fd, info) = try RegularFile.open(path, maxBytes: maxBytes)
+        defer { close(fd) }
+        let size = Int(info.st_size)
         if size > 0, let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED {
             buffer = UnsafeRawBufferPointer(start: address, count: size)
             isMapped = true
             region = address
             regionLength = size
-            self.fd = fd
+            file = (path, info)
             return
         }
-        defer { close(fd) }
         let bytes = RegularFile.read(fd, size: size)
         let memory = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 64)
         bytes.withUnsafeBytes { source in
@@ -67,33 +69,36 @@ public final class FileBytes: @unchecked Sendable {
         isMapped = false
         region = nil
         regionLength = 0
-        self.fd = -1
+        file = nil
     }
 
     /// `head` followed by all of `tail`'s bytes. When `tail` is a mapped file, the file is mapped
     /// again right behind a copy of the head (sharing its pages with `tail`'s mapping and the page
-    /// cache), else both are copied. `head.count` must be a multiple of 64 for the result to start on
-    /// a 64-byte boundary when mapped.
+    /// cache) — if it is still the same file (device, inode, size and modification time; one
+    /// replaced since is not mapped) —, else both are copied. `head.count` must be a multiple of 64
+    /// for the result to be mapped (it starts on a 64-byte boundary either way).
     public init(head: [UInt8], followedBy tail: FileBytes) {
         let page = max(Int(sysconf(Int32(_SC_PAGESIZE))), 4096)
         let headPages = (head.count + page - 1) / page * page
         let length = headPages + tail.count
-        if tail.isMapped, tail.fd >= 0, head.count % 64 == 0,
-           let reserved = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), reserved != MAP_FAILED {
-            let start = reserved + (headPages - head.count)
-            head.withUnsafeBytes { source in
-                if let base = source.baseAddress { start.copyMemory(from: base, byteCount: source.count) }
+        if head.count % 64 == 0, let fd = tail.reopen() {
+            defer { close(fd) }
+            if let reserved = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), reserved != MAP_FAILED {
+                let start = reserved + (headPages - head.count)
+                head.withUnsafeBytes { source in
+                    if let base = source.baseAddress { start.copyMemory(from: base, byteCount: source.count) }
+                }
+                let mapped = mmap(reserved + headPages, tail.count, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0)
+                if mapped == reserved + headPages, mprotect(reserved, headPages, PROT_READ) == 0 {
+                    buffer = UnsafeRawBufferPointer(start: start, count: head.count + tail.count)
+                    isMapped = true
+                    region = reserved
+                    regionLength = length
+                    file = nil
+                    return
+                }
+                munmap(reserved, length)
             }
-            let mapped = mmap(reserved + headPages, tail.count, PROT_READ, MAP_PRIVATE | MAP_FIXED, tail.fd, 0)
-            if mapped == reserved + headPages, mprotect(reserved, headPages, PROT_READ) == 0 {
-                buffer = UnsafeRawBufferPointer(start: start, count: head.count + tail.count)
-                isMapped = true
-                region = reserved
-                regionLength = length
-                fd = -1
-                return
-            }
-            munmap(reserved, length)
         }
         let memory = UnsafeMutableRawPointer.allocate(byteCount: max(head.count + tail.count, 1), alignment: 64)
         head.withUnsafeBytes { source in
@@ -104,7 +109,19 @@ public final class FileBytes: @unchecked Sendable {
         isMapped = false
         region = nil
         regionLength = 0
-        fd = -1
+        file = nil
+    }
+
+    /// The mapped file opened again, if it is still the one mapped; the caller closes it.
+    private func reopen() -> Int32? {
+        guard isMapped, let file, let (fd, info) = try? RegularFile.open(file.path, maxBytes: Int.max) else { return nil }
+        let was = file.info
+        guard info.st_dev == was.st_dev, info.st_ino == was.st_ino, info.st_size == was.st_size,
+              info.st_mtim.tv_sec == was.st_mtim.tv_sec, info.st_mtim.tv_nsec == was.st_mtim.tv_nsec else {
+            close(fd)
+            return nil
+        }
+        return fd
     }
 
     deinit {
@@ -113,7 +130,6 @@ public final class FileBytes: @unchecked Sendable {
         } else {
             buffer.baseAddress.map { UnsafeMutableRawPointer(mutating: $0).deallocate() }
         }
-        if fd >= 0 { close(fd) }
     }
 
     /// The byte at `index` (the caller checks `index` against ``count``).

@@ -10,14 +10,14 @@ import Musl
 public enum RegularFile {
     /// The bytes of the regular file at `path`, at most `maxBytes` long.
     public static func read(_ path: String, maxBytes: Int) throws -> [UInt8] {
-        let (fd, size) = try open(path, maxBytes: maxBytes)
+        let (fd, info) = try open(path, maxBytes: maxBytes)
         defer { close(fd) }
-        return read(fd, size: size)
+        return read(fd, size: Int(info.st_size))
     }
 
     /// Opens the regular file at `path` for reading without blocking, checks that it is a regular file
-    /// of at most `maxBytes`; returns the descriptor (the caller closes it) and the size.
-    static func open(_ path: String, maxBytes: Int) throws -> (fd: Int32, size: Int) {
+    /// of at most `maxBytes`; returns the descriptor (the caller closes it) and the file's status.
+    static func open(_ path: String, maxBytes: Int) throws -> (fd: Int32, info: stat) {
         let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             let err = errno
@@ -43,7 +43,7 @@ public enum RegularFile {
             close(fd)
             throw FileInputError(.tooLarge, "Unable to open file at \(path): its \(size) bytes exceed the limit of \(maxBytes)")
         }
-        return (fd, size)
+        return (fd, info)
     }
 
     /// Up to `size` bytes read from `fd` (fewer when the file shrank while being read).

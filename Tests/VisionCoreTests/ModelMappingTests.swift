@@ -66,6 +66,19 @@ struct ModelMappingTests {
         }
     }
 
+    @Test("a file replaced since it was mapped is not mapped again behind a head: the bytes are copied")
+    func replacedFile() throws {
+        let original = (0..<20_000).map { UInt8(truncatingIfNeeded: $0) }
+        let path = try Self.temporaryFile(original)
+        defer { unlink(path) }
+        let mapped = try FileBytes(mapping: path, maxBytes: 1 << 20)
+        let replacement = try Self.temporaryFile([UInt8](repeating: 9, count: 20_000))
+        #expect(rename(replacement, path) == 0)
+        let head = [UInt8](repeating: 1, count: 64)
+        let joined = FileBytes(head: head, followedBy: mapped)
+        #expect(!joined.isMapped && joined.array == head + original)
+    }
+
     @Test("LiteRT runs the file's own mapping when nothing is rewritten, and models from memory are copied once")
     func inPlace() throws {
         let path = TestAssets.model("mobilenet_v1_0.25_128_quant.tflite")
