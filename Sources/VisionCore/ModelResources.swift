@@ -116,9 +116,9 @@ public final class ModelResources: @unchecked Sendable {
             } else if exactHybridKernel {
                 kernels.insert(.hybridDepthwise)
             }
-            let source = try runtimeBytes.map(ModelFile.init(bytes:)) ?? file
-            if !kernels.isEmpty, let exact = try source.customKernelOps(kernels) {
-                runtimeData = source.rewritten(head: exact.head)
+            let base = try runtimeBytes.map(ModelFile.init(bytes:)) ?? file
+            if !kernels.isEmpty, let exact = try base.customKernelOps(kernels) {
+                runtimeData = base.rewritten(head: exact.head)
                 customOps = exact.codes
             } else if let runtimeBytes {
                 runtimeData = FileBytes(copying: runtimeBytes)
