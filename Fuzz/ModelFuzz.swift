@@ -1,6 +1,7 @@
 // libFuzzer target: a `.tflite` model through everything that reads one before LiteRT does —
 // the FlatBuffer verifier, the model reader, the semantic verifier, TFLite and detector metadata,
 // the appended zip, the SSD post-processing options and the hybrid-model rewrites. Any trap or sanitizer report is a bug.
+import FileInput
 import Foundation
 import TFLiteModel
 
@@ -17,7 +18,8 @@ public func fuzzModel(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // The in-memory rewrites run only on verified models (as ModelResources does); their output
     // must verify again.
     if (try? ModelVerifier.verify(file)) != nil {
-        for rewritten in [(try? file.customKernelOps([.hybridDepthwise, .quantizedConv, .hybridConv]))??.bytes, (try? file.dequantizingHybridDepthwiseFilters()) ?? nil] {
+        let kernels = ((try? file.customKernelOps([.hybridDepthwise, .quantizedConv, .hybridConv])) ?? nil).map { file.rewritten(head: $0.head).array }
+        for rewritten in [kernels, (try? file.dequantizingHybridDepthwiseFilters()) ?? nil] {
             guard let rewritten else { continue }
             if (try? FlatBufferVerifier.verifyModel(rewritten)) == nil { fatalError("a rewrite produced an invalid FlatBuffer") }
         }

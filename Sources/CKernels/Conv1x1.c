@@ -534,40 +534,54 @@ int vt_conv1x1_run(const vt_conv1x1 *op, const void *input, int64_t pixels, void
 
 enum { kQHeader = 4 + 4 + 6 * 4 + 3 * 4, kHHeader = 4 + 4 + 3 * 4, kVersion = 2 };
 
-// The filter referenced by `from_end` (8 bytes little endian at `at`): its K·N bytes start that
-// many bytes before the end of the model's bytes. NULL when the reference falls outside them.
+uint64_t vt_filter_digest(const uint8_t *data, size_t n) {
+  uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)n;
+  for (size_t i = 0; i < n; i += 8) {
+    uint64_t w = 0;
+    memcpy(&w, data + i, n - i < 8 ? n - i : 8);  // little endian; the last word zero-padded
+    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+    h ^= h >> 32;
+  }
+  return h;
+}
+
+// The filter referenced by `from_end` and `digest` (8 bytes each, little endian, at `at`): its K·N
+// bytes start that many bytes before the end of the model's bytes and hash to the digest. NULL when
+// the reference falls outside the model or the bytes there are not the filter the options were made for.
 static const uint8_t *referenced_filter(const uint8_t *data, size_t at, const uint8_t *model, size_t model_size, int32_t k, int32_t n) {
-  uint64_t from_end;
+  uint64_t from_end, digest;
   memcpy(&from_end, data + at, 8);
+  memcpy(&digest, data + at + 8, 8);
   const uint64_t bytes = (uint64_t)k * (uint64_t)n;
   if (!model || from_end == 0 || from_end > model_size || bytes > from_end) return NULL;
-  return model + (model_size - from_end);
+  const uint8_t *filter = model + (model_size - from_end);
+  return vt_filter_digest(filter, (size_t)bytes) == digest ? filter : NULL;
 }
 
 int vt_qconv_decode_options(const uint8_t *data, size_t size, const uint8_t *model, size_t model_size, vt_qconv_params *p) {
-  if (!data || !p || size < kQHeader + 8 || memcmp(data, "VTQC", 4) != 0) return -1;
+  if (!data || !p || size < kQHeader + 16 || memcmp(data, "VTQC", 4) != 0) return -1;
   int32_t ints[7];
   float scales[3];
   memcpy(ints, data + 4, sizeof ints);
   memcpy(scales, data + 32, sizeof scales);
   if (ints[0] != kVersion || ints[1] < 1 || ints[2] < 1 || ints[1] > (1 << 16) || ints[2] > (1 << 16) || ints[3] < 0 || ints[3] > 3) return -1;
-  if (size != kQHeader + 8 + (size_t)ints[2] * 4) return -1;
+  if (size != kQHeader + 16 + (size_t)ints[2] * 4) return -1;
   const uint8_t *filter = referenced_filter(data, kQHeader, model, model_size, ints[1], ints[2]);
   if (!filter) return -1;
   *p = (vt_qconv_params){ints[1], ints[2], ints[3], ints[4], ints[5], ints[6], scales[0], scales[1], scales[2], filter,
-                         (const int32_t *)(data + kQHeader + 8)};
+                         (const int32_t *)(data + kQHeader + 16)};
   return 0;
 }
 
 int vt_hconv_decode_options(const uint8_t *data, size_t size, const uint8_t *model, size_t model_size, vt_hconv_params *p) {
-  if (!data || !p || size < kHHeader + 8 || memcmp(data, "VTHC", 4) != 0) return -1;
+  if (!data || !p || size < kHHeader + 16 || memcmp(data, "VTHC", 4) != 0) return -1;
   int32_t ints[4];
   memcpy(ints, data + 4, sizeof ints);
   if (ints[0] != kVersion || ints[1] < 1 || ints[2] < 1 || ints[1] > (1 << 16) || ints[2] > (1 << 16) || ints[3] < 0 || ints[3] > 3) return -1;
-  if (size != kHHeader + 8 + 2 * (size_t)ints[2] * 4) return -1;
+  if (size != kHHeader + 16 + 2 * (size_t)ints[2] * 4) return -1;
   const int8_t *filter = (const int8_t *)referenced_filter(data, kHHeader, model, model_size, ints[1], ints[2]);
   if (!filter) return -1;
-  *p = (vt_hconv_params){ints[1], ints[2], ints[3], filter, (const float *)(data + kHHeader + 8),
-                         (const float *)(data + kHHeader + 8 + (size_t)ints[2] * 4)};
+  *p = (vt_hconv_params){ints[1], ints[2], ints[3], filter, (const float *)(data + kHHeader + 16),
+                         (const float *)(data + kHHeader + 16 + (size_t)ints[2] * 4)};
   return 0;
 }

@@ -88,7 +88,7 @@ static LiteRtStatus k_init(void *user, const void *data, size_t size) {
     const size_t model_size = n->context->model_size;
     if (!model) return fail(n, "the model's bytes are not known (load it from bytes or a mapping, not by path)");
     if (uint8 ? vt_qconv_decode_options(data, size, model, model_size, &q) != 0 : vt_hconv_decode_options(data, size, model, model_size, &h) != 0)
-      return fail(n, "malformed custom options, or a filter outside the model");
+      return fail(n, "malformed custom options, or the filter they name is not in the model");
     vt_conv1x1_free(n->conv);
     n->conv = uint8 ? vt_qconv_create(&q) : vt_hconv_create(&h);
     if (!n->conv) return fail(n, "the 1x1 convolution's parameters are invalid, or memory ran out");

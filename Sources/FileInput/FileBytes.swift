@@ -9,8 +9,10 @@ import Musl
 /// pages come from the page cache as they are touched and are shared with every other mapping of
 /// the file, so a model parsed from it and run by LiteRT from the same address is held once.
 ///
-/// A mapped file must not be truncated while mapped (reading a page past the new end raises
-/// `SIGBUS`), as with any memory-mapped model loader; files replaced by rename are safe.
+/// A mapped file must not be modified in place while mapped — as with any memory-mapped model loader
+/// (LiteRT's and MediaPipe's included): a private mapping is no snapshot, so reading a page past a
+/// truncated end raises `SIGBUS`, and rewritten bytes would be read unchecked. Replacing a file by
+/// rename is safe; to be independent of the file, load a copy of its bytes instead.
 public final class FileBytes: @unchecked Sendable {
     /// The bytes.
     public let buffer: UnsafeRawBufferPointer
@@ -132,13 +134,19 @@ public final class FileBytes: @unchecked Sendable {
         }
     }
 
-    /// The byte at `index` (the caller checks `index` against ``count``).
+    /// The byte at `index` (traps outside 0..<``count``, as an array would).
     @inline(__always)
-    public subscript(index: Int) -> UInt8 { buffer[index] }
+    public subscript(index: Int) -> UInt8 {
+        precondition(index >= 0 && index < buffer.count, "FileBytes index \(index) out of 0..<\(buffer.count)")
+        return buffer[index]
+    }
 
-    /// The bytes in `range` (the caller checks it against ``count``); valid while this object lives.
+    /// The bytes in `range` (traps outside 0...``count``, as an array would); valid while this object lives.
     @inline(__always)
-    public subscript(range: Range<Int>) -> Slice<UnsafeRawBufferPointer> { buffer[range] }
+    public subscript(range: Range<Int>) -> Slice<UnsafeRawBufferPointer> {
+        precondition(range.lowerBound >= 0 && range.upperBound <= buffer.count, "FileBytes range \(range) out of 0..<\(buffer.count)")
+        return buffer[range]
+    }
 
     /// A copy of all the bytes as an array.
     public var array: [UInt8] { [UInt8](buffer) }

@@ -4,13 +4,13 @@
 /// bias quantized at input scale × filter scale, per-tensor quantization, stride 1 and a fused activation among NONE, RELU, RELU_N1_TO_1 and
 /// RELU6. Its custom options: "VTQC", version 2, six int32 (input channels K, output channels N,
 /// activation, input/filter/output zero points), three float32 scales (input, filter, output), the
-/// filter's place in the model (``filterPlace(_:)``), the int32 bias (little endian).
+/// filter's place in the model and its digest (``filterPlace(_:)``), the int32 bias (little endian).
 ///
 /// Hybrid: every CONV_2D with a float32 input and output, a constant int8 [N, 1, 1, K] filter with
 /// symmetric per-channel (or per-tensor) scales, a constant float32 (or no) bias, stride 1, K + N > 2
 /// (what XNNPACK turns into its dynamically quantized fully-connected op) and one of the four fused
 /// activations. Its custom options: "VTHC", version 2, three int32 (K, N, activation), the filter's
-/// place in the model, the per-channel scales, the bias (little endian).
+/// place in the model and digest, the per-channel scales, the bias (little endian).
 extension ModelFile {
     /// The custom options for op `op` if it is a uint8 1×1 convolution our kernel computes.
     func quantizedConvOptions(_ op: Operator, _ opTable: FlatTable, _ sg: Subgraph) throws -> [UInt8]? {
@@ -64,10 +64,33 @@ extension ModelFile {
     static let kernelOptionsVersion: Int32 = 2
 
     /// A filter's place for the custom options: how many bytes before the end of the model its bytes
-    /// start (uint64, little endian). The rewrite keeps the whole model at the end of the rewritten
-    /// bytes, so the distance holds there too, and the filter is not copied into the options.
+    /// start, then their ``filterDigest(_:)`` (two uint64, little endian). The rewrite keeps the whole
+    /// model at the end of the rewritten bytes, so the distance holds there too, and the filter is not
+    /// copied into the options; the kernel checks the digest before using the bytes it finds there.
     func filterPlace(_ range: Range<Int>) -> [UInt8] {
-        withUnsafeBytes(of: UInt64(data.count - range.lowerBound).littleEndian) { Array($0) }
+        var out = withUnsafeBytes(of: UInt64(data.count - range.lowerBound).littleEndian) { Array($0) }
+        withUnsafeBytes(of: Self.filterDigest(UnsafeRawBufferPointer(rebasing: data[range])).littleEndian) { out += $0 }
+        return out
+    }
+
+    /// The 1×1 kernel's digest of a filter's bytes (CKernels' `vt_filter_digest`, the same arithmetic):
+    /// h = 0x9E3779B97F4A7C15 ^ n; for each 8-byte little-endian word w (the last zero-padded),
+    /// h = (h ^ w) · 0xFF51AFD7ED558CCD, h ^= h >> 32.
+    public static func filterDigest(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            var w: UInt64 = 0
+            if bytes.count - i >= 8 {
+                w = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            } else {
+                for j in 0..<(bytes.count - i) { w |= UInt64(bytes[i + j]) << (8 * UInt64(j)) }
+            }
+            h = (h ^ w) &* 0xFF51_AFD7_ED55_8CCD
+            h ^= h >> 32
+            i += 8
+        }
+        return h
     }
 
     /// A CONV_2D's fused activation (0…3) when its strides are 1 and its activation one the kernel has.

@@ -23,7 +23,8 @@ public struct ModelFile: Sendable {
     /// The `.tflite` file identifier.
     public static let fileIdentifier = "TFL3"
 
-    /// Reads the model at `path` (mapped into memory, not copied).
+    /// Reads the model at `path` (mapped into memory, not copied: the file must not be modified in place
+    /// while this lives — see `FileBytes`).
     public init(contentsOfFile path: String) throws {
         do {
             try self.init(data: try FileBytes(mapping: path, maxBytes: Int(Int32.max)))

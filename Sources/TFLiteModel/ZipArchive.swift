@@ -104,11 +104,11 @@ public struct ZipArchive: Sendable {
     /// The contents of `entry`, inflated when deflated, CRC-checked.
     public func contents(of entry: Entry) throws -> [UInt8] {
         let p = entry.localHeaderOffset
-        guard p + 30 <= bytes.count else { throw Self.bad("local header of '\(entry.name)' runs past the end") }
+        guard p >= 0, p <= bytes.count - 30 else { throw Self.bad("local header of '\(entry.name)' runs past the end") }
         let nameLength = Int(bytes[p + 26]) | Int(bytes[p + 27]) << 8
         let extraLength = Int(bytes[p + 28]) | Int(bytes[p + 29]) << 8
         let start = p + 30 + nameLength + extraLength
-        guard start + entry.compressedSize <= bytes.count else {
+        guard entry.compressedSize >= 0, entry.compressedSize <= bytes.count - start else {
             throw Self.bad("data of '\(entry.name)' (\(entry.compressedSize) bytes at \(start)) runs past the end of the file")
         }
         let data: [UInt8]

@@ -15,7 +15,7 @@ enum InspectCommand {
         let path = try ModelZoo.resolve(p.positionals[0])
         let resources = try TasksErrorBridge.run { try ModelResources(path: path) }
         let file = resources.file
-        print("model        \(path) (\(file.bytes.count) bytes, schema v\(file.version))")
+        print("model        \(path) (\(file.data.count) bytes, schema v\(file.version))")
         let sg = file.subgraphs[0]
         for (kind, tensors) in [("input ", sg.inputTensors), ("output", sg.outputTensors)] {
             for t in tensors {

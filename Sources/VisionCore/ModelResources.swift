@@ -15,6 +15,8 @@ public final class ModelResources: @unchecked Sendable {
     public let source: String
 
     /// Loads the model at `path` with MediaPipe's errors for empty paths, missing and unreadable files.
+    /// The file is memory-mapped, not copied: it must not be modified in place while loaded (replace
+    /// it by rename; see `FileBytes`), or load a copy of its bytes with ``init(bytes:source:environment:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:)``.
     public convenience init(path: String, environment: LiteRT.Environment? = nil, optimizeHybridModels: Bool = false,
                             exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
                             conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault) throws {
@@ -120,8 +122,8 @@ public final class ModelResources: @unchecked Sendable {
             if !kernels.isEmpty, let exact = try base.customKernelOps(kernels) {
                 runtimeData = base.rewritten(head: exact.head)
                 customOps = exact.codes
-            } else if let runtimeBytes {
-                runtimeData = FileBytes(copying: runtimeBytes)
+            } else if runtimeBytes != nil {
+                runtimeData = base.data
             }
         } catch let e as TFLiteModelError {
             throw Self.map(e)

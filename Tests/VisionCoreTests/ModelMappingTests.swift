@@ -108,17 +108,22 @@ struct ModelMappingTests {
         #expect(compiled.customKernelCount == 29)
     }
 
-    @Test("1×1 options whose filter is not inside the model's bytes, or of another version, are refused")
+    @Test("1×1 options whose filter is not inside the model's bytes, not the filter they were made for, or of another version, are refused")
     func filterReferences() {
-        // VTHC version 2: K = 4, N = 2, activation 0, the filter 8 bytes before the end, scales, bias.
-        func options(version: Int32 = 2, fromEnd: UInt64) -> [UInt8] {
+        let model = (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ 3) }
+        let modelDigest = { (fromEnd: Int) -> UInt64 in
+            model.withUnsafeBytes { ModelFile.filterDigest(UnsafeRawBufferPointer(rebasing: $0[(64 - fromEnd)..<(64 - fromEnd + 8)])) }
+        }
+        // VTHC version 2: K = 4, N = 2, activation 0, the filter's place and digest, scales, bias.
+        func options(version: Int32 = 2, fromEnd: UInt64, digest: UInt64? = nil) -> [UInt8] {
             var out = Array("VTHC".utf8)
             for v in [version, 4, 2, 0] { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
             withUnsafeBytes(of: fromEnd.littleEndian) { out += $0 }
+            let d = digest ?? (fromEnd >= 8 && fromEnd <= 64 ? modelDigest(Int(fromEnd)) : 0)
+            withUnsafeBytes(of: d.littleEndian) { out += $0 }
             for v in [Float(0.5), 0.25, 1, -1] { withUnsafeBytes(of: v.bitPattern.littleEndian) { out += $0 } }
             return out
         }
-        let model = [UInt8](repeating: 3, count: 64)
         func decode(_ o: [UInt8], _ m: [UInt8]?) -> Int32 {
             var p = vt_hconv_params()
             return o.withUnsafeBufferPointer { ob in
@@ -132,6 +137,20 @@ struct ModelMappingTests {
         #expect(decode(options(fromEnd: 7), model) == -1)   // runs past its end
         #expect(decode(options(fromEnd: 0), model) == -1)
         #expect(decode(options(fromEnd: 8), nil) == -1)     // the model's bytes unknown
+        #expect(decode(options(fromEnd: 8, digest: modelDigest(8) ^ 1), model) == -1)  // other bytes there
+        #expect(decode(options(fromEnd: 16), model) == 0 && decode(options(fromEnd: 16, digest: modelDigest(8)), model) == -1)
         #expect(decode(options(version: 1, fromEnd: 8), model) == -1)
+    }
+
+    @Test("the rewrite's filter digest is the kernel's, for every length")
+    func digests() {
+        var r = HybridDepthwiseKernelTests.Random(state: 5)
+        for n in [0, 1, 7, 8, 9, 15, 16, 17, 1000, 4099] {
+            let bytes = (0..<n).map { _ in UInt8(truncatingIfNeeded: r.next()) }
+            let swift = bytes.withUnsafeBytes { ModelFile.filterDigest($0) }
+            let c = bytes.withUnsafeBufferPointer { vt_filter_digest($0.baseAddress, n) }
+            #expect(swift == c, "\(n) bytes")
+        }
+        #expect([UInt8]([1, 2, 3]).withUnsafeBytes { ModelFile.filterDigest($0) } != [UInt8]([1, 2, 4]).withUnsafeBytes { ModelFile.filterDigest($0) })
     }
 }

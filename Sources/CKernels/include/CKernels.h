@@ -130,12 +130,16 @@ int vt_conv1x1_preferred(void);
 /// input/filter/output zero points), three float32 scales (input, filter, output), the filter's
 /// place as a uint64 — how many bytes before the end of the model's bytes its [out][in] bytes
 /// start (the filter stays in the model, which a rewrite keeps at the end of the rewritten bytes) —
-/// then the int32 bias (little endian). Reads them with the model's bytes `model`; the params'
-/// pointers point into `data` and `model`. Returns 0, or -1 when malformed or the filter is not
-/// inside `model`.
+/// and its `vt_filter_digest`, then the int32 bias (little endian). Reads them with the model's
+/// bytes `model`; the params' pointers point into `data` and `model`. Returns 0, or -1 when
+/// malformed, or when the filter is not inside `model` or its bytes there do not match the digest.
 int vt_qconv_decode_options(const uint8_t *data, size_t size, const uint8_t *model, size_t model_size, vt_qconv_params *p);
+/// A 64-bit digest of `n` bytes (a filter's, in the 1×1 kinds' options): h = 0x9E3779B97F4A7C15 ^ n;
+/// for each 8-byte little-endian word w (the last one zero-padded), h = (h ^ w) · 0xFF51AFD7ED558CCD
+/// (mod 2^64), then h ^= h >> 32.
+uint64_t vt_filter_digest(const uint8_t *data, size_t n);
 /// Custom options of the hybrid kind: "VTHC", version 2, three int32 (in/out channels, activation),
-/// the int8 filter's place (as the uint8 kind's), the per-channel scales, the bias (little endian).
+/// the int8 filter's place and digest (as the uint8 kind's), the per-channel scales, the bias (little endian).
 int vt_hconv_decode_options(const uint8_t *data, size_t size, const uint8_t *model, size_t model_size, vt_hconv_params *p);
 
 // --- The kernels as LiteRT custom op kernels -----------------------------------------------------
