@@ -28,50 +28,45 @@ public final class FileBytes: @unchecked Sendable {
     /// Number of bytes.
     public var count: Int { buffer.count }
 
-    /// A 64-byte-aligned copy of `bytes`.
-    public init<Bytes: Collection>(copying bytes: Bytes) where Bytes.Element == UInt8 {
-        let count = bytes.count
+    private init(buffer: UnsafeRawBufferPointer, region: UnsafeMutableRawPointer? = nil, regionLength: Int = 0,
+                 file: (path: String, info: stat)? = nil) {
+        self.buffer = buffer
+        self.isMapped = region != nil
+        self.region = region
+        self.regionLength = regionLength
+        self.file = file
+    }
+
+    /// 64-byte-aligned memory holding `parts` one after the other (deallocated by `deinit`).
+    private static func alignedCopy(of parts: [UnsafeRawBufferPointer]) -> UnsafeRawBufferPointer {
+        let count = parts.reduce(0) { $0 + $1.count }
         let memory = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 64)
-        let copied = bytes.withContiguousStorageIfAvailable { source -> Bool in
-            guard let base = source.baseAddress else { return count == 0 }
-            memory.copyMemory(from: base, byteCount: source.count)
-            return true
-        } ?? false
-        if !copied {
-            var p = memory.assumingMemoryBound(to: UInt8.self)
-            for b in bytes { p.pointee = b; p += 1 }
+        var at = 0
+        for part in parts {
+            if let base = part.baseAddress { (memory + at).copyMemory(from: base, byteCount: part.count) }
+            at += part.count
         }
-        buffer = UnsafeRawBufferPointer(start: memory, count: count)
-        isMapped = false
-        region = nil
-        regionLength = 0
-        file = nil
+        return UnsafeRawBufferPointer(start: memory, count: count)
+    }
+
+    /// A 64-byte-aligned copy of `bytes`.
+    public convenience init<Bytes: Collection>(copying bytes: Bytes) where Bytes.Element == UInt8 {
+        let copy = bytes.withContiguousStorageIfAvailable { Self.alignedCopy(of: [UnsafeRawBufferPointer($0)]) }
+            ?? Array(bytes).withUnsafeBytes { Self.alignedCopy(of: [$0]) }
+        self.init(buffer: copy)
     }
 
     /// The regular file at `path` (at most `maxBytes`), mapped read-only — or read into memory when
     /// the file system cannot map it. Errors as ``RegularFile/read(_:maxBytes:)``'s.
-    public init(mapping path: String, maxBytes: Int) throws {
+    public convenience init(mapping path: String, maxBytes: Int) throws {
         let (fd, info) = try RegularFile.open(path, maxBytes: maxBytes)
         defer { close(fd) }
         let size = Int(info.st_size)
         if size > 0, let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED {
-            buffer = UnsafeRawBufferPointer(start: address, count: size)
-            isMapped = true
-            region = address
-            regionLength = size
-            file = (path, info)
-            return
+            self.init(buffer: UnsafeRawBufferPointer(start: address, count: size), region: address, regionLength: size, file: (path, info))
+        } else {
+            self.init(buffer: RegularFile.read(fd, size: size).withUnsafeBytes { Self.alignedCopy(of: [$0]) })
         }
-        let bytes = RegularFile.read(fd, size: size)
-        let memory = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 64)
-        bytes.withUnsafeBytes { source in
-            if let base = source.baseAddress { memory.copyMemory(from: base, byteCount: source.count) }
-        }
-        buffer = UnsafeRawBufferPointer(start: memory, count: bytes.count)
-        isMapped = false
-        region = nil
-        regionLength = 0
-        file = nil
     }
 
     /// `head` followed by all of `tail`'s bytes. When `tail` is a mapped file, the file is mapped
@@ -79,7 +74,7 @@ public final class FileBytes: @unchecked Sendable {
     /// cache) — if it is still the same file (device, inode, size and modification time; one
     /// replaced since is not mapped) —, else both are copied. `head.count` must be a multiple of 64
     /// for the result to be mapped (it starts on a 64-byte boundary either way).
-    public init(head: [UInt8], followedBy tail: FileBytes) {
+    public convenience init(head: [UInt8], followedBy tail: FileBytes) {
         let page = max(Int(sysconf(Int32(_SC_PAGESIZE))), 4096)
         let headPages = (head.count + page - 1) / page * page
         let length = headPages + tail.count
@@ -92,26 +87,13 @@ public final class FileBytes: @unchecked Sendable {
                 }
                 let mapped = mmap(reserved + headPages, tail.count, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0)
                 if mapped == reserved + headPages, mprotect(reserved, headPages, PROT_READ) == 0 {
-                    buffer = UnsafeRawBufferPointer(start: start, count: head.count + tail.count)
-                    isMapped = true
-                    region = reserved
-                    regionLength = length
-                    file = nil
+                    self.init(buffer: UnsafeRawBufferPointer(start: start, count: head.count + tail.count), region: reserved, regionLength: length)
                     return
                 }
                 munmap(reserved, length)
             }
         }
-        let memory = UnsafeMutableRawPointer.allocate(byteCount: max(head.count + tail.count, 1), alignment: 64)
-        head.withUnsafeBytes { source in
-            if let base = source.baseAddress { memory.copyMemory(from: base, byteCount: source.count) }
-        }
-        if let base = tail.buffer.baseAddress { (memory + head.count).copyMemory(from: base, byteCount: tail.count) }
-        buffer = UnsafeRawBufferPointer(start: memory, count: head.count + tail.count)
-        isMapped = false
-        region = nil
-        regionLength = 0
-        file = nil
+        self.init(buffer: head.withUnsafeBytes { Self.alignedCopy(of: [$0, tail.buffer]) })
     }
 
     /// The mapped file opened again, if it is still the one mapped; the caller closes it.

@@ -122,18 +122,7 @@ public struct ModelFile: Sendable {
 
     /// How many bytes buffer `index` holds (0 when none), without copying them.
     public func bufferSize(_ index: Int) throws -> Int {
-        guard let v = buffers, index >= 0, index < v.count else {
-            throw TFLiteModelError(.invalidFlatBuffer, "The model is not a valid FlatBuffer buffer: buffer \(index) does not exist (there are \(bufferCount)).")
-        }
-        let b = try v.table(index)
-        if let data = try b.vector(0, elementSize: 1), data.count > 0 { return data.count }
-        let offset: UInt64 = try b.scalar(1, default: 0)
-        let size: UInt64 = try b.scalar(2, default: 0)
-        guard offset > 1 else { return 0 }
-        guard offset <= UInt64(data.count), size <= UInt64(data.count) - offset else {
-            throw TFLiteModelError(.truncated, "Buffer \(index) lies at \(offset)+\(size), past the end of the \(data.count)-byte file.")
-        }
-        return Int(size)
+        try bufferRange(index)?.count ?? 0
     }
 
     /// The bytes of the metadata entry `name`, or nil when the model has none by that name.
