@@ -13,13 +13,17 @@ let package = Package(
         .library(name: "LiteRT", targets: ["LiteRT"]),
         .library(name: "Video", targets: ["Video"]),
         .executable(name: "vision-tasks", targets: ["vision-tasks"]),
+        // `swift package --allow-writing-to-package-directory --allow-network-connections all fetch-litert`
+        // in a package that depends on this one: LiteRT's runtime library into its .litert/lib.
+        .plugin(name: "FetchLiteRT", targets: ["FetchLiteRT"]),
     ],
     targets: [
         // C declarations of the LiteRT C ABI subset we call. Header only; links nothing.
         .target(name: "CLiteRT"),
-        // Our exact kernel for hybrid depthwise convolutions, registered with LiteRT as custom ops.
-        // Our kernels do the models' heavy arithmetic: optimized in debug builds too (unoptimized, a detect takes seconds).
-        .target(name: "CKernels", dependencies: ["CLiteRT"], cSettings: [.unsafeFlags(["-O2", "-fno-math-errno"])]),
+        // Our exact kernels (hybrid depthwise, 1×1 convolutions), registered with LiteRT as custom ops. No
+        // build flags of their own (a package depended on by version may not have any): intrinsics where
+        // libm would be called, and in an unoptimized (debug) build LiteRT's own kernels are the default.
+        .target(name: "CKernels", dependencies: ["CLiteRT"]),
         .target(name: "LiteRT", dependencies: ["CLiteRT", "CKernels", "FileInput"]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libjpeg behind a tiny C layer that turns its longjmp errors into return codes.
@@ -45,6 +49,11 @@ let package = Package(
         .target(name: "VisionCLI", dependencies: ["MediaPipeTasksVision", "MLKit", "Video", "VisionCore", "Imaging", "TFLiteModel", "LiteRT"]),
         .executableTarget(name: "vision-tasks", dependencies: ["VisionCLI"]),
         .target(name: "VisionTestSupport", dependencies: ["TFLiteModel", "Imaging", "FileInput"]),
+        .plugin(name: "FetchLiteRT",
+                capability: .command(intent: .custom(verb: "fetch-litert",
+                                                     description: "Downloads LiteRT's libLiteRt.so (ai-edge-litert 2.3.0 from PyPI, sha256-checked) into .litert/lib"),
+                                     permissions: [.writeToPackageDirectory(reason: "Puts libLiteRt.so in .litert/lib of this package"),
+                                                   .allowNetworkConnections(scope: .all(), reason: "Downloads ai-edge-litert 2.3.0 from PyPI")])),
         .testTarget(name: "LiteRTTests", dependencies: ["LiteRT", "VisionTestSupport", "TFLiteModel"]),
         .testTarget(name: "TFLiteModelTests", dependencies: ["TFLiteModel", "VisionTestSupport"]),
         .testTarget(name: "VideoTests", dependencies: ["Video", "VisionTestSupport"]),

@@ -8,6 +8,7 @@
 #pragma clang fp contract(off)
 #include "CKernels.h"
 #include "Parallel.h"
+#include "Rounding.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -39,7 +40,7 @@ static int32_t quantize_bound(float v, float scale, int32_t zp) {
   float q = v / scale + (float)zp;
   q = q > 0.0f ? q : 0.0f;
   q = q < 255.0f ? q : 255.0f;
-  return (int32_t)lrintf(q);
+  return vt_round_even(q);
 }
 
 // The delegate's float range of a fused activation: NONE −∞…∞, RELU 0…∞, RELU_N1_TO_1 −1…1, RELU6 0…6.
@@ -150,7 +151,7 @@ size_t vt_conv1x1_scratch_size(const vt_conv1x1 *op, int32_t threads) {
 
 // Float to int32 by rounding to nearest-even as x86's cvtps2dq does it: out-of-range and NaN give INT32_MIN.
 static inline __attribute__((always_inline)) int32_t cvt_rne(float v) {
-  return (v >= -2147483648.0f && v < 2147483648.0f) ? (int32_t)lrintf(v) : INT32_MIN;
+  return (v >= -2147483648.0f && v < 2147483648.0f) ? vt_round_even(v) : INT32_MIN;
 }
 static inline __attribute__((always_inline)) int32_t sat16(int32_t v) { return v < -32768 ? -32768 : v > 32767 ? 32767 : v; }
 
@@ -165,7 +166,7 @@ static inline __attribute__((always_inline)) void pixel_params(float lo, float h
   const float from_min = qmin + descaled_min, from_max = qmax + descaled_max;
   float z = from_min + from_max > 0.0f ? qmin - descaled_min : qmax - descaled_max;
   z = z < qmin ? qmin : z > qmax ? qmax : z;
-  *zp = (int32_t)(int8_t)lrintf(z);
+  *zp = (int32_t)(int8_t)vt_round_even(z);
   *multiplier = scale;
   *dequant = 1.0f / scale;
 }
@@ -223,7 +224,7 @@ static inline __attribute__((always_inline)) uint8_t requantize(const vt_conv1x1
   float f = (float)acc * op->scale;
   f = f < op->low ? op->low : f;
   f = f > op->high ? op->high : f;
-  return (uint8_t)((int32_t)lrintf(f) + op->output_zero_point);
+  return (uint8_t)(vt_round_even(f) + op->output_zero_point);
 }
 
 // The hybrid epilogue: float(acc) · the pixel's scale, then one fused multiply-add with the channel's

@@ -300,6 +300,14 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) static void rows_avx512(con
 }
 #endif
 
+int vt_kernels_optimized(void) {
+#if defined(__OPTIMIZE__)
+  return 1;
+#else
+  return 0;
+#endif
+}
+
 const char *vt_hdw_path(void) {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_cpu_init();

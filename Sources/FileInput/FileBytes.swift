@@ -13,6 +13,8 @@ import Musl
 /// (LiteRT's and MediaPipe's included): a private mapping is no snapshot, so reading a page past a
 /// truncated end raises `SIGBUS`, and rewritten bytes would be read unchecked. Replacing a file by
 /// rename is safe; to be independent of the file, load a copy of its bytes instead.
+// @unchecked Sendable: every stored property is a `let` and the bytes are never written after
+// initialization (a read-only mapping, or a private copy).
 public final class FileBytes: @unchecked Sendable {
     /// The bytes.
     public let buffer: UnsafeRawBufferPointer

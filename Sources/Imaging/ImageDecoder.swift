@@ -1,6 +1,7 @@
 import CPNG
 import FileInput
 import Foundation
+import Synchronization
 
 /// Decodes JPEG (libjpeg coefficients + stb_image-exact reconstruction, as MediaPipe) and PNG (libpng) into a ``Bitmap``, and reads the EXIF orientation.
 public enum ImageDecoder {
@@ -10,13 +11,12 @@ public enum ImageDecoder {
         public var orientation: ImageOrientation
     }
 
-    private static let limitsLock = NSLock()
-    nonisolated(unsafe) private static var currentLimits = ImageLimits.standard
+    private static let currentLimits = Mutex(ImageLimits.standard)
 
     /// The limits every decode applies (``ImageLimits/standard`` unless changed).
     public static var limits: ImageLimits {
-        get { limitsLock.lock(); defer { limitsLock.unlock() }; return currentLimits }
-        set { limitsLock.lock(); currentLimits = newValue; limitsLock.unlock() }
+        get { currentLimits.withLock { $0 } }
+        set { currentLimits.withLock { $0 = newValue } }
     }
 
     /// Decodes the regular file at `path` (FIFOs, devices and directories are refused without blocking).

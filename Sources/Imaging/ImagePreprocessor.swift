@@ -9,7 +9,7 @@ import Dispatch
 /// under the map that sends the rotated ROI's corners to the tensor's corners, quantized to 1/32
 /// pixel, with 15-bit fixed-point weights. The instance keeps scratch memory between calls, so a
 /// preprocessor reused frame after frame allocates nothing (NV12 input uses one scratch RGB frame).
-public final class ImagePreprocessor: @unchecked Sendable {
+public final class ImagePreprocessor {
     private var scratch: [UInt8] = []
     /// Threads that share the rows of a tensor (1 = the calling thread only). Set it to the
     /// inference thread count: with more than one, each thread writes its own band of rows.

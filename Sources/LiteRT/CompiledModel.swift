@@ -7,6 +7,8 @@ import Foundation
 /// ``withInput(_:_:)``, call ``run()``, read outputs with ``withOutput(_:_:)``. Use ``invoke(_:)`` to do
 /// the three under the model's lock when several threads share one compiled model; runs on one
 /// compiled model are always serialized.
+// @unchecked Sendable: the LiteRT handles and buffers are used only under `lock` (every method goes
+// through ``invoke(_:)``), the descriptions are immutable, and the handles are destroyed in deinit.
 public final class CompiledModel: @unchecked Sendable {
     /// The model this was compiled from (kept alive as long as this object).
     public let model: Model
@@ -37,6 +39,10 @@ public final class CompiledModel: @unchecked Sendable {
     /// Whether the 1×1 convolution kernel is faster than XNNPACK's on this CPU (AVX2 without
     /// AVX-VNNI / AVX512-VNNI, where XNNPACK multiplies four bytes per lane).
     public static var conv1x1KernelPreferred: Bool { CustomKernels.conv1x1Preferred }
+    /// Whether VisionTasks' kernels were compiled optimized (a release build). Unoptimized (a debug
+    /// build, SwiftPM's default for a dependency of a debug app) they are exact but slow, and LiteRT's
+    /// own kernels, which they equal bit for bit, are the default instead.
+    public static var customKernelsOptimized: Bool { CustomKernels.optimized }
 
     /// Compiles `model` for the CPU with `threads` XNNPACK threads (≥ 1). `customOps` are the custom
     /// codes of the ops the model's rewrite moved onto VisionTasks' own kernels, in order (see

@@ -6,6 +6,8 @@ import CLiteRT
 /// (`VisionTasksHybridDepthwise_<k>`, `VisionTasksQuantizedConv_<k>`, `VisionTasksHybridConv_<k>`; see `ModelFile.customKernelOps`).
 /// LiteRT ignores kernel statuses, so each node records its first error; ``firstError()`` is checked
 /// after every run. The nodes outlive the compiled model that uses them.
+// @unchecked Sendable: the nodes and context are C state that LiteRT's kernels use during a run, and
+// runs happen only under the owning ``CompiledModel``'s lock; this object is immutable otherwise.
 final class CustomKernels: @unchecked Sendable {
     private let nodes: [(code: String, node: OpaquePointer)]
     private let context: OpaquePointer
@@ -62,4 +64,6 @@ final class CustomKernels: @unchecked Sendable {
     static var conv1x1Path: String { String(cString: vt_conv1x1_path()) }
     /// Whether the 1×1 convolution kernel beats XNNPACK's on this CPU (AVX2 without VNNI).
     static var conv1x1Preferred: Bool { vt_conv1x1_preferred() != 0 }
+    /// Whether CKernels was compiled with optimization.
+    static var optimized: Bool { vt_kernels_optimized() != 0 }
 }

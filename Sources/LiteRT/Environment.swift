@@ -1,10 +1,13 @@
 import CLiteRT
 import Foundation
+import Synchronization
 
 /// A LiteRT environment: CPU accelerator only, LiteRT's own logs at error level.
 ///
 /// One per process is enough; ``shared()`` gives that one. Models and compiled models keep their
 /// environment alive.
+// @unchecked Sendable: immutable; LiteRT's environment is thread-safe once created (models and
+// compiled models are made from it on any thread) and is destroyed only in deinit.
 public final class Environment: @unchecked Sendable {
     /// The library this environment lives in.
     public let library: LiteRTLibrary
@@ -31,16 +34,15 @@ public final class Environment: @unchecked Sendable {
 
     deinit { library.api.destroyEnvironment(handle) }
 
-    nonisolated(unsafe) private static var cached: Environment?
-    private static let lock = NSLock()
+    private static let cached = Mutex<Environment?>(nil)
 
     /// The process-wide environment on ``LiteRTLibrary/shared()``.
     public static func shared() throws -> Environment {
-        lock.lock()
-        defer { lock.unlock() }
-        if let cached { return cached }
-        let env = try Environment()
-        cached = env
-        return env
+        try cached.withLock { cached in
+            if let cached { return cached }
+            let env = try Environment()
+            cached = env
+            return env
+        }
     }
 }

@@ -5,6 +5,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import Synchronization
 
 /// `libLiteRt.so`, opened at run time with `dlopen`, and the table of C functions we call.
 ///
@@ -12,10 +13,16 @@ import Foundation
 /// 1. an explicit path given to ``load(path:)``;
 /// 2. the `LITERT_LIBRARY` environment variable (a file path);
 /// 3. `libLiteRt.so` in the `LITERT_LIB_DIR` directory;
-/// 4. the project-local `.litert/lib/libLiteRt.so` (the set-up script puts it there), looked for from
-///    the current directory upwards and in this package's checkout;
+/// 4. `.litert/lib/libLiteRt.so` — where `scripts/fetch-litert.sh` and the package plugin
+///    (`swift package … fetch-litert`) put it — looked for from the current directory upwards, then
+///    from the running executable's directory upwards (an app built in `<package>/.build/…/debug/`
+///    finds its package's copy);
 /// 5. next to the running executable (`<dir>/libLiteRt.so`, `<dir>/../lib/libLiteRt.so`);
-/// 6. `dlopen("libLiteRt.so")`, i.e. `LD_LIBRARY_PATH` and the system's library paths.
+/// 6. an `ai-edge-litert` 2.3.0 installed with pip (the active virtual environment, the user's and the
+///    system's site-packages, pyenv's and conda's Pythons);
+/// 7. `dlopen("libLiteRt.so")`, i.e. `LD_LIBRARY_PATH` and the system's library paths.
+// @unchecked Sendable: immutable (the dlopen handle and the resolved C functions, which LiteRT allows
+// from any thread); never closed.
 public final class LiteRTLibrary: @unchecked Sendable {
     /// The file that was opened.
     public let path: String
@@ -28,18 +35,26 @@ public final class LiteRTLibrary: @unchecked Sendable {
         self.api = try FunctionTable(handle: handle, path: path)
     }
 
-    nonisolated(unsafe) private static var cached: LiteRTLibrary?
-    private static let cacheLock = NSLock()
+    private static let cached = Mutex<LiteRTLibrary?>(nil)
 
     /// The library found by the default search order, opened once per process.
     public static func shared() throws -> LiteRTLibrary {
-        cacheLock.lock()
-        defer { cacheLock.unlock() }
-        if let cached { return cached }
-        let library = try load()
-        cached = library
-        return library
+        try cached.withLock { cached in
+            if let cached { return cached }
+            let library = try load()
+            cached = library
+            return library
+        }
     }
+
+    /// The ai-edge-litert release whose `libLiteRt.so` VisionTasks is built and tested against.
+    public static let pinnedVersion = "2.3.0"
+
+    /// What to run to get the library, for error messages.
+    public static let installHint = "In a package that depends on VisionTasks, run `swift package --allow-writing-to-package-directory "
+        + "--allow-network-connections all fetch-litert` in the package's directory (it puts ai-edge-litert \(pinnedVersion)'s "
+        + "libLiteRt.so, sha256-checked, in .litert/lib); in a VisionTasks checkout, `make setup`; or `pip install "
+        + "ai-edge-litert==\(pinnedVersion)`; or set LITERT_LIBRARY to the path of libLiteRt.so."
 
     /// Opens the library, looking first at `path` when given, then the default search order.
     public static func load(path: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> LiteRTLibrary {
@@ -56,11 +71,13 @@ public final class LiteRTLibrary: @unchecked Sendable {
             let reason = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
             tried.append("\(candidate) (\(reason))")
         }
+        let others = path == nil ? PythonInstalls.find(environment: environment).filter { $0.version != pinnedVersion } : []
+        let otherVersions = others.isEmpty ? "" : " Found, but not used (VisionTasks needs \(pinnedVersion)): "
+            + others.map { "ai-edge-litert \($0.version) at \($0.library)" }.joined(separator: "; ") + "."
         throw LiteRTError(
             code: .libraryNotFound,
             message: "LiteRT runtime library libLiteRt.so was not found. Looked in: "
-                + tried.joined(separator: "; ")
-                + ". Run `make setup` (or scripts/fetch-litert.sh) to fetch ai-edge-litert 2.3.0, or set LITERT_LIBRARY to the path of libLiteRt.so.")
+                + tried.joined(separator: "; ") + "." + otherVersions + " " + installHint)
     }
 
     /// Every place the default search order looks, in order.
@@ -72,19 +89,19 @@ public final class LiteRTLibrary: @unchecked Sendable {
         }
         if let file = environment["LITERT_LIBRARY"], !file.isEmpty { list.append(file) }
         if let dir = environment["LITERT_LIB_DIR"], !dir.isEmpty { list.append(dir + "/libLiteRt.so") }
-        var dir = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        for _ in 0..<6 {
-            list.append(dir.appendingPathComponent(".litert/lib/libLiteRt.so").path)
-            let parent = dir.deletingLastPathComponent()
-            if parent.path == dir.path { break }
-            dir = parent
-        }
-        // The checkout this module was built from (Sources/LiteRT/LiteRTLibrary.swift → package root).
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        list.append(packageRoot.appendingPathComponent(".litert/lib/libLiteRt.so").path)
         let exe = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath().deletingLastPathComponent()
+        for start in [URL(fileURLWithPath: FileManager.default.currentDirectoryPath), exe] {
+            var dir = start
+            for _ in 0..<8 {
+                list.append(dir.appendingPathComponent(".litert/lib/libLiteRt.so").path)
+                let parent = dir.deletingLastPathComponent()
+                if parent.path == dir.path { break }
+                dir = parent
+            }
+        }
         list.append(exe.appendingPathComponent("libLiteRt.so").path)
         list.append(exe.deletingLastPathComponent().appendingPathComponent("lib/libLiteRt.so").path)
+        list += PythonInstalls.find(environment: environment).filter { $0.version == pinnedVersion }.map(\.library)
         list.append("libLiteRt.so")
         var seen = Set<String>()
         return list.filter { seen.insert($0).inserted }
@@ -138,7 +155,8 @@ struct FunctionTable {
         func sym<T>(_ name: String, _: T.Type) throws -> T {
             guard let pointer = dlsym(handle, name) else {
                 throw LiteRTError(code: .symbolMissing, function: name,
-                                  message: "\(path) does not export \(name); VisionTasks needs ai-edge-litert 2.3.0's libLiteRt.so (run `make setup`).")
+                                  message: "\(path) does not export \(name); VisionTasks needs ai-edge-litert \(LiteRTLibrary.pinnedVersion)'s libLiteRt.so. "
+                                      + LiteRTLibrary.installHint)
             }
             return unsafeBitCast(pointer, to: T.self)
         }

@@ -3,6 +3,8 @@ import FileInput
 import Foundation
 
 /// A `.tflite` model loaded by LiteRT, from a file or from bytes.
+// @unchecked Sendable: immutable; LiteRT only reads a model after loading it (compiled models are
+// made from it on any thread), and the bytes it reads are never written.
 public final class Model: @unchecked Sendable {
     /// The environment the model belongs to.
     public let environment: Environment

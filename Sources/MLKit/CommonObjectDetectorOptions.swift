@@ -1,7 +1,7 @@
 import Foundation
 
 /// Options every object detector has (`MLKCommonObjectDetectorOptions`).
-public class CommonObjectDetectorOptions: NSObject, @unchecked Sendable {
+public class CommonObjectDetectorOptions: NSObject {
     /// `.stream` (default): objects are tracked across frames; `.singleImage`: each call stands alone.
     public var detectorMode: ObjectDetectorMode = .stream
     /// false (default): only the most prominent object; true: up to 5 objects (ML Kit's cap; see

@@ -1,6 +1,8 @@
 import Dispatch
 
 /// Carries a caller's completion (not `@Sendable`, as iOS code writes it) to the queue that calls it.
+// @unchecked Sendable: the completion is called once, on the one `deliver` queue, and touched
+// nowhere else — the contract of ML Kit's completion handlers on iOS (called once, on the main queue).
 struct CompletionBox<Result: Sendable>: @unchecked Sendable {
     let completion: (Result?, Error?) -> Void
     init(_ completion: @escaping (Result?, Error?) -> Void) { self.completion = completion }
@@ -15,6 +17,14 @@ struct CompletionBox<Result: Sendable>: @unchecked Sendable {
             } catch {
                 deliver.async { self.completion(nil, error) }
             }
+        }
+    }
+
+    /// Runs `body` on `work` and returns its result to an `async` caller (the form iOS gives
+    /// `process(_:completion:)` in Swift: `try await detector.process(image)`).
+    static func value(on work: DispatchQueue, _ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            work.async { continuation.resume(with: Swift.Result { try body() }) }
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Options of an image labeler running a custom classifier (`MLKCustomImageLabelerOptions`).
-public final class CustomImageLabelerOptions: CommonImageLabelerOptions, @unchecked Sendable {
+public final class CustomImageLabelerOptions: CommonImageLabelerOptions {
     /// The classifier.
     public let localModel: LocalModel
     /// At most this many labels (default 10; 0 or less means 10).

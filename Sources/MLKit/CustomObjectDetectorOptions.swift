@@ -4,7 +4,7 @@ import VisionCore
 /// Options of an object detector that classifies objects with a custom image classifier
 /// (`MLKCustomObjectDetectorOptions`). The properties after ``maxPerObjectLabelCount`` are Linux
 /// extensions; their defaults give ML Kit's behaviour.
-public final class CustomObjectDetectorOptions: CommonObjectDetectorOptions, @unchecked Sendable {
+public final class CustomObjectDetectorOptions: CommonObjectDetectorOptions {
     /// The image classifier that labels each object.
     public let localModel: LocalModel
     /// Keep labels whose confidence is at least this, in 0…1. nil (default), NaN or out of range:

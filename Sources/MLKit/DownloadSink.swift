@@ -6,6 +6,8 @@ import FoundationNetworking
 /// Receives one download for ``ModelDownloader``: appends the body to the `.part` file as it
 /// arrives (or truncates it when the server ignores the Range request), and records the status or
 /// the failure.
+// @unchecked Sendable: the `var`s are written only by the URL session's callbacks, which run one at a
+// time on its serial delegate queue, and read by the downloader only after `done` is signalled.
 final class DownloadSink: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     let part: URL
     let resumeFrom: Int

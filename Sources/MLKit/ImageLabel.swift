@@ -1,7 +1,7 @@
 import Foundation
 
 /// One label for a picture (`MLKImageLabel`): the label text, its confidence and its class index.
-public final class ImageLabel: NSObject, @unchecked Sendable {
+public final class ImageLabel: NSObject, Sendable {
     /// The label, from the model's label file.
     public let text: String
     /// The confidence, in 0…1 for the usual models.

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Synchronization
 import VisionCore
 
 /// The completion of ``ImageLabeler/process(_:completion:)``: labels, or the error.
@@ -9,20 +10,19 @@ public typealias ImageLabelingCallback = ([ImageLabel]?, Error?) -> Void
 /// model's own threshold when none is given (else 0), at most 10 labels by default, labels from the
 /// model's label file, every orientation accepted. The pipeline is the one MediaPipe's classifier
 /// runs here (same preprocessing, inference and post-processing).
-public final class ImageLabeler: NSObject, @unchecked Sendable {
+public final class ImageLabeler: NSObject, Sendable {
     private let engine: ImageClassificationEngine?
     /// Why the model could not be loaded, if it could not (an extension: iOS reports it at the
     /// first call). Every call then fails with this error.
     public let modelError: Error?
     private let work = DispatchQueue(label: "com.google.mlkit.imageLabeler")
-    private let lock = NSLock()
-    private var queue: DispatchQueue = .main
+    private let queue = Mutex<DispatchQueue>(.main)
 
     /// Where ``process(_:completion:)`` calls its completion: the main queue by default, as on
     /// iOS (an extension lets a Linux program without a main run loop name another).
     public var completionQueue: DispatchQueue {
-        get { lock.lock(); defer { lock.unlock() }; return queue }
-        set { lock.lock(); queue = newValue; lock.unlock() }
+        get { queue.withLock { $0 } }
+        set { queue.withLock { $0 = newValue } }
     }
 
     /// A labeler for `options` (read once). Never fails: a model that cannot be used makes every
@@ -50,7 +50,9 @@ public final class ImageLabeler: NSObject, @unchecked Sendable {
     }
 
     /// The labels of `image`, best first (synchronous; any thread).
-    public func results(in image: VisionImage) throws -> [ImageLabel] {
+    public func results(in image: VisionImage) throws -> [ImageLabel] { try results(of: image.contents) }
+
+    func results(of image: VisionImage.Contents) throws -> [ImageLabel] {
         guard let engine else { throw modelError ?? MLKitError(.internalError, Self.failure) }
         let pixels = try image.uprightPixels()
         let heads: [HeadClassification]
@@ -61,7 +63,16 @@ public final class ImageLabeler: NSObject, @unchecked Sendable {
     /// Labels `image` on a queue of the labeler's and calls `completion` on ``completionQueue``
     /// with the labels or the error.
     public func process(_ image: VisionImage, completion: @escaping ImageLabelingCallback) {
-        CompletionBox(completion).run(on: work, deliver: completionQueue) { [self] in try results(in: image) }
+        let contents = image.contents
+        CompletionBox(completion).run(on: work, deliver: completionQueue) { [self] in try results(of: contents) }
+    }
+
+    /// The labels of `image`, awaited: the form iOS imports `process(_:completion:)` as in Swift
+    /// (`let labels = try await imageLabeler.process(image)`). Runs on the labeler's queue; the image
+    /// is read when the call is made. Callable from any actor or task.
+    nonisolated(nonsending) public func process(_ image: VisionImage) async throws -> [ImageLabel] {
+        let contents = image.contents
+        return try await CompletionBox<[ImageLabel]>.value(on: work) { [self] in try results(of: contents) }
     }
 
     /// Timings of the last call in seconds: preprocessing, inference, post-processing (an extension).

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A model stored on this machine (`MLKLocalModel`): the absolute path of a `.tflite` file.
-public final class LocalModel: NSObject, @unchecked Sendable {
+public final class LocalModel: NSObject, Sendable {
     /// The model file's path.
     public let path: String
 

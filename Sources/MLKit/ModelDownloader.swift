@@ -13,7 +13,7 @@ import FoundationNetworking
 /// Errors are ``MLKitError``s: `.invalidArgument` (URL or digest), `.notFound` (HTTP 404),
 /// `.networkIssue` (other HTTP statuses, connection failures), `.deadlineExceeded` (timeout),
 /// `.modelHashMismatch` (the digest differs), `.resourceExhausted` (larger than `maxBytes`).
-public final class ModelDownloader: @unchecked Sendable {
+public final class ModelDownloader: Sendable {
     /// Where models are kept.
     public let cacheDirectory: URL
     /// Seconds without progress before a download fails (default 60).

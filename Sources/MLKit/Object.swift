@@ -7,7 +7,7 @@ import Foundation
 /// shown (after ``VisionImage/orientation``), as ML Kit's samples draw it over the image; for a
 /// `VisionImage(buffer:)`, in the buffer's stored pixels (not rotated), as the camera samples
 /// normalize it by the buffer's width and height.
-public final class Object: NSObject, @unchecked Sendable {
+public final class Object: NSObject, Sendable {
     /// The object's bounding box (see the type's documentation for its coordinates).
     public let frame: CGRect
     /// The object's tracking ID in stream mode (stable while it is tracked, new when it comes back

@@ -13,6 +13,9 @@ public typealias ObjectDetectionCallback = ([Object]?, Error?) -> Void
 /// with the custom classifier run on its box (the custom model is loaded and checked when
 /// classification is on). See docs/compatibility.md for the rules chosen where
 /// ML Kit does not document its own.
+// @unchecked Sendable: every `var` below is read and written only under `stateLock` (the stream
+// state: frame count, label cache, shown IDs, the tracker's tracks) or `lock` (the completion queue);
+// the rest is immutable, and the models serialize their own runs.
 public final class ObjectDetector: NSObject, @unchecked Sendable {
     private struct Models {
         let localizer: ObjectLocalizer
@@ -93,7 +96,9 @@ public final class ObjectDetector: NSObject, @unchecked Sendable {
     }
 
     /// The objects in `image` (synchronous; any thread; calls are serialized).
-    public func results(in image: VisionImage) throws -> [Object] {
+    public func results(in image: VisionImage) throws -> [Object] { try results(of: image.contents) }
+
+    func results(of image: VisionImage.Contents) throws -> [Object] {
         guard let models else { throw modelError ?? MLKitError(.internalError, Self.failure) }
         let upright = try image.uprightPixels()
         stateLock.lock()
@@ -175,7 +180,16 @@ public final class ObjectDetector: NSObject, @unchecked Sendable {
     /// Detects objects in `image` on a queue of the detector's and calls `completion` on
     /// ``completionQueue`` with the objects or the error.
     public func process(_ image: VisionImage, completion: @escaping ObjectDetectionCallback) {
-        CompletionBox(completion).run(on: work, deliver: completionQueue) { [self] in try results(in: image) }
+        let contents = image.contents
+        CompletionBox(completion).run(on: work, deliver: completionQueue) { [self] in try results(of: contents) }
+    }
+
+    /// The objects in `image`, awaited: the form iOS imports `process(_:completion:)` as in Swift
+    /// (`let objects = try await objectDetector.process(image)`). Runs on the detector's queue; the
+    /// image is read when the call is made. Callable from any actor or task.
+    nonisolated(nonsending) public func process(_ image: VisionImage) async throws -> [Object] {
+        let contents = image.contents
+        return try await CompletionBox<[Object]>.value(on: work) { [self] in try results(of: contents) }
     }
 
     /// Forgets every tracked object (stream mode; IDs are not reused afterwards). An extension.

@@ -2,7 +2,7 @@ import Foundation
 
 /// One label of a detected object (`MLKObjectLabel`): text, confidence and class index, from the
 /// custom classifier.
-public final class ObjectLabel: NSObject, @unchecked Sendable {
+public final class ObjectLabel: NSObject, Sendable {
     /// The label, from the classifier's label file.
     public let text: String
     /// The confidence, in 0…1 for the usual models.

@@ -5,7 +5,7 @@ import VisionCore
 /// ML Kit's class-agnostic object localizer, made of a detector model: every class is merged and
 /// overlapping boxes are suppressed whatever their class (IoU above ``suppressionIoU``), so each
 /// object gets one box with its best score.
-final class ObjectLocalizer: @unchecked Sendable {
+final class ObjectLocalizer: Sendable {
     let engine: ObjectDetectionEngine
     /// Boxes overlapping a better one by more than this IoU are dropped (class-agnostic NMS).
     static let suppressionIoU = 0.5

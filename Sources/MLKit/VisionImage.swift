@@ -5,7 +5,7 @@ import Imaging
 /// (32BGRA, or NV12 full or video range), shown with ``orientation``. Unlike MediaPipe, every
 /// orientation is accepted, mirrored ones included (front cameras produce them): the picture is
 /// turned and flipped as the orientation says before it is analysed.
-public final class VisionImage: NSObject, @unchecked Sendable {
+public final class VisionImage: NSObject {
     /// How the stored pixels are turned for display (default `.up`).
     public var orientation: UIImage.Orientation = .up
     /// The source `UIImage`, if the image was made from one.
@@ -29,38 +29,55 @@ public final class VisionImage: NSObject, @unchecked Sendable {
         self.buffer = buffer
     }
 
-    /// The pixels as stored (not yet turned), or ML Kit's error for buffers it cannot take.
-    func storedPixels() throws -> Bitmap {
-        if let image { return image.bitmap }
-        guard let buffer, CMSampleBufferIsValid(buffer), let pixels = CMSampleBufferGetImageBuffer(buffer) else {
-            throw MLKitError(.invalidArgument, "The sample buffer holds no image; VisionImage(buffer:) takes camera frames (CMSampleBuffer with a CVPixelBuffer).")
-        }
-        let format = CVPixelBufferGetPixelFormatType(pixels)
-        guard [kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange].contains(format) else {
-            throw MLKitError(.invalidArgument,
-                             "Unsupported pixel format \(String(format: "0x%08x", format)); VisionImage(buffer:) takes kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange or kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange.")
-        }
-        do { return try pixels.straightBitmap() } catch let e as ImagingError { throw MLKitError(.invalidArgument, e.message) }
-    }
+    /// What the image holds now, as a value that can cross threads: ``process`` calls take it when
+    /// they are made, so the image may be changed or reused once they return.
+    var contents: Contents { Contents(image: image, buffer: buffer, orientation: orientation, timestampMs: timestampMs) }
 
-    /// The frame's time in milliseconds, if it has one: ``timestampMs``, else a valid sample
-    /// buffer's presentation time.
-    var resolvedTimestampMs: Int? {
-        if let timestampMs { return timestampMs }
-        if let buffer, CMSampleBufferIsValid(buffer) {
-            let seconds = CMTimeGetSeconds(CMSampleBufferGetPresentationTimeStamp(buffer))
-            if seconds.isFinite, abs(seconds) < 1e12 { return Int((seconds * 1000).rounded()) }
-        }
-        return nil
-    }
+    /// The pixels as shown (see ``Contents/uprightPixels()``).
+    func uprightPixels() throws -> Bitmap { try contents.uprightPixels() }
+    /// The frame's time (see ``Contents/resolvedTimestampMs``).
+    var resolvedTimestampMs: Int? { contents.resolvedTimestampMs }
 
-    /// The picture as shown: turned and flipped by ``orientation``, stored upright.
-    func uprightPixels() throws -> Bitmap {
-        var b = try storedPixels()
-        if orientation != .up {
-            if b.format == .nv12 { b = b.convertedToRGB() }
-            b = b.upright(orientation)
+    /// A ``VisionImage``'s source, orientation and timestamp at one moment.
+    struct Contents: Sendable {
+        let image: UIImage?
+        let buffer: CMSampleBuffer?
+        let orientation: UIImage.Orientation
+        let timestampMs: Int?
+
+        /// The pixels as stored (not yet turned), or ML Kit's error for buffers it cannot take.
+        func storedPixels() throws -> Bitmap {
+            if let image { return image.bitmap }
+            guard let buffer, CMSampleBufferIsValid(buffer), let pixels = CMSampleBufferGetImageBuffer(buffer) else {
+                throw MLKitError(.invalidArgument, "The sample buffer holds no image; VisionImage(buffer:) takes camera frames (CMSampleBuffer with a CVPixelBuffer).")
+            }
+            let format = CVPixelBufferGetPixelFormatType(pixels)
+            guard [kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange].contains(format) else {
+                throw MLKitError(.invalidArgument,
+                                 "Unsupported pixel format \(String(format: "0x%08x", format)); VisionImage(buffer:) takes kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange or kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange.")
+            }
+            do { return try pixels.straightBitmap() } catch let e as ImagingError { throw MLKitError(.invalidArgument, e.message) }
         }
-        return b
+
+        /// The frame's time in milliseconds, if it has one: ``timestampMs``, else a valid sample
+        /// buffer's presentation time.
+        var resolvedTimestampMs: Int? {
+            if let timestampMs { return timestampMs }
+            if let buffer, CMSampleBufferIsValid(buffer) {
+                let seconds = CMTimeGetSeconds(CMSampleBufferGetPresentationTimeStamp(buffer))
+                if seconds.isFinite, abs(seconds) < 1e12 { return Int((seconds * 1000).rounded()) }
+            }
+            return nil
+        }
+
+        /// The picture as shown: turned and flipped by ``orientation``, stored upright.
+        func uprightPixels() throws -> Bitmap {
+            var b = try storedPixels()
+            if orientation != .up {
+                if b.format == .nv12 { b = b.convertedToRGB() }
+                b = b.upright(orientation)
+            }
+            return b
+        }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Options shared by every task: which model, which processor (`MPPBaseOptions`).
-public final class BaseOptions: NSObject, NSCopying, @unchecked Sendable {
+public final class BaseOptions: NSObject, NSCopying {
     /// Absolute path of the `.tflite` model. Optional on purpose, so that
     /// `baseOptions.modelAssetPath = Bundle.main.path(forResource:ofType:)` compiles as on iOS; nil
     /// reads as the empty string.

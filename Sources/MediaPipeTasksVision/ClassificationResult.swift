@@ -2,7 +2,7 @@ import Foundation
 
 /// The classifications of every head of a model, for one picture (`MPPClassificationResult`; not a
 /// ``TaskResult``, as on iOS).
-public final class ClassificationResult: NSObject, @unchecked Sendable {
+public final class ClassificationResult: NSObject, Sendable {
     /// One entry per output head, in the model's order.
     public let classifications: [Classifications]
     /// 0 unless the model sets it (MediaPipe's behaviour).

@@ -2,7 +2,7 @@ import Foundation
 import VisionCore
 
 /// The categories one output head of a classifier gives, best first (`MPPClassifications`).
-public final class Classifications: NSObject, @unchecked Sendable {
+public final class Classifications: NSObject, Sendable {
     /// The head's position among the model's outputs.
     public let headIndex: Int
     /// The head's name from the model's metadata ("" when the metadata names none), or nil.

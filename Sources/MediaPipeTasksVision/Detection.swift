@@ -2,7 +2,7 @@ import Foundation
 import VisionCore
 
 /// One detected object: its box in the stored picture's pixels and its categories (`MPPDetection`).
-public final class Detection: NSObject, @unchecked Sendable {
+public final class Detection: NSObject, Sendable {
     /// Categories, best first.
     public let categories: [ResultCategory]
     /// The box in pixels of the unrotated picture.

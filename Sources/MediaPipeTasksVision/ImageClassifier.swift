@@ -3,10 +3,11 @@ import Imaging
 import VisionCore
 
 /// Classifies pictures (or a region of them) with a `.tflite` classifier, as MediaPipe's `ImageClassifier`.
-public final class ImageClassifier: NSObject, @unchecked Sendable {
+public final class ImageClassifier: NSObject, Sendable {
     private let engine: ImageClassificationEngine
     private let runner: VisionTaskRunner<[Classifications]>
-    private weak var liveStreamDelegate: (any ImageClassifierLiveStreamDelegate)?
+    private let liveStreamDelegate: DelegateReference
+    private let liveStreamResultStreams = LiveStreamResults<Result<ImageClassifierResult, any Error>>()
 
     /// A classifier with default options for the model at `modelPath`.
     public convenience init(modelPath: String) throws {
@@ -19,26 +20,30 @@ public final class ImageClassifier: NSObject, @unchecked Sendable {
     /// file, input tensor, options, outputs and their metadata.
     public init(options: ImageClassifierOptions) throws {
         let delegate = options.imageClassifierLiveStreamDelegate
-        runner = try VisionTaskRunner(mode: options.runningMode, hasDelegate: delegate != nil)
+        runner = try VisionTaskRunner(mode: options.runningMode, hasDelegate: delegate != nil,
+                                      asyncResults: options.deliversLiveStreamResultsAsynchronously)
         try options.validate()
         let classifierOptions = options.resultOptions
         let base = options.baseOptions
         engine = try TasksError.wrap {
             try ImageClassificationEngine(resources: try base.modelResources(), options: classifierOptions, threads: base.numThreads)
         }
-        liveStreamDelegate = delegate
+        liveStreamDelegate = DelegateReference(delegate)
         super.init()
         runner.startLiveStream(label: "imageClassifier", process: { [engine] image, region in
             try Self.classifications(engine, image, region)
         }, deliver: { [weak self] result, timestamp in
-            guard let self, let delegate = self.liveStreamDelegate else { return }
-            switch result {
-            case .success(let heads):
-                delegate.imageClassifier(self, didFinishClassification: Self.result(heads, timestamp),
-                                         timestampInMilliseconds: timestamp, error: nil)
-            case .failure(let e):
-                delegate.imageClassifier(self, didFinishClassification: nil, timestampInMilliseconds: Int.min, error: e)
+            guard let self else { return }
+            let taskResult = result.map { Self.result($0, timestamp) }
+            if let delegate = liveStreamDelegate.delegate(as: (any ImageClassifierLiveStreamDelegate).self) {
+                switch taskResult {
+                case .success(let value):
+                    delegate.imageClassifier(self, didFinishClassification: value, timestampInMilliseconds: timestamp, error: nil)
+                case .failure(let e):
+                    delegate.imageClassifier(self, didFinishClassification: nil, timestampInMilliseconds: Int.min, error: e)
+                }
             }
+            liveStreamResultStreams.yield(taskResult)
         })
     }
 
@@ -50,6 +55,25 @@ public final class ImageClassifier: NSObject, @unchecked Sendable {
 
     /// Live stream: waits until every accepted frame has been processed and delivered (an extension).
     public func waitUntilIdle() { runner.waitUntilIdle() }
+
+    /// Live stream: the results of ``classifyAsync(image:timestampInMilliseconds:)`` as an async sequence (a Linux extension, beside the
+    /// delegate; with ``VisionTaskOptions/deliversLiveStreamResultsAsynchronously`` no delegate is
+    /// needed). Each processed frame's result — or the error processing it raised — arrives in
+    /// timestamp order, from the frames delivered after the sequence was made; nothing is dropped
+    /// after MediaPipe's own flow control. The sequence ends with ``finishLiveStreamResults()`` or
+    /// when the task is released. Throws MediaPipe's wrong-mode error outside live-stream mode.
+    public func liveStreamResults() throws -> AsyncStream<Result<ImageClassifierResult, any Error>> {
+        try runner.checkLiveStream()
+        return liveStreamResultStreams.makeStream()
+    }
+
+    /// Live stream: waits until every accepted frame has been delivered, then ends every sequence
+    /// made by ``liveStreamResults()`` so far (an extension). Frames can still be sent afterwards, to
+    /// sequences made later.
+    public func finishLiveStreamResults() {
+        runner.waitUntilIdle()
+        liveStreamResultStreams.finish()
+    }
 
     /// A normalized `CGRect` (`.zero` = the whole picture) as the core's region, checked as
     /// MediaPipe checks a region of interest (its messages, code 3).

@@ -2,7 +2,7 @@ import Foundation
 
 /// Options of an ``ImageClassifier`` (`MPPImageClassifierOptions`): running mode, result filtering
 /// (``VisionTaskOptions``; the limits apply per head) and the live-stream delegate.
-public final class ImageClassifierOptions: VisionTaskOptions, @unchecked Sendable {
+public final class ImageClassifierOptions: VisionTaskOptions {
     /// Receives results in live-stream mode (required then, refused otherwise). Held weakly.
     public weak var imageClassifierLiveStreamDelegate: (any ImageClassifierLiveStreamDelegate)?
 

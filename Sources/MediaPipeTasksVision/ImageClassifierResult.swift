@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the image classifier found in one picture or frame (`MPPImageClassifierResult`), a ``TaskResult``.
-public final class ImageClassifierResult: TaskResult, @unchecked Sendable {
+public final class ImageClassifierResult: TaskResult {
     /// The classifications of every head.
     public let classificationResult: ClassificationResult
 

@@ -7,7 +7,7 @@ import UIKitCompat
 /// Made, as on iOS, from a `UIImage`, a `CVPixelBuffer` (BGRA, RGBA or NV12) or a `CMSampleBuffer`;
 /// and on Linux also from a file (`MPImage(contentsOfFile:)`) or raw pixels (`MPImage(bitmap:orientation:)`).
 /// Results come back in the coordinates of the stored, unrotated pixels.
-public final class MPImage: NSObject, @unchecked Sendable {
+public final class MPImage: NSObject, Sendable {
     /// The pixels the task reads (BGRA un-premultiplied, video-range NV12 expanded; float buffers
     /// rendered as gray for display only).
     public let bitmap: Bitmap

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A keypoint of a detection, in normalized coordinates (`MPPNormalizedKeypoint`).
-public final class NormalizedKeypoint: NSObject, @unchecked Sendable {
+public final class NormalizedKeypoint: NSObject, Sendable {
     /// Where the keypoint is, normalized to [0, 1] in the unrotated picture.
     public let location: CGPoint
     /// The keypoint's name, when the model gives one.

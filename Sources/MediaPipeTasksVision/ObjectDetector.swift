@@ -3,10 +3,11 @@ import Imaging
 import VisionCore
 
 /// Finds objects in pictures with a `.tflite` detector, as MediaPipe's `ObjectDetector`.
-public final class ObjectDetector: NSObject, @unchecked Sendable {
+public final class ObjectDetector: NSObject, Sendable {
     private let engine: ObjectDetectionEngine
     private let runner: VisionTaskRunner<[Detection]>
-    private weak var liveStreamDelegate: (any ObjectDetectorLiveStreamDelegate)?
+    private let liveStreamDelegate: DelegateReference
+    private let liveStreamResultStreams = LiveStreamResults<Result<ObjectDetectorResult, any Error>>()
 
     /// A detector with default options for the model at `modelPath`.
     public convenience init(modelPath: String) throws {
@@ -19,26 +20,30 @@ public final class ObjectDetector: NSObject, @unchecked Sendable {
     /// kind, model file, options, metadata, input tensor, outputs.
     public init(options: ObjectDetectorOptions) throws {
         let delegate = options.objectDetectorLiveStreamDelegate
-        runner = try VisionTaskRunner(mode: options.runningMode, hasDelegate: delegate != nil)
+        runner = try VisionTaskRunner(mode: options.runningMode, hasDelegate: delegate != nil,
+                                      asyncResults: options.deliversLiveStreamResultsAsynchronously)
         try options.validate()
         let detectorOptions = options.resultOptions
         let base = options.baseOptions
         engine = try TasksError.wrap {
             try ObjectDetectionEngine(resources: try base.modelResources(), options: detectorOptions, threads: base.numThreads)
         }
-        liveStreamDelegate = delegate
+        liveStreamDelegate = DelegateReference(delegate)
         super.init()
         runner.startLiveStream(label: "objectDetector", process: { [engine] image, _ in
             try Self.detections(engine, image)
         }, deliver: { [weak self] result, timestamp in
-            guard let self, let delegate = self.liveStreamDelegate else { return }
-            switch result {
-            case .success(let detections):
-                delegate.objectDetector(self, didFinishDetection: ObjectDetectorResult(detections: detections, timestampInMilliseconds: timestamp),
-                                        timestampInMilliseconds: timestamp, error: nil)
-            case .failure(let e):
-                delegate.objectDetector(self, didFinishDetection: nil, timestampInMilliseconds: Int.min, error: e)
+            guard let self else { return }
+            let taskResult = result.map { ObjectDetectorResult(detections: $0, timestampInMilliseconds: timestamp) }
+            if let delegate = liveStreamDelegate.delegate(as: (any ObjectDetectorLiveStreamDelegate).self) {
+                switch taskResult {
+                case .success(let value):
+                    delegate.objectDetector(self, didFinishDetection: value, timestampInMilliseconds: timestamp, error: nil)
+                case .failure(let e):
+                    delegate.objectDetector(self, didFinishDetection: nil, timestampInMilliseconds: Int.min, error: e)
+                }
             }
+            liveStreamResultStreams.yield(taskResult)
         })
     }
 
@@ -50,6 +55,25 @@ public final class ObjectDetector: NSObject, @unchecked Sendable {
 
     /// Live stream: waits until every accepted frame has been processed and delivered (an extension).
     public func waitUntilIdle() { runner.waitUntilIdle() }
+
+    /// Live stream: the results of ``detectAsync(image:timestampInMilliseconds:)`` as an async sequence (a Linux extension, beside the
+    /// delegate; with ``VisionTaskOptions/deliversLiveStreamResultsAsynchronously`` no delegate is
+    /// needed). Each processed frame's result — or the error processing it raised — arrives in
+    /// timestamp order, from the frames delivered after the sequence was made; nothing is dropped
+    /// after MediaPipe's own flow control. The sequence ends with ``finishLiveStreamResults()`` or
+    /// when the task is released. Throws MediaPipe's wrong-mode error outside live-stream mode.
+    public func liveStreamResults() throws -> AsyncStream<Result<ObjectDetectorResult, any Error>> {
+        try runner.checkLiveStream()
+        return liveStreamResultStreams.makeStream()
+    }
+
+    /// Live stream: waits until every accepted frame has been delivered, then ends every sequence
+    /// made by ``liveStreamResults()`` so far (an extension). Frames can still be sent afterwards, to
+    /// sequences made later.
+    public func finishLiveStreamResults() {
+        runner.waitUntilIdle()
+        liveStreamResultStreams.finish()
+    }
 
     static func detections(_ engine: ObjectDetectionEngine, _ image: MPImage) throws -> [Detection] {
         try image.checkTaskFormat()

@@ -2,7 +2,7 @@ import Foundation
 
 /// Options of an ``ObjectDetector`` (`MPPObjectDetectorOptions`): running mode, result filtering
 /// (``VisionTaskOptions``) and the live-stream delegate.
-public final class ObjectDetectorOptions: VisionTaskOptions, @unchecked Sendable {
+public final class ObjectDetectorOptions: VisionTaskOptions {
     /// Receives results in live-stream mode (required then, refused otherwise). Held weakly.
     public weak var objectDetectorLiveStreamDelegate: (any ObjectDetectorLiveStreamDelegate)?
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the object detector found in one picture or frame (`MPPObjectDetectorResult`), a ``TaskResult``.
-public final class ObjectDetectorResult: TaskResult, @unchecked Sendable {
+public final class ObjectDetectorResult: TaskResult {
     /// The objects found, in the model's order (highest score first for SSD models).
     public let detections: [Detection]
 

@@ -2,7 +2,7 @@ import Foundation
 import VisionCore
 
 /// One class of a result: index, score, label name and display name (`MPPCategory`).
-public final class ResultCategory: NSObject, @unchecked Sendable {
+public final class ResultCategory: NSObject, Sendable {
     /// The class index in the model's output (kept even when a label exists).
     public let index: Int
     /// The confidence, usually in [0, 1].

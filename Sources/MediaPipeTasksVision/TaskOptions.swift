@@ -2,7 +2,7 @@ import Foundation
 
 /// Options common to all tasks (`MPPTaskOptions`). `copy()` gives an independent copy of the same
 /// class, and a task reads its options once, when it is created.
-open class TaskOptions: NSObject, NSCopying, @unchecked Sendable {
+open class TaskOptions: NSObject, NSCopying {
     /// Model and processor choice. Assigning stores a copy, as iOS's `copy` property.
     @NSCopying public var baseOptions = BaseOptions()
 

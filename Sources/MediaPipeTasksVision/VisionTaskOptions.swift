@@ -2,7 +2,7 @@ import Foundation
 import VisionCore
 
 /// The options MediaPipe's detector and classifier share: running mode and result filtering.
-open class VisionTaskOptions: TaskOptions, @unchecked Sendable {
+open class VisionTaskOptions: TaskOptions {
     /// Image (default), video or live stream.
     public var runningMode: RunningMode = .image
     /// Locale of the label file used for display names (default "en").
@@ -19,6 +19,10 @@ open class VisionTaskOptions: TaskOptions, @unchecked Sendable {
     public var categoryAllowlist: [String] = []
     /// Not these label names.
     public var categoryDenylist: [String] = []
+    /// Live stream (a Linux extension): results are read from the task's `liveStreamResults()`
+    /// async sequences, so no delegate is required (default false: MediaPipe's rule, a live-stream
+    /// task needs a delegate). Sequences work beside a delegate too.
+    public var deliversLiveStreamResultsAsynchronously: Bool = false
 
     /// Default options.
     public required init() {}
@@ -34,6 +38,7 @@ open class VisionTaskOptions: TaskOptions, @unchecked Sendable {
             c.usesModelScoreThreshold = usesModelScoreThreshold
             c.categoryAllowlist = categoryAllowlist
             c.categoryDenylist = categoryDenylist
+            c.deliversLiveStreamResultsAsynchronously = deliversLiveStreamResultsAsynchronously
         }
         return c
     }

@@ -1,21 +1,26 @@
 import Foundation
 import Imaging
+import Synchronization
 import VisionCore
 
 /// The running-mode rules every MediaPipe vision task shares: delegate rules at creation,
 /// wrong-mode errors, image-mode timestamps (0, 1000, …), strictly increasing video and live
 /// timestamps, mirrored orientations refused, and live-stream delivery through MediaPipe's flow
 /// control (``LiveStreamRunner``).
-final class VisionTaskRunner<Output: Sendable>: @unchecked Sendable {
+final class VisionTaskRunner<Output: Sendable>: Sendable {
     let mode: RunningMode
-    private let lock = NSLock()
-    private var imageModeCalls = 0
-    private var lastTimestamp: Int?
-    private var live: LiveStreamRunner<(MPImage, NormalizedRect), Output>?
+    /// Calls are serialized under this lock (image-mode counter, last timestamp, live-stream hand-over).
+    private let state = Mutex(State())
+    private struct State {
+        var imageModeCalls = 0
+        var lastTimestamp: Int?
+        var live: LiveStreamRunner<(MPImage, NormalizedRect), Output>?
+    }
 
-    /// Checks MediaPipe's delegate rules (before any model is loaded).
-    init(mode: RunningMode, hasDelegate: Bool) throws {
-        if mode == .liveStream && !hasDelegate {
+    /// Checks MediaPipe's delegate rules (before any model is loaded). `asyncResults`: live-stream
+    /// results go to an async sequence (a Linux extension), which stands in for the delegate.
+    init(mode: RunningMode, hasDelegate: Bool, asyncResults: Bool = false) throws {
+        if mode == .liveStream && !hasDelegate && !asyncResults {
             throw TasksError(code: .invalidArgumentError,
                              message: "The vision task is in live stream mode. An object must be set as the delegate of the task in its options to ensure asynchronous delivery of results.")
         }
@@ -30,11 +35,16 @@ final class VisionTaskRunner<Output: Sendable>: @unchecked Sendable {
     func startLiveStream(label: String, process: @escaping @Sendable (MPImage, NormalizedRect) throws -> Output,
                          deliver: @escaping @Sendable (Result<Output, Error>, Int) -> Void) {
         guard mode == .liveStream else { return }
-        live = LiveStreamRunner(label: label, process: { try process($0.0, $0.1) }, deliver: deliver)
+        let live = LiveStreamRunner<(MPImage, NormalizedRect), Output>(label: label, process: { try process($0.0, $0.1) }, deliver: deliver)
+        state.withLock { $0.live = live }
     }
 
+    private var live: LiveStreamRunner<(MPImage, NormalizedRect), Output>? { state.withLock { $0.live } }
     var droppedFrameCount: Int { live?.droppedFrameCount ?? 0 }
     func waitUntilIdle() { live?.waitUntilIdle() }
+
+    /// Throws MediaPipe's wrong-mode error unless the task runs in live-stream mode.
+    func checkLiveStream() throws { try check(.liveStream) }
 
     private func check(_ wanted: RunningMode) throws {
         guard mode == wanted else {
@@ -51,8 +61,8 @@ final class VisionTaskRunner<Output: Sendable>: @unchecked Sendable {
         }
     }
 
-    private func checkTimestamp(_ timestamp: Int) throws {
-        if let last = lastTimestamp, timestamp <= last {
+    private static func checkTimestamp(_ timestamp: Int, after last: Int?) throws {
+        if let last, timestamp <= last {
             throw TasksError(code: .invalidArgumentError, message: "INVALID_ARGUMENT: Input timestamp must be monotonically increasing.")
         }
     }
@@ -61,34 +71,34 @@ final class VisionTaskRunner<Output: Sendable>: @unchecked Sendable {
     func image(_ image: MPImage, _ body: () throws -> Output) throws -> (Output, Int) {
         try check(.image)
         try Self.checkOrientation(image)
-        lock.lock()
-        defer { lock.unlock() }
-        let output = try body()
-        let timestamp = imageModeCalls * 1000
-        imageModeCalls += 1
-        return (output, timestamp)
+        return try state.withLock { state in
+            let output = try body()
+            let timestamp = state.imageModeCalls * 1000
+            state.imageModeCalls += 1
+            return (output, timestamp)
+        }
     }
 
     /// Video mode: checks the timestamp, then runs `body`.
     func video(_ image: MPImage, timestamp: Int, _ body: () throws -> Output) throws -> Output {
         try check(.video)
         try Self.checkOrientation(image)
-        lock.lock()
-        defer { lock.unlock() }
-        try checkTimestamp(timestamp)
-        let output = try body()
-        lastTimestamp = timestamp
-        return output
+        return try state.withLock { state in
+            try Self.checkTimestamp(timestamp, after: state.lastTimestamp)
+            let output = try body()
+            state.lastTimestamp = timestamp
+            return output
+        }
     }
 
     /// Live-stream mode: checks, then hands the frame to the flow control and returns at once.
     func async(_ image: MPImage, region: NormalizedRect, timestamp: Int) throws {
         try check(.liveStream)
         try Self.checkOrientation(image)
-        lock.lock()
-        defer { lock.unlock() }
-        try checkTimestamp(timestamp)
-        lastTimestamp = timestamp
-        live?.submit((image, region), timestamp: timestamp)
+        try state.withLock { state in
+            try Self.checkTimestamp(timestamp, after: state.lastTimestamp)
+            state.lastTimestamp = timestamp
+            state.live?.submit((image, region), timestamp: timestamp)
+        }
     }
 }

@@ -1,13 +1,14 @@
 import FileInput
+import Synchronization
 
 /// A bounds-checked, read-only view of a FlatBuffer. Every read checks its range and throws
 /// ``TFLiteModelError`` on malformed input; nothing traps.
 public struct FlatBufferReader: Sendable {
     /// Work left for one parse, shared by the copies of a reader: tables visited and vector
     /// elements read. Shared sub-objects could otherwise make a small buffer cost unbounded work.
-    final class Budget: @unchecked Sendable {
-        var remaining: Int
-        init(_ units: Int) { remaining = units }
+    final class Budget: Sendable {
+        let remaining: Atomic<Int>
+        init(_ units: Int) { remaining = Atomic(units) }
     }
 
     /// Work units one reader may spend (tables and vector elements).
@@ -17,8 +18,7 @@ public struct FlatBufferReader: Sendable {
 
     /// Spends `units` of the budget; throws when it is exhausted.
     func spend(_ units: Int) throws {
-        budget.remaining -= max(units, 1)
-        guard budget.remaining >= 0 else {
+        guard budget.remaining.subtract(max(units, 1), ordering: .relaxed).newValue >= 0 else {
             throw TFLiteModelError(.invalidFlatBuffer, "The FlatBuffer is too complex to read (more than \(Self.workLimit) objects and elements).")
         }
     }

@@ -3,7 +3,7 @@ import Imaging
 
 /// A minimal Linux stand-in for Core Graphics' `CGImage`: decoded 8-bit pixels, so that
 /// `UIImage(cgImage:)` and `uiImage.cgImage` code compiles and runs.
-public final class CGImage: @unchecked Sendable {
+public final class CGImage: Sendable {
     /// The pixels.
     public let bitmap: Bitmap
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// A Linux stand-in for Core Media's `CMSampleBuffer`: a video frame's pixel buffer and its
 /// presentation time, as a capture or decoding pipeline delivers it.
-public final class CMSampleBuffer: @unchecked Sendable {
+public final class CMSampleBuffer: Sendable {
     /// The frame, or nil for buffers that carry no image.
     public let imageBuffer: CVPixelBuffer?
     /// When the frame is to be shown.

@@ -5,6 +5,10 @@ import Imaging
 /// or one-component 32-bit float layout, in memory it owns, with row strides, as a camera or video
 /// decoder hands it over. Create one with ``CVPixelBufferCreate(_:_:_:_:_:_:)`` and fill it through
 /// ``CVPixelBufferGetBaseAddress(_:)`` between lock and unlock, as on iOS, or wrap bytes you have.
+// @unchecked Sendable: the size, format and planes are immutable; the lock count and the cached
+// copy are read and written only under `lock`; the pixel memory is written only by its owner between
+// `CVPixelBufferLockBaseAddress` and `CVPixelBufferUnlockBaseAddress` — Core Video's own contract —
+// and a lock drops the cached copy, so readers never see a half-written frame through it.
 public final class CVPixelBuffer: @unchecked Sendable {
     /// One plane of the buffer: where it starts, its stride and its size in samples.
     struct Plane {

@@ -3,7 +3,7 @@ import Imaging
 
 /// A Linux stand-in for UIKit's `UIImage`: decoded pixels plus the orientation they are shown with,
 /// so that iOS code handing a `UIImage` to `MPImage(uiImage:)` or `VisionImage(image:)` compiles and runs.
-public final class UIImage: @unchecked Sendable {
+public final class UIImage: Sendable {
     /// UIKit's `UIImage.Orientation`, with the same eight cases and raw values.
     public typealias Orientation = ImageOrientation
 

@@ -13,7 +13,7 @@ import Imaging
 ///     let objects = try detector.results(in: VisionImage(image: frame.image))
 /// }
 /// ```
-public final class VideoReader: Sequence, @unchecked Sendable {
+public final class VideoReader: Sequence {
     /// The stream's properties.
     public let info: VideoInfo
     /// The path the reader was opened on.

@@ -4,7 +4,7 @@ import Imaging
 /// Encodes RGB frames into a video file with FFmpeg's libraries: H.264 (libx264) when FFmpeg has it,
 /// else MPEG-4 part 2; the container follows the file's extension (`.mp4`, `.mkv`, `.avi`).
 /// Call ``finish()`` to complete the file.
-public final class VideoWriter: @unchecked Sendable {
+public final class VideoWriter {
     /// Frame size the writer takes.
     public let width: Int
     public let height: Int

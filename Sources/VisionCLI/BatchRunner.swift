@@ -10,6 +10,9 @@ import VisionCore
 /// outputs, the report and progress, taking the results back in the same turn — so the output
 /// keeps the input order. Bounded queues keep memory flat. A stateful task (tracking) gets one
 /// worker. `--sequential` runs the same stages one after another on one thread (for comparison).
+// @unchecked Sendable: each `var` belongs to one stage thread — `producerSkipped` to the reader, the
+// summary, `fatal` and the per-video state to the writer — except `stopped` (under `stopLock`); `run()`
+// reads them only after every stage thread has signalled `done`.
 final class BatchRunner: @unchecked Sendable {
     private enum Work {
         case picture(InputItem, Result<Picture, ItemFailure>, decode: Double)

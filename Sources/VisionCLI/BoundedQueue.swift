@@ -3,7 +3,8 @@ import Foundation
 /// A first-in first-out queue between two threads, holding at most `capacity` items: `push`
 /// waits while it is full, `pop` waits while it is empty and returns nil once it is closed and
 /// drained. Keeps the pipeline's memory bounded and its order intact.
-final class BoundedQueue<Element>: @unchecked Sendable {
+// @unchecked Sendable: every `var` is read and written only while holding `condition`'s lock.
+final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     private var items: [Element] = []
     private var head = 0
     private var closed = false

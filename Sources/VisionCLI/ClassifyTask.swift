@@ -54,7 +54,7 @@ final class ClassifyTask: BatchTask {
     }
 
     /// Forwards the classifier's live results.
-    private final class Relay: NSObject, ImageClassifierLiveStreamDelegate, @unchecked Sendable {
+    private final class Relay: NSObject, ImageClassifierLiveStreamDelegate {
         let deliver: (Int, Result<TaskRecord, ItemFailure>) -> Void
         init(_ deliver: @escaping (Int, Result<TaskRecord, ItemFailure>) -> Void) { self.deliver = deliver }
         func imageClassifier(_ imageClassifier: ImageClassifier, didFinishClassification result: ImageClassifierResult?, timestampInMilliseconds: Int, error: Error?) {

@@ -1,7 +1,7 @@
 /// One `vision-tasks` command, declared once: its name, what it does, its positional arguments
 /// and its options. ``ParsedCommand`` parses against it; `--help`, the usage page and the "did you
 /// mean" suggestions are generated from it, so they cannot drift from what the parser accepts.
-struct CommandSpec: @unchecked Sendable {
+struct CommandSpec: Sendable {
     /// The command's name (`detect`).
     let name: String
     /// One line: what the command does.
@@ -17,10 +17,10 @@ struct CommandSpec: @unchecked Sendable {
     /// Extra help paragraphs (examples, notes).
     let notes: String
     /// Runs the parsed command.
-    let run: (ParsedCommand) throws -> Void
+    let run: @Sendable (ParsedCommand) throws -> Void
 
     init(name: String, summary: String, positionals: String = "", positionalHelp: String = "", count: ClosedRange<Int> = 0...0,
-         options: [OptionSpec], notes: String = "", run: @escaping (ParsedCommand) throws -> Void) {
+         options: [OptionSpec], notes: String = "", run: @escaping @Sendable (ParsedCommand) throws -> Void) {
         self.name = name
         self.summary = summary
         positionalName = positionals

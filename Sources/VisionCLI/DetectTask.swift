@@ -53,7 +53,7 @@ final class DetectTask: BatchTask {
     }
 
     /// Forwards the detector's live results.
-    private final class Relay: NSObject, ObjectDetectorLiveStreamDelegate, @unchecked Sendable {
+    private final class Relay: NSObject, ObjectDetectorLiveStreamDelegate {
         let deliver: (Int, Result<TaskRecord, ItemFailure>) -> Void
         init(_ deliver: @escaping (Int, Result<TaskRecord, ItemFailure>) -> Void) { self.deliver = deliver }
         func objectDetector(_ objectDetector: ObjectDetector, didFinishDetection result: ObjectDetectorResult?, timestampInMilliseconds: Int, error: Error?) {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A JSON value with its keys in a fixed order, rendered compactly (the CLI's records).
-enum JSONValue {
+enum JSONValue: Sendable {
     case object([(String, JSONValue)])
     case array([JSONValue])
     case string(String)

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Synchronization
 import Video
 import VisionCore
 
@@ -8,6 +9,8 @@ import VisionCore
 /// frame waits; older waiting frames are dropped. (ML Kit has no live-stream mode: the runner
 /// applies the same rule itself.) The run ends at the end of the source or on Ctrl-C, and reports
 /// the frames read, delivered and dropped.
+// @unchecked Sendable: the `var`s are read and written under `lock`, but `framesPerSecond`, which
+// `run()` sets before any frame reaches another thread.
 final class LiveRunner: @unchecked Sendable {
     struct Summary {
         var read = 0
@@ -45,15 +48,16 @@ final class LiveRunner: @unchecked Sendable {
         quiet = p.flag("quiet")
     }
 
-    nonisolated(unsafe) static var interrupted: sig_atomic_t = 0
+    /// Set by the SIGINT handler (a lock-free atomic: safe in a signal handler).
+    static let interrupted = Atomic<Int>(0)
 
     func run() throws -> Summary {
         var isDirectory: ObjCBool = false
         let isFile = FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) && !isDirectory.boolValue && !source.hasPrefix("/dev/")
         let reader = try isFile ? VideoReader(path: source) : VideoReader(liveSource: source)
         framesPerSecond = reader.info.framesPerSecond ?? 30
-        LiveRunner.interrupted = 0
-        let previous = signal(SIGINT) { _ in LiveRunner.interrupted = 1 }
+        LiveRunner.interrupted.store(0, ordering: .relaxed)
+        let previous = signal(SIGINT) { _ in LiveRunner.interrupted.store(1, ordering: .relaxed) }
         defer { signal(SIGINT, previous) }
         let started = Clock.now()
         var firstTimestamp: Int?
@@ -61,7 +65,7 @@ final class LiveRunner: @unchecked Sendable {
         let session = try task.liveSession { [self] timestamp, result in deliver(timestamp, result) }
         let mailbox = session == nil ? Mailbox(runner: self) : nil
         var readError: Error?
-        while LiveRunner.interrupted == 0 {
+        while LiveRunner.interrupted.load(ordering: .relaxed) == 0 {
             let frame: VideoFrame
             do {
                 guard let next = try reader.nextFrame() else { break }
@@ -137,6 +141,7 @@ final class LiveRunner: @unchecked Sendable {
     }
 
     /// ML Kit tasks: one frame processed on a worker thread while the newest frame waits.
+    // @unchecked Sendable: `waiting` and `closed` are read and written only under `condition`'s lock.
     private final class Mailbox: @unchecked Sendable {
         private let condition = NSCondition()
         private var waiting: VideoFrame?

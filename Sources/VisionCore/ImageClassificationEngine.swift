@@ -1,14 +1,14 @@
 import Imaging
+import Synchronization
 
 /// The image classifier shared by both facades: input checks, then option and output checks (in
 /// MediaPipe's order), preprocessing with an optional region of interest, inference, post-processing.
-public final class ImageClassificationEngine: @unchecked Sendable {
+public final class ImageClassificationEngine: Sendable {
     public let inference: ImageInference
     public let postprocessor: ClassificationPostprocessor
     /// Timings of the last ``classify(_:orientation:region:)`` (seconds).
-    /// Read under the model's lock, so that another thread's call cannot tear it.
-    public var lastTimings: (preprocess: Double, inference: Double, postprocess: Double) { inference.compiled.invoke { timings } }
-    private var timings: (preprocess: Double, inference: Double, postprocess: Double) = (0, 0, 0)
+    public var lastTimings: (preprocess: Double, inference: Double, postprocess: Double) { timings.withLock { $0 } }
+    private let timings = Mutex<(preprocess: Double, inference: Double, postprocess: Double)>((0, 0, 0))
 
     public init(resources: ModelResources, options: ClassifierOptions, threads: Int = 1, allowPerChannelNormalization: Bool = false) throws {
         let spec = try ImageTensorSpec(resources: resources, allowPerChannelNormalization: allowPerChannelNormalization)
@@ -23,7 +23,8 @@ public final class ImageClassificationEngine: @unchecked Sendable {
             let t0 = Clock.now()
             let heads = try postprocessor.process(model)
             let stages = inference.lastTimings
-            timings = (stages.preprocess, stages.inference, Clock.now() - t0)
+            let postprocess = Clock.now() - t0
+            timings.withLock { $0 = (stages.preprocess, stages.inference, postprocess) }
             return heads
         }
     }

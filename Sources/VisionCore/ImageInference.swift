@@ -1,16 +1,22 @@
 import Imaging
 import LiteRT
+import Synchronization
 import TFLiteModel
 
 /// A compiled model plus the image preprocessing for its input: write a picture into the input
 /// tensor (zero copy), run, and read outputs — serialized per instance.
-public final class ImageInference: @unchecked Sendable {
+public final class ImageInference: Sendable {
     public let resources: ModelResources
     public let spec: ImageTensorSpec
     public let compiled: CompiledModel
     /// The outputs in the model file's order.
     public let outputs: ModelOutputs
-    private let preprocessor = ImagePreprocessor()
+    /// The preprocessor (its scratch and plan cache) and the last timings.
+    private let state: Mutex<State>
+    private struct State {
+        let preprocessor: ImagePreprocessor
+        var timings: (preprocess: Double, inference: Double) = (0, 0)
+    }
 
     /// Compiles the model with `threads` CPU threads.
     public init(resources: ModelResources, spec: ImageTensorSpec, threads: Int = 1) throws {
@@ -21,7 +27,9 @@ public final class ImageInference: @unchecked Sendable {
         } catch let e as LiteRTError {
             throw VisionCoreError(.internal, e.description)
         }
+        let preprocessor = ImagePreprocessor()
         preprocessor.threads = threads
+        state = Mutex(State(preprocessor: preprocessor))
         outputs = try ModelOutputs(compiled: compiled, tensorNames: resources.file.subgraphs[0].outputTensors.map(\.name))
         guard let input = compiled.inputs.first, input.byteCount == spec.tensorFormat.byteCount else {
             throw VisionCoreError(.internal, "The compiled model's input does not match its declared \(spec.width)x\(spec.height)x\(spec.channels) shape.")
@@ -29,8 +37,7 @@ public final class ImageInference: @unchecked Sendable {
     }
 
     /// Timings of the last ``run(_:orientation:region:_:)`` in seconds (preprocess, inference).
-    public var lastTimings: (preprocess: Double, inference: Double) { compiled.invoke { timings } }
-    private var timings: (preprocess: Double, inference: Double) = (0, 0)
+    public var lastTimings: (preprocess: Double, inference: Double) { state.withLock { $0.timings } }
 
     /// Preprocesses `bitmap` into the input tensor, runs the model, then calls `read` with the
     /// compiled model (outputs readable) — all under the model's lock.
@@ -39,8 +46,10 @@ public final class ImageInference: @unchecked Sendable {
         try compiled.invoke {
             let t0 = Clock.now()
             do {
-                try compiled.withInput(0) { buffer in
-                    try preprocessor.process(bitmap, orientation: orientation, region: region, format: spec.tensorFormat, into: buffer)
+                try state.withLock { state in
+                    try compiled.withInput(0) { buffer in
+                        try state.preprocessor.process(bitmap, orientation: orientation, region: region, format: spec.tensorFormat, into: buffer)
+                    }
                 }
             } catch let e as ImagingError {
                 throw VisionCoreError(.invalidArgument, e.message)
@@ -48,7 +57,7 @@ public final class ImageInference: @unchecked Sendable {
             let t1 = Clock.now()
             do { try compiled.run() } catch let e as LiteRTError { throw VisionCoreError(.internal, e.description) }
             let t2 = Clock.now()
-            timings = (t1 - t0, t2 - t1)
+            state.withLock { $0.timings = (t1 - t0, t2 - t1) }
             do { return try read(outputs) } catch let e as LiteRTError { throw VisionCoreError(.internal, e.description) }
         }
     }

@@ -1,12 +1,13 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 private let sharedQueueLabelKey = DispatchSpecificKey<String>()
 
 /// MediaPipe's live-stream flow control: at most one frame in flight and one waiting. A frame that
 /// arrives while one is waiting replaces it; the replaced (older) frame is dropped without a
 /// callback. Results and errors are delivered in submission order on one serial queue.
-public final class LiveStreamRunner<Frame: Sendable, Output: Sendable>: @unchecked Sendable {
+public final class LiveStreamRunner<Frame: Sendable, Output: Sendable>: Sendable {
     private let process: @Sendable (Frame) throws -> Output
     private let deliver: @Sendable (Result<Output, Error>, Int) -> Void
     private let worker: DispatchQueue
@@ -14,12 +15,14 @@ public final class LiveStreamRunner<Frame: Sendable, Output: Sendable>: @uncheck
     public let callbackQueue: DispatchQueue
     /// Set on every callback queue to its label (lets code and tests tell where they run).
     public static var queueLabelKey: DispatchSpecificKey<String> { sharedQueueLabelKey }
-    private let lock = NSLock()
     private let idle = NSCondition()
-    private var inFlight = false
-    private var waiting: (Frame, Int)?
-    private var dropped = 0
-    private var accepted = 0
+    private let state = Mutex(State())
+    private struct State {
+        var inFlight = false
+        var waiting: (Frame, Int)?
+        var dropped = 0
+        var accepted = 0
+    }
 
     /// - Parameters:
     ///   - label: names the callback queue (`com.mediapipe.tasks.vision.<label>_<uuid>`).
@@ -37,38 +40,37 @@ public final class LiveStreamRunner<Frame: Sendable, Output: Sendable>: @uncheck
     }
 
     /// Frames dropped so far because a newer one replaced them while waiting.
-    public var droppedFrameCount: Int { lock.withLock { dropped } }
+    public var droppedFrameCount: Int { state.withLock { $0.dropped } }
     /// Frames accepted so far (processed or waiting).
-    public var acceptedFrameCount: Int { lock.withLock { accepted } }
+    public var acceptedFrameCount: Int { state.withLock { $0.accepted } }
 
     /// Hands a frame over; returns at once.
     public func submit(_ frame: Frame, timestamp: Int) {
-        lock.lock()
-        if inFlight {
-            if waiting != nil { dropped += 1; accepted -= 1 }
-            waiting = (frame, timestamp)
-            accepted += 1
-            lock.unlock()
-            return
+        let startNow = state.withLock { state in
+            state.accepted += 1
+            guard state.inFlight else {
+                state.inFlight = true
+                return true
+            }
+            if state.waiting != nil { state.dropped += 1; state.accepted -= 1 }
+            state.waiting = (frame, timestamp)
+            return false
         }
-        inFlight = true
-        accepted += 1
-        lock.unlock()
-        start(frame, timestamp)
+        if startNow { start(frame, timestamp) }
     }
 
     private func start(_ frame: Frame, _ timestamp: Int) {
         worker.async { [self] in
             let result = Result { try process(frame) }
             callbackQueue.async { [deliver] in deliver(result, timestamp) }
-            lock.lock()
-            if let next = waiting {
-                waiting = nil
-                lock.unlock()
+            let next = state.withLock { state in
+                defer { state.waiting = nil }
+                if state.waiting == nil { state.inFlight = false }
+                return state.waiting
+            }
+            if let next {
                 start(next.0, next.1)
             } else {
-                inFlight = false
-                lock.unlock()
                 idle.lock()
                 idle.broadcast()
                 idle.unlock()
@@ -79,7 +81,7 @@ public final class LiveStreamRunner<Frame: Sendable, Output: Sendable>: @uncheck
     /// Blocks until no frame is in flight or waiting and every callback has run.
     public func waitUntilIdle() {
         idle.lock()
-        while lock.withLock({ inFlight }) { _ = idle.wait(until: Date().addingTimeInterval(0.05)) }
+        while state.withLock({ $0.inFlight }) { _ = idle.wait(until: Date().addingTimeInterval(0.05)) }
         idle.unlock()
         callbackQueue.sync {}
     }

@@ -6,7 +6,7 @@ import TFLiteModel
 /// Everything a task reads from one model file: its bytes, the parsed `.tflite` structure, its
 /// metadata and associated files, and the LiteRT model built from the same bytes (the file is
 /// read once).
-public final class ModelResources: @unchecked Sendable {
+public final class ModelResources: Sendable {
     public let file: ModelFile
     public let metadata: ModelMetadata?
     public let archive: ZipArchive?
@@ -51,21 +51,26 @@ public final class ModelResources: @unchecked Sendable {
     /// How many hybrid 1×1 convolutions run on VisionTasks' exact kernel.
     public var hybridConvOps: Int { ModelFile.CustomKernels.hybridConv.count(in: customOps) }
 
-    /// Whether hybrid depthwise convolutions run on VisionTasks' exact kernel (the default; results
-    /// bit-identical to LiteRT's built-in kernel, faster). `VISION_TASKS_HYBRID_KERNEL=builtin` turns it off.
+    /// Whether hybrid depthwise convolutions run on VisionTasks' exact kernel (results bit-identical
+    /// to LiteRT's built-in kernel, faster): the default in optimized (release) builds.
+    /// `VISION_TASKS_HYBRID_KERNEL=builtin` turns it off, `=ours` on in any build.
     public static var exactHybridKernelByDefault: Bool {
-        ProcessInfo.processInfo.environment["VISION_TASKS_HYBRID_KERNEL"] != "builtin"
+        switch ProcessInfo.processInfo.environment["VISION_TASKS_HYBRID_KERNEL"] {
+        case "builtin": return false
+        case "ours": return true
+        default: return CompiledModel.customKernelsOptimized
+        }
     }
 
     /// Whether 1×1 convolutions (uint8 and hybrid) run on
-    /// VisionTasks' exact kernel (bit-identical to XNNPACK's): the default on CPUs where it is the
-    /// faster one (AVX2 without VNNI). `VISION_TASKS_CONV1X1_KERNEL=builtin` turns it off, `=ours`
-    /// on everywhere.
+    /// VisionTasks' exact kernel (bit-identical to XNNPACK's): the default in optimized (release)
+    /// builds on CPUs where it is the faster one (AVX2 without VNNI). `VISION_TASKS_CONV1X1_KERNEL=builtin`
+    /// turns it off, `=ours` on everywhere.
     public static var conv1x1KernelByDefault: Bool {
         switch ProcessInfo.processInfo.environment["VISION_TASKS_CONV1X1_KERNEL"] {
         case "builtin": return false
         case "ours": return true
-        default: return CompiledModel.conv1x1KernelPreferred
+        default: return CompiledModel.customKernelsOptimized && CompiledModel.conv1x1KernelPreferred
         }
     }
 

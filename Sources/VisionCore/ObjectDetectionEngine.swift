@@ -1,15 +1,15 @@
 import Imaging
+import Synchronization
 import TFLiteModel
 
 /// The detector shared by both facades: model checks in MediaPipe's order, preprocessing,
 /// inference and post-processing.
-public final class ObjectDetectionEngine: @unchecked Sendable {
+public final class ObjectDetectionEngine: Sendable {
     public let inference: ImageInference
     public let postprocessor: DetectionPostprocessor
     /// Timings of the last ``detect(_:orientation:)`` (seconds).
-    /// Read under the model's lock, so that another thread's call cannot tear it.
-    public var lastTimings: (preprocess: Double, inference: Double, postprocess: Double) { inference.compiled.invoke { timings } }
-    private var timings: (preprocess: Double, inference: Double, postprocess: Double) = (0, 0, 0)
+    public var lastTimings: (preprocess: Double, inference: Double, postprocess: Double) { timings.withLock { $0 } }
+    private let timings = Mutex<(preprocess: Double, inference: Double, postprocess: Double)>((0, 0, 0))
 
     /// Builds the detector on `resources`, checking in MediaPipe's order: options, subgraphs,
     /// metadata, input tensor, outputs.
@@ -39,7 +39,8 @@ public final class ObjectDetectionEngine: @unchecked Sendable {
             let t0 = Clock.now()
             let boxes = try postprocessor.process(model, imageWidth: bitmap.width, imageHeight: bitmap.height, orientation: orientation)
             let stages = inference.lastTimings
-            timings = (stages.preprocess, stages.inference, Clock.now() - t0)
+            let postprocess = Clock.now() - t0
+            timings.withLock { $0 = (stages.preprocess, stages.inference, postprocess) }
             return boxes
         }
     }

@@ -5,7 +5,7 @@ import Foundation
 /// ByteTrack), confirmation before an ID is shown, coasting through short occlusions, and a new ID
 /// for an object that leaves the frame and comes back (ML Kit's rule). IDs are never reused.
 /// Deterministic: the same detections give the same IDs. Not thread-safe.
-public final class ObjectTracker: @unchecked Sendable {
+public final class ObjectTracker {
     public let options: TrackerOptions
 
     private struct Track {

@@ -58,6 +58,11 @@ int vt_hdw_run_scalar(const vt_hdw_params *p, const float *input, int32_t batche
 /// Which path `vt_hdw_run` takes here: "avx512", "avx2" or "scalar".
 const char *vt_hdw_path(void);
 
+/// Whether this module was compiled with optimization (`__OPTIMIZE__`: SwiftPM's release
+/// configuration). Unoptimized, the kernels are exact but slow, so LiteRT's own kernels (which ours
+/// equal bit for bit) are the better default there.
+int vt_kernels_optimized(void);
+
 /// Custom options: "VTHD", version 1, ten int32 parameters (kernel h/w, input channels, depth
 /// multiplier, strides, dilations, padding, activation), the int8 filter padded to 4 bytes, the
 /// per-channel scales and the bias (little endian).
