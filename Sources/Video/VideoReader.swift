@@ -1,11 +1,13 @@
 import CFFmpeg
 import Imaging
+import Synchronization
 
 /// Decodes a video file (H.264, H.265, VP9, MJPEG … in MP4, MKV, WebM, AVI …) frame by frame with
 /// FFmpeg's libraries, giving each frame as RGB pixels with its presentation time in milliseconds.
 ///
 /// A damaged or truncated file gives the frames before the damage, then throws
-/// ``VideoError/Code/corruptStream``. Not thread-safe: read from one thread at a time.
+/// ``VideoError/Code/corruptStream``. Calls are serialized (a reader can be shared), and
+/// ``frames(bufferSize:)`` gives the frames as an async sequence decoded ahead on a thread of its own.
 ///
 /// ```swift
 /// let reader = try VideoReader(path: "clip.mp4")
@@ -13,13 +15,13 @@ import Imaging
 ///     let objects = try detector.results(in: VisionImage(image: frame.image))
 /// }
 /// ```
-public final class VideoReader: Sequence {
+public final class VideoReader: Sequence, Sendable {
     /// The stream's properties.
     public let info: VideoInfo
     /// The path the reader was opened on.
     public let path: String
-    private var handle: OpaquePointer?
-    private var decoded = 0
+    /// The decoder (nil once closed) and the frames decoded so far, used one call at a time.
+    private let state: Mutex<(handle: OpaquePointer?, decoded: Int)>
 
     /// Frames larger than this many pixels are refused (default: 8192×8192).
     public static let defaultMaxPixels = 8192 * 8192
@@ -50,7 +52,7 @@ public final class VideoReader: Sequence {
         guard status == 0, let h else {
             throw VideoError(status: status, message: "Cannot read video \(path): \(VideoError.text(err)).")
         }
-        handle = h
+        state = Mutex((h, 0))
         let codec = withUnsafeBytes(of: cInfo.codec) { raw in String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self) }
         info = VideoInfo(width: Int(cInfo.width), height: Int(cInfo.height),
                          framesPerSecond: cInfo.fps_num > 0 ? Double(cInfo.fps_num) / Double(cInfo.fps_den) : nil,
@@ -59,19 +61,28 @@ public final class VideoReader: Sequence {
                          codec: codec)
     }
 
-    deinit { vt_video_close(handle) }
+    deinit { state.withLock { vt_video_close($0.handle) } }
 
     /// The next frame, or nil at the end of the stream. After an error, every call returns nil.
     public func nextFrame() throws -> VideoFrame? {
-        guard let handle else { return nil }
+        try state.withLock { state in try Self.next(&state.handle, &state.decoded, path: path) }
+    }
+
+    private static func next(_ handle: inout OpaquePointer?, _ decoded: inout Int, path: String) throws -> VideoFrame? {
+        guard let open = handle else { return nil }
         var rgb: UnsafePointer<UInt8>?
         var width: Int32 = 0, height: Int32 = 0, stride: Int32 = 0
         var pts: Int64 = 0
         var err = [CChar](repeating: 0, count: 512)
-        let status = vt_video_next(handle, &rgb, &width, &height, &stride, &pts, &err, err.count)
-        if status == 1 { close(); return nil }
+        let status = vt_video_next(open, &rgb, &width, &height, &stride, &pts, &err, err.count)
+        if status == 1 {
+            vt_video_close(open)
+            handle = nil
+            return nil
+        }
         guard status == 0, let rgb else {
-            close()
+            vt_video_close(open)
+            handle = nil
             throw VideoError(status: status, message: "Video \(path), after frame \(decoded): \(VideoError.text(err)).")
         }
         let w = Int(width), h = Int(height), s = Int(stride)
@@ -86,13 +97,21 @@ public final class VideoReader: Sequence {
     }
 
     /// Frames decoded so far.
-    public var framesDecoded: Int { decoded }
+    public var framesDecoded: Int { state.withLock { $0.decoded } }
 
     /// Releases the decoder (also done at the end of the stream and on deinit).
     public func close() {
-        vt_video_close(handle)
-        handle = nil
+        state.withLock { state in
+            vt_video_close(state.handle)
+            state.handle = nil
+        }
     }
+
+    /// The frames as an async sequence (a Linux extension): `for try await frame in reader.frames()`.
+    /// They are decoded ahead on a thread of their own — a live source is never waited for on
+    /// Swift's cooperative threads — with at most `bufferSize` frames waiting, so a slow consumer
+    /// keeps memory flat. The sequence ends at the end of the stream, or throws the reader's error.
+    public func frames(bufferSize: Int = 4) -> VideoFrames { VideoFrames(reader: self, bufferSize: bufferSize) }
 
     /// Iterates the frames; an error ends the iteration (use ``nextFrame()`` to see it).
     public func makeIterator() -> AnyIterator<VideoFrame> {

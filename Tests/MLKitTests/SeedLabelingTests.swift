@@ -117,3 +117,83 @@ struct SeedLabelingTests {
         for (device, expected) in back { #expect(imageOrientation(deviceOrientation: device, cameraPosition: .back) == expected) }
     }
 }
+
+/// The `async` forms iOS gives ML Kit's completion-handler methods, called from tasks and an actor.
+@Suite("ML Kit's async forms", .enabled(if: TestAssets.shouldRun))
+struct MLKitAsyncTests {
+    actor Labeling {
+        let labeler: ImageLabeler
+        init(_ labeler: ImageLabeler) { self.labeler = labeler }
+        /// The image is made and kept inside the actor: the async call takes it without sending it.
+        func labels(_ path: String) async throws -> [String] {
+            let image = VisionImage(image: try #require(UIImage(contentsOfFile: path)))
+            return try await labeler.process(image).map { "\($0.index) \($0.text) \($0.confidence)" }
+        }
+    }
+
+    @Test("try await imageLabeler.process(image) equals results(in:), from 4 tasks and from an actor")
+    func labeler() async throws {
+        let options = CustomImageLabelerOptions(localModel: LocalModel(path: TestAssets.model("mobilenet_v2_1.0_224_quant.tflite")))
+        options.confidenceThreshold = NSNumber(value: 0.0)
+        options.maxResultCount = 3
+        let imageLabeler = ImageLabeler.imageLabeler(options: options)
+        let uiImage = try #require(UIImage(contentsOfFile: TestAssets.image("dog.jpg")))
+        let expected = try imageLabeler.results(in: VisionImage(image: uiImage)).map { "\($0.index) \($0.text) \($0.confidence)" }
+        #expect(expected.count == 3)
+        try await withThrowingTaskGroup(of: [String].self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    let image = VisionImage(image: uiImage)
+                    return try await imageLabeler.process(image).map { "\($0.index) \($0.text) \($0.confidence)" }
+                }
+            }
+            for try await labels in group { #expect(labels == expected) }
+        }
+        #expect(try await Labeling(imageLabeler).labels(TestAssets.image("dog.jpg")) == expected)
+    }
+
+    @Test("try await objectDetector.process(image) equals results(in:); the image is read when the call is made")
+    func detector() async throws {
+        let options = CustomObjectDetectorOptions(localModel: LocalModel(path: TestAssets.model("mobilenet_v2_1.0_224_quant.tflite")))
+        options.detectorMode = .singleImage
+        options.shouldEnableMultipleObjects = true
+        options.shouldEnableClassification = true
+        let objectDetector = ObjectDetector.objectDetector(options: options)
+        let uiImage = try #require(UIImage(contentsOfFile: TestAssets.image("dog.jpg")))
+        let image = VisionImage(image: uiImage)
+        let expected = try objectDetector.results(in: image).map { "\($0.frame) \($0.labels.map(\.text))" }
+        #expect(!expected.isEmpty)
+        let objects = try await objectDetector.process(image)
+        #expect(objects.map { "\($0.frame) \($0.labels.map(\.text))" } == expected)
+
+        let turned = VisionImage(image: uiImage)
+        turned.orientation = .right
+        let turnedExpected = try objectDetector.results(in: turned).map { "\($0.frame)" }
+        #expect(turnedExpected != expected.map { $0.components(separatedBy: " [").first ?? "" })
+        let pending = Task {
+            let image = VisionImage(image: uiImage)
+            image.orientation = .right
+            return try await objectDetector.process(image)
+        }
+        #expect(try await pending.value.map { "\($0.frame)" } == turnedExpected)
+
+        // The completion form reads the image when called: changing it afterwards changes nothing.
+        objectDetector.completionQueue = DispatchQueue(label: "completion")
+        let changed = VisionImage(image: uiImage)
+        changed.orientation = .right
+        let viaCompletion: [String] = try await withCheckedThrowingContinuation { continuation in
+            objectDetector.process(changed) { objects, error in
+                if let objects { continuation.resume(returning: objects.map { "\($0.frame)" }) } else { continuation.resume(throwing: error ?? MLKitError(.unknown, "none")) }
+            }
+            changed.orientation = .up
+        }
+        #expect(viaCompletion == turnedExpected)
+        let bad = VisionImage(buffer: CMSampleBuffer(imageBuffer: nil, presentationTimeStamp: CMTime(value: 0, timescale: 1000)))
+        do {
+            _ = try await objectDetector.process(bad)
+            Issue.record("a sample buffer without an image was accepted")
+        } catch let e as MLKitError {
+            #expect(e.mlkitCode == .invalidArgument)
+        }
+    }
+}

@@ -30,6 +30,42 @@ struct VideoTests {
         #expect(try reader.nextFrame() == nil)  // stays at the end
     }
 
+    @Test("frames() as an async sequence: the same 377 frames in order, pixels equal; a truncated file throws after its frames")
+    func asyncFrames() async throws {
+        let path = TestAssets.image("car-detection.mp4")
+        let sync = try VideoReader(path: path)
+        var checksums: [Int] = []
+        while let frame = try sync.nextFrame() { checksums.append(frame.bitmap.pixels.prefix(4096).reduce(0) { $0 &* 31 &+ Int($1) }) }
+        var numbers: [Int] = []
+        var index = 0
+        for try await frame in try VideoReader(path: path).frames(bufferSize: 3) {
+            numbers.append(frame.number)
+            #expect(frame.timestampMs == index * 80)
+            #expect(frame.bitmap.pixels.prefix(4096).reduce(0) { $0 &* 31 &+ Int($1) } == checksums[index])
+            index += 1
+        }
+        #expect(numbers == Array(1...377))
+
+        // Leaving the loop early stops the decoding thread (the reader is not read to its end).
+        let reader = try VideoReader(path: path)
+        for try await frame in reader.frames(bufferSize: 2) where frame.number == 5 { break }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        #expect(reader.framesDecoded >= 5 && reader.framesDecoded <= 8)
+
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let cut = Self.temporary("mp4")
+        defer { try? FileManager.default.removeItem(atPath: cut) }
+        try bytes.prefix(bytes.count * 6 / 10).write(to: URL(fileURLWithPath: cut))
+        var before = 0
+        do {
+            for try await _ in try VideoReader(path: cut).frames() { before += 1 }
+            Issue.record("a truncated file ended without an error")
+        } catch let e as VideoError {
+            #expect(e.code == .corruptStream)
+        }
+        #expect(before > 150 && before < 377)
+    }
+
     @Test("written frames read back: count, timestamps, colours (H.264 in MP4 and MKV)")
     func roundTrip() throws {
         for ext in ["mp4", "mkv"] {
