@@ -19,9 +19,10 @@ actor DetectionService {
         objectDetector = try MediaPipeTasksVision.ObjectDetector(options: options)
     }
 
-    func detections(_ photo: String) throws -> [[String: Any]] {
+    /// The detections as JSON text (a Sendable value leaves the actor).
+    func detections(_ photo: String) throws -> String {
         guard let uiImage = UIImage(contentsOfFile: photo) else { throw AppError("cannot read \(photo)") }
-        return Output.detections(try objectDetector.detect(image: MPImage(uiImage: uiImage)).detections)
+        return try JSON.text(Output.detections(try objectDetector.detect(image: MPImage(uiImage: uiImage)).detections))
     }
 
     /// ML Kit's async form, called from inside the actor with an image the actor made.
@@ -70,7 +71,7 @@ enum Concurrency {
         // An actor that owns one, called from Tasks.
         let service = try DetectionService(modelPath: modelPath)
         let fromActor = try await withThrowingTaskGroup(of: String.self) { group in
-            for _ in 0..<2 { group.addTask { try JSON.text(await service.detections(photo)) } }
+            for _ in 0..<2 { group.addTask { try await service.detections(photo) } }
             return try await group.reduce(into: [String]()) { $0.append($1) }
         }
         guard fromActor.allSatisfy({ $0 == expected }) else { throw AppError("the actor's detector disagrees with one caller") }
