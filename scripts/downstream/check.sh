@@ -4,8 +4,9 @@
 # over a file:// URL (scripts/downstream/SeedApp: seeds 000, 001, 003 and 004's Swift plus the async
 # forms, Tasks, an actor and a DispatchQueue), gets the runtime with the documented plugin command,
 # builds it in debug and in release with strict concurrency checking — no warning allowed — runs it
-# on the shared photos from another directory, and checks its results against MediaPipe's goldens.
-# Prints the debug and release detect times.
+# on the shared photos from another directory, and checks its results against MediaPipe's goldens;
+# then the debug build again under ThreadSanitizer, which must report nothing. Prints the debug and
+# release detect times.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 assets=${VISION_TASKS_ASSETS:-$root/../shared}
@@ -50,4 +51,17 @@ for config in debug release; do
   (cd / && env -u LITERT_LIBRARY -u LITERT_LIB_DIR "$exe" "${inputs[@]}" --video "$assets/images/car-detection.mp4") > "$work/output-$config.jsonl"
   python3 "$root/scripts/downstream/compare.py" "$work/output-$config.jsonl" "$root/Tests/Goldens" "$config" || status=1
 done
+echo "== downstream: swift build --sanitize=thread, and the app run under ThreadSanitizer"
+swift build --sanitize=thread -Xswiftc -strict-concurrency=complete --build-path .build-tsan 2>&1 | tee "$work/build-tsan.log" | grep -E "error|warning|Build complete" || true
+grep -q "Build complete" "$work/build-tsan.log" || { echo "downstream: the ThreadSanitizer build failed" >&2; exit 1; }
+if ! (cd / && env -u LITERT_LIBRARY -u LITERT_LIB_DIR TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
+      "$app/.build-tsan/debug/SeedApp" "${inputs[0]}" --video "$assets/images/car-detection.mp4") > "$work/output-tsan.jsonl" 2> "$work/tsan.log"; then
+  cat "$work/tsan.log" >&2
+  echo "downstream: the app failed or ThreadSanitizer reported a race" >&2
+  status=1
+elif grep -q "ThreadSanitizer" "$work/tsan.log"; then
+  cat "$work/tsan.log" >&2; status=1
+else
+  echo "tsan: clean ($(grep -c . "$work/output-tsan.jsonl") result lines)"
+fi
 exit $status

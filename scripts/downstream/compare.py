@@ -20,16 +20,20 @@ def main(output_path, goldens_dir, label):
         return len(a) == len(b) and all(abs(x - y) <= BOX_TOLERANCE for x, y in zip(a, b))
 
     def ranked(got, golden, count, score_key, name_key, golden_name="name"):
-        """The first `count` of `golden` (ties at the cut as sets) against `got`."""
+        """The first `count` of `golden` against `got`: scores in order; results of equal score as sets
+        (MediaPipe's order among ties is not specified), those tied at the cut with any of the tied."""
         want = golden[:count]
         if len(got) != len(want):
             return f"{len(got)} results, MediaPipe {len(want)}"
-        cut = want[-1]["score"] if want else None
         for i, (g, w) in enumerate(zip(got, want)):
             if abs(g[score_key] - w["score"]) > SCORE_TOLERANCE:
                 return f"#{i} score {g[score_key]}, MediaPipe {w['score']}"
-            if w["score"] != cut and (g["index"], g[name_key]) != (w["index"], w[golden_name]):
-                return f"#{i} {g['index']} {g[name_key]}, MediaPipe {w['index']} {w[golden_name]}"
+        cut = want[-1]["score"] if want else None
+        for score in {w["score"] for w in want if w["score"] != cut}:
+            mine = {(g["index"], g[name_key]) for g in got if abs(g[score_key] - score) <= SCORE_TOLERANCE}
+            theirs = {(w["index"], w[golden_name]) for w in want if w["score"] == score}
+            if mine != theirs:
+                return f"at score {score}: {sorted(mine)}, MediaPipe {sorted(theirs)}"
         return None
 
     for line in lines:
@@ -41,8 +45,9 @@ def main(output_path, goldens_dir, label):
                 failures.append(f"000 {photo}: {len(got)} detections, MediaPipe {len(golden)}")
             for i, (g, w) in enumerate(zip(got, golden)):
                 gc, wc = g["categories"][0], w["categories"][0]
-                if not close_box(g["box"], w["box"]) or (gc["index"], gc["name"]) != (wc["index"], wc["name"]) \
-                        or abs(gc["score"] - wc["score"]) > SCORE_TOLERANCE:
+                # MediaPipe's detector gives no index with a label (None); ours is the class index (docs/compatibility.md).
+                same_class = gc["name"] == wc["name"] and (wc["index"] is None or gc["index"] == wc["index"])
+                if not close_box(g["box"], w["box"]) or not same_class or abs(gc["score"] - wc["score"]) > SCORE_TOLERANCE:
                     failures.append(f"000 {photo} #{i}: {g['box']} {gc}, MediaPipe {w['box']} {wc}")
         elif seed == "001":
             golden = classifier[f"mobilenet_v2_1.0_224_quant.tflite|{photo}|default"][0]["top"]
@@ -52,12 +57,14 @@ def main(output_path, goldens_dir, label):
         elif seed == "003":
             golden = [d["box"] for d in detector[f"ssd_mobilenet_v1_coco_quant_metadata.tflite|{photo}|default"]
                       if d["categories"][0]["score"] >= 0.5][:5]
+            # The localizer is the same model run class-agnostically (overlapping boxes of different
+            # classes merged), so each object's frame is one of MediaPipe's boxes scoring >= 0.5.
             frames = [o["frame"] for o in line["objects"]]
             unmatched = [f for f in frames if not any(close_box(f, b) for b in golden)]
-            if len(frames) != len(golden) or unmatched:
-                failures.append(f"003 {photo}: frames {frames}, MediaPipe's localizer boxes {golden}")
-            if any(not o["labels"] or any(l["confidence"] < 0.5 for l in o["labels"]) or len(o["labels"]) > 3 for o in line["objects"]):
-                failures.append(f"003 {photo}: labels outside the seed's options (1–3 labels, confidence ≥ 0.5): {line['objects']}")
+            if not frames or unmatched:
+                failures.append(f"003 {photo}: frames {frames}, MediaPipe's boxes >= 0.5 {golden}")
+            if any(any(l["confidence"] < 0.5 for l in o["labels"]) or len(o["labels"]) > 3 for o in line["objects"]):
+                failures.append(f"003 {photo}: labels outside the seed's options (at most 3 labels, confidence >= 0.5): {line['objects']}")
         elif seed == "004":
             golden = classifier[f"mobilenet_v2_1.0_224_quant.tflite|{photo}|default"][0]["top"]
             labels = [{"index": l["index"], "text": l["text"], "score": l["confidence"]} for l in line["labels"]]
