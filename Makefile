@@ -4,7 +4,7 @@ export VISION_TASKS_ASSETS ?= $(abspath $(CURDIR)/../shared)
 export LITERT_LIBRARY ?= $(CURDIR)/.litert/lib/libLiteRt.so
 SWIFT ?= swift
 
-.PHONY: setup build demo test test-slurm bench bench-track bench-throughput tracking goldens fuzz sanitize campaign clean
+.PHONY: setup build demo test lint downstream arm64 test-slurm bench bench-track bench-throughput tracking goldens fuzz sanitize campaign clean
 
 ## setup: system libraries (apt, when missing) and LiteRT's libLiteRt.so (PyPI, sha256-checked).
 setup:
@@ -22,10 +22,28 @@ demo: build
 	  echo "model: $$model"; echo "image: $$image"; \
 	  .build/release/vision-tasks detect --model "$$model" "$$image" --output out/demo_detections.jpg
 
-## test: the whole test suite (with CI=true, missing assets or runtime fail instead of skipping).
+## test: the whole test suite (with CI=true, missing assets or runtime fail instead of skipping), built
+## with complete concurrency checking; the build must print no warning (scripts/lint.sh).
 test: setup
-	$(SWIFT) build --build-tests
+	@mkdir -p .build
+	set -o pipefail; $(SWIFT) build --build-tests -Xswiftc -strict-concurrency=complete 2>&1 | tee .build/build-tests.log
+	@scripts/lint.sh --build-log .build/build-tests.log
 	$(SWIFT) test --skip-build
+
+## lint: no unsafe flags, every @unchecked Sendable with its invariant, no nonisolated(unsafe) state.
+lint:
+	@scripts/lint.sh
+
+## downstream: a fresh Swift 6 package depends on this one by version (file:// URL, tag 1.0.0), gets
+## the runtime with the plugin, builds debug and release and under ThreadSanitizer, runs the seeds' code
+## and checks it against MediaPipe's goldens.
+downstream: setup
+	@scripts/downstream/check.sh
+
+## arm64: the C kernels compile for aarch64, and the aarch64 libLiteRt.so that fetch-litert installs
+## runs SSD MobileNet v1 under qemu with the same outputs as on x86_64.
+arm64: setup
+	@scripts/arm64/check.sh
 
 ## bench: release benchmarks (ours vs raw LiteRT; add MEDIAPIPE=1 for MediaPipe 1.2.2 side by side).
 bench: build

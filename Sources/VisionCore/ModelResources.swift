@@ -52,13 +52,14 @@ public final class ModelResources: Sendable {
     public var hybridConvOps: Int { ModelFile.CustomKernels.hybridConv.count(in: customOps) }
 
     /// Whether hybrid depthwise convolutions run on VisionTasks' exact kernel (results bit-identical
-    /// to LiteRT's built-in kernel, faster): the default in optimized (release) builds.
+    /// to LiteRT's built-in kernel, faster): the default in optimized (release) builds on CPUs where
+    /// it has a vector path (x86-64 with AVX2 or AVX-512; elsewhere LiteRT's kernels are the faster).
     /// `VISION_TASKS_HYBRID_KERNEL=builtin` turns it off, `=ours` on in any build.
     public static var exactHybridKernelByDefault: Bool {
         switch ProcessInfo.processInfo.environment["VISION_TASKS_HYBRID_KERNEL"] {
         case "builtin": return false
         case "ours": return true
-        default: return CompiledModel.customKernelsOptimized
+        default: return CompiledModel.customKernelsOptimized && CompiledModel.hybridDepthwiseKernelPath != "scalar"
         }
     }
 

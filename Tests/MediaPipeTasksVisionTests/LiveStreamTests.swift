@@ -151,7 +151,7 @@ struct LiveStreamTests {
 
     @Test("mirrored orientations are refused with MediaPipe's message, in every mode")
     func mirrored() throws {
-        let mirrored = try MPImage(uiImage: try #require(UIImage(contentsOfFile: TestAssets.image("dog.jpg"))), orientation: .upMirrored)
+        let mirrored = try MPImage(uiImage: UIImage(contentsOfFile: TestAssets.image("dog.jpg")), orientation: .upMirrored)
         let expected = "Unsupported UIImageOrientation. `imageOrientation` cannot be equal to any of the mirrored orientations (`UIImageOrientationUpMirrored`,`UIImageOrientationDownMirrored`,`UIImageOrientationLeftMirrored`,`UIImageOrientationRightMirrored`)"
         #expect(Self.error { _ = try ObjectDetector(options: Self.options(.image)).detect(image: mirrored) }?.message == expected)
         #expect(Self.error { _ = try ObjectDetector(options: Self.options(.video)).detect(videoFrame: mirrored, timestampInMilliseconds: 1) }?.tasksCode == .invalidArgumentError)
