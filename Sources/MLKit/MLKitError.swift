@@ -3,7 +3,8 @@ import VisionCore
 
 /// The error ML Kit APIs report: an `NSError` in domain ``domain`` with an ``MLKitErrorCode`` and an
 /// actionable message, so that `catch let error as NSError` works as on iOS.
-public final class MLKitError: NSError {
+// @unchecked Sendable: restated from `NSError`; immutable (`let`s of Sendable types).
+public final class MLKitError: NSError, @unchecked Sendable {
     /// The error domain of every ML Kit error on Linux.
     public static let domain = "com.google.mlkit"
 

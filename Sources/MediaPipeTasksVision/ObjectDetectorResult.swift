@@ -1,7 +1,8 @@
 import Foundation
 
 /// What the object detector found in one picture or frame (`MPPObjectDetectorResult`), a ``TaskResult``.
-public final class ObjectDetectorResult: TaskResult {
+// @unchecked Sendable: restated from ``TaskResult``; immutable (`let`s of Sendable types).
+public final class ObjectDetectorResult: TaskResult, @unchecked Sendable {
     /// The objects found, in the model's order (highest score first for SSD models).
     public let detections: [Detection]
 

@@ -4,7 +4,8 @@ import VisionCore
 /// The error MediaPipe tasks throw: an `NSError` in domain `com.google.mediapipe.tasks` with a
 /// ``TasksErrorCode`` and MediaPipe's message, so iOS code that catches `let error as NSError` and
 /// reads `domain`, `code` and `localizedDescription` works unchanged.
-public final class TasksError: NSError {
+// @unchecked Sendable: restated from `NSError`; immutable (`let`s of Sendable types).
+public final class TasksError: NSError, @unchecked Sendable {
     /// `MPPTasksErrorDomain`.
     public static let domain = "com.google.mediapipe.tasks"
 
