@@ -24,7 +24,9 @@ let package = Package(
         // build flags of their own (a package depended on by version may not have any): intrinsics where
         // libm would be called, and in an unoptimized (debug) build LiteRT's own kernels are the default.
         .target(name: "CKernels", dependencies: ["CLiteRT"]),
-        .target(name: "LiteRT", dependencies: ["CLiteRT", "CKernels", "FileInput"]),
+        // A lock-protected value (the shared state of the Sendable classes), seen by ThreadSanitizer.
+        .target(name: "Locking"),
+        .target(name: "LiteRT", dependencies: ["CLiteRT", "CKernels", "FileInput", "Locking"]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libjpeg behind a tiny C layer that turns its longjmp errors into return codes.
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
@@ -33,17 +35,17 @@ let package = Package(
         .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"),
                                                   .linkedLibrary("swscale"), .linkedLibrary("avutil"), .linkedLibrary("avdevice")]),
         // Video files in (decoded frames with timestamps) and out (encoded annotated frames).
-        .target(name: "Video", dependencies: ["CFFmpeg", "Imaging", "UIKitCompat"]),
+        .target(name: "Video", dependencies: ["CFFmpeg", "Imaging", "UIKitCompat", "Locking"]),
         // Whole regular files read without blocking on FIFOs or devices.
         .target(name: "FileInput"),
         .target(name: "TFLiteModel", dependencies: ["CZlib", "FileInput"]),
-        .target(name: "Imaging", dependencies: ["CJPEG", "CPNG", "CZlib", "FileInput"]),
-        .target(name: "VisionCore", dependencies: ["LiteRT", "TFLiteModel", "Imaging", "FileInput"]),
+        .target(name: "Imaging", dependencies: ["CJPEG", "CPNG", "CZlib", "FileInput", "Locking"]),
+        .target(name: "VisionCore", dependencies: ["LiteRT", "TFLiteModel", "Imaging", "FileInput", "Locking"]),
         // Linux stand-ins for the UIKit / Core Video / Core Media types the seeds hand to the APIs.
-        .target(name: "UIKitCompat", dependencies: ["Imaging"]),
-        .target(name: "MediaPipeTasksVision", dependencies: ["VisionCore", "Imaging", "UIKitCompat", "FileInput"]),
+        .target(name: "UIKitCompat", dependencies: ["Imaging", "Locking"]),
+        .target(name: "MediaPipeTasksVision", dependencies: ["VisionCore", "Imaging", "UIKitCompat", "FileInput", "Locking"]),
         // ML Kit's custom-model vision API on the same core.
-        .target(name: "MLKit", dependencies: ["VisionCore", "Imaging", "UIKitCompat", "TFLiteModel", "FileInput"],
+        .target(name: "MLKit", dependencies: ["VisionCore", "Imaging", "UIKitCompat", "TFLiteModel", "FileInput", "Locking"],
                 exclude: ["Resources/LOCALIZER.md"],
                 resources: [.copy("Resources/ssd_mobilenet_v1_coco_quant_metadata.tflite")]),
         .target(name: "VisionCLI", dependencies: ["MediaPipeTasksVision", "MLKit", "Video", "VisionCore", "Imaging", "TFLiteModel", "LiteRT"]),
@@ -63,6 +65,6 @@ let package = Package(
         // Client code written against MediaPipe's iOS headers, compiled and run as an app would.
         .testTarget(name: "MLKitTests", dependencies: ["MLKit", "MediaPipeTasksVision", "VisionTestSupport", "TFLiteModel", "Video"]),
         .testTarget(name: "IOSClientTests", dependencies: ["MediaPipeTasksVision", "VisionTestSupport"]),
-        .testTarget(name: "MediaPipeTasksVisionTests", dependencies: ["MediaPipeTasksVision", "VisionTestSupport", "TFLiteModel", "VisionCore"]),
+        .testTarget(name: "MediaPipeTasksVisionTests", dependencies: ["MediaPipeTasksVision", "VisionTestSupport", "TFLiteModel", "VisionCore", "Locking"]),
     ]
 )

@@ -18,7 +18,7 @@ export VISION_TASKS_ASSETS=${VISION_TASKS_ASSETS:-$root/../shared}
 scripts/install-system-deps.sh
 out=$root/.build/fuzz
 mkdir -p "$out"
-flags=(-parse-as-library -sanitize=fuzzer,address -O -g)
+flags=(-parse-as-library -sanitize=fuzzer,address -O -g -package-name VisionTasks)
 maps=(-Xcc "-fmodule-map-file=$root/Sources/CZlib/module.modulemap" -Xcc "-fmodule-map-file=$root/Sources/CPNG/module.modulemap")
 
 module() {  # name, sources…: a static library and its module, instrumented
@@ -42,18 +42,19 @@ build() {
   # The C layers (over libjpeg, over FFmpeg), instrumented, each with a module map of its own;
   # the libraries below them are not instrumented.
   cmodule CJPEG
+  module Locking Sources/Locking/*.swift
   module Imaging Sources/Imaging/*.swift
   cmodule CFFmpeg
   link=(-L "$out" -lTFLiteModel -lFileInput -lz)
   swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-model" Fuzz/FuzzSeeds.swift Fuzz/ModelSeeds.swift Fuzz/ModelFuzz.swift "${link[@]}"
   swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-metadata" Fuzz/FuzzSeeds.swift Fuzz/ModelSeeds.swift Fuzz/MetadataFuzz.swift "${link[@]}"
   swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-picture" Fuzz/FuzzSeeds.swift Fuzz/PictureSeeds.swift Fuzz/PictureFuzz.swift \
-    -L "$out" -lImaging -lCJPEG -lFileInput -ljpeg -lpng -lz
+    -L "$out" -lImaging -lLocking -lCJPEG -lFileInput -ljpeg -lpng -lz
   swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-video" Fuzz/FuzzSeeds.swift Fuzz/VideoSeeds.swift Fuzz/VideoFuzz.swift \
     -L "$out" -lCFFmpeg -lavformat -lavcodec -lswscale -lavutil -lavdevice
 }
 
-if [ ! -f "$out/.built" ] || [ -n "$(find Sources/FileInput Sources/TFLiteModel Sources/Imaging Sources/CJPEG Sources/CFFmpeg Fuzz -newer "$out/.built" -type f | head -1)" ]; then
+if [ ! -f "$out/.built" ] || [ -n "$(find Sources/FileInput Sources/TFLiteModel Sources/Locking Sources/Imaging Sources/CJPEG Sources/CFFmpeg Fuzz -newer "$out/.built" -type f | head -1)" ]; then
   echo "== building fuzz targets (log: $out/build.log)"
   if ! build >"$out/build.log" 2>&1; then grep -E "error" "$out/build.log" | head -20; exit 1; fi
   touch "$out/.built"

@@ -1,7 +1,7 @@
 import CPNG
 import FileInput
 import Foundation
-import Synchronization
+import Locking
 
 /// Decodes JPEG (libjpeg coefficients + stb_image-exact reconstruction, as MediaPipe) and PNG (libpng) into a ``Bitmap``, and reads the EXIF orientation.
 public enum ImageDecoder {
@@ -11,7 +11,7 @@ public enum ImageDecoder {
         public var orientation: ImageOrientation
     }
 
-    private static let currentLimits = Mutex(ImageLimits.standard)
+    private static let currentLimits = Locked(ImageLimits.standard)
 
     /// The limits every decode applies (``ImageLimits/standard`` unless changed).
     public static var limits: ImageLimits {

@@ -1,6 +1,6 @@
 import CLiteRT
 import Foundation
-import Synchronization
+import Locking
 
 /// A LiteRT environment: CPU accelerator only, LiteRT's own logs at error level.
 ///
@@ -34,7 +34,7 @@ public final class Environment: @unchecked Sendable {
 
     deinit { library.api.destroyEnvironment(handle) }
 
-    private static let cached = Mutex<Environment?>(nil)
+    private static let cached = Locked<Environment?>(nil)
 
     /// The process-wide environment on ``LiteRTLibrary/shared()``.
     public static func shared() throws -> Environment {

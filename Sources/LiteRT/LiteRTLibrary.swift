@@ -5,7 +5,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import Synchronization
+import Locking
 
 /// `libLiteRt.so`, opened at run time with `dlopen`, and the table of C functions we call.
 ///
@@ -35,7 +35,7 @@ public final class LiteRTLibrary: @unchecked Sendable {
         self.api = try FunctionTable(handle: handle, path: path)
     }
 
-    private static let cached = Mutex<LiteRTLibrary?>(nil)
+    private static let cached = Locked<LiteRTLibrary?>(nil)
 
     /// The library found by the default search order, opened once per process.
     public static func shared() throws -> LiteRTLibrary {

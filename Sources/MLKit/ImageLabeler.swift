@@ -1,6 +1,6 @@
 import Foundation
 import Imaging
-import Synchronization
+import Locking
 import VisionCore
 
 /// The completion of ``ImageLabeler/process(_:completion:)``: labels, or the error.
@@ -16,7 +16,7 @@ public final class ImageLabeler: NSObject, Sendable {
     /// first call). Every call then fails with this error.
     public let modelError: Error?
     private let work = DispatchQueue(label: "com.google.mlkit.imageLabeler")
-    private let queue = Mutex<DispatchQueue>(.main)
+    private let queue = Locked<DispatchQueue>(.main)
 
     /// Where ``process(_:completion:)`` calls its completion: the main queue by default, as on
     /// iOS (an extension lets a Linux program without a main run loop name another).

@@ -1,10 +1,10 @@
-import Synchronization
+import Locking
 
 /// The async sequences of one task's live-stream results (a Linux extension beside the delegate):
 /// each sequence gets, in timestamp order, every result delivered after it was made, until
 /// ``finish()`` or the task's release ends it.
 final class LiveStreamResults<Element: Sendable>: Sendable {
-    private let state = Mutex<(next: Int, continuations: [Int: AsyncStream<Element>.Continuation])>((0, [:]))
+    private let state = Locked<(next: Int, continuations: [Int: AsyncStream<Element>.Continuation])>((0, [:]))
 
     /// A new sequence (results are buffered until read: none is lost).
     func makeStream() -> AsyncStream<Element> {

@@ -1,6 +1,6 @@
 import Foundation
 import Imaging
-import Synchronization
+import Locking
 import VisionCore
 
 /// The running-mode rules every MediaPipe vision task shares: delegate rules at creation,
@@ -10,7 +10,7 @@ import VisionCore
 final class VisionTaskRunner<Output: Sendable>: Sendable {
     let mode: RunningMode
     /// Calls are serialized under this lock (image-mode counter, last timestamp, live-stream hand-over).
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private struct State {
         var imageModeCalls = 0
         var lastTimestamp: Int?

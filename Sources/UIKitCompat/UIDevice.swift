@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// A Linux stand-in for UIKit's `UIDevice`: `UIDevice.current.orientation`, settable so that a
 /// program (or a test) can say how its camera is held; `.unknown` until then.
@@ -7,7 +7,7 @@ public final class UIDevice: Sendable {
     /// The device.
     public static let current = UIDevice()
 
-    private let storedOrientation = Mutex<UIDeviceOrientation>(.unknown)
+    private let storedOrientation = Locked<UIDeviceOrientation>(.unknown)
 
     /// How the device is held.
     public var orientation: UIDeviceOrientation {

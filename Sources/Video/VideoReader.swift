@@ -1,6 +1,6 @@
 import CFFmpeg
 import Imaging
-import Synchronization
+import Locking
 
 /// Decodes a video file (H.264, H.265, VP9, MJPEG … in MP4, MKV, WebM, AVI …) frame by frame with
 /// FFmpeg's libraries, giving each frame as RGB pixels with its presentation time in milliseconds.
@@ -21,7 +21,7 @@ public final class VideoReader: Sequence, Sendable {
     /// The path the reader was opened on.
     public let path: String
     /// The decoder (nil once closed) and the frames decoded so far, used one call at a time.
-    private let state: Mutex<(handle: OpaquePointer?, decoded: Int)>
+    private let state: Locked<(handle: OpaquePointer?, decoded: Int)>
 
     /// Frames larger than this many pixels are refused (default: 8192×8192).
     public static let defaultMaxPixels = 8192 * 8192
@@ -52,7 +52,7 @@ public final class VideoReader: Sequence, Sendable {
         guard status == 0, let h else {
             throw VideoError(status: status, message: "Cannot read video \(path): \(VideoError.text(err)).")
         }
-        state = Mutex((h, 0))
+        state = Locked((h, 0))
         let codec = withUnsafeBytes(of: cInfo.codec) { raw in String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self) }
         info = VideoInfo(width: Int(cInfo.width), height: Int(cInfo.height),
                          framesPerSecond: cInfo.fps_num > 0 ? Double(cInfo.fps_num) / Double(cInfo.fps_den) : nil,

@@ -1,5 +1,5 @@
 import Imaging
-import Synchronization
+import Locking
 
 /// The image classifier shared by both facades: input checks, then option and output checks (in
 /// MediaPipe's order), preprocessing with an optional region of interest, inference, post-processing.
@@ -8,7 +8,7 @@ public final class ImageClassificationEngine: Sendable {
     public let postprocessor: ClassificationPostprocessor
     /// Timings of the last ``classify(_:orientation:region:)`` (seconds).
     public var lastTimings: (preprocess: Double, inference: Double, postprocess: Double) { timings.withLock { $0 } }
-    private let timings = Mutex<(preprocess: Double, inference: Double, postprocess: Double)>((0, 0, 0))
+    private let timings = Locked<(preprocess: Double, inference: Double, postprocess: Double)>((0, 0, 0))
 
     public init(resources: ModelResources, options: ClassifierOptions, threads: Int = 1, allowPerChannelNormalization: Bool = false) throws {
         let spec = try ImageTensorSpec(resources: resources, allowPerChannelNormalization: allowPerChannelNormalization)

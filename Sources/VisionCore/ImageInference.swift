@@ -1,6 +1,6 @@
 import Imaging
 import LiteRT
-import Synchronization
+import Locking
 import TFLiteModel
 
 /// A compiled model plus the image preprocessing for its input: write a picture into the input
@@ -12,7 +12,7 @@ public final class ImageInference: Sendable {
     /// The outputs in the model file's order.
     public let outputs: ModelOutputs
     /// The preprocessor (its scratch and plan cache) and the last timings.
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private struct State {
         let preprocessor: ImagePreprocessor
         var timings: (preprocess: Double, inference: Double) = (0, 0)
@@ -29,7 +29,7 @@ public final class ImageInference: Sendable {
         }
         let preprocessor = ImagePreprocessor()
         preprocessor.threads = threads
-        state = Mutex(State(preprocessor: preprocessor))
+        state = Locked(State(preprocessor: preprocessor))
         outputs = try ModelOutputs(compiled: compiled, tensorNames: resources.file.subgraphs[0].outputTensors.map(\.name))
         guard let input = compiled.inputs.first, input.byteCount == spec.tensorFormat.byteCount else {
             throw VisionCoreError(.internal, "The compiled model's input does not match its declared \(spec.width)x\(spec.height)x\(spec.channels) shape.")

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import Locking
 
 private let sharedQueueLabelKey = DispatchSpecificKey<String>()
 
@@ -16,7 +16,7 @@ public final class LiveStreamRunner<Frame: Sendable, Output: Sendable>: Sendable
     /// Set on every callback queue to its label (lets code and tests tell where they run).
     public static var queueLabelKey: DispatchSpecificKey<String> { sharedQueueLabelKey }
     private let idle = NSCondition()
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private struct State {
         var inFlight = false
         var waiting: (Frame, Int)?

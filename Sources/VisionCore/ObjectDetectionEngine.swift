@@ -1,5 +1,5 @@
 import Imaging
-import Synchronization
+import Locking
 import TFLiteModel
 
 /// The detector shared by both facades: model checks in MediaPipe's order, preprocessing,
@@ -9,7 +9,7 @@ public final class ObjectDetectionEngine: Sendable {
     public let postprocessor: DetectionPostprocessor
     /// Timings of the last ``detect(_:orientation:)`` (seconds).
     public var lastTimings: (preprocess: Double, inference: Double, postprocess: Double) { timings.withLock { $0 } }
-    private let timings = Mutex<(preprocess: Double, inference: Double, postprocess: Double)>((0, 0, 0))
+    private let timings = Locked<(preprocess: Double, inference: Double, postprocess: Double)>((0, 0, 0))
 
     /// Builds the detector on `resources`, checking in MediaPipe's order: options, subgraphs,
     /// metadata, input tensor, outputs.

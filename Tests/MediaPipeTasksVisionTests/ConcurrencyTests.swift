@@ -1,6 +1,6 @@
 import Foundation
 import MediaPipeTasksVision
-import Synchronization
+import Locking
 import Testing
 import VisionTestSupport
 
@@ -63,7 +63,7 @@ struct ConcurrencyTests {
         let whole = names(try classifier.classify(image: image))
         let part = names(try classifier.classify(image: image, regionOfInterest: roi))
         #expect(whole != part)
-        let got = Mutex<[Int: [String]]>([:])
+        let got = Locked<[Int: [String]]>([:])
         DispatchQueue.concurrentPerform(iterations: 8) { i in
             let r = i % 2 == 0 ? try? classifier.classify(image: image) : try? classifier.classify(image: image, regionOfInterest: roi)
             got.withLock { $0[i] = r.map(names) }
