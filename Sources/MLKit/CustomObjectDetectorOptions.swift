@@ -46,4 +46,17 @@ public final class CustomObjectDetectorOptions: CommonObjectDetectorOptions {
 
     /// Objects reported per call.
     var resolvedObjectCount: Int { shouldEnableMultipleObjects ? (maxObjectCount > 0 ? maxObjectCount : 5) : 1 }
+
+    /// The core session's view of these options.
+    var sessionOptions: StreamDetectionOptions {
+        StreamDetectionOptions(mode: detectorMode == .singleImage ? .singleImage : .stream, maxObjects: resolvedObjectCount,
+                               localizerThreshold: localizerScoreThreshold, reclassifyInterval: reclassifyIntervalFrames,
+                               reclassifyIoU: reclassifyIoU, classificationMargin: classificationMargin, tracker: trackerOptions)
+    }
+
+    /// The lowest localizer score the session needs (stream mode's low-score tracking included).
+    var localizerFloor: Float {
+        let floor = Float(min(trackerOptions.lowScoreThreshold, Double(localizerScoreThreshold)))
+        return floor.isFinite ? max(floor, 0) : 0.15
+    }
 }

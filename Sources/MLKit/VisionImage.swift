@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import VisionCore
 
 /// A picture for ML Kit's detectors (`MLKVisionImage`): a `UIImage`, or a camera `CMSampleBuffer`
 /// (32BGRA, or NV12 full or video range), shown with ``orientation``. Unlike MediaPipe, every
@@ -33,17 +34,19 @@ public final class VisionImage: NSObject {
     /// they are made, so the image may be changed or reused once they return.
     var contents: Contents { Contents(image: image, buffer: buffer, orientation: orientation, timestampMs: timestampMs) }
 
-    /// The pixels as shown (see ``Contents/uprightPixels()``).
-    func uprightPixels() throws -> Bitmap { try contents.uprightPixels() }
-    /// The frame's time (see ``Contents/resolvedTimestampMs``).
-    var resolvedTimestampMs: Int? { contents.resolvedTimestampMs }
-
     /// A ``VisionImage``'s source, orientation and timestamp at one moment.
     struct Contents: Sendable {
         let image: UIImage?
         let buffer: CMSampleBuffer?
         let orientation: UIImage.Orientation
         let timestampMs: Int?
+
+        /// A box in the stored pixels (`width`×`height`) as ML Kit reports it: in the picture as
+        /// shown for a `UIImage`, as stored for a buffer.
+        func frame(_ box: TrackBox, width: Int, height: Int) -> CGRect {
+            let b = buffer == nil ? box.shown(storedWidth: width, storedHeight: height, orientation: orientation) : box
+            return CGRect(x: b.x, y: b.y, width: b.width, height: b.height)
+        }
 
         /// The pixels as stored (not yet turned), or ML Kit's error for buffers it cannot take.
         func storedPixels() throws -> Bitmap {

@@ -85,8 +85,8 @@ final class TrackTask: BatchTask {
         let record = Self.record(try detector.results(in: image))
         if let detectionsOut {
             let items: [JSONValue] = detector.lastLocalizedObjects.map {
-                .object([("x", .number($0.box.x)), ("y", .number($0.box.y)), ("width", .number($0.box.width)),
-                         ("height", .number($0.box.height)), ("score", .float($0.score))])
+                .object([("x", .number($0.box.origin.x)), ("y", .number($0.box.origin.y)), ("width", .number($0.box.size.width)),
+                         ("height", .number($0.box.size.height)), ("score", .float($0.score))])
             }
             try detectionsOut.write(JSONValue.object([("frame", .int(frame.number)), ("timestampMs", .int(frame.timestampMs)),
                                                       ("detections", .array(items))]).text)

@@ -104,13 +104,6 @@ public struct RawSSDDecoder: Sendable {
     /// in anchor order — MediaPipe's unstable C++ sort may order them otherwise); one overlapping
     /// a kept box by more than the threshold is dropped. At most `limit` kept when `limit` > 0.
     public func suppress(_ candidates: [Candidate], limit: Int) -> [Candidate] {
-        let order = candidates.indices.sorted { candidates[$0].score > candidates[$1].score }
-        var kept: [Candidate] = []
-        for i in order {
-            let c = candidates[i]
-            if kept.allSatisfy({ Self.iou($0, c) <= suppressionThreshold }) { kept.append(c) }
-            if limit > 0 && kept.count >= limit { break }
-        }
-        return kept
+        NonMaximumSuppression.greedy(candidates, score: \.score, limit: limit) { !(Self.iou($0, $1) <= suppressionThreshold) }
     }
 }
