@@ -35,9 +35,9 @@ enum CustomClassifier {
             var result = ClassifierOptions(displayNamesLocale: "en", maxResults: maxResults, scoreThreshold: threshold)
             result.fallbackScoreThreshold = 0
             let engine = try ImageClassificationEngine(resources: resources, options: result, threads: threads)
-            guard engine.postprocessor.heads.first?.labels != nil else {
+            guard engine.postprocessor.heads.first?.rules.labels != nil else {
                 throw MLKitError(.invalidArgument,
-                                 "\(failure) The model has no labels in its metadata, and ML Kit takes label texts from there. Add them with: vision-tasks metadata --model MODEL.tflite --labels labels.txt --output LABELED.tflite")
+                                 "\(failure) The model has no labels in its metadata, and ML Kit takes label texts from there: add a label file (TENSOR_AXIS_LABELS) to the output tensor's metadata.")
             }
             return engine
         } catch let e as VisionCoreError {

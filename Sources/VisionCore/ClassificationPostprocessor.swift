@@ -12,11 +12,7 @@ public struct ClassificationPostprocessor: Sendable {
         public var name: String
         public var classCount: Int
         public var isBool: Bool
-        public var labels: LabelMap?
-        public var calibration: ScoreCalibration?
-        public var threshold: Float
-        public var allowed: Set<Int>?
-        public var denied: Set<Int>
+        public var rules: OutputHeadRules
     }
 
     public let heads: [Head]
@@ -50,88 +46,33 @@ public struct ClassificationPostprocessor: Sendable {
         var heads: [Head] = []
         for (i, tensor) in outputs.enumerated() {
             let meta = metadata?[i]
-            let classes = tensor.shape.reduce(1, *)
-            var labels: LabelMap?
-            var calibration: ScoreCalibration?
-            do {
-                if let meta {
-                    labels = try LabelMap.load(tensor: meta, type: .tensorAxisLabels, locale: options.displayNamesLocale, archive: resources.archive)
-                    if let cal = meta.scoreCalibration {
-                        guard let file = meta.firstAssociatedFile(ofType: .tensorAxisScoreCalibration) else {
-                            throw VisionCoreError(.notFound,
-                                                  "Found ScoreCalibrationOptions but missing required associated parameters file with type TENSOR_AXIS_SCORE_CALIBRATION.")
-                        }
-                        calibration = try ScoreCalibration(fileContents: try resources.associatedFile(file.name),
-                                                           transformation: cal.transformation, defaultScore: cal.defaultScore)
-                    }
-                }
-            } catch let e as TFLiteModelError {
-                throw ModelResources.map(e)
-            }
-            var allowed: Set<Int>?
-            var denied = Set<Int>()
-            if !options.categoryAllowlist.isEmpty || !options.categoryDenylist.isEmpty {
-                guard let labels else {
-                    throw VisionCoreError(.invalidArgument,
-                                          "Using `category_allowlist` or `category_denylist` requires labels to be present in the TFLite Model Metadata but none was found.")
-                }
-                func indices(_ list: [String]) -> Set<Int> { Set(list.compactMap { labels.names.firstIndex(of: $0) }) }
-                let allow = indices(options.categoryAllowlist)
-                allowed = allow.isEmpty ? nil : allow
-                denied = indices(options.categoryDenylist)
-            }
-            let threshold = options.scoreThreshold ?? meta?.scoreThreshold ?? options.fallbackScoreThreshold
-            heads.append(Head(index: i, name: meta?.name ?? "", classCount: classes, isBool: tensor.type == .bool, labels: labels,
-                              calibration: calibration, threshold: threshold, allowed: allowed, denied: denied))
+            let rules = try OutputHeadRules(labelsFrom: meta, labelType: .tensorAxisLabels, scoresFrom: meta, options: options, resources: resources)
+            heads.append(Head(index: i, name: meta?.name ?? "", classCount: tensor.shape.reduce(1, *), isBool: tensor.type == .bool, rules: rules))
         }
         self.heads = heads
         maxResults = options.maxResults
     }
 
-    /// Scores of output `index` as floats (uint8 dequantized, bool as 0/1).
-    static func scores(_ model: ModelOutputs, _ index: Int) throws -> [Float] {
-        let d = try model.description(index)
-        switch d.elementType {
-        case .float32: return try model.withOutput(index) { Array($0.bindMemory(to: Float.self)) }
-        case .uint8:
-            let q = d.quantization ?? Quantization(scale: 1, zeroPoint: 0)
-            return try model.withOutput(index) { raw in raw.map { q.scale * (Float($0) - Float(q.zeroPoint)) } }
-        case .bool: return try model.withOutput(index) { raw in raw.map { $0 != 0 ? 1 : 0 } }
-        default:
-            throw VisionCoreError(.invalidArgument, "Expected output tensor at index \(index) to have type UINT8 or FLOAT32 or BOOL, found \(d.elementType) instead.")
-        }
-    }
-
     /// The categories of every head.
     public func process(_ model: ModelOutputs) throws -> [HeadClassification] {
         try heads.map { head in
-            var raw = try Self.scores(model, head.index)
-            if let calibration = head.calibration {
-                raw = raw.enumerated().map { calibration.calibrate($0.element, classIndex: $0.offset) }
+            let rules = head.rules
+            let raw = try OutputHeadRules.floats(model, head.index, allowingBool: true).enumerated().map {
+                rules.calibrated($0.element, classIndex: $0.offset)
             }
             var categories: [Category] = []
-            func category(_ i: Int, _ score: Float) -> Category {
-                var name: String?, display: String?
-                if let labels = head.labels, labels.names.indices.contains(i) {
-                    name = labels.names[i]
-                    display = labels.displayNames?[i]
-                }
-                return Category(index: i, score: score, categoryName: name, displayName: display)
-            }
+            let labelCount = rules.labels?.names.count
             if head.isBool && raw.count == 1 {
-                if let labels = head.labels, labels.names.count != 2 {
-                    throw VisionCoreError(.internal, "The number of classes (2) of binary head \(head.index) does not match its number of labels (\(labels.names.count)).")
+                if let labelCount, labelCount != 2 {
+                    throw VisionCoreError(.internal, "The number of classes (2) of binary head \(head.index) does not match its number of labels (\(labelCount)).")
                 }
-                categories = [category(0, raw[0]), category(1, 1 - raw[0])]
+                categories = [rules.category(0, score: raw[0]), rules.category(1, score: 1 - raw[0])]
             } else {
-                if let labels = head.labels, labels.names.count != raw.count {
-                    throw VisionCoreError(.internal, "The number of classes (\(raw.count)) of head \(head.index) does not match its number of labels (\(labels.names.count)).")
+                if let labelCount, labelCount != raw.count {
+                    throw VisionCoreError(.internal, "The number of classes (\(raw.count)) of head \(head.index) does not match its number of labels (\(labelCount)).")
                 }
-                for (i, s) in raw.enumerated() {
-                    if let allowed = head.allowed, !allowed.contains(i) { continue }
-                    if head.denied.contains(i) { continue }
-                    guard s >= head.threshold else { continue }
-                    categories.append(category(i, s))
+                for (i, s) in raw.enumerated() where rules.admits(i) && s >= rules.threshold {
+                    categories.append(rules.category(i, score: s))
                 }
             }
             categories.sort { $0.score > $1.score }

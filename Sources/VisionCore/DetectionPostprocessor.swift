@@ -17,13 +17,8 @@ public struct DetectionPostprocessor: Sendable {
     public let rawDecoder: RawSSDDecoder?
     /// Positions of left, top, right, bottom within each box.
     public let boxOrder: [Int]
-    public let labels: LabelMap?
-    public let calibration: ScoreCalibration?
-    /// The threshold in force (option, else metadata, else none).
-    public let scoreThreshold: Float
-    /// Allowed or denied class indices.
-    public let allowedClasses: Set<Int>?
-    public let deniedClasses: Set<Int>
+    /// Labels, calibration (in-model path only), threshold, allow/deny lists.
+    public let rules: OutputHeadRules
     public let maxResults: Int
     public let maxClassesPerDetection: Int
 
@@ -91,13 +86,10 @@ public struct DetectionPostprocessor: Sendable {
             }
             boxOrder = index.map(Int.init)
         }
-        // Labels: value labels on the category tensor (in-model NMS), axis labels on the score tensor (raw).
-        do {
-            labels = try LabelMap.load(tensor: outMeta[categoryIndex], type: raw ? .tensorAxisLabels : .tensorValueLabels,
-                                       locale: options.displayNamesLocale, archive: resources.archive)
-        } catch let e as TFLiteModelError {
-            throw ModelResources.map(e)
-        }
+        // Labels: value labels on the category tensor (in-model NMS), axis labels on the score tensor
+        // (raw); calibration and threshold from the score tensor (raw SSD models are not calibrated).
+        rules = try OutputHeadRules(labelsFrom: outMeta[categoryIndex], labelType: raw ? .tensorAxisLabels : .tensorValueLabels,
+                                    scoresFrom: outMeta[scoreIndex], calibrated: !raw, options: options, resources: resources)
         if raw {
             guard let custom = resources.subgraphMetadata?.customMetadata.first(where: { $0.name == DetectorMetadata.name }) else {
                 throw VisionCoreError(.invalidArgument, "TensorsDecodingOptions is not found in the object detector metadata.")
@@ -108,37 +100,6 @@ public struct DetectionPostprocessor: Sendable {
             rawDecoder = try RawSSDDecoder(metadata: detector, boxesCount: count(outputs[locationIndex]), scoresCount: count(outputs[scoreIndex]))
         } else {
             rawDecoder = nil
-        }
-        let scoreMeta = outMeta[scoreIndex]
-        if let cal = scoreMeta.scoreCalibration, rawDecoder == nil {
-            guard let file = scoreMeta.firstAssociatedFile(ofType: .tensorAxisScoreCalibration) else {
-                throw VisionCoreError(.notFound,
-                                      "Found ScoreCalibrationOptions but missing required associated parameters file with type TENSOR_AXIS_SCORE_CALIBRATION.")
-            }
-            do {
-                calibration = try ScoreCalibration(fileContents: try resources.associatedFile(file.name),
-                                                   transformation: cal.transformation, defaultScore: cal.defaultScore)
-            } catch let e as TFLiteModelError {
-                throw ModelResources.map(e)
-            }
-        } else {
-            calibration = nil
-        }
-        scoreThreshold = options.scoreThreshold ?? scoreMeta.scoreThreshold ?? options.fallbackScoreThreshold
-        if !options.categoryAllowlist.isEmpty || !options.categoryDenylist.isEmpty {
-            guard let labels else {
-                throw VisionCoreError(.invalidArgument,
-                                      "Using `category_allowlist` or `category_denylist` requires labels to be present in the TFLite Model Metadata but none was found.")
-            }
-            func indices(_ list: [String]) -> Set<Int> {
-                Set(list.compactMap { name in labels.names.firstIndex(of: name) })
-            }
-            let allowed = indices(options.categoryAllowlist)
-            allowedClasses = allowed.isEmpty ? nil : allowed
-            deniedClasses = indices(options.categoryDenylist)
-        } else {
-            allowedClasses = nil
-            deniedClasses = []
         }
         maxResults = options.maxResults
         maxClassesPerDetection = max(1, (try? resources.file.detectionPostProcessOptions())??.maxClassesPerDetection ?? 1)
@@ -153,30 +114,16 @@ public struct DetectionPostprocessor: Sendable {
         }
     }
 
-    /// Reads output `index` of `model` as floats (dequantizing uint8 outputs).
-    static func floats(_ model: ModelOutputs, _ index: Int) throws -> [Float] {
-        let d = try model.description(index)
-        switch d.elementType {
-        case .float32:
-            return try model.withOutput(index) { Array($0.bindMemory(to: Float.self)) }
-        case .uint8:
-            let q = d.quantization ?? Quantization(scale: 1, zeroPoint: 0)
-            return try model.withOutput(index) { raw in raw.map { q.scale * (Float($0) - Float(q.zeroPoint)) } }
-        default:
-            throw VisionCoreError(.invalidArgument, "Expected output tensor at index \(index) to have type UINT8 or FLOAT32, found \(d.elementType) instead.")
-        }
-    }
-
     /// The detections in the outputs of `model`, for a picture of `imageWidth`×`imageHeight` stored
     /// pixels shown with `orientation`.
     public func process(_ model: ModelOutputs, imageWidth: Int, imageHeight: Int, orientation: ImageOrientation) throws -> [DetectionBox] {
         if let rawDecoder {
             return try processRaw(rawDecoder, model, imageWidth: imageWidth, imageHeight: imageHeight, orientation: orientation)
         }
-        let boxes = try Self.floats(model, locationIndex)
-        let classes = try Self.floats(model, categoryIndex)
-        let scores = try Self.floats(model, scoreIndex)
-        let count = try Self.floats(model, countIndex)
+        let boxes = try OutputHeadRules.floats(model, locationIndex)
+        let classes = try OutputHeadRules.floats(model, categoryIndex)
+        let scores = try OutputHeadRules.floats(model, scoreIndex)
+        let count = try OutputHeadRules.floats(model, countIndex)
         let slots = classes.count
         guard count.count == 1, scores.count == slots, boxes.count == slots * 4 else {
             throw VisionCoreError(.internal,
@@ -194,17 +141,10 @@ public struct DetectionPostprocessor: Sendable {
                 let e = d * k + j
                 guard classes[e].isFinite else { continue }
                 let cls = Int(classes[e])
-                if let allowedClasses, !allowedClasses.contains(cls) { continue }
-                if deniedClasses.contains(cls) { continue }
-                var score = scores[e]
-                if let calibration { score = calibration.calibrate(score, classIndex: cls) }
-                guard score >= scoreThreshold else { continue }
-                var name: String?, display: String?
-                if let labels, labels.names.indices.contains(cls) {
-                    name = labels.names[cls]
-                    display = labels.displayNames?[cls]
-                }
-                categories.append(Category(index: cls, score: score, categoryName: name, displayName: display))
+                guard rules.admits(cls) else { continue }
+                let score = rules.calibrated(scores[e], classIndex: cls)
+                guard score >= rules.threshold else { continue }
+                categories.append(rules.category(cls, score: score))
             }
             if categories.isEmpty { continue }
             let v = (0..<4).map { boxes[d * k * 4 + boxOrder[$0]] }
@@ -218,15 +158,13 @@ public struct DetectionPostprocessor: Sendable {
 
     func processRaw(_ decoder: RawSSDDecoder, _ model: ModelOutputs, imageWidth: Int, imageHeight: Int,
                     orientation: ImageOrientation) throws -> [DetectionBox] {
-        let raw = try Self.floats(model, locationIndex)
-        let scores = try Self.floats(model, scoreIndex)
+        let raw = try OutputHeadRules.floats(model, locationIndex)
+        let scores = try OutputHeadRules.floats(model, scoreIndex)
         guard raw.count == decoder.anchors.count * Int(decoder.options.numCoords),
               scores.count == decoder.anchors.count * Int(decoder.options.numClasses) else {
             throw VisionCoreError(.internal, "Unexpected raw detector output sizes: \(raw.count) box values, \(scores.count) scores.")
         }
-        let candidates = decoder.decode(boxes: raw, scores: scores, threshold: scoreThreshold) { c in
-            (allowedClasses?.contains(c) ?? true) && !deniedClasses.contains(c)
-        }
+        let candidates = decoder.decode(boxes: raw, scores: scores, threshold: rules.threshold) { rules.admits($0) }
         let kept = decoder.suppress(candidates, limit: maxResults)
         let mapping = ImagePreprocessor.mapping(width: imageWidth, height: imageHeight, orientation: orientation, roi: .full,
                                                 dstWidth: 1, dstHeight: 1)
@@ -234,17 +172,12 @@ public struct DetectionPostprocessor: Sendable {
         for c in kept {
             guard let box = Self.pixelBox(left: c.xmin, top: c.ymin, right: c.xmax, bottom: c.ymax, mapping: mapping,
                                           width: imageWidth, height: imageHeight) else { continue }
-            var name: String?, display: String?
-            if let labels, labels.names.indices.contains(c.classIndex) {
-                name = labels.names[c.classIndex]
-                display = labels.displayNames?[c.classIndex]
-            }
             let keypoints = c.keypoints.map { k -> (Float, Float) in
                 let (x, y) = mapping.source(x: Double(k.x), y: Double(k.y))
                 return (Float(x / Double(imageWidth)), Float(y / Double(imageHeight)))
             }
             result.append(DetectionBox(x: box.0, y: box.1, width: box.2, height: box.3,
-                                       categories: [Category(index: c.classIndex, score: c.score, categoryName: name, displayName: display)],
+                                       categories: [rules.category(c.classIndex, score: c.score)],
                                        keypoints: keypoints))
         }
         return Self.mergeIdentical(result)
