@@ -76,5 +76,5 @@ public final class ImageLabeler: NSObject, Sendable {
     }
 
     /// Timings of the last call in seconds: preprocessing, inference, post-processing (an extension).
-    public var lastTimings: (preprocess: Double, inference: Double, postprocess: Double) { engine?.lastTimings ?? (0, 0, 0) }
+    public var lastTimings: (preprocess: Double, inference: Double, postprocess: Double) { engine?.lastTimings.tuple ?? (0, 0, 0) }
 }

@@ -48,7 +48,7 @@ public final class ImageClassifier: NSObject, Sendable {
     }
 
     /// Timings of the last call in seconds: preprocessing, inference, post-processing.
-    public var lastTimings: (preprocess: Double, inference: Double, postprocess: Double) { engine.lastTimings }
+    public var lastTimings: (preprocess: Double, inference: Double, postprocess: Double) { engine.lastTimings.tuple }
 
     /// Live stream: frames dropped so far by the flow control (an extension).
     public var droppedFrameCount: Int { runner.droppedFrameCount }

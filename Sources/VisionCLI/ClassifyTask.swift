@@ -1,3 +1,4 @@
+import VisionCore
 import Foundation
 import Imaging
 import MediaPipeTasksVision
@@ -22,17 +23,17 @@ final class ClassifyTask: BatchTask {
 
     func picture(_ picture: Picture) throws -> TaskRecord {
         let result = try imageClassifier.classify(image: MPImage(bitmap: picture.bitmap, orientation: picture.orientation), regionOfInterest: roi)
-        return Self.record(result, imageClassifier.lastTimings)
+        return Self.record(result, StageTimings(imageClassifier.lastTimings))
     }
 
     func frame(_ frame: VideoFrame, video: Int) throws -> TaskRecord {
         let classifier = try videoClassifier.get(video) { try ImageClassifier(options: try TaskOptions.copy(options, mode: .video)) }
         let result = try classifier.classify(videoFrame: MPImage(bitmap: frame.bitmap, orientation: .up),
                                              timestampInMilliseconds: frame.timestampMs, regionOfInterest: roi)
-        return Self.record(result, classifier.lastTimings)
+        return Self.record(result, StageTimings(classifier.lastTimings))
     }
 
-    static func record(_ r: ImageClassifierResult, _ t: (preprocess: Double, inference: Double, postprocess: Double)?) -> TaskRecord {
+    static func record(_ r: ImageClassifierResult, _ t: StageTimings?) -> TaskRecord {
         var record = TaskRecord(fields: [("classifications", ResultFields.classifications(r))], text: r.description)
         if let top = r.classificationResult.classifications.first?.categories.first {
             record.caption = ResultFields.caption(top)

@@ -1,3 +1,4 @@
+import VisionCore
 import Foundation
 import Imaging
 import MediaPipeTasksVision
@@ -20,16 +21,16 @@ final class DetectTask: BatchTask {
 
     func picture(_ picture: Picture) throws -> TaskRecord {
         let result = try imageDetector.detect(image: MPImage(bitmap: picture.bitmap, orientation: picture.orientation))
-        return Self.record(result, imageDetector.lastTimings)
+        return Self.record(result, StageTimings(imageDetector.lastTimings))
     }
 
     func frame(_ frame: VideoFrame, video: Int) throws -> TaskRecord {
         let detector = try videoDetector.get(video) { try ObjectDetector(options: try TaskOptions.copy(options, mode: .video)) }
         let result = try detector.detect(videoFrame: MPImage(bitmap: frame.bitmap, orientation: .up), timestampInMilliseconds: frame.timestampMs)
-        return Self.record(result, detector.lastTimings)
+        return Self.record(result, StageTimings(detector.lastTimings))
     }
 
-    static func record(_ r: ObjectDetectorResult, _ t: (preprocess: Double, inference: Double, postprocess: Double)?) -> TaskRecord {
+    static func record(_ r: ObjectDetectorResult, _ t: StageTimings?) -> TaskRecord {
         var record = TaskRecord(fields: [("detections", ResultFields.detections(r))], text: r.description)
         for d in r.detections {
             let top = d.categories.first

@@ -10,7 +10,8 @@ import VisionCore
 /// applies the same rule itself.) The run ends at the end of the source or on Ctrl-C, and reports
 /// the frames read, delivered and dropped.
 // @unchecked Sendable: the `var`s are read and written under `lock`, but `framesPerSecond`, which
-// `run()` sets before any frame reaches another thread.
+// `run()` sets before any frame reaches another thread; the task runs frames on one thread at a time
+// (its own live-stream queue, or the core flow control's worker).
 final class LiveRunner: @unchecked Sendable {
     struct Summary {
         var read = 0
@@ -63,7 +64,13 @@ final class LiveRunner: @unchecked Sendable {
         var firstTimestamp: Int?
         var lastTimestamp = Int.min
         let session = try task.liveSession { [self] timestamp, result in deliver(timestamp, result) }
-        let mailbox = session == nil ? Mailbox(runner: self) : nil
+        // ML Kit tasks have no live-stream mode: the core's flow control (one frame processed, the
+        // newest one waiting) runs them, as MediaPipe's tasks run themselves.
+        let flow = session == nil ? LiveStreamRunner<VideoFrame, TaskRecord>(label: "live", process: { [self] frame in
+            try task.frame(frame, video: 0)  // on the flow's worker only
+        }, deliver: { [self] result, timestamp in
+            deliver(timestamp, result.mapError(ItemFailure.init))
+        }) : nil
         var readError: Error?
         while LiveRunner.interrupted.load(ordering: .relaxed) == 0 {
             let frame: VideoFrame
@@ -90,12 +97,12 @@ final class LiveRunner: @unchecked Sendable {
             if let session {
                 do { try session.submit(frame) } catch { deliver(frame.timestampMs, .failure(ItemFailure(error))) }
             } else {
-                mailbox?.put(frame)
+                flow?.submit(frame, timestamp: frame.timestampMs)
             }
             if lock.withLock({ fatal != nil }) { break }
         }
         session?.finish()
-        mailbox?.finish()
+        flow?.waitUntilIdle()
         try output?.endVideo()
         try sink.finish(header: [("command", .string(task.name)), ("live", .string(source))], summary: .null)
         var s = lock.withLock { summary }
@@ -137,53 +144,6 @@ final class LiveRunner: @unchecked Sendable {
             }
         } catch {
             fatal = error
-        }
-    }
-
-    /// ML Kit tasks: one frame processed on a worker thread while the newest frame waits.
-    // @unchecked Sendable: `waiting` and `closed` are read and written only under `condition`'s lock.
-    private final class Mailbox: @unchecked Sendable {
-        private let condition = NSCondition()
-        private var waiting: VideoFrame?
-        private var closed = false
-        private let done = DispatchSemaphore(value: 0)
-        private unowned let runner: LiveRunner
-
-        init(runner: LiveRunner) {
-            self.runner = runner
-            let t = Thread { [self] in work() }
-            t.stackSize = 8 << 20
-            t.start()
-        }
-
-        /// A newer frame replaces the one waiting (which is dropped).
-        func put(_ frame: VideoFrame) {
-            condition.lock()
-            waiting = frame
-            condition.signal()
-            condition.unlock()
-        }
-
-        func finish() {
-            condition.lock()
-            closed = true
-            condition.signal()
-            condition.unlock()
-            done.wait()
-        }
-
-        private func work() {
-            while true {
-                condition.lock()
-                while waiting == nil && !closed { condition.wait() }
-                let next = waiting
-                waiting = nil
-                condition.unlock()
-                guard let frame = next else { break }
-                let result = Result { try runner.task.frame(frame, video: 0) }.mapError(ItemFailure.init)
-                runner.deliver(frame.timestampMs, result)
-            }
-            done.signal()
         }
     }
 }

@@ -1,3 +1,5 @@
+import VisionCore
+
 /// What a task produced for one picture or frame: the result fields of its record (named as the
 /// API's result types name them), the seeds' text format, the boxes to draw and the names to count.
 struct TaskRecord {
@@ -23,5 +25,5 @@ struct TaskRecord {
     /// counts an object once.
     var identities: [Int?] = []
     /// Preprocessing, inference and post-processing seconds, when the task measures them.
-    var stages: (preprocess: Double, inference: Double, postprocess: Double)?
+    var stages: StageTimings?
 }

@@ -7,8 +7,8 @@ public final class ImageClassificationEngine: Sendable {
     public let inference: ImageInference
     public let postprocessor: ClassificationPostprocessor
     /// Timings of the last ``classify(_:orientation:region:)`` (seconds).
-    public var lastTimings: (preprocess: Double, inference: Double, postprocess: Double) { timings.withLock { $0 } }
-    private let timings = Locked<(preprocess: Double, inference: Double, postprocess: Double)>((0, 0, 0))
+    public var lastTimings: StageTimings { timings.withLock { $0 } }
+    private let timings = Locked(StageTimings())
 
     public init(resources: ModelResources, options: ClassifierOptions, threads: Int = 1, allowPerChannelNormalization: Bool = false) throws {
         let spec = try ImageTensorSpec(resources: resources, allowPerChannelNormalization: allowPerChannelNormalization)
@@ -22,9 +22,10 @@ public final class ImageClassificationEngine: Sendable {
         try inference.run(bitmap, orientation: orientation, region: region) { model in
             let t0 = Clock.now()
             let heads = try postprocessor.process(model)
-            let stages = inference.lastTimings
+            var stages = inference.lastTimings
             let postprocess = Clock.now() - t0
-            timings.withLock { $0 = (stages.preprocess, stages.inference, postprocess) }
+            stages.postprocess = postprocess
+            timings.withLock { $0 = stages }
             return heads
         }
     }

@@ -15,7 +15,7 @@ public final class ImageInference: Sendable {
     private let state: Locked<State>
     private struct State {
         let preprocessor: ImagePreprocessor
-        var timings: (preprocess: Double, inference: Double) = (0, 0)
+        var timings = StageTimings()
     }
 
     /// Compiles the model with `threads` CPU threads.
@@ -37,7 +37,7 @@ public final class ImageInference: Sendable {
     }
 
     /// Timings of the last ``run(_:orientation:region:_:)`` in seconds (preprocess, inference).
-    public var lastTimings: (preprocess: Double, inference: Double) { state.withLock { $0.timings } }
+    public var lastTimings: StageTimings { state.withLock { $0.timings } }
 
     /// Preprocesses `bitmap` into the input tensor, runs the model, then calls `read` with the
     /// compiled model (outputs readable) — all under the model's lock.
@@ -57,7 +57,7 @@ public final class ImageInference: Sendable {
             let t1 = Clock.now()
             do { try compiled.run() } catch let e as LiteRTError { throw VisionCoreError(.internal, e.description) }
             let t2 = Clock.now()
-            state.withLock { $0.timings = (t1 - t0, t2 - t1) }
+            state.withLock { $0.timings = StageTimings(preprocess: t1 - t0, inference: t2 - t1) }
             do { return try read(outputs) } catch let e as LiteRTError { throw VisionCoreError(.internal, e.description) }
         }
     }

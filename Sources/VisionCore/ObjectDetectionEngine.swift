@@ -8,8 +8,8 @@ public final class ObjectDetectionEngine: Sendable {
     public let inference: ImageInference
     public let postprocessor: DetectionPostprocessor
     /// Timings of the last ``detect(_:orientation:)`` (seconds).
-    public var lastTimings: (preprocess: Double, inference: Double, postprocess: Double) { timings.withLock { $0 } }
-    private let timings = Locked<(preprocess: Double, inference: Double, postprocess: Double)>((0, 0, 0))
+    public var lastTimings: StageTimings { timings.withLock { $0 } }
+    private let timings = Locked(StageTimings())
 
     /// Builds the detector on `resources`, checking in MediaPipe's order: options, subgraphs,
     /// metadata, input tensor, outputs.
@@ -38,9 +38,10 @@ public final class ObjectDetectionEngine: Sendable {
         try inference.run(bitmap, orientation: orientation, region: .full) { model in
             let t0 = Clock.now()
             let boxes = try postprocessor.process(model, imageWidth: bitmap.width, imageHeight: bitmap.height, orientation: orientation)
-            let stages = inference.lastTimings
+            var stages = inference.lastTimings
             let postprocess = Clock.now() - t0
-            timings.withLock { $0 = (stages.preprocess, stages.inference, postprocess) }
+            stages.postprocess = postprocess
+            timings.withLock { $0 = stages }
             return boxes
         }
     }
