@@ -26,15 +26,15 @@ public enum ImageDecoder {
             bytes = try RegularFile.read(path, maxBytes: limits.maxFileBytes)
         } catch let e as FileInputError {
             switch e.code {
-            case .notFound, .permissionDenied, .unreadable: throw ImagingError(.fileUnreadable, "Unable to open image file at \(path)")
-            case .notRegularFile: throw ImagingError(.unsupportedFormat, e.message)
-            case .tooLarge: throw ImagingError(.tooLarge, e.message)
+            case .notFound, .permissionDenied, .unreadable: throw ImagingError(.fileUnreadable, "Unable to open image file at \(path)", underlying: e)
+            case .notRegularFile: throw ImagingError(.unsupportedFormat, e.message, underlying: e)
+            case .tooLarge: throw ImagingError(.tooLarge, e.message, underlying: e)
             }
         }
         do {
             return try decode(bytes)
         } catch let e as ImagingError {
-            throw ImagingError(e.code, "\(path): \(e.message)")
+            throw ImagingError(e.code, "\(path): \(e.message)", underlying: e.underlying)
         }
     }
 

@@ -20,11 +20,16 @@ public struct ImagingError: Error, Equatable, Sendable, CustomStringConvertible 
 
     public let code: Code
     public let message: String
+    /// The lower layer's error this one was made from, if any (not compared by `==`).
+    public let underlying: (any Error)?
 
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
+        self.underlying = underlying
     }
+
+    public static func == (a: ImagingError, b: ImagingError) -> Bool { a.code == b.code && a.message == b.message }
 
     public var description: String { message }
 }

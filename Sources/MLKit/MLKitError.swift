@@ -13,12 +13,18 @@ public final class MLKitError: NSError, @unchecked Sendable {
     /// The message (`localizedDescription`).
     public let message: String
 
-    /// An error with `code` and `message`.
-    public init(_ code: MLKitErrorCode, _ message: String) {
+    /// An error with `code` and `message`; `underlying`, the lower layer's error it was made from,
+    /// goes in `userInfo[NSUnderlyingErrorKey]`.
+    public init(_ code: MLKitErrorCode, _ message: String, underlying: (any Error)? = nil) {
         mlkitCode = code
         self.message = message
-        super.init(domain: Self.domain, code: code.rawValue, userInfo: [NSLocalizedDescriptionKey: message])
+        var info: [String: Any] = [NSLocalizedDescriptionKey: message]
+        if let underlying { info[NSUnderlyingErrorKey] = underlying }
+        super.init(domain: Self.domain, code: code.rawValue, userInfo: info)
     }
+
+    /// The error this one was made from, if any (`userInfo[NSUnderlyingErrorKey]`).
+    public var underlyingError: (any Error)? { userInfo[NSUnderlyingErrorKey] as? any Error }
 
     /// Not supported: ML Kit errors are not archived.
     public required init?(coder: NSCoder) { nil }
@@ -27,7 +33,7 @@ public final class MLKitError: NSError, @unchecked Sendable {
     convenience init(_ core: VisionCoreError, prefix: String? = nil) {
         let code = MLKitErrorCode(rawValue: core.code.rawValue) ?? .unknown
         let text = core.message
-        self.init(code, prefix.map { "\($0) \(text)" } ?? text)
+        self.init(code, prefix.map { "\($0) \(text)" } ?? text, underlying: core)
     }
 
     /// The message.

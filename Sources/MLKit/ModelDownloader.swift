@@ -46,7 +46,7 @@ public final class ModelDownloader: Sendable {
         do {
             try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)
         } catch {
-            throw MLKitError(.permissionDenied, "Cannot create the model cache \(cacheDirectory.path): \(error.localizedDescription)")
+            throw MLKitError(.permissionDenied, "Cannot create the model cache \(cacheDirectory.path): \(error.localizedDescription)", underlying: error)
         }
         let target = cacheDirectory.appendingPathComponent(name)
         if let cached = try? RegularFile.read(target.path, maxBytes: maxBytes), SHA256.hex(cached) == digest { return target }
@@ -54,7 +54,7 @@ public final class ModelDownloader: Sendable {
         try fetch(url, into: part)
         let bytes: [UInt8]
         do { bytes = try RegularFile.read(part.path, maxBytes: maxBytes) } catch {
-            throw MLKitError(.unknown, "Cannot read the downloaded \(part.path): \(error)")
+            throw MLKitError(.unknown, "Cannot read the downloaded \(part.path): \(error)", underlying: error)
         }
         let actual = SHA256.hex(bytes)
         guard actual == digest else {

@@ -59,7 +59,7 @@ public final class VisionImage: NSObject {
                 throw MLKitError(.invalidArgument,
                                  "Unsupported pixel format \(String(format: "0x%08x", format)); VisionImage(buffer:) takes kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange or kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange.")
             }
-            do { return try pixels.straightBitmap() } catch let e as ImagingError { throw MLKitError(.invalidArgument, e.message) }
+            do { return try pixels.straightBitmap() } catch let e as ImagingError { throw MLKitError(.invalidArgument, e.message, underlying: e) }
         }
 
         /// The frame's time in milliseconds, if it has one: ``timestampMs``, else a valid sample

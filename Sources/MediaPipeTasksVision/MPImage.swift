@@ -95,7 +95,7 @@ public final class MPImage: NSObject, Sendable {
             self.init(bitmap: decoded.bitmap, orientation: orientation ?? decoded.orientation)
         } catch let e as ImagingError {
             let code: TasksErrorCode = e.code == .fileUnreadable ? .notFoundError : .invalidArgumentError
-            throw TasksError(code: code, message: e.message)
+            throw TasksError(code: code, message: e.message, underlying: e)
         }
     }
 
@@ -109,6 +109,6 @@ public final class MPImage: NSObject, Sendable {
 
     /// The pixels a task reads from a buffer (``CVPixelBuffer/straightBitmap()``).
     static func taskPixels(_ buffer: CVPixelBuffer) throws -> Bitmap {
-        do { return try buffer.straightBitmap() } catch let e as ImagingError { throw TasksError(code: .invalidArgumentError, message: e.message) }
+        do { return try buffer.straightBitmap() } catch let e as ImagingError { throw TasksError(code: .invalidArgumentError, message: e.message, underlying: e) }
     }
 }

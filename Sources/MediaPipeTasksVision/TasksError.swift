@@ -14,18 +14,24 @@ public final class TasksError: NSError, @unchecked Sendable {
     /// The full message, as `localizedDescription` shows it.
     public let message: String
 
-    /// An error with MediaPipe's `code` and `message`.
-    public init(code: TasksErrorCode, message: String) {
+    /// An error with MediaPipe's `code` and `message`; `underlying`, the lower layer's error it was
+    /// made from, goes in `userInfo[NSUnderlyingErrorKey]` (as Foundation's errors carry their cause).
+    public init(code: TasksErrorCode, message: String, underlying: (any Error)? = nil) {
         tasksCode = code
         self.message = message
-        super.init(domain: Self.domain, code: Int(code.rawValue), userInfo: [NSLocalizedDescriptionKey: message])
+        var info: [String: Any] = [NSLocalizedDescriptionKey: message]
+        if let underlying { info[NSUnderlyingErrorKey] = underlying }
+        super.init(domain: Self.domain, code: Int(code.rawValue), userInfo: info)
     }
+
+    /// The error this one was made from, if any (`userInfo[NSUnderlyingErrorKey]`).
+    public var underlyingError: (any Error)? { userInfo[NSUnderlyingErrorKey] as? any Error }
 
     /// Not supported: tasks errors are not archived.
     public required init?(coder: NSCoder) { nil }
 
     convenience init(_ core: VisionCoreError) {
-        self.init(code: TasksErrorCode(rawValue: UInt(core.code.rawValue)) ?? .unknownError, message: core.description)
+        self.init(code: TasksErrorCode(rawValue: UInt(core.code.rawValue)) ?? .unknownError, message: core.description, underlying: core)
     }
 
     /// Runs `body`, turning core errors into ``TasksError``.

@@ -29,7 +29,7 @@ public struct ModelFile: Sendable {
         do {
             try self.init(data: try FileBytes(mapping: path, maxBytes: Int(Int32.max)))
         } catch let e as FileInputError {
-            throw TFLiteModelError(.fileUnreadable, e.code == .notFound ? "Unable to open file at \(path)" : e.message)
+            throw TFLiteModelError(.fileUnreadable, e.code == .notFound ? "Unable to open file at \(path)" : e.message, underlying: e)
         }
     }
 

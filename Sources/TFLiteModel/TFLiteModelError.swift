@@ -28,11 +28,16 @@ public struct TFLiteModelError: Error, Equatable, Sendable, CustomStringConverti
 
     public let code: Code
     public let message: String
+    /// The lower layer's error this one was made from, if any (not compared by `==`).
+    public let underlying: (any Error)?
 
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
+        self.underlying = underlying
     }
+
+    public static func == (a: TFLiteModelError, b: TFLiteModelError) -> Bool { a.code == b.code && a.message == b.message }
 
     public var description: String { message }
 }

@@ -25,7 +25,7 @@ public final class ImageInference: Sendable {
         do {
             compiled = try CompiledModel(model: resources.runtimeModel, threads: threads, customOps: resources.customOps)
         } catch let e as LiteRTError {
-            throw VisionCoreError(.internal, e.description)
+            throw VisionCoreError(.internal, e.description, underlying: e)
         }
         let preprocessor = ImagePreprocessor()
         preprocessor.threads = threads
@@ -52,13 +52,13 @@ public final class ImageInference: Sendable {
                     }
                 }
             } catch let e as ImagingError {
-                throw VisionCoreError(.invalidArgument, e.message)
+                throw VisionCoreError(.invalidArgument, e.message, underlying: e)
             }
             let t1 = Clock.now()
-            do { try compiled.run() } catch let e as LiteRTError { throw VisionCoreError(.internal, e.description) }
+            do { try compiled.run() } catch let e as LiteRTError { throw VisionCoreError(.internal, e.description, underlying: e) }
             let t2 = Clock.now()
             state.withLock { $0.timings = StageTimings(preprocess: t1 - t0, inference: t2 - t1) }
-            do { return try read(outputs) } catch let e as LiteRTError { throw VisionCoreError(.internal, e.description) }
+            do { return try read(outputs) } catch let e as LiteRTError { throw VisionCoreError(.internal, e.description, underlying: e) }
         }
     }
 }

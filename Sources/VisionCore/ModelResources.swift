@@ -29,10 +29,10 @@ public final class ModelResources: Sendable {
             data = try FileBytes(mapping: path, maxBytes: Int(Int32.max))
         } catch let e as FileInputError {
             switch e.code {
-            case .notFound: throw VisionCoreError(.notFound, "Unable to open file at \(path)")
-            case .permissionDenied: throw VisionCoreError(.permissionDenied, "Unable to open file at \(path)")
-            case .notRegularFile, .tooLarge: throw VisionCoreError(.invalidArgument, e.message)
-            case .unreadable: throw VisionCoreError(.unknown, e.message)
+            case .notFound: throw VisionCoreError(.notFound, "Unable to open file at \(path)", underlying: e)
+            case .permissionDenied: throw VisionCoreError(.permissionDenied, "Unable to open file at \(path)", underlying: e)
+            case .notRegularFile, .tooLarge: throw VisionCoreError(.invalidArgument, e.message, underlying: e)
+            case .unreadable: throw VisionCoreError(.unknown, e.message, underlying: e)
             }
         }
         try self.init(data: data, source: path, environment: environment, optimizeHybridModels: optimizeHybridModels, exactHybridKernel: exactHybridKernel,
@@ -99,13 +99,13 @@ public final class ModelResources: Sendable {
             try FlatBufferVerifier.verifyModel(data)
             file = try ModelFile(data: data)
         } catch let e as TFLiteModelError {
-            throw VisionCoreError(.invalidArgument, "The model is not a valid Flatbuffer buffer (\(source)): \(e.message)")
+            throw VisionCoreError(.invalidArgument, "The model is not a valid Flatbuffer buffer (\(source)): \(e.message)", underlying: e)
         }
         do {
             // LiteRT does not verify what it is given: nothing reaches it unchecked.
             try ModelVerifier.verify(file, limits: limits)
         } catch let e as TFLiteModelError {
-            throw VisionCoreError(.invalidArgument, e.message)
+            throw VisionCoreError(.invalidArgument, e.message, underlying: e)
         }
         do {
             metadata = try file.modelMetadata()
@@ -141,15 +141,15 @@ public final class ModelResources: Sendable {
             let bytes = runtimeData ?? data
             runtimeModel = try LiteRT.Model(inPlace: bytes.buffer, owner: bytes, environment: env)
         } catch let e as LiteRTError {
-            throw VisionCoreError(e.code == .libraryNotFound || e.code == .symbolMissing ? .failedPrecondition : .invalidArgument, e.description)
+            throw VisionCoreError(e.code == .libraryNotFound || e.code == .symbolMissing ? .failedPrecondition : .invalidArgument, e.description, underlying: e)
         }
     }
 
     /// Maps model-file errors onto MediaPipe's codes.
     public static func map(_ e: TFLiteModelError) -> VisionCoreError {
         switch e.code {
-        case .associatedFileNotFound: return VisionCoreError(.notFound, e.message)
-        default: return VisionCoreError(.invalidArgument, e.message)
+        case .associatedFileNotFound: return VisionCoreError(.notFound, e.message, underlying: e)
+        default: return VisionCoreError(.invalidArgument, e.message, underlying: e)
         }
     }
 

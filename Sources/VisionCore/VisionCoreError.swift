@@ -37,11 +37,20 @@ public struct VisionCoreError: Error, Equatable, Sendable, CustomStringConvertib
     /// Whether MediaPipe raises this from its C++ core (messages then read `"CODE_NAME: message"`)
     /// rather than from its iOS layer (no prefix).
     public let fromCore: Bool
+    /// The lower layer's error this one was made from (a `LiteRTError`, `TFLiteModelError`,
+    /// `ImagingError`, `FileInputError`…), kept for diagnosis; nil when the core raised it itself.
+    public let underlying: (any Error)?
 
-    public init(_ code: Code, _ message: String, fromCore: Bool = true) {
+    public init(_ code: Code, _ message: String, fromCore: Bool = true, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
         self.fromCore = fromCore
+        self.underlying = underlying
+    }
+
+    /// Same code, message and kind (the underlying error is not compared).
+    public static func == (a: VisionCoreError, b: VisionCoreError) -> Bool {
+        a.code == b.code && a.message == b.message && a.fromCore == b.fromCore
     }
 
     /// The message as MediaPipe shows it (`localizedDescription`).

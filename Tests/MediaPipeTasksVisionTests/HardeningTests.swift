@@ -2,6 +2,7 @@ import Foundation
 import MediaPipeTasksVision
 import Testing
 import TFLiteModel
+import VisionCore
 import VisionTestSupport
 
 /// Each class of input that crashed, hung or exhausted memory is a clean, typed error (or correct
@@ -14,6 +15,32 @@ struct HardeningTests {
 
     static func failure(_ body: () throws -> Void) -> (code: Int, message: String)? {
         do { try body(); return nil } catch let e as NSError { return (e.code, e.localizedDescription) }
+    }
+
+    @Test("errors keep their cause: TasksError → VisionCoreError → the file layer's error; a garbage model → TFLiteModelError")
+    func causes() throws {
+        do {
+            _ = try ObjectDetector(modelPath: "/nonexistent/model.tflite")
+            Issue.record("a missing model was accepted")
+        } catch let e as TasksError {
+            #expect(e.code == 5 && e.message == "NOT_FOUND: Unable to open file at /nonexistent/model.tflite")
+            let core = try #require(e.underlyingError as? VisionCoreError)
+            #expect(core.code == .notFound)
+            let file = try #require(core.underlying as? FileInputError)
+            #expect(file.code == .notFound)
+            #expect((e.userInfo[NSUnderlyingErrorKey] as? VisionCoreError) == core)
+        }
+        let garbage = FileManager.default.temporaryDirectory.appendingPathComponent("vt-garbage-\(UUID().uuidString).tflite")
+        try Data((0..<256).map { UInt8($0) }).write(to: garbage)
+        defer { try? FileManager.default.removeItem(at: garbage) }
+        do {
+            _ = try ObjectDetector(modelPath: garbage.path)
+            Issue.record("a garbage model was accepted")
+        } catch let e as TasksError {
+            #expect(e.code == 3)
+            let core = try #require(e.underlyingError as? VisionCoreError)
+            #expect(core.underlying is TFLiteModelError, "\(String(describing: core.underlying))")
+        }
     }
 
     @Test("regions of interest are checked with MediaPipe's messages in every mode, 1e38 included")
