@@ -61,7 +61,7 @@ let package = Package(
         .testTarget(name: "VideoTests", dependencies: ["Video", "VisionTestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "VisionTestSupport"]),
         .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "VisionTestSupport", "CKernels"]),
-        .testTarget(name: "VisionCLITests", dependencies: ["VisionCLI", "VisionTestSupport", "MediaPipeTasksVision", "Video"]),
+        .testTarget(name: "VisionCLITests", dependencies: ["VisionCLI", "VisionTestSupport", "MediaPipeTasksVision", "MLKit", "Video", "Imaging"]),
         // Client code written against MediaPipe's iOS headers, compiled and run as an app would.
         .testTarget(name: "MLKitTests", dependencies: ["MLKit", "MediaPipeTasksVision", "VisionTestSupport", "TFLiteModel", "Video"]),
         .testTarget(name: "IOSClientTests", dependencies: ["MediaPipeTasksVision", "VisionTestSupport"]),

@@ -53,8 +53,8 @@ public final class LiteRTLibrary: @unchecked Sendable {
     /// What to run to get the library, for error messages.
     public static let installHint = "In a package that depends on VisionTasks, run `swift package --allow-writing-to-package-directory "
         + "--allow-network-connections all fetch-litert` in the package's directory (it puts ai-edge-litert \(pinnedVersion)'s "
-        + "libLiteRt.so, sha256-checked, in .litert/lib); in a VisionTasks checkout, `make setup`; or `pip install "
-        + "ai-edge-litert==\(pinnedVersion)`; or set LITERT_LIBRARY to the path of libLiteRt.so."
+        + "libLiteRt.so, sha256-checked, in .litert/lib); or `pip install ai-edge-litert==\(pinnedVersion)`; or set LITERT_LIBRARY "
+        + "to the path of libLiteRt.so."
 
     /// Opens the library, looking first at `path` when given, then the default search order.
     public static func load(path: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> LiteRTLibrary {

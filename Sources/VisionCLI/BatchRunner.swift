@@ -52,6 +52,7 @@ final class BatchRunner: @unchecked Sendable {
     private let quiet: Bool
     private let sequential: Bool
     private let announceFailures: Bool
+    private let console: Console
     private var summary = Summary()
     private var producerSkipped = 0
     private var fatal: Error?
@@ -61,23 +62,24 @@ final class BatchRunner: @unchecked Sendable {
     private var framesInVideo = 0
     private var expectedFrames: [String: Int] = [:]
 
-    init(tasks: [BatchTask], items allItems: [InputItem], _ p: ParsedCommand, model: String) throws {
+    init(tasks: [BatchTask], items allItems: [InputItem], batch: BatchConfig, output outputConfig: OutputConfig, console: Console) throws {
         guard let task = tasks.first else { throw CLIError.failure("no task to run") }
         self.tasks = task.isStateful ? [task] : tasks
-        every = p.int("every") ?? 1
-        orientation = TaskOptions.orientation(p)
-        quiet = p.flag("quiet")
-        sequential = p.flag("sequential")
-        let resuming = p.flag("resume")
-        let index = try resuming ? p.string("jsonl").map(ResumeIndex.init(path:)) : nil
+        self.console = console
+        every = batch.every
+        orientation = batch.orientation
+        quiet = outputConfig.quiet
+        sequential = batch.sequential
+        let resuming = outputConfig.resume
+        let index = try resuming ? outputConfig.jsonl.map(ResumeIndex.init(path:)) : nil
         resume = index
         // Pictures already done are dropped here; video frames are skipped as they are read.
         items = allItems.filter { !($0.kind == .picture && (index?.contains(source: $0.path, frame: nil) ?? false)) }
         summary.skipped = allItems.count - items.count
-        sink = try RecordSink(p, resuming: resuming)
+        sink = try RecordSink(outputConfig, resuming: resuming, console: console)
         let kept = items, name = task.name
-        output = try p.string("output").map { try AnnotatedOutput(target: $0, items: kept, task: name) }
-        report = p.string("report").map { HTMLReport(path: $0, task: name, model: model) }
+        output = try outputConfig.output.map { try AnnotatedOutput(target: $0, items: kept, task: name) }
+        report = outputConfig.report.map { HTMLReport(path: $0, task: name, model: batch.model) }
         var total = 0
         for item in items {
             guard item.kind == .video else { total += 1; continue }
@@ -89,7 +91,7 @@ final class BatchRunner: @unchecked Sendable {
             expectedFrames[item.path] = expected
             total += expected
         }
-        progress = ProgressReporter(style: quiet ? "off" : p.string("progress"), total: total)
+        progress = ProgressReporter(style: quiet ? "off" : outputConfig.progress, total: total, console: console)
         announceFailures = items.count > 1
     }
 
@@ -234,7 +236,7 @@ final class BatchRunner: @unchecked Sendable {
         summary.failures += 1
         if summary.firstFailure == nil { summary.firstFailure = (source, f) }
         if announceFailures {
-            FileHandle.standardError.write(Data("\n\(Self.program): \(source): error \(f.code) (\(f.domain)): \(f.message)\n".utf8))
+            console.write(.error, "\n\(Self.program): " + ErrorReport.line(f, source: source) + "\n")
         }
     }
 

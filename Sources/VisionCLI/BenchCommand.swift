@@ -40,41 +40,41 @@ enum BenchCommand {
         positionals: "[INPUT...]", positionalHelp: "with --throughput: the pictures, folders or videos to run (else the picture, like --image)",
         count: 0...Int.max,
         options: [
-            TaskOptions.model,
-            OptionSpec("image", .text, "PICTURE", help: "the picture for the stage medians"),
-            OptionSpec("task", .choice(["detect", "classify", "label"]), help: "the task (default: detect for detectors, else classify)"),
-            OptionSpec("runs", .integer(1...1_000_000), "N", default: "50", help: "measured runs"),
-            OptionSpec("warmup", .integer(0...1_000_000), "N", default: "5", help: "warm-up runs"),
-            TaskOptions.threads,
-            TaskOptions.fastHybrid,
-            OptionSpec("throughput", .flag, help: "items/s of the app's pipeline vs a plain sequential loop on INPUT..., rounds interleaved"),
-            OptionSpec("rounds", .integer(1...100), "N", default: "3", help: "--throughput: rounds of each (medians)"),
-            OptionSpec("every", .integer(1...1_000_000), "N", default: "1", help: "--throughput: every Nth video frame"),
-            OptionSpec("workers", .integer(1...64), "N", help: "--throughput: the pipeline's inference workers (default: CPUs ÷ threads)"),
-            OptionSpec("with-output", .flag, help: "--throughput: also write annotated pictures/videos (to a temporary folder)"),
-            OptionSpec("memory", .flag, help: "resident memory: before, with the task created, after --calls calls"),
-            OptionSpec("calls", .integer(1...10_000_000), "N", default: "1000", help: "--memory: calls"),
-            OptionSpec("json", .flag, help: "one JSON object"),
+            TaskArguments.model,
+            OptionSpec(.image, .text, "PICTURE", help: "the picture for the stage medians"),
+            OptionSpec(.task, .choice(["detect", "classify", "label"]), help: "the task (default: detect for detectors, else classify)"),
+            OptionSpec(.runs, .integer(1...1_000_000), "N", default: "50", help: "measured runs"),
+            OptionSpec(.warmup, .integer(0...1_000_000), "N", default: "5", help: "warm-up runs"),
+            TaskArguments.threads,
+            TaskArguments.fastHybrid,
+            OptionSpec(.throughput, .flag, help: "items/s of the app's pipeline vs a plain sequential loop on INPUT..., rounds interleaved"),
+            OptionSpec(.rounds, .integer(1...100), "N", default: "3", help: "--throughput: rounds of each (medians)"),
+            OptionSpec(.every, .integer(1...1_000_000), "N", default: "1", help: "--throughput: every Nth video frame"),
+            OptionSpec(.workers, .integer(1...64), "N", help: "--throughput: the pipeline's inference workers (default: CPUs ÷ threads)"),
+            OptionSpec(.withOutput, .flag, help: "--throughput: also write annotated pictures/videos (to a temporary folder)"),
+            OptionSpec(.memory, .flag, help: "resident memory: before, with the task created, after --calls calls"),
+            OptionSpec(.calls, .integer(1...10_000_000), "N", default: "1000", help: "--memory: calls"),
+            OptionSpec(.json, .flag, help: "one JSON object"),
         ],
         notes: "Examples: vision-tasks bench --model ssd.tflite --image dog.jpg\n          vision-tasks bench --model ssd.tflite --throughput photos/ clip.mp4",
         run: run)
 
-    static func run(_ p: ParsedCommand) throws {
-        if p.flag("throughput") { return try ThroughputBench.run(p) }
-        if p.flag("memory") { return try MemoryBench.run(p) }
-        let model = try ModelZoo.resolve(try TaskOptions.requiredModel(p))
-        guard let imagePath = p.string("image") ?? p.positionals.first else {
+    static func run(_ p: ParsedCommand, _ console: Console) throws {
+        if p.flag(.throughput) { return try ThroughputBench.run(p, console) }
+        if p.flag(.memory) { return try MemoryBench.run(p, console) }
+        let model = try ModelZoo.resolve(try TaskArguments.requiredModel(p))
+        guard let imagePath = p.string(.image) ?? p.positionals.first else {
             throw CLIError.usage("bench needs --image PICTURE (or --throughput INPUT...)")
         }
-        let runs = p.int("runs") ?? 50
-        let warmup = p.int("warmup") ?? 5
-        let threads = p.int("threads") ?? 1
-        let json = p.flag("json")
-        let fastHybrid = p.flag("fast-hybrid")
+        let runs = p.int(.runs) ?? 50
+        let warmup = p.int(.warmup) ?? 5
+        let threads = p.int(.threads) ?? 1
+        let json = p.flag(.json)
+        let fastHybrid = p.flag(.fastHybrid)
 
         let image = try MPImage(contentsOfFile: imagePath, orientation: .up)
         let detector = try Self.looksLikeDetector(model)
-        let task = p.string("task") ?? (detector ? "detect" : "classify")
+        let task = p.string(.task) ?? (detector ? "detect" : "classify")
 
         // The task through the public API, and the same model compiled again and driven stage by
         // stage, for the raw-run and per-stage figures.
@@ -152,23 +152,23 @@ enum BenchCommand {
         let ratio = e2e / raw
         let classify = compare == nil ? nil : median(compareT)
         if json {
-            print("{\"model\":\(JSONValue.escape(model)),\"image\":\(JSONValue.escape(imagePath)),\"width\":\(image.bitmap.width),\"height\":\(image.bitmap.height),"
+            console.out("{\"model\":\(JSONValue.escape(model)),\"image\":\(JSONValue.escape(imagePath)),\"width\":\(image.bitmap.width),\"height\":\(image.bitmap.height),"
                   + "\"input\":[\(format.width),\(format.height)],\"threads\":\(threads),\"runs\":\(runs),"
                   + String(format: "\"raw_ms\":%.4f,\"preprocess_ms\":%.4f,\"postprocess_ms\":%.4f,\"task\":\"\(task)\",\"detect_ms\":%.4f,\"detect_over_raw\":%.4f,\"preprocess_alone_ms\":%.4f",
                            raw * 1000, pre * 1000, post * 1000, e2e * 1000, ratio, preHot * 1000)
                   + (classify.map { String(format: ",\"classify_ms\":%.4f,\"label_over_classify\":%.4f", $0 * 1000, e2e / $0) } ?? "") + "}")
         } else {
-            print("model        \(model)")
-            print("image        \(imagePath) (\(image.bitmap.width)x\(image.bitmap.height)) → input \(format.width)x\(format.height)")
-            print("threads      \(threads), \(runs) runs after \(warmup) warm-up, medians")
-            print(String(format: "raw LiteRT run       %8.3f ms", raw * 1000))
-            print(String(format: "preprocessing        %8.3f ms (%.3f ms back to back)", pre * 1000, preHot * 1000))
-            print(String(format: "post-processing      %8.3f ms", post * 1000))
-            print(String(format: "\(task) (end to end) %8.3f ms", e2e * 1000))
-            print(String(format: "\(task) / raw        %8.3f", ratio))
+            console.out("model        \(model)")
+            console.out("image        \(imagePath) (\(image.bitmap.width)x\(image.bitmap.height)) → input \(format.width)x\(format.height)")
+            console.out("threads      \(threads), \(runs) runs after \(warmup) warm-up, medians")
+            console.out(String(format: "raw LiteRT run       %8.3f ms", raw * 1000))
+            console.out(String(format: "preprocessing        %8.3f ms (%.3f ms back to back)", pre * 1000, preHot * 1000))
+            console.out(String(format: "post-processing      %8.3f ms", post * 1000))
+            console.out(String(format: "\(task) (end to end) %8.3f ms", e2e * 1000))
+            console.out(String(format: "\(task) / raw        %8.3f", ratio))
             if let classify {
-                print(String(format: "classify (same model) %7.3f ms", classify * 1000))
-                print(String(format: "label / classify     %8.3f", e2e / classify))
+                console.out(String(format: "classify (same model) %7.3f ms", classify * 1000))
+                console.out(String(format: "label / classify     %8.3f", e2e / classify))
             }
         }
     }

@@ -14,10 +14,10 @@ final class ClassifyTask: BatchTask {
     let isStateful = false
     private var videoClassifier = PerVideo<ImageClassifier>()
 
-    init(_ p: ParsedCommand) throws {
+    init(_ config: MediaPipeTaskConfig) throws {
         options = ImageClassifierOptions()
-        try TaskOptions.apply(p, to: options, defaultMaxResults: 5)
-        roi = try TaskOptions.roi(p)
+        config.apply(to: options, defaultMaxResults: 5)
+        roi = config.regionOfInterest
         imageClassifier = try ImageClassifier(options: options)
     }
 
@@ -27,7 +27,7 @@ final class ClassifyTask: BatchTask {
     }
 
     func frame(_ frame: VideoFrame, video: Int) throws -> TaskRecord {
-        let classifier = try videoClassifier.get(video) { try ImageClassifier(options: try TaskOptions.copy(options, mode: .video)) }
+        let classifier = try videoClassifier.get(video) { try ImageClassifier(options: try TaskArguments.copy(options, mode: .video)) }
         let result = try classifier.classify(videoFrame: MPImage(bitmap: frame.bitmap, orientation: .up),
                                              timestampInMilliseconds: frame.timestampMs, regionOfInterest: roi)
         return Self.record(result, StageTimings(classifier.lastTimings))
@@ -45,7 +45,7 @@ final class ClassifyTask: BatchTask {
 
     func liveSession(deliver: @escaping (Int, Result<TaskRecord, ItemFailure>) -> Void) throws -> LiveSession? {
         let relay = Relay(deliver)
-        let o = try TaskOptions.copy(options, mode: .liveStream)
+        let o = try TaskArguments.copy(options, mode: .liveStream)
         o.imageClassifierLiveStreamDelegate = relay
         let classifier = try ImageClassifier(options: o)
         let roi = roi

@@ -13,9 +13,9 @@ final class DetectTask: BatchTask {
     let isStateful = false
     private var videoDetector = PerVideo<ObjectDetector>()
 
-    init(_ p: ParsedCommand) throws {
+    init(_ config: MediaPipeTaskConfig) throws {
         options = ObjectDetectorOptions()
-        try TaskOptions.apply(p, to: options, defaultMaxResults: -1)
+        config.apply(to: options, defaultMaxResults: -1)
         imageDetector = try ObjectDetector(options: options)
     }
 
@@ -25,7 +25,7 @@ final class DetectTask: BatchTask {
     }
 
     func frame(_ frame: VideoFrame, video: Int) throws -> TaskRecord {
-        let detector = try videoDetector.get(video) { try ObjectDetector(options: try TaskOptions.copy(options, mode: .video)) }
+        let detector = try videoDetector.get(video) { try ObjectDetector(options: try TaskArguments.copy(options, mode: .video)) }
         let result = try detector.detect(videoFrame: MPImage(bitmap: frame.bitmap, orientation: .up), timestampInMilliseconds: frame.timestampMs)
         return Self.record(result, StageTimings(detector.lastTimings))
     }
@@ -45,7 +45,7 @@ final class DetectTask: BatchTask {
 
     func liveSession(deliver: @escaping (Int, Result<TaskRecord, ItemFailure>) -> Void) throws -> LiveSession? {
         let relay = Relay(deliver)
-        let o = try TaskOptions.copy(options, mode: .liveStream)
+        let o = try TaskArguments.copy(options, mode: .liveStream)
         o.objectDetectorLiveStreamDelegate = relay
         let detector = try ObjectDetector(options: o)
         return APILiveSession(owner: detector, delegate: relay, submit: { frame in

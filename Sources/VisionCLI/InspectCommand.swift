@@ -11,29 +11,29 @@ enum InspectCommand {
         positionals: "MODEL", positionalHelp: "a .tflite file, or a fetched model's name", count: 1...1,
         options: [], run: run)
 
-    static func run(_ p: ParsedCommand) throws {
+    static func run(_ p: ParsedCommand, _ console: Console) throws {
         let path = try ModelZoo.resolve(p.positionals[0])
         let resources = try TasksErrorBridge.run { try ModelResources(path: path) }
         let file = resources.file
-        print("model        \(path) (\(file.data.count) bytes, schema v\(file.version))")
+        console.out("model        \(path) (\(file.data.count) bytes, schema v\(file.version))")
         let sg = file.subgraphs[0]
         for (kind, tensors) in [("input ", sg.inputTensors), ("output", sg.outputTensors)] {
             for t in tensors {
                 var q = ""
                 if let p = t.quantization, p.isPerTensor { q = " scale \(p.scales[0]) zero point \(p.zeroPoints.first ?? 0)" }
-                print("\(kind)       \(t.name) \(t.shape) \(t.type)\(q)")
+                console.out("\(kind)       \(t.name) \(t.shape) \(t.type)\(q)")
             }
         }
-        print("ops          \(Set(file.operatorNames()).sorted().joined(separator: ", "))")
+        console.out("ops          \(Set(file.operatorNames()).sorted().joined(separator: ", "))")
         if let pp = try? file.detectionPostProcessOptions() {
-            print("post-process max_detections \(pp.maxDetections), num_classes \(pp.numClasses), iou \(pp.nmsIouThreshold), score \(pp.nmsScoreThreshold)")
+            console.out("post-process max_detections \(pp.maxDetections), num_classes \(pp.numClasses), iou \(pp.nmsIouThreshold), score \(pp.nmsScoreThreshold)")
         }
-        defer { checks(path, file) }
+        defer { checks(path, file, console) }
         guard let md = resources.metadata else {
-            print("metadata     none")
+            console.out("metadata     none")
             return
         }
-        print("metadata     \(md.name ?? "-") (min parser \(md.minParserVersion ?? "-"))")
+        console.out("metadata     \(md.name ?? "-") (min parser \(md.minParserVersion ?? "-"))")
         for t in (md.subgraphs.first?.inputTensors ?? []) + (md.subgraphs.first?.outputTensors ?? []) {
             var parts: [String] = []
             if let n = t.normalization { parts.append("normalization mean \(n.mean) std \(n.std)") }
@@ -43,15 +43,15 @@ enum InspectCommand {
                 let count = (try? LabelMap.parseLines(resources.associatedFile(f.name)).count).map { " \($0) lines" } ?? ""
                 parts.append("file \(f.name)\(f.locale.map { " [\($0)]" } ?? "")\(count)")
             }
-            print("  tensor     \(t.name ?? "-"): " + (parts.isEmpty ? "-" : parts.joined(separator: "; ")))
+            console.out("  tensor     \(t.name ?? "-"): " + (parts.isEmpty ? "-" : parts.joined(separator: "; ")))
         }
-        print("files        \(resources.archive?.names.joined(separator: ", ") ?? "none")")
+        console.out("files        \(resources.archive?.names.joined(separator: ", ") ?? "none")")
     }
 
     /// Creates each task on the model — the same checks the APIs apply — and prints, for each
     /// refusal, the error and the `vision-tasks metadata` command line that repairs the model.
-    static func checks(_ path: String, _ file: ModelFile) {
-        print("checks")
+    static func checks(_ path: String, _ file: ModelFile, _ console: Console) {
+        console.out("checks")
         let postProcessed = ((try? file.detectionPostProcessOptions()) ?? nil) != nil
         let floatInput = file.subgraphs.first?.inputTensors.first?.type == .float32
         let outputs = file.subgraphs.first?.outputTensors.count ?? 0
@@ -61,12 +61,12 @@ enum InspectCommand {
         let normalization = floatInput ? " --mean 127.5 --std 127.5" : ""
         func report(_ task: String, _ error: Error?, fix: (String) -> String?) {
             guard let error else {
-                print("  ✓ \(task)")
+                console.out("  ✓ \(task)")
                 return
             }
             let f = ItemFailure(error)
-            print("  ✗ \(task): error \(f.code) (\(f.domain)): \(f.message)")
-            if let hint = fix(f.message) { print("      fix: \(hint)") }
+            console.out("  ✗ \(task): " + ErrorReport.line(f))
+            if let hint = fix(f.message) { console.out("      fix: \(hint)") }
         }
         let detectorOptions = ObjectDetectorOptions()
         detectorOptions.baseOptions.modelAssetPath = path

@@ -11,18 +11,18 @@ final class LabelTask: BatchTask {
     let isStateful = false
 
     static let options = [
-        TaskOptions.model,
-        OptionSpec("threshold", .number(0...1), "F", help: "confidence threshold (default: the model's, else 0)"),
-        OptionSpec("max-results", .integer(-1_000_000...1_000_000), "N", default: "10", help: "at most N labels (≤ 0: 10, as ML Kit)"),
-        OptionSpec("threads", .integer(1...256), "N", default: "1", help: "inference threads"),
-        TaskOptions.orientation,
+        TaskArguments.model,
+        OptionSpec(.threshold, .number(0...1), "F", help: "confidence threshold (default: the model's, else 0)"),
+        OptionSpec(.maxResults, .integer(-1_000_000...1_000_000), "N", default: "10", help: "at most N labels (≤ 0: 10, as ML Kit)"),
+        OptionSpec(.threads, .integer(1...256), "N", default: "1", help: "inference threads"),
+        TaskArguments.orientation,
     ]
 
-    init(_ p: ParsedCommand) throws {
-        let options = CustomImageLabelerOptions(localModel: LocalModel(path: try ModelZoo.resolve(try TaskOptions.requiredModel(p))))
-        if let t = p.float("threshold") { options.confidenceThreshold = NSNumber(value: t) }
-        if let n = p.int("max-results") { options.maxResultCount = n }
-        options.numThreads = p.int("threads") ?? 1
+    init(_ config: LabelConfig) throws {
+        let options = CustomImageLabelerOptions(localModel: LocalModel(path: config.modelPath))
+        if let t = config.threshold { options.confidenceThreshold = NSNumber(value: t) }
+        if let n = config.maxResults { options.maxResultCount = n }
+        options.numThreads = config.threads
         labeler = ImageLabeler.imageLabeler(options: options)
         if let error = labeler.modelError { throw error }
     }

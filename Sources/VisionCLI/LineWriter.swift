@@ -3,7 +3,8 @@ import Foundation
 /// Writes text lines to a file or standard output. With `flushEachLine` every line reaches the
 /// file as it is written, so an interrupted run keeps every finished line.
 final class LineWriter {
-    private let handle: FileHandle
+    private let handle: FileHandle?
+    private let console: Console?
     private let owned: Bool
     private let flushEachLine: Bool
     private var buffer = Data()
@@ -16,17 +17,20 @@ final class LineWriter {
         let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0o644)
         guard fd >= 0 else { throw CLIError.failure("cannot write \(path): \(String(cString: strerror(errno)))") }
         handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        console = nil
         owned = true
         self.flushEachLine = flushEachLine
     }
 
-    private init(handle: FileHandle, flushEachLine: Bool) {
-        self.handle = handle
+    private init(console: Console, flushEachLine: Bool) {
+        handle = nil
+        self.console = console
         owned = false
         self.flushEachLine = flushEachLine
     }
 
-    static func standardOutput(flushEachLine: Bool = false) -> LineWriter { LineWriter(handle: .standardOutput, flushEachLine: flushEachLine) }
+    /// Lines to `console`'s standard output.
+    static func standardOutput(_ console: Console, flushEachLine: Bool = false) -> LineWriter { LineWriter(console: console, flushEachLine: flushEachLine) }
 
     func write(_ line: String) throws {
         buffer.append(contentsOf: Array(line.utf8))
@@ -36,12 +40,16 @@ final class LineWriter {
 
     func flush() throws {
         guard !buffer.isEmpty else { return }
-        do { try handle.write(contentsOf: buffer) } catch { throw CLIError.failure("cannot write output: \(error.localizedDescription)") }
+        if let console {
+            console.write(.output, String(decoding: buffer, as: UTF8.self))
+        } else if let handle {
+            do { try handle.write(contentsOf: buffer) } catch { throw CLIError.failure("cannot write output: \(error.localizedDescription)") }
+        }
         buffer.removeAll(keepingCapacity: true)
     }
 
     func close() throws {
         try flush()
-        if owned { try? handle.close() }
+        if owned { try? handle?.close() }
     }
 }

@@ -35,18 +35,17 @@ final class LiveRunner: @unchecked Sendable {
     private var framesPerSecond = 30.0
     private var outputTimestamp = Int.min
 
-    init(task: BatchTask, source: String, _ p: ParsedCommand) throws {
+    init(task: BatchTask, live: LiveConfig, output outputConfig: OutputConfig, console: Console) throws {
         self.task = task
+        let source = live.source
         self.source = source
-        if p.flag("resume") { throw CLIError.usage("--resume does not apply to --live") }
-        if p.string("report") != nil { throw CLIError.usage("--report is for pictures and video files, not --live") }
         let name = source.split(whereSeparator: { "/:?&=".contains($0) }).last.map(String.init) ?? "live"
         let item = InputItem(path: source, relativePath: (name as NSString).deletingPathExtension + ".mp4", kind: .video)
         self.item = item
-        sink = try RecordSink(p, resuming: false)
+        sink = try RecordSink(outputConfig, resuming: false, console: console)
         let taskName = task.name
-        output = try p.string("output").map { try AnnotatedOutput(target: $0, items: [item], task: taskName) }
-        quiet = p.flag("quiet")
+        output = try outputConfig.output.map { try AnnotatedOutput(target: $0, items: [item], task: taskName) }
+        quiet = outputConfig.quiet
     }
 
     /// Set by the SIGINT handler (a lock-free atomic: safe in a signal handler).

@@ -5,27 +5,27 @@ import MediaPipeTasksVision
 /// after `--calls` detect (or classify) calls on a picture — one CLI process, as MediaPipe's
 /// counterpart (`scripts/mediapipe_memory.py`) measures itself.
 enum MemoryBench {
-    static func run(_ p: ParsedCommand) throws {
-        let model = try ModelZoo.resolve(try TaskOptions.requiredModel(p))
-        guard let imagePath = p.string("image") ?? p.positionals.first else { throw CLIError.usage("bench --memory needs --image PICTURE") }
-        let calls = p.int("calls") ?? 1000
+    static func run(_ p: ParsedCommand, _ console: Console) throws {
+        let model = try ModelZoo.resolve(try TaskArguments.requiredModel(p))
+        guard let imagePath = p.string(.image) ?? p.positionals.first else { throw CLIError.usage("bench --memory needs --image PICTURE") }
+        let calls = p.int(.calls) ?? 1000
         let image = try MPImage(contentsOfFile: imagePath, orientation: .up)
-        let task = try p.string("task") ?? (BenchCommand.looksLikeDetector(model) ? "detect" : "classify")
+        let task = try p.string(.task) ?? (BenchCommand.looksLikeDetector(model) ? "detect" : "classify")
         let baseline = SoakCommand.residentBytes()
         let call: () throws -> Void
         let keep: AnyObject
         if task == "detect" {
             let options = ObjectDetectorOptions()
             options.baseOptions.modelAssetPath = model
-            options.baseOptions.numThreads = p.int("threads") ?? 1
-            options.baseOptions.optimizeHybridModels = p.flag("fast-hybrid")
+            options.baseOptions.numThreads = p.int(.threads) ?? 1
+            options.baseOptions.optimizeHybridModels = p.flag(.fastHybrid)
             let detector = try ObjectDetector(options: options)
             keep = detector
             call = { _ = try detector.detect(image: image) }
         } else {
             let options = ImageClassifierOptions()
             options.baseOptions.modelAssetPath = model
-            options.baseOptions.numThreads = p.int("threads") ?? 1
+            options.baseOptions.numThreads = p.int(.threads) ?? 1
             let classifier = try ImageClassifier(options: options)
             keep = classifier
             call = { _ = try classifier.classify(image: image) }
@@ -37,12 +37,12 @@ enum MemoryBench {
         let after = SoakCommand.residentBytes()
         withExtendedLifetime(keep) {}
         let mib = { (b: Int) in Double(b) / 1_048_576 }
-        if p.flag("json") {
-            print(JSONValue.object([("model", .string(model)), ("task", .string(task)), ("calls", .int(calls)),
+        if p.flag(.json) {
+            console.out(JSONValue.object([("model", .string(model)), ("task", .string(task)), ("calls", .int(calls)),
                                     ("baselineMiB", .number(mib(baseline))), ("createdMiB", .number(mib(created))),
                                     ("firstCallMiB", .number(mib(first))), ("afterCallsMiB", .number(mib(after)))]).text)
         } else {
-            print(String(format: "resident memory: %.1f MiB before, %.1f MiB with the %@ created (+%.1f), %.1f MiB after 1 call, %.1f MiB after %d calls",
+            console.out(String(format: "resident memory: %.1f MiB before, %.1f MiB with the %@ created (+%.1f), %.1f MiB after 1 call, %.1f MiB after %d calls",
                          mib(baseline), mib(created), task, mib(created - baseline), mib(first), mib(after), calls))
         }
     }

@@ -16,15 +16,14 @@ enum ModelZoo {
 
     /// The official entries, then those of the catalog file `VISION_TASKS_MODEL_CATALOG` names (a
     /// team's own models: one `name<TAB>kind<TAB>sha256<TAB>url` per line, `#` comments).
-    static var entries: [Entry] { official + catalog(ProcessInfo.processInfo.environment["VISION_TASKS_MODEL_CATALOG"]) }
+    static func entries() throws -> [Entry] { official + (try catalog(ProcessInfo.processInfo.environment["VISION_TASKS_MODEL_CATALOG"])) }
 
-    /// The entries of a catalog file; lines that are not 4 tab-separated fields with a 64-digit
-    /// sha256 are skipped with a warning.
-    static func catalog(_ path: String?) -> [Entry] {
+    /// The entries of a catalog file; an unreadable file or a line that is not 4 tab-separated fields
+    /// with a 64-digit sha256 is an error naming the file and line.
+    static func catalog(_ path: String?) throws -> [Entry] {
         guard let path, !path.isEmpty else { return [] }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            FileHandle.standardError.write(Data("vision-tasks: cannot read the model catalog \(path)\n".utf8))
-            return []
+            throw CLIError.failure("cannot read the model catalog \(path) (VISION_TASKS_MODEL_CATALOG)")
         }
         var out: [Entry] = []
         for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -32,8 +31,7 @@ enum ModelZoo {
             if t.isEmpty || t.hasPrefix("#") { continue }
             let f = t.split(separator: "\t").map { $0.trimmingCharacters(in: .whitespaces) }
             guard f.count == 4, f[2].count == 64, f[2].allSatisfy(\.isHexDigit), !f[0].contains("/") else {
-                FileHandle.standardError.write(Data("vision-tasks: \(path):\(n + 1): expected name<TAB>kind<TAB>sha256<TAB>url\n".utf8))
-                continue
+                throw CLIError.failure("\(path):\(n + 1): expected name<TAB>kind<TAB>sha256<TAB>url")
             }
             out.append(Entry(name: f[0], kind: f[1], sha256: f[2].lowercased(), url: f[3]))
         }
@@ -75,15 +73,15 @@ enum ModelZoo {
     }
 
     /// The entry called `name` (with or without its extension).
-    static func entry(_ name: String) -> Entry? {
-        entries.first { $0.name == name || ($0.name as NSString).deletingPathExtension == name }
+    static func entry(_ name: String) throws -> Entry? {
+        try entries().first { $0.name == name || ($0.name as NSString).deletingPathExtension == name }
     }
 
     /// A `--model` value as a path: an existing file as it is; else a fetched model's cached file;
     /// an official model not fetched yet is a usage error that says how to fetch it.
     static func resolve(_ model: String) throws -> String {
         if FileManager.default.fileExists(atPath: model) { return model }
-        guard !model.contains("/"), let e = entry(model) else { return model }  // the task reports "not found"
+        guard !model.contains("/"), let e = try entry(model) else { return model }  // the task reports "not found"
         let cached = cacheDirectory().appendingPathComponent(e.name).path
         guard FileManager.default.fileExists(atPath: cached) else {
             throw CLIError.usage("model '\(model)' is not fetched yet: run 'vision-tasks models fetch \(e.name)'")

@@ -17,8 +17,10 @@ public struct OptionSpec: Sendable {
         case choice([String])
     }
 
+    /// The option (its name without the dashes: `max-results`).
+    public let id: OptionName
     /// The name without its dashes (`max-results`).
-    public let name: String
+    public var name: String { id.rawValue }
     /// What it takes.
     public let kind: Kind
     /// The placeholder shown in help (`N`, `PATH`, `F`).
@@ -29,8 +31,8 @@ public struct OptionSpec: Sendable {
     public let help: String
 
     /// Declares `--name`.
-    public init(_ name: String, _ kind: Kind, _ valueName: String = "", default defaultValue: String? = nil, help: String) {
-        self.name = name
+    public init(_ id: OptionName, _ kind: Kind, _ valueName: String = "", default defaultValue: String? = nil, help: String) {
+        self.id = id
         self.kind = kind
         self.defaultValue = defaultValue
         self.help = help

@@ -63,26 +63,26 @@ struct ParsedCommand {
     }
 
     /// Whether `--name` was given (flags and valued options alike).
-    func has(_ name: String) -> Bool { flags.contains(name) || values[name] != nil }
+    func has(_ option: OptionName) -> Bool { flags.contains(option.rawValue) || values[option.rawValue] != nil }
 
     /// The value of `--name` (the last one given), or its declared default.
-    func string(_ name: String) -> String? { values[name]?.last ?? spec.option(name)?.defaultValue }
+    func string(_ option: OptionName) -> String? { values[option.rawValue]?.last ?? spec.option(option.rawValue)?.defaultValue }
 
     /// `--name` as an integer (validated when parsed).
-    func int(_ name: String) -> Int? { string(name).flatMap { Int($0) } }
+    func int(_ option: OptionName) -> Int? { string(option).flatMap { Int($0) } }
 
     /// `--name` as a number; nil when absent or one of the option's words.
-    func double(_ name: String) -> Double? { string(name).flatMap { Double($0) } }
+    func double(_ option: OptionName) -> Double? { string(option).flatMap { Double($0) } }
 
     /// `--name` as a Float.
-    func float(_ name: String) -> Float? { double(name).map { Float($0) } }
+    func float(_ option: OptionName) -> Float? { double(option).map { Float($0) } }
 
     /// Whether the boolean `--name` was given.
-    func flag(_ name: String) -> Bool { flags.contains(name) }
+    func flag(_ option: OptionName) -> Bool { flags.contains(option.rawValue) }
 
     /// Every value of a repeatable `--name`, comma lists split, blanks dropped.
-    func list(_ name: String) -> [String] {
-        let raw = values[name] ?? spec.option(name)?.defaultValue.map { [$0] } ?? []
+    func list(_ option: OptionName) -> [String] {
+        let raw = values[option.rawValue] ?? spec.option(option.rawValue)?.defaultValue.map { [$0] } ?? []
         return raw.flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
     }
 }

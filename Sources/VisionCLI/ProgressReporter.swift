@@ -6,13 +6,15 @@ final class ProgressReporter {
     enum Style: String { case bar, lines, off }
 
     private let style: Style
+    private let console: Console
     private var total: Int
     private var done = 0
     private let started = Date()
     private var lastDraw = Date.distantPast
     private var lastLinePercent = -1
 
-    init(style: String?, total: Int) {
+    init(style: String?, total: Int, console: Console) {
+        self.console = console
         switch style {
         case "bar": self.style = .bar
         case "lines": self.style = .lines
@@ -54,7 +56,7 @@ final class ProgressReporter {
     /// Ends the bar's line.
     func finish() { if style == .bar && done > 0 { emit("\n") } }
 
-    private func emit(_ s: String) { FileHandle.standardError.write(Data(s.utf8)) }
+    private func emit(_ s: String) { console.write(.error, s) }
 
     static func clock(_ seconds: Double) -> String {
         let s = Int(seconds.rounded())

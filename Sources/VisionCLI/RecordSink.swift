@@ -7,18 +7,18 @@ final class RecordSink {
     private let jsonl: LineWriter?
     private var document: [String]?
 
-    init(_ p: ParsedCommand, resuming: Bool) throws {
-        let jsonlPath = p.string("jsonl")
-        if jsonlPath == "-" && p.flag("json") { throw CLIError.usage("--json and --jsonl - both write to standard output: pick one") }
-        if p.flag("resume") && (jsonlPath == nil || jsonlPath == "-") { throw CLIError.usage("--resume needs --jsonl FILE (the records to resume from)") }
-        if let jsonlPath {
-            jsonl = jsonlPath == "-" ? LineWriter.standardOutput(flushEachLine: true)
-                : try LineWriter(path: jsonlPath, append: resuming, flushEachLine: true)
+    private let console: Console
+
+    init(_ config: OutputConfig, resuming: Bool, console: Console) throws {
+        self.console = console
+        if let path = config.jsonl {
+            jsonl = path == "-" ? LineWriter.standardOutput(console, flushEachLine: true)
+                : try LineWriter(path: path, append: resuming, flushEachLine: true)
         } else {
             jsonl = nil
         }
-        document = p.flag("json") ? [] : nil
-        text = (jsonlPath == nil && !p.flag("json") && !p.flag("quiet")) ? LineWriter.standardOutput() : nil
+        document = config.json ? [] : nil
+        text = (config.jsonl == nil && !config.json && !config.quiet) ? LineWriter.standardOutput(console) : nil
     }
 
     /// Writes one record (and its text form under `heading`).
@@ -38,7 +38,7 @@ final class RecordSink {
         try jsonl?.close()
         if let document {
             let head = JSONValue.object(header).text.dropLast()
-            let out = LineWriter.standardOutput()
+            let out = LineWriter.standardOutput(console)
             try out.write(head + (header.isEmpty ? "" : ",") + "\"records\":[" + document.joined(separator: ",") + "],\"summary\":" + summary.text + "}")
             try out.close()
         }

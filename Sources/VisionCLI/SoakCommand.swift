@@ -14,15 +14,15 @@ enum SoakCommand {
     static let spec = CommandSpec(
         name: "soak", summary: "load, compile, run and destroy a model many times; report resident memory (leak check)",
         options: [
-            TaskOptions.model,
-            OptionSpec("cycles", .integer(1...10_000_000), "N", default: "300", help: "cycles after 20 warm-up cycles"),
-            OptionSpec("json", .flag, help: "one JSON object"),
+            TaskArguments.model,
+            OptionSpec(.cycles, .integer(1...10_000_000), "N", default: "300", help: "cycles after 20 warm-up cycles"),
+            OptionSpec(.json, .flag, help: "one JSON object"),
         ], run: run)
 
-    static func run(_ p: ParsedCommand) throws {
-        let path = try ModelZoo.resolve(try TaskOptions.requiredModel(p))
-        let cycles = p.int("cycles") ?? 300
-        let json = p.flag("json")
+    static func run(_ p: ParsedCommand, _ console: Console) throws {
+        let path = try ModelZoo.resolve(try TaskArguments.requiredModel(p))
+        let cycles = p.int(.cycles) ?? 300
+        let json = p.flag(.json)
         func cycle() throws {
             let compiled = try CompiledModel(model: try Model(path: path))
             for i in compiled.inputs.indices {
@@ -39,10 +39,10 @@ enum SoakCommand {
             let after = residentBytes()
             let seconds = Date().timeIntervalSince(t0)
             if json {
-                print("{\"cycles\":\(cycles),\"rss_before\":\(before),\"rss_after\":\(after),\"seconds\":\(seconds)}")
+                console.out("{\"cycles\":\(cycles),\"rss_before\":\(before),\"rss_after\":\(after),\"seconds\":\(seconds)}")
             } else {
-                print("\(cycles) load/compile/run/destroy cycles in \(String(format: "%.1f", seconds)) s")
-                print("resident memory: \(before / 1024) KiB before, \(after / 1024) KiB after (\((after - before) / 1024) KiB growth)")
+                console.out("\(cycles) load/compile/run/destroy cycles in \(String(format: "%.1f", seconds)) s")
+                console.out("resident memory: \(before / 1024) KiB before, \(after / 1024) KiB after (\((after - before) / 1024) KiB growth)")
             }
         } catch let e as LiteRTError {
             throw CLIError.failure(e.description)

@@ -5,51 +5,50 @@ import Video
 /// folders, globs, `-` (paths on standard input), videos, or `--live SOURCE`; prints the summary and
 /// per-stage timing, and turns failures into the exit status.
 enum TaskCommand {
-    static func run(_ p: ParsedCommand, makeTask: (ParsedCommand) throws -> BatchTask) throws {
-        let quiet = p.flag("quiet")
-        if let live = p.string("live") {
-            guard p.positionals.isEmpty else { throw CLIError.usage("give inputs or --live SOURCE, not both") }
-            let task = try makeTask(p)
+    static func run(_ p: ParsedCommand, _ console: Console, makeTask: () throws -> BatchTask) throws {
+        let outputConfig = try OutputConfig(p)
+        let quiet = outputConfig.quiet
+        if let live = try LiveConfig(p) {
+            let task = try makeTask()
             let s: LiveRunner.Summary
-            do { s = try LiveRunner(task: task, source: live, p).run() } catch let e as VideoError {
+            do { s = try LiveRunner(task: task, live: live, output: outputConfig, console: console).run() } catch let e as VideoError {
                 let f = ItemFailure(e)
-                throw CLIError.task(code: f.code, message: e.message + (live.hasPrefix("/dev/") ? " (is the camera connected, and may this user open it?)" : ""))
+                throw CLIError.task(code: f.code, message: e.message + (live.source.hasPrefix("/dev/") ? " (is the camera connected, and may this user open it?)" : ""))
             }
             try (task as? TrackTask)?.finish()
             if !quiet {
-                note(String(format: "live: %d frames read, %d delivered, %d dropped (%.1f s, %.1f delivered/s)",
-                            s.read, s.delivered, s.dropped, s.seconds, Double(s.delivered) / max(s.seconds, 1e-9)))
+                console.err(String(format: "live: %d frames read, %d delivered, %d dropped (%.1f s, %.1f delivered/s)",
+                                   s.read, s.delivered, s.dropped, s.seconds, Double(s.delivered) / max(s.seconds, 1e-9)))
             }
             if let f = s.firstFailure { throw CLIError.task(code: f.code, message: "\(s.failures) frame(s) failed; first: \(f.message)") }
             return
         }
-        guard !p.positionals.isEmpty else { throw CLIError.usage("\(p.spec.name) needs inputs: pictures, folders, videos, globs or - (paths on stdin); or --live SOURCE") }
-        var items = try InputCollector.collect(p.positionals)
-        let shard = try Shard.resolve(flag: p.string("shard"), count: p.int("shard-count"), environment: ProcessInfo.processInfo.environment)
+        let batch = try BatchConfig(p)
+        guard !batch.inputs.isEmpty else { throw CLIError.usage("\(p.spec.name) needs inputs: pictures, folders, videos, globs or - (paths on stdin); or --live SOURCE") }
+        var items = try InputCollector.collect(batch.inputs)
+        let shard = try Shard.resolve(flag: batch.shard, count: batch.shardCount, environment: ProcessInfo.processInfo.environment)
         if let shard {
             let all = items.count
             items = items.filter(shard.contains)
-            if !quiet { note("shard \(shard.index)/\(shard.count) (\(shard.origin)): \(items.count) of \(all) inputs") }
+            if !quiet { console.err("shard \(shard.index)/\(shard.count) (\(shard.origin)): \(items.count) of \(all) inputs") }
         }
-        let tasks = try RunOptions.tasks(p, items: items, makeTask)
+        let tasks = try batch.tasks(items: items, makeTask)
         let task = tasks[0]
-        let runner = try BatchRunner(tasks: tasks, items: items, p, model: p.string("model") ?? "")
+        let runner = try BatchRunner(tasks: tasks, items: items, batch: batch, output: outputConfig, console: console)
         let s = try runner.run()
         try (task as? TrackTask)?.finish()
         if !quiet {
             var line = "\(p.spec.name): " + runner.summaryLine
             if let track = task as? TrackTask, s.frames > 0 { line += ", \(track.classificationCount) classifier runs" }
             if runner.tasks.count > 1 { line += ", \(runner.tasks.count) workers" }
-            note(line)
-            note(s.stages.table())
-            for path in s.written { note("wrote \(path)") }
-            if let r = p.string("report") { note("wrote \(r)") }
+            console.err(line)
+            console.err(s.stages.table())
+            for path in s.written { console.err("wrote \(path)") }
+            if let r = outputConfig.report { console.err("wrote \(r)") }
         }
         if let (source, f) = s.firstFailure {
             let more = s.failures > 1 ? " (\(s.failures) inputs failed; the others were processed)" : ""
             throw CLIError.task(code: f.code, message: "\(source): \(f.message)\(more)")
         }
     }
-
-    static func note(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
 }

@@ -17,52 +17,40 @@ final class TrackTask: BatchTask {
     let isStateful = true
 
     static let options = [
-        OptionSpec("model", .text, "CLASSIFIER", help: "a classifier for the objects' labels (a path or a fetched model's name; default: no labels)"),
-        OptionSpec("max-objects", .integer(1...1000), "N", default: "5", help: "at most N objects per frame (ML Kit's cap is 5)"),
-        OptionSpec("single", .flag, help: "only the most prominent object (shouldEnableMultipleObjects = false)"),
-        OptionSpec("threshold", .number(0...1), "F", help: "label confidence threshold (default: the model's, else 0)"),
-        OptionSpec("max-labels", .integer(-1_000_000...1_000_000), "N", default: "10", help: "labels per object (≤ 0: 10)"),
-        OptionSpec("localizer", .text, "DETECTOR", help: "the class-agnostic localizer (default: the bundled SSD MobileNet v1)"),
-        OptionSpec("threads", .integer(1...256), "N", default: "1", help: "inference threads"),
-        OptionSpec("detections-jsonl", .text, "PATH", help: "also write the localizer's raw boxes per frame (for tracking evaluation)"),
-        OptionSpec("track-high", .number(0...1), "F", default: "0.35", help: "tracker: high-score threshold"),
-        OptionSpec("track-low", .number(0...1), "F", default: "0.1", help: "tracker: low-score threshold"),
-        OptionSpec("track-new", .number(0...1), "F", default: "0.4", help: "tracker: score to start a track"),
-        OptionSpec("track-iou", .number(0...1), "F", default: "0.2", help: "tracker: minimum IoU to match"),
-        OptionSpec("track-appearance", .number(0...1), "F", default: "0.35", help: "tracker: colour-histogram weight"),
-        OptionSpec("track-size", .number(0...1), "F", default: "0.15", help: "tracker: size-change weight"),
-        OptionSpec("track-group", .number(0...1), "F", default: "0.6", help: "tracker: group-box coverage"),
-        OptionSpec("track-part", .number(0...1), "F", default: "0.7", help: "tracker: part-box containment"),
-        OptionSpec("track-confirm", .integer(1...100), "N", default: "3", help: "tracker: frames to confirm a track"),
-        OptionSpec("track-coast-ms", .integer(0...60_000), "MS", default: "1000", help: "tracker: how long a lost track is kept"),
+        OptionSpec(.model, .text, "CLASSIFIER", help: "a classifier for the objects' labels (a path or a fetched model's name; default: no labels)"),
+        OptionSpec(.maxObjects, .integer(1...1000), "N", default: "5", help: "at most N objects per frame (ML Kit's cap is 5)"),
+        OptionSpec(.single, .flag, help: "only the most prominent object (shouldEnableMultipleObjects = false)"),
+        OptionSpec(.threshold, .number(0...1), "F", help: "label confidence threshold (default: the model's, else 0)"),
+        OptionSpec(.maxLabels, .integer(-1_000_000...1_000_000), "N", default: "10", help: "labels per object (≤ 0: 10)"),
+        OptionSpec(.localizer, .text, "DETECTOR", help: "the class-agnostic localizer (default: the bundled SSD MobileNet v1)"),
+        OptionSpec(.threads, .integer(1...256), "N", default: "1", help: "inference threads"),
+        OptionSpec(.detectionsJsonl, .text, "PATH", help: "also write the localizer's raw boxes per frame (for tracking evaluation)"),
+        OptionSpec(.trackHigh, .number(0...1), "F", default: "0.35", help: "tracker: high-score threshold"),
+        OptionSpec(.trackLow, .number(0...1), "F", default: "0.1", help: "tracker: low-score threshold"),
+        OptionSpec(.trackNew, .number(0...1), "F", default: "0.4", help: "tracker: score to start a track"),
+        OptionSpec(.trackIou, .number(0...1), "F", default: "0.2", help: "tracker: minimum IoU to match"),
+        OptionSpec(.trackAppearance, .number(0...1), "F", default: "0.35", help: "tracker: colour-histogram weight"),
+        OptionSpec(.trackSize, .number(0...1), "F", default: "0.15", help: "tracker: size-change weight"),
+        OptionSpec(.trackGroup, .number(0...1), "F", default: "0.6", help: "tracker: group-box coverage"),
+        OptionSpec(.trackPart, .number(0...1), "F", default: "0.7", help: "tracker: part-box containment"),
+        OptionSpec(.trackConfirm, .integer(1...100), "N", default: "3", help: "tracker: frames to confirm a track"),
+        OptionSpec(.trackCoastMs, .integer(0...60_000), "MS", default: "1000", help: "tracker: how long a lost track is kept"),
     ]
 
-    init(_ p: ParsedCommand) throws {
-        let model = try p.string("model").map(ModelZoo.resolve)
-        options = CustomObjectDetectorOptions(localModel: LocalModel(path: model ?? ""))
-        options.shouldEnableClassification = model != nil
-        options.shouldEnableMultipleObjects = !p.flag("single")
-        if let n = p.int("max-objects") { options.maxObjectCount = n }
-        if let t = p.float("threshold") { options.classificationConfidenceThreshold = NSNumber(value: t) }
-        if let n = p.int("max-labels") { options.maxPerObjectLabelCount = n }
-        if let l = p.string("localizer") { options.localizerModel = LocalModel(path: try ModelZoo.resolve(l)) }
-        options.numThreads = p.int("threads") ?? 1
-        var t = options.trackerOptions
-        t.highScoreThreshold = p.double("track-high") ?? t.highScoreThreshold
-        t.lowScoreThreshold = p.double("track-low") ?? t.lowScoreThreshold
-        t.newTrackThreshold = p.double("track-new") ?? t.newTrackThreshold
-        t.minimumIoU = p.double("track-iou") ?? t.minimumIoU
-        t.appearanceWeight = p.double("track-appearance") ?? t.appearanceWeight
-        t.sizeWeight = p.double("track-size") ?? t.sizeWeight
-        t.groupCoverage = p.double("track-group") ?? t.groupCoverage
-        t.partContainment = p.double("track-part") ?? t.partContainment
-        t.confirmationHits = p.int("track-confirm") ?? t.confirmationHits
-        t.maxCoastMs = p.int("track-coast-ms") ?? t.maxCoastMs
-        options.trackerOptions = t
+    init(_ config: TrackConfig) throws {
+        options = CustomObjectDetectorOptions(localModel: LocalModel(path: config.modelPath ?? ""))
+        options.shouldEnableClassification = config.modelPath != nil
+        options.shouldEnableMultipleObjects = !config.single
+        if let n = config.maxObjects { options.maxObjectCount = n }
+        if let t = config.threshold { options.classificationConfidenceThreshold = NSNumber(value: t) }
+        if let n = config.maxLabels { options.maxPerObjectLabelCount = n }
+        if let l = config.localizerPath { options.localizerModel = LocalModel(path: l) }
+        options.numThreads = config.threads
+        options.trackerOptions = config.tracker
         options.detectorMode = .singleImage
         pictureDetector = ObjectDetector.objectDetector(options: options)
         if let error = pictureDetector.modelError { throw error }
-        detectionsOut = try p.string("detections-jsonl").map { try LineWriter(path: $0) }
+        detectionsOut = try config.detectionsJSONL.map { try LineWriter(path: $0) }
     }
 
     func picture(_ picture: Picture) throws -> TaskRecord {

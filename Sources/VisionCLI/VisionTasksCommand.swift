@@ -8,24 +8,28 @@ public enum VisionTasksCommand {
 
     static let commands: [CommandSpec] = [
         CommandSpec(name: "detect", summary: "find objects with MediaPipe's ObjectDetector", positionals: inputs, positionalHelp: inputHelp, count: 0...Int.max,
-                    options: TaskOptions.mediaPipe + RunOptions.all,
-                    notes: "Example: vision-tasks detect --model efficientdet.tflite photos/ --output out/ --report out/report.html") { p in
-            try TaskCommand.run(p) { try DetectTask($0) }
+                    options: TaskArguments.mediaPipe + RunArguments.all,
+                    notes: "Example: vision-tasks detect --model efficientdet.tflite photos/ --output out/ --report out/report.html") { p, console in
+            let config = try MediaPipeTaskConfig(p)
+            try TaskCommand.run(p, console) { try DetectTask(config) }
         },
         CommandSpec(name: "classify", summary: "classify pictures with MediaPipe's ImageClassifier", positionals: inputs, positionalHelp: inputHelp, count: 0...Int.max,
-                    options: TaskOptions.mediaPipe + [TaskOptions.roi] + RunOptions.all,
-                    notes: "Example: vision-tasks classify --model mobilenet_v2.tflite burger.jpg --max-results 3") { p in
-            try TaskCommand.run(p) { try ClassifyTask($0) }
+                    options: TaskArguments.mediaPipe + [TaskArguments.roi] + RunArguments.all,
+                    notes: "Example: vision-tasks classify --model mobilenet_v2.tflite burger.jpg --max-results 3") { p, console in
+            let config = try MediaPipeTaskConfig(p, regionOfInterest: true)
+            try TaskCommand.run(p, console) { try ClassifyTask(config) }
         },
         CommandSpec(name: "label", summary: "label pictures with ML Kit's image labeling (custom model)", positionals: inputs, positionalHelp: inputHelp, count: 0...Int.max,
-                    options: LabelTask.options + RunOptions.all,
-                    notes: "ML Kit's rules: the model's threshold unless --threshold, at most 10 labels unless --max-results.") { p in
-            try TaskCommand.run(p) { try LabelTask($0) }
+                    options: LabelTask.options + RunArguments.all,
+                    notes: "ML Kit's rules: the model's threshold unless --threshold, at most 10 labels unless --max-results.") { p, console in
+            let config = try LabelConfig(p)
+            try TaskCommand.run(p, console) { try LabelTask(config) }
         },
         CommandSpec(name: "track", summary: "detect, track and classify objects with ML Kit (stream mode on videos)", positionals: inputs, positionalHelp: inputHelp,
-                    count: 0...Int.max, options: TrackTask.options + RunOptions.all,
-                    notes: "Videos get tracking IDs (stream mode); pictures are processed in single-image mode.\nExample: vision-tasks track clip.mp4 --model classifier.tflite --jsonl tracks.jsonl --output out/") { p in
-            try TaskCommand.run(p) { try TrackTask($0) }
+                    count: 0...Int.max, options: TrackTask.options + RunArguments.all,
+                    notes: "Videos get tracking IDs (stream mode); pictures are processed in single-image mode.\nExample: vision-tasks track clip.mp4 --model classifier.tflite --jsonl tracks.jsonl --output out/") { p, console in
+            let config = try TrackConfig(p)
+            try TaskCommand.run(p, console) { try TrackTask(config) }
         },
         InspectCommand.spec,
         MetadataCommand.spec,
@@ -43,10 +47,10 @@ public enum VisionTasksCommand {
         return lines.joined(separator: "\n")
     }
 
-    /// Runs with `arguments` (without the program name) and returns the exit status.
-    public static func main(_ arguments: [String]) -> Int32 {
+    /// Runs with `arguments` (without the program name), writing to `console`, and returns the exit status.
+    public static func main(_ arguments: [String], console: Console = .standard) -> Int32 {
         guard let name = arguments.first else {
-            print(usage)
+            console.out(usage)
             return 64
         }
         let rest = Array(arguments.dropFirst())
@@ -54,35 +58,23 @@ public enum VisionTasksCommand {
             if ["help", "--help", "-h"].contains(name) {
                 if let topic = rest.first {
                     guard let c = commands.first(where: { $0.name == topic }) else { throw unknown(topic) }
-                    print(c.help)
+                    console.out(c.help)
                 } else {
-                    print(usage)
+                    console.out(usage)
                 }
                 return 0
             }
             guard let command = commands.first(where: { $0.name == name }) else { throw unknown(name) }
             if rest.contains("--help") || rest.contains("-h") {
-                print(command.help)
+                console.out(command.help)
                 return 0
             }
-            try command.run(try ParsedCommand(command, rest))
+            try command.run(try ParsedCommand(command, rest), console)
             return 0
-        } catch let e as CLIError {
-            FileHandle.standardError.write(Data("vision-tasks: \(e.description)\n".utf8))
-            if case .usage = e {
-                let more = commands.contains { $0.name == name } ? "vision-tasks \(name) --help" : "vision-tasks help"
-                FileHandle.standardError.write(Data("Run '\(more)' for usage.\n".utf8))
-            }
-            return e.exitCode
-        } catch let e as TasksError {
-            FileHandle.standardError.write(Data("vision-tasks: error \(e.code) (\(TasksError.domain)): \(e.message)\n".utf8))
-            return Int32(e.code)
-        } catch let e as NSError where e.domain.hasPrefix("com.google") {
-            FileHandle.standardError.write(Data("vision-tasks: error \(e.code) (\(e.domain)): \(e.localizedDescription)\n".utf8))
-            return Int32(clamping: e.code > 0 && e.code < 64 ? e.code : 1)
         } catch {
-            FileHandle.standardError.write(Data("vision-tasks: \(error)\n".utf8))
-            return 1
+            let report = ErrorReport.make(error, command: name, knownCommand: commands.contains { $0.name == name })
+            report.lines.forEach(console.err)
+            return report.status
         }
     }
 

@@ -12,6 +12,33 @@ enum Runtime {
 
 @Suite("The LiteRT runtime")
 struct RuntimeTests {
+    @Test("the search: .litert/lib from the executable's directory upwards, pip installs of 2.3.0 (other versions named, not loaded)")
+    func searchPlaces() throws {
+        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        let list = LiteRTLibrary.candidates(explicit: nil, environment: [:])
+        #expect(list.contains(exe.appendingPathComponent(".litert/lib/libLiteRt.so").path))
+        #expect(list.contains(exe.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".litert/lib/libLiteRt.so").path))
+        #expect(list.last == "libLiteRt.so")
+
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("vt-pip-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        func install(_ prefix: String, _ version: String) throws -> String {
+            let site = root.appendingPathComponent(prefix).appendingPathComponent("lib/python3.11/site-packages")
+            try FileManager.default.createDirectory(at: site.appendingPathComponent("ai_edge_litert"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: site.appendingPathComponent("ai_edge_litert-\(version).dist-info"), withIntermediateDirectories: true)
+            let lib = site.appendingPathComponent("ai_edge_litert/libLiteRt.so")
+            try Data("not a library".utf8).write(to: lib)
+            return lib.path
+        }
+        let pinned = try install("venv", "2.3.0")
+        let other = try install("conda", "1.4.0")
+        let environment = ["VIRTUAL_ENV": root.appendingPathComponent("venv").path, "CONDA_PREFIX": root.appendingPathComponent("conda").path,
+                           "HOME": root.path]
+        let found = LiteRTLibrary.candidates(explicit: nil, environment: environment)
+        #expect(found.contains(pinned) && !found.contains(other))
+        #expect(found.firstIndex(of: pinned) ?? 0 > found.firstIndex(of: exe.appendingPathComponent("libLiteRt.so").path) ?? Int.max)
+    }
+
     @Test("a missing library names every place it looked")
     func missingLibrary() throws {
         do {
@@ -20,7 +47,8 @@ struct RuntimeTests {
         } catch let e as LiteRTError {
             #expect(e.code == .libraryNotFound)
             #expect(e.message.contains("/nonexistent/dir/libLiteRt.so (no such file)"))
-            #expect(e.message.contains("make setup"))
+            #expect(e.message.contains("swift package --allow-writing-to-package-directory --allow-network-connections all fetch-litert"))
+            #expect(e.message.contains("pip install ai-edge-litert==2.3.0") && !e.message.contains("make setup"))
         }
         let list = LiteRTLibrary.candidates(explicit: nil, environment: ["LITERT_LIBRARY": "/a/libLiteRt.so", "LITERT_LIB_DIR": "/b"])
         #expect(list.first == "/a/libLiteRt.so")

@@ -1,5 +1,6 @@
 import Foundation
 import MediaPipeTasksVision
+import MLKit
 import Testing
 @testable import VisionCLI
 import VisionTestSupport
@@ -7,16 +8,16 @@ import VisionTestSupport
 @Suite("The command line")
 struct CommandLineTests {
     static let spec = CommandSpec(name: "t", summary: "test", positionals: "X...", count: 0...Int.max,
-                                  options: TaskOptions.mediaPipe + [OptionSpec("json", .flag, help: "j")]) { _ in }
+                                  options: TaskArguments.mediaPipe + [OptionSpec(.json, .flag, help: "j")]) { _, _ in }
 
     @Test("arguments: values, = form, repeated lists, flags, positionals, unknown options with suggestions")
     func parsing() throws {
         let a = try ParsedCommand(Self.spec, ["--model", "m.tflite", "a.jpg", "--allow=cat,dog", "--allow", "bird", "--json", "b.jpg", "--", "--c.jpg"])
-        #expect(a.string("model") == "m.tflite")
-        #expect(a.list("allow") == ["cat", "dog", "bird"])
-        #expect(a.flag("json") && !a.flag("fast-hybrid"))
+        #expect(a.string(.model) == "m.tflite")
+        #expect(a.list(.allow) == ["cat", "dog", "bird"])
+        #expect(a.flag(.json) && !a.flag(.fastHybrid))
         #expect(a.positionals == ["a.jpg", "b.jpg", "--c.jpg"])
-        #expect(a.int("threads") == 1 && a.string("locale") == "en")  // declared defaults
+        #expect(a.int(.threads) == 1 && a.string(.locale) == "en")  // declared defaults
         func message(_ args: [String]) -> String {
             do { _ = try ParsedCommand(Self.spec, args); return "" } catch { return "\(error)" }
         }
@@ -45,7 +46,7 @@ struct CommandLineTests {
     func scoreThreshold() throws {
         func options(_ raw: [String]) throws -> ImageClassifierOptions {
             let options = ImageClassifierOptions()
-            try TaskOptions.apply(try ParsedCommand(Self.spec, ["--model", "m.tflite"] + raw), to: options, defaultMaxResults: 5)
+            try MediaPipeTaskConfig(try ParsedCommand(Self.spec, ["--model", "m.tflite"] + raw)).apply(to: options, defaultMaxResults: 5)
             return options
         }
         let plain = try options([])
@@ -57,14 +58,46 @@ struct CommandLineTests {
         #expect(throws: CLIError.self) { try options(["--score-threshold", "modle"]) }
     }
 
-    @Test("exit status: 64 for usage errors, MediaPipe's code for task errors")
+    /// Runs the command line in-process and returns its exit status and what it wrote.
+    static func run(_ args: [String]) -> (status: Int32, stdout: String, stderr: String) {
+        let (console, captured) = Console.capturing()
+        let status = VisionTasksCommand.main(args, console: console)
+        return (status, captured.output, captured.error)
+    }
+
+    @Test("exit status and messages, in-process through the Console: 64 and where to get help for usage errors, MediaPipe's code and message for task errors")
     func exitCodes() {
-        #expect(VisionTasksCommand.main([]) == 64)
-        #expect(VisionTasksCommand.main(["frobnicate"]) == 64)
-        #expect(VisionTasksCommand.main(["detect", "a.jpg"]) == 64)
-        #expect(VisionTasksCommand.main(["detect", "--model", "/nonexistent.tflite", "a.jpg"]) == 5)
-        #expect(VisionTasksCommand.main(["classify", "--model", "/nonexistent.tflite", "a.jpg", "--threads", "0"]) == 64)
+        let none = Self.run([])
+        #expect(none.status == 64 && none.stdout.hasPrefix("vision-tasks — MediaPipe Tasks Vision") && none.stderr.isEmpty)
+        let unknown = Self.run(["frobnicate"])
+        #expect(unknown.status == 64 && unknown.stderr == "vision-tasks: usage error: unknown command 'frobnicate'\nRun 'vision-tasks help' for usage.\n")
+        let noModel = Self.run(["detect", "a.jpg"])
+        #expect(noModel.status == 64 && noModel.stderr.contains("detect needs --model MODEL.tflite") && noModel.stderr.contains("Run 'vision-tasks detect --help' for usage."))
+        let missing = Self.run(["detect", "--model", "/nonexistent.tflite", "a.jpg"])
+        #expect(missing.status == 5 && missing.stderr == "vision-tasks: error 5 (com.google.mediapipe.tasks): NOT_FOUND: Unable to open file at /nonexistent.tflite\n")
+        #expect(Self.run(["classify", "--model", "/nonexistent.tflite", "a.jpg", "--threads", "0"]).status == 64)
         #expect(CLIError.task(code: 3, message: "x").exitCode == 3)
+        let help = Self.run(["detect", "--help"])
+        #expect(help.status == 0 && help.stdout.contains("--max-results N") && help.stderr.isEmpty)
+        let catalog = FileManager.default.temporaryDirectory.appendingPathComponent("vt-catalog-\(UUID().uuidString).tsv").path
+        defer { try? FileManager.default.removeItem(atPath: catalog) }
+        try? "# models\nbad line without tabs\n".write(toFile: catalog, atomically: true, encoding: .utf8)
+        setenv("VISION_TASKS_MODEL_CATALOG", catalog, 1)
+        defer { unsetenv("VISION_TASKS_MODEL_CATALOG") }
+        let models = Self.run(["models", "path", "team_model"])
+        #expect(models.status == 1 && models.stderr == "vision-tasks: \(catalog):2: expected name<TAB>kind<TAB>sha256<TAB>url\n")
+    }
+
+    @Test("CLI fixes are added where errors are shown: the metadata command for a model without labels, make setup for a missing runtime")
+    func hints() {
+        let noLabels = ErrorReport.make(MLKitError(.invalidArgument, "Failed to initialize labeler. … add a label file (TENSOR_AXIS_LABELS) to the output tensor's metadata."),
+                                        command: "label", knownCommand: true)
+        #expect(noLabels.status == 3)
+        #expect(noLabels.lines.last == "Add labels with: vision-tasks metadata --model MODEL.tflite --labels labels.txt --output LABELED.tflite")
+        let runtime = ErrorReport.make(TasksError(code: .failedPreconditionError, message: "FAILED_PRECONDITION: LiteRT runtime library libLiteRt.so was not found. Looked in: …"),
+                                       command: "detect", knownCommand: true)
+        #expect(runtime.status == 9 && runtime.lines.last == "In a VisionTasks checkout, 'make setup' fetches it.")
+        #expect(ErrorReport.make(CLIError.failure("x"), command: "detect", knownCommand: true).lines == ["vision-tasks: x"])
     }
 
     @Test("detect and classify run end to end and write an annotated picture", .enabled(if: TestAssets.shouldRun))

@@ -1,0 +1,43 @@
+import Foundation
+import Imaging
+
+/// How a task command runs over its inputs, parsed once: the inputs, every Nth video frame, the
+/// pictures' orientation, the pipeline's workers, the shard.
+struct BatchConfig: Sendable {
+    var inputs: [String] = []
+    var every = 1
+    var orientation: ImageOrientation?
+    var sequential = false
+    var workers: Int?
+    /// Each worker's inference threads (to size the default worker count).
+    var threads = 1
+    var shard: String?
+    var shardCount: Int?
+    /// The model's name, for the report.
+    var model = ""
+
+    init() {}
+
+    init(_ p: ParsedCommand) throws {
+        inputs = p.positionals
+        every = p.int(.every) ?? 1
+        orientation = TaskArguments.orientation(p)
+        sequential = p.flag(.sequential)
+        workers = p.int(.workers)
+        threads = p.int(.threads) ?? 1
+        shard = p.string(.shard)
+        shardCount = p.int(.shardCount)
+        model = p.string(.model) ?? ""
+    }
+
+    /// The task copies for a run: `workers` (default: the CPUs divided by the threads, so that the
+    /// workers' inference threads fill the machine once), one when sequential or when the task is
+    /// stateful, and no more than `items` can keep busy (a video counts as many).
+    func tasks(items: [InputItem]?, _ make: () throws -> BatchTask) throws -> [BatchTask] {
+        let first = try make()
+        if first.isStateful || sequential { return [first] }
+        var count = workers ?? max(1, min(8, ProcessInfo.processInfo.activeProcessorCount / max(1, threads)))
+        if let items, !items.contains(where: { $0.kind == .video }) { count = min(count, max(1, items.count)) }
+        return try [first] + (1..<max(1, count)).map { _ in try make() }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Imaging
+import MediaPipeTasksVision
+
+/// The options the tasks take on the command line, declared once and shared by the commands, and
+/// how they set the API's options.
+enum TaskArguments {
+    static let model = OptionSpec(.model, .text, "MODEL", help: "the .tflite model (a path, or the name of a model fetched with 'vision-tasks models fetch')")
+    static let maxResults = OptionSpec(.maxResults, .integer(-1...1_000_000), "N", help: "at most N results (-1: all)")
+    static let scoreThreshold = OptionSpec(.scoreThreshold, .number(-1_000_000...1_000_000, words: ["model"]), "F|model",
+                                           default: "0", help: "keep results scoring at least F ('model': the model's own threshold)")
+    static let allow = OptionSpec(.allow, .list, "NAMES", help: "only these category names (comma list, repeatable)")
+    static let deny = OptionSpec(.deny, .list, "NAMES", help: "not these category names")
+    static let locale = OptionSpec(.locale, .text, "L", default: "en", help: "display-name locale")
+    static let threads = OptionSpec(.threads, .integer(1...BaseOptions.maxThreads), "N", default: "1", help: "inference threads")
+    static let fastHybrid = OptionSpec(.fastHybrid, .flag, help: "run hybrid int8-weight models in float (faster; not bit-identical to MediaPipe)")
+    static let orientation = OptionSpec(.orientation, .choice(["up", "down", "left", "right", "up-mirrored", "down-mirrored", "left-mirrored", "right-mirrored"]),
+                                        help: "how pictures are shown (default: their EXIF orientation)")
+    static let roi = OptionSpec(.roi, .text, "x,y,w,h", help: "classify only this region (normalized coordinates)")
+
+    /// MediaPipe's task options, in help order.
+    static let mediaPipe = [model, maxResults, scoreThreshold, allow, deny, locale, threads, fastHybrid, orientation]
+
+    /// A copy of `options` in running mode `mode` (a task reads its options once, when created).
+    static func copy<Options: VisionTaskOptions>(_ options: Options, mode: RunningMode) throws -> Options {
+        guard let o = options.copy() as? Options else { throw CLIError.failure("cannot copy the task options") }
+        o.runningMode = mode
+        return o
+    }
+
+    /// `--model`, which every task needs.
+    static func requiredModel(_ p: ParsedCommand) throws -> String {
+        guard let m = p.string(.model) else { throw CLIError.usage("\(p.spec.name) needs --model MODEL.tflite (see 'vision-tasks models' for official ones)") }
+        return m
+    }
+
+    /// `--orientation` as an image orientation.
+    static func orientation(_ p: ParsedCommand) -> ImageOrientation? {
+        switch p.string(.orientation) {
+        case "up": return .up
+        case "down": return .down
+        case "left": return .left
+        case "right": return .right
+        case "up-mirrored": return .upMirrored
+        case "down-mirrored": return .downMirrored
+        case "left-mirrored": return .leftMirrored
+        case "right-mirrored": return .rightMirrored
+        default: return nil
+        }
+    }
+
+    /// `--roi x,y,w,h` (normalized); `.zero` (the whole picture) when absent.
+    static func roi(_ p: ParsedCommand) throws -> CGRect {
+        guard let r = p.string(.roi) else { return .zero }
+        let v = r.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard v.count == 4, v.allSatisfy(\.isFinite), v[2] > 0, v[3] > 0 else {
+            throw CLIError.usage("--roi takes x,y,width,height (normalized, e.g. 0.1,0.1,0.5,0.5), got '\(r)'")
+        }
+        return CGRect(x: v[0], y: v[1], width: v[2], height: v[3])
+    }
+}
