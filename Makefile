@@ -47,7 +47,7 @@ arm64: setup
 
 ## bench: release benchmarks (ours vs raw LiteRT; add MEDIAPIPE=1 for MediaPipe 1.2.2 side by side).
 bench: build
-	@scripts/bench.sh
+	@scripts/bench/bench.sh
 
 ## test-slurm: a real one-node Slurm (slurm-wlm, munge; installed when missing) runs a 4-task array over
 ## the shared photos and video; the merged shards must equal a single run's records.
@@ -56,11 +56,11 @@ test-slurm: build
 
 ## bench-throughput: the app's pipeline vs a sequential loop on the shared photos and on car-detection.mp4.
 bench-throughput: build
-	@scripts/bench-throughput.sh
+	@scripts/bench/bench-throughput.sh
 
 ## bench-track: stream-mode frames/s on a video, classification on vs the localizer alone (1 thread, pinned).
 bench-track: build
-	@scripts/bench-track.sh
+	@scripts/bench/bench-track.sh
 
 ## tracking: tracking quality vs ByteTrack on generated sequences (py-motmetrics; VARIANT=1,2 for held-out sets).
 TRACKING_ARGS ?=

@@ -45,12 +45,12 @@ let package = Package(
         .target(name: "UIKitCompat", dependencies: ["Imaging", "Locking"]),
         .target(name: "MediaPipeTasksVision", dependencies: ["VisionCore", "Imaging", "UIKitCompat", "FileInput", "Locking"]),
         // ML Kit's custom-model vision API on the same core.
-        .target(name: "MLKit", dependencies: ["VisionCore", "Imaging", "UIKitCompat", "TFLiteModel", "FileInput", "Locking"],
+        .target(name: "MLKit", dependencies: ["VisionCore", "Imaging", "UIKitCompat", "FileInput", "Locking"],
                 exclude: ["Resources/LOCALIZER.md"],
                 resources: [.copy("Resources/ssd_mobilenet_v1_coco_quant_metadata.tflite")]),
-        .target(name: "VisionCLI", dependencies: ["MediaPipeTasksVision", "MLKit", "Video", "VisionCore", "Imaging", "TFLiteModel", "LiteRT"]),
+        .target(name: "VisionCLI", dependencies: ["MediaPipeTasksVision", "MLKit", "Video", "VisionCore", "Imaging", "TFLiteModel", "LiteRT", "FileInput", "Locking"]),
         .executableTarget(name: "vision-tasks", dependencies: ["VisionCLI"]),
-        .target(name: "VisionTestSupport", dependencies: ["TFLiteModel", "Imaging", "FileInput"]),
+        .target(name: "VisionTestSupport", dependencies: ["TFLiteModel", "FileInput"]),
         .plugin(name: "FetchLiteRT",
                 capability: .command(intent: .custom(verb: "fetch-litert",
                                                      description: "Downloads LiteRT's libLiteRt.so (ai-edge-litert 2.3.0 from PyPI, sha256-checked) into .litert/lib"),
@@ -58,13 +58,15 @@ let package = Package(
                                                    .allowNetworkConnections(scope: .all(), reason: "Downloads ai-edge-litert 2.3.0 from PyPI")])),
         .testTarget(name: "LiteRTTests", dependencies: ["LiteRT", "VisionTestSupport", "TFLiteModel"]),
         .testTarget(name: "TFLiteModelTests", dependencies: ["TFLiteModel", "VisionTestSupport"]),
-        .testTarget(name: "VideoTests", dependencies: ["Video", "VisionTestSupport"]),
+        .testTarget(name: "VideoTests", dependencies: ["Video", "VisionTestSupport", "Imaging"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "VisionTestSupport"]),
-        .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "VisionTestSupport", "CKernels"]),
+        .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "VisionTestSupport", "CKernels", "LiteRT", "TFLiteModel", "Imaging", "FileInput"]),
+        // Our C kernels, bit for bit against LiteRT's own on single ops and whole models.
+        .testTarget(name: "CKernelsTests", dependencies: ["CKernels", "VisionCore", "VisionTestSupport", "LiteRT", "TFLiteModel"]),
         .testTarget(name: "VisionCLITests", dependencies: ["VisionCLI", "VisionTestSupport", "MediaPipeTasksVision", "MLKit", "Video", "Imaging"]),
         // Client code written against MediaPipe's iOS headers, compiled and run as an app would.
-        .testTarget(name: "MLKitTests", dependencies: ["MLKit", "MediaPipeTasksVision", "VisionTestSupport", "TFLiteModel", "Video"]),
+        .testTarget(name: "MLKitTests", dependencies: ["MLKit", "MediaPipeTasksVision", "VisionTestSupport", "TFLiteModel", "Video", "Imaging", "UIKitCompat"]),
         .testTarget(name: "IOSClientTests", dependencies: ["MediaPipeTasksVision", "VisionTestSupport"]),
-        .testTarget(name: "MediaPipeTasksVisionTests", dependencies: ["MediaPipeTasksVision", "VisionTestSupport", "TFLiteModel", "VisionCore", "Locking"]),
+        .testTarget(name: "MediaPipeTasksVisionTests", dependencies: ["MediaPipeTasksVision", "VisionTestSupport", "TFLiteModel", "VisionCore", "Locking", "Imaging", "UIKitCompat"]),
     ]
 )

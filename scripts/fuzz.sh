@@ -37,13 +37,13 @@ cmodule() {  # name: Sources/<name>/<name>.c as an instrumented static library w
 }
 
 build() {
-  module FileInput Sources/FileInput/*.swift
-  module TFLiteModel Sources/TFLiteModel/*.swift
+  module FileInput $(find Sources/FileInput -name "*.swift" | sort)
+  module TFLiteModel $(find Sources/TFLiteModel -name "*.swift" | sort)
   # The C layers (over libjpeg, over FFmpeg), instrumented, each with a module map of its own;
   # the libraries below them are not instrumented.
   cmodule CJPEG
-  module Locking Sources/Locking/*.swift
-  module Imaging Sources/Imaging/*.swift
+  module Locking $(find Sources/Locking -name "*.swift" | sort)
+  module Imaging $(find Sources/Imaging -name "*.swift" | sort)
   cmodule CFFmpeg
   link=(-L "$out" -lTFLiteModel -lFileInput -lz)
   swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-model" Fuzz/FuzzSeeds.swift Fuzz/ModelSeeds.swift Fuzz/ModelFuzz.swift "${link[@]}"

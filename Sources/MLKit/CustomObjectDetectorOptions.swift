@@ -23,7 +23,7 @@ public final class CustomObjectDetectorOptions: CommonObjectDetectorOptions {
     /// mode's thresholds are in ``trackerOptions``).
     public var localizerScoreThreshold: Float = 0.5
     /// Stream mode's tracker parameters (documented defaults).
-    public var trackerOptions = TrackerOptions()
+    public var trackerOptions = ObjectTrackerOptions()
     /// Stream mode reclassifies a tracked object after this many frames (default 30), or sooner
     /// when its box has changed (IoU with the box last classified below ``reclassifyIoU``).
     public var reclassifyIntervalFrames: Int = 30
@@ -51,7 +51,7 @@ public final class CustomObjectDetectorOptions: CommonObjectDetectorOptions {
     var sessionOptions: StreamDetectionOptions {
         StreamDetectionOptions(mode: detectorMode == .singleImage ? .singleImage : .stream, maxObjects: resolvedObjectCount,
                                localizerThreshold: localizerScoreThreshold, reclassifyInterval: reclassifyIntervalFrames,
-                               reclassifyIoU: reclassifyIoU, classificationMargin: classificationMargin, tracker: trackerOptions)
+                               reclassifyIoU: reclassifyIoU, classificationMargin: classificationMargin, tracker: trackerOptions.core)
     }
 
     /// The lowest localizer score the session needs (stream mode's low-score tracking included).

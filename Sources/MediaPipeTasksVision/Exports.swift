@@ -2,5 +2,4 @@
 // `UIImage.Orientation`, `CVPixelBuffer`, `CMSampleBuffer`, `CGRect` via Foundation) and the pixel
 // types behind them, as the iOS framework brings UIKit's.
 @_exported import Foundation
-@_exported import Imaging
 @_exported import UIKitCompat

@@ -10,7 +10,7 @@ import UIKitCompat
 public final class MPImage: NSObject, Sendable {
     /// The pixels the task reads (BGRA un-premultiplied, video-range NV12 expanded; float buffers
     /// rendered as gray for display only).
-    public let bitmap: Bitmap
+    package let bitmap: Bitmap
     /// MediaPipe's `ImageFormat` number for buffers its vision tasks refuse (9, `VEC32F1`, for
     /// one-component float buffers); nil for the formats they take.
     let unsupportedFormat: Int?
@@ -83,7 +83,7 @@ public final class MPImage: NSObject, Sendable {
     }
 
     /// Wraps decoded or raw pixels (a Linux entry point).
-    public convenience init(bitmap: Bitmap, orientation: UIImage.Orientation = .up) {
+    package convenience init(bitmap: Bitmap, orientation: UIImage.Orientation = .up) {
         self.init(bitmap: bitmap, orientation: orientation, source: .image, image: nil, pixelBuffer: nil, sampleBuffer: nil)
     }
 

@@ -5,10 +5,10 @@ import Imaging
 /// `UIImage(cgImage:)` and `uiImage.cgImage` code compiles and runs.
 public final class CGImage: Sendable {
     /// The pixels.
-    public let bitmap: Bitmap
+    package let bitmap: Bitmap
 
     /// Wraps pixels.
-    public init(bitmap: Bitmap) { self.bitmap = bitmap }
+    package init(bitmap: Bitmap) { self.bitmap = bitmap }
 
     /// Width in pixels.
     public var width: Int { bitmap.width }

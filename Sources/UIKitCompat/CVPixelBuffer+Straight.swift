@@ -3,7 +3,7 @@ import Imaging
 extension CVPixelBuffer {
     /// The pixels as vision models read them: BGRA/RGBA with alpha un-premultiplied (as MediaPipe
     /// does), video-range NV12 expanded to full range, other layouts as stored.
-    public func straightBitmap() throws -> Bitmap {
+    package func straightBitmap() throws -> Bitmap {
         var b = try bitmap
         switch b.format {
         case .bgra8, .rgba8:

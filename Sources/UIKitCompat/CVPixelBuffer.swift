@@ -120,7 +120,7 @@ public final class CVPixelBuffer: @unchecked Sendable {
     /// The 8-bit pixels (BGRA, RGBA or NV12, strides kept), copied out of the buffer once until its
     /// base address is next locked. Float buffers are rendered as gray, each value × 255 clamped to
     /// 0…255 (tasks refuse float buffers, as MediaPipe does).
-    public var bitmap: Bitmap {
+    package var bitmap: Bitmap {
         get throws {
             lock.lock()
             defer { lock.unlock() }

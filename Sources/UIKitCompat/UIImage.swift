@@ -8,7 +8,7 @@ public final class UIImage: Sendable {
     public typealias Orientation = ImageOrientation
 
     /// The stored pixels (not turned by the orientation).
-    public let bitmap: Bitmap
+    package let bitmap: Bitmap
     /// How the pixels are turned for display (from EXIF for decoded files).
     public let imageOrientation: Orientation
     /// Always 1 on Linux.
@@ -64,7 +64,7 @@ public final class UIImage: Sendable {
     public var cgImage: CGImage? { CGImage(bitmap: bitmap) }
 
     /// Wraps pixels shown with `orientation`.
-    public init(bitmap: Bitmap, orientation: Orientation = .up) {
+    package init(bitmap: Bitmap, orientation: Orientation = .up) {
         self.bitmap = bitmap
         self.imageOrientation = orientation
     }

@@ -1,3 +1,4 @@
+import Imaging
 import Foundation
 import MLKit
 import Testing

@@ -1,3 +1,4 @@
+import Imaging
 import Foundation
 import MediaPipeTasksVision
 import MLKit

@@ -144,7 +144,7 @@ struct ModelMappingTests {
 
     @Test("the rewrite's filter digest is the kernel's, for every length")
     func digests() {
-        var r = HybridDepthwiseKernelTests.Random(state: 5)
+        var r = TestRandom(state: 5)
         for n in [0, 1, 7, 8, 9, 15, 16, 17, 1000, 4099] {
             let bytes = (0..<n).map { _ in UInt8(truncatingIfNeeded: r.next()) }
             let swift = bytes.withUnsafeBytes { ModelFile.filterDigest($0) }

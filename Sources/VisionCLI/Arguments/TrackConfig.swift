@@ -1,4 +1,4 @@
-import VisionCore
+import MLKit
 
 /// `track`'s options, parsed once (ML Kit's object detector and its tracker).
 struct TrackConfig: Sendable {
@@ -12,7 +12,7 @@ struct TrackConfig: Sendable {
     var threads = 1
     /// Also write the localizer's raw boxes per frame here.
     var detectionsJSONL: String?
-    var tracker = TrackerOptions()
+    var tracker = ObjectTrackerOptions()
 
     init(_ p: ParsedCommand) throws {
         modelPath = try p.string(.model).map(ModelZoo.resolve)

@@ -28,7 +28,7 @@ struct Conv1x1KernelTests {
         Case(h: 2, w: 9, k: 33, n: 31, izp: 127, fzp: 1, ozp: 5, iscale: 0.5, fscale: 0.9, oscale: 7.3, activation: 3, bias: true),
     ]
 
-    typealias Random = HybridDepthwiseKernelTests.Random
+    typealias Random = TestRandom
 
     static func model(_ c: Case, _ r: inout Random) throws -> [UInt8] {
         var b = ModelBuilder(description: "uint8 1x1 conv")

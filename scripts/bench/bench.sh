@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Release benchmarks, 1 thread, medians (scripts/bench.py): ours (task end to end) vs the raw LiteRT run
+# Release benchmarks, 1 thread, medians (scripts/bench/bench.py): ours (task end to end) vs the raw LiteRT run
 # of the same model, per stage; with MEDIAPIPE=1, MediaPipe 1.2.2's Python task on the same model and
 # photo, interleaved with ours round by round (ABAB…), both processes pinned to CPU $BENCH_CPU (default
 # 1), ratio ours/MediaPipe with its spread. RUNS (default 100), ROUNDS (default 5), ONLY (model filter).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 assets=${VISION_TASKS_ASSETS:-$root/../shared}
 args=(--bin "$root/.build/release/vision-tasks" --assets "$assets" --runs "${RUNS:-100}" --rounds "${ROUNDS:-5}" --cpu "${BENCH_CPU:-1}")
 [ -n "${ONLY:-}" ] && args+=(--only "$ONLY")
@@ -14,4 +14,4 @@ if [ "${MEDIAPIPE:-0}" = 1 ]; then
   "$venv/bin/pip" install -q -r "$root/scripts/goldens/requirements.txt"
   args+=(--mediapipe "$venv/bin/python")
 fi
-python3 "$root/scripts/bench.py" "${args[@]}"
+python3 "$root/scripts/bench/bench.py" "${args[@]}"

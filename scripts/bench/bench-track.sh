@@ -2,9 +2,9 @@
 # Stream-mode speed on a video (release build, 1 thread, pinned to one CPU): frames per second of
 # `vision-tasks track` with per-object classification vs the localizer alone, interleaved runs,
 # medians and their ratio (target: ≥ 0.8).
-#   scripts/bench-track.sh [VIDEO] [CLASSIFIER] [RUNS]
+#   scripts/bench/bench-track.sh [VIDEO] [CLASSIFIER] [RUNS]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 assets=${VISION_TASKS_ASSETS:-../shared}
 video=${1:-$assets/images/car-detection.mp4}
 classifier=${2:-$assets/models/mobilenet_v2_1.0_224_quant.tflite}

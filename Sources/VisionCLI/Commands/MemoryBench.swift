@@ -3,7 +3,7 @@ import MediaPipeTasksVision
 
 /// `bench --memory`: the process's resident memory before the task exists, once it is created, and
 /// after `--calls` detect (or classify) calls on a picture — one CLI process, as MediaPipe's
-/// counterpart (`scripts/mediapipe_memory.py`) measures itself.
+/// counterpart (`scripts/bench/mediapipe_memory.py`) measures itself.
 enum MemoryBench {
     static func run(_ p: ParsedCommand, _ console: Console) throws {
         let model = try ModelZoo.resolve(try TaskArguments.requiredModel(p))

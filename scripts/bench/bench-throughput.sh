@@ -6,7 +6,7 @@
 #
 # Environment: VISION_TASKS_BIN (default .build/release/vision-tasks), VISION_TASKS_ASSETS, ROUNDS (3).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${VISION_TASKS_BIN:-$root/.build/release/vision-tasks}
 assets=${VISION_TASKS_ASSETS:-$root/../shared}
 rounds=${ROUNDS:-3}

@@ -30,11 +30,7 @@ struct HybridDepthwiseKernelTests {
     ]
 
     /// A generator with a fixed seed (xorshift64).
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return state }
-        mutating func float(_ range: ClosedRange<Float>) -> Float { range.lowerBound + (range.upperBound - range.lowerBound) * Float(next() >> 40) / Float(1 << 24) }
-    }
+    typealias Random = TestRandom
 
     static func model(_ k: Case, _ r: inout Random) throws -> [UInt8] {
         var b = ModelBuilder(description: "hybrid depthwise")
