@@ -4,7 +4,7 @@ export VISION_TASKS_ASSETS ?= $(abspath $(CURDIR)/../shared)
 export LITERT_LIBRARY ?= $(CURDIR)/.litert/lib/libLiteRt.so
 SWIFT ?= swift
 
-.PHONY: setup build demo test lint downstream arm64 test-slurm bench bench-track bench-throughput tracking goldens fuzz sanitize campaign clean
+.PHONY: setup build demo test lint help downstream arm64 test-slurm bench bench-track bench-throughput tracking goldens fuzz sanitize campaign clean
 
 ## setup: system libraries (apt, when missing) and LiteRT's libLiteRt.so (PyPI, sha256-checked).
 setup:
@@ -30,9 +30,16 @@ test: setup
 	@scripts/lint.sh --build-log .build/build-tests.log
 	$(SWIFT) test --skip-build
 
-## lint: no unsafe flags, every @unchecked Sendable with its invariant, no nonisolated(unsafe) state.
+## lint: swift-format (the toolchain's, .swift-format) finds nothing; no unsafe flags, every @unchecked
+## Sendable with its invariant, no nonisolated(unsafe) state.
 lint:
 	@scripts/lint.sh
+	$(SWIFT) format lint --strict --recursive Sources Tests Plugins scripts/downstream/SeedApp/Sources
+	@echo "lint: swift format clean"
+
+## help: the targets and what they do.
+help:
+	@grep -E '^## ' Makefile | sed -e 's/^## //'
 
 ## downstream: a fresh Swift 6 package depends on this one by version (file:// URL, tag 1.0.0), gets
 ## the runtime with the plugin, builds debug and release and under ThreadSanitizer, runs the seeds' code

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Read-only bytes that stay at one 64-byte-aligned address for their lifetime: a regular file
@@ -30,8 +30,10 @@ public final class FileBytes: @unchecked Sendable {
     /// Number of bytes.
     public var count: Int { buffer.count }
 
-    private init(buffer: UnsafeRawBufferPointer, region: UnsafeMutableRawPointer? = nil, regionLength: Int = 0,
-                 file: (path: String, info: stat)? = nil) {
+    private init(
+        buffer: UnsafeRawBufferPointer, region: UnsafeMutableRawPointer? = nil, regionLength: Int = 0,
+        file: (path: String, info: stat)? = nil
+    ) {
         self.buffer = buffer
         self.isMapped = region != nil
         self.region = region
@@ -53,7 +55,8 @@ public final class FileBytes: @unchecked Sendable {
 
     /// A 64-byte-aligned copy of `bytes`.
     public convenience init<Bytes: Collection>(copying bytes: Bytes) where Bytes.Element == UInt8 {
-        let copy = bytes.withContiguousStorageIfAvailable { Self.alignedCopy(of: [UnsafeRawBufferPointer($0)]) }
+        let copy =
+            bytes.withContiguousStorageIfAvailable { Self.alignedCopy(of: [UnsafeRawBufferPointer($0)]) }
             ?? Array(bytes).withUnsafeBytes { Self.alignedCopy(of: [$0]) }
         self.init(buffer: copy)
     }
@@ -103,7 +106,8 @@ public final class FileBytes: @unchecked Sendable {
         guard isMapped, let file, let (fd, info) = try? RegularFile.open(file.path, maxBytes: Int.max) else { return nil }
         let was = file.info
         guard info.st_dev == was.st_dev, info.st_ino == was.st_ino, info.st_size == was.st_size,
-              info.st_mtim.tv_sec == was.st_mtim.tv_sec, info.st_mtim.tv_nsec == was.st_mtim.tv_nsec else {
+            info.st_mtim.tv_sec == was.st_mtim.tv_sec, info.st_mtim.tv_nsec == was.st_mtim.tv_nsec
+        else {
             close(fd)
             return nil
         }

@@ -17,10 +17,10 @@ extension Bitmap {
                 case .upMirrored: (sx, sy) = (width - 1 - x, y)
                 case .down: (sx, sy) = (width - 1 - x, height - 1 - y)
                 case .downMirrored: (sx, sy) = (x, height - 1 - y)
-                case .leftMirrored: (sx, sy) = (y, x)                                   // EXIF 5: transpose
-                case .right: (sx, sy) = (y, height - 1 - x)                             // EXIF 6: 90° clockwise
-                case .rightMirrored: (sx, sy) = (width - 1 - y, height - 1 - x)         // EXIF 7: transverse
-                case .left: (sx, sy) = (width - 1 - y, x)                               // EXIF 8: 90° counterclockwise
+                case .leftMirrored: (sx, sy) = (y, x)  // EXIF 5: transpose
+                case .right: (sx, sy) = (y, height - 1 - x)  // EXIF 6: 90° clockwise
+                case .rightMirrored: (sx, sy) = (width - 1 - y, height - 1 - x)  // EXIF 7: transverse
+                case .left: (sx, sy) = (width - 1 - y, x)  // EXIF 8: 90° counterclockwise
                 }
                 let s = sy * bytesPerRow + sx * bpp, d = (y * outWidth + x) * bpp
                 for c in 0..<bpp { out[d + c] = pixels[s + c] }

@@ -12,8 +12,10 @@ public struct Bitmap: Equatable, Sendable {
     public internal(set) var pixels: [UInt8]
 
     /// Wraps `pixels` (validated: sizes positive, stride large enough, enough bytes).
-    public init(width: Int, height: Int, format: PixelFormat, pixels: [UInt8], bytesPerRow: Int? = nil,
-                chromaOffset: Int? = nil, chromaBytesPerRow: Int? = nil) throws {
+    public init(
+        width: Int, height: Int, format: PixelFormat, pixels: [UInt8], bytesPerRow: Int? = nil,
+        chromaOffset: Int? = nil, chromaBytesPerRow: Int? = nil
+    ) throws {
         guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15 else {
             throw ImagingError(.invalidPixelData, "Image size \(width)x\(height) is invalid: both sides must be between 1 and 32768.")
         }
@@ -37,7 +39,8 @@ public struct Bitmap: Equatable, Sendable {
             needed = cOffset + cStride * (height / 2 - 1) + width
         }
         guard pixels.count >= needed else {
-            throw ImagingError(.invalidPixelData, "A \(width)x\(height) \(format.rawValue) image with row stride \(stride) needs \(needed) bytes, got \(pixels.count).")
+            throw ImagingError(
+                .invalidPixelData, "A \(width)x\(height) \(format.rawValue) image with row stride \(stride) needs \(needed) bytes, got \(pixels.count).")
         }
         self.width = width
         self.height = height

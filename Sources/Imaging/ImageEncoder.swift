@@ -12,13 +12,15 @@ public enum ImageEncoder {
         var message = [CChar](repeating: 0, count: 200)
         let status = rgb.pixels.withUnsafeBufferPointer { px in
             message.withUnsafeMutableBufferPointer { m in
-                vt_jpeg_encode_rgb(px.baseAddress, Int32(rgb.width), Int32(rgb.height), Int32(rgb.bytesPerRow),
-                                   Int32(min(max(quality, 1), 100)), &output, &size, m.baseAddress, m.count)
+                vt_jpeg_encode_rgb(
+                    px.baseAddress, Int32(rgb.width), Int32(rgb.height), Int32(rgb.bytesPerRow),
+                    Int32(min(max(quality, 1), 100)), &output, &size, m.baseAddress, m.count)
             }
         }
         defer { free(output) }
         guard status == 0, let output else {
-            throw ImagingError(.encodingFailed, "JPEG encoding failed: \(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+            throw ImagingError(
+                .encodingFailed, "JPEG encoding failed: \(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
         }
         return Array(UnsafeBufferPointer(start: output, count: Int(size)))
     }

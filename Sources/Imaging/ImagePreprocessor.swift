@@ -1,4 +1,5 @@
 import Dispatch
+
 /// Turns a picture into a model's input tensor in one pass, the way MediaPipe's CPU path does:
 /// the region of interest, turned upright by the orientation, is stretched (no letterbox) to the
 /// tensor size with bilinear sampling and a replicated border, converted to RGB and written as
@@ -31,8 +32,10 @@ public final class ImagePreprocessor {
 
     /// MediaPipe's mapping for an image of `width`×`height` stored pixels, a region `roi` given in
     /// normalized coordinates of the stored image, shown with `orientation`, to a `dstWidth`×`dstHeight` tensor.
-    public static func mapping(width: Int, height: Int, orientation: ImageOrientation, roi: NormalizedRect,
-                               dstWidth: Int, dstHeight: Int) -> Mapping {
+    public static func mapping(
+        width: Int, height: Int, orientation: ImageOrientation, roi: NormalizedRect,
+        dstWidth: Int, dstHeight: Int
+    ) -> Mapping {
         let w = Double(width), h = Double(height)
         let cx = (roi.x + roi.width / 2) * w
         let cy = (roi.y + roi.height / 2) * h
@@ -43,7 +46,7 @@ public final class ImagePreprocessor {
         // Upright frame axes expressed in stored-pixel coordinates, for a clockwise display turn of `degrees`.
         let (ux, uy, vx, vy): (Double, Double, Double, Double)
         switch degrees {
-        case 90: (ux, uy, vx, vy) = (0, -1, 1, 0)   // display x runs up the stored image, display y runs right
+        case 90: (ux, uy, vx, vy) = (0, -1, 1, 0)  // display x runs up the stored image, display y runs right
         case 180: (ux, uy, vx, vy) = (-1, 0, 0, -1)
         case 270: (ux, uy, vx, vy) = (0, 1, -1, 0)
         default: (ux, uy, vx, vy) = (1, 0, 0, 1)
@@ -64,16 +67,20 @@ public final class ImagePreprocessor {
     }
 
     /// Writes the tensor for `bitmap` into `destination` (at least `format.byteCount` bytes).
-    public func process(_ bitmap: Bitmap, orientation: ImageOrientation = .up, region: NormalizedRect = .full,
-                        format: TensorFormat, into destination: UnsafeMutableRawBufferPointer) throws {
+    public func process(
+        _ bitmap: Bitmap, orientation: ImageOrientation = .up, region: NormalizedRect = .full,
+        format: TensorFormat, into destination: UnsafeMutableRawBufferPointer
+    ) throws {
         guard format.width > 0, format.height > 0, format.channels == 3 || format.channels == 4 else {
-            throw ImagingError(.invalidRegion, "Tensor size \(format.width)x\(format.height)x\(format.channels) is invalid: sizes must be positive and channels 3 or 4.")
+            throw ImagingError(
+                .invalidRegion, "Tensor size \(format.width)x\(format.height)x\(format.channels) is invalid: sizes must be positive and channels 3 or 4.")
         }
         guard destination.count >= format.byteCount, let out = destination.baseAddress else {
             throw ImagingError(.invalidRegion, "The destination holds \(destination.count) bytes; the tensor needs \(format.byteCount).")
         }
         guard region.width > 0, region.height > 0, region.x.isFinite, region.y.isFinite,
-              region.width.isFinite, region.height.isFinite else {
+            region.width.isFinite, region.height.isFinite
+        else {
             throw ImagingError(.invalidRegion, "The region of interest must have a positive, finite size, got \(region).")
         }
         var scale: (Float, Float, Float) = (1, 1, 1)
@@ -108,24 +115,28 @@ public final class ImagePreprocessor {
         default: break
         }
         // The sampling plan depends only on the geometry: frames of one video reuse it.
-        let key = PlanKey(width: bitmap.width, height: bitmap.height, bpp: bpp, stride: stride, orientation: orientation,
-                          region: region, dstWidth: format.width, dstHeight: format.height)
+        let key = PlanKey(
+            width: bitmap.width, height: bitmap.height, bpp: bpp, stride: stride, orientation: orientation,
+            region: region, dstWidth: format.width, dstHeight: format.height)
         let plan: Plan
         if let cached = cachedPlan, cachedKey == key {
             plan = cached
         } else {
-            let matrix = WarpMatrix.mediaPipe(width: bitmap.width, height: bitmap.height, orientation: orientation, roi: region,
-                                              dstWidth: format.width, dstHeight: format.height)
-            plan = Self.plan(matrix: matrix, width: bitmap.width, height: bitmap.height, bpp: bpp, stride: stride,
-                             dstWidth: format.width, dstHeight: format.height)
+            let matrix = WarpMatrix.mediaPipe(
+                width: bitmap.width, height: bitmap.height, orientation: orientation, roi: region,
+                dstWidth: format.width, dstHeight: format.height)
+            plan = Self.plan(
+                matrix: matrix, width: bitmap.width, height: bitmap.height, bpp: bpp, stride: stride,
+                dstWidth: format.width, dstHeight: format.height)
             cachedKey = key
             cachedPlan = plan
         }
         let bandThreads = threads
         let run = { (src: UnsafePointer<UInt8>, count: Int) in
-            Self.warp(src: src, width: bitmap.width, height: bitmap.height, bpp: bpp, stride: stride, channels: channelOffsets,
-                      plan: plan, dstWidth: format.width, dstHeight: format.height, dstChannels: format.channels,
-                      out: out, asFloat: asFloat, scale: scale, offset: offset, threads: bandThreads)
+            Self.warp(
+                src: src, width: bitmap.width, height: bitmap.height, bpp: bpp, stride: stride, channels: channelOffsets,
+                plan: plan, dstWidth: format.width, dstHeight: format.height, dstChannels: format.channels,
+                out: out, asFloat: asFloat, scale: scale, offset: offset, threads: bandThreads)
         }
         if bitmap.format == .nv12 {
             scratch.withUnsafeBufferPointer { if let base = $0.baseAddress { run(base, $0.count) } }
@@ -231,16 +242,21 @@ public final class ImagePreprocessor {
             }
         }
         for y in 0..<dstHeight {
-            if straight { rows.set(y, fixed: WarpMatrix.round((m[4] * Double(y) + m[5]) * c), limit: maxY, step: stride) }
-            else { rows.set(y, fixed: WarpMatrix.round((m[1] * Double(y) + m[2]) * c), limit: maxX, step: bpp) }
+            if straight {
+                rows.set(y, fixed: WarpMatrix.round((m[4] * Double(y) + m[5]) * c), limit: maxY, step: stride)
+            } else {
+                rows.set(y, fixed: WarpMatrix.round((m[1] * Double(y) + m[2]) * c), limit: maxX, step: bpp)
+            }
         }
         return .separable(cols: cols, rows: rows)
     }
 
-    static func warp(src: UnsafePointer<UInt8>, width: Int, height: Int, bpp: Int, stride: Int, channels: (Int, Int, Int),
-                     plan: Plan, dstWidth: Int, dstHeight: Int, dstChannels: Int,
-                     out: UnsafeMutableRawPointer, asFloat: Bool, scale: (Float, Float, Float), offset: (Float, Float, Float),
-                     threads: Int = 1) {
+    static func warp(
+        src: UnsafePointer<UInt8>, width: Int, height: Int, bpp: Int, stride: Int, channels: (Int, Int, Int),
+        plan: Plan, dstWidth: Int, dstHeight: Int, dstChannels: Int,
+        out: UnsafeMutableRawPointer, asFloat: Bool, scale: (Float, Float, Float), offset: (Float, Float, Float),
+        threads: Int = 1
+    ) {
         // Bands of rows on several threads: each writes its own part of the output.
         let bands = min(max(threads, 1), max(1, dstHeight / 16))
         if bands > 1 {
@@ -248,25 +264,30 @@ public final class ImagePreprocessor {
             DispatchQueue.concurrentPerform(iterations: bands) { band in
                 guard let s = UnsafePointer<UInt8>(bitPattern: srcAddress), let o = UnsafeMutableRawPointer(bitPattern: outAddress) else { return }
                 let lo = dstHeight * band / bands, hi = dstHeight * (band + 1) / bands
-                warpRows(lo..<hi, src: s, width: width, height: height, bpp: bpp, stride: stride, channels: channels, plan: plan,
-                         dstWidth: dstWidth, dstHeight: dstHeight, dstChannels: dstChannels, out: o, asFloat: asFloat, scale: scale, offset: offset)
+                warpRows(
+                    lo..<hi, src: s, width: width, height: height, bpp: bpp, stride: stride, channels: channels, plan: plan,
+                    dstWidth: dstWidth, dstHeight: dstHeight, dstChannels: dstChannels, out: o, asFloat: asFloat, scale: scale, offset: offset)
             }
             return
         }
-        warpRows(0..<dstHeight, src: src, width: width, height: height, bpp: bpp, stride: stride, channels: channels, plan: plan,
-                 dstWidth: dstWidth, dstHeight: dstHeight, dstChannels: dstChannels, out: out, asFloat: asFloat, scale: scale, offset: offset)
+        warpRows(
+            0..<dstHeight, src: src, width: width, height: height, bpp: bpp, stride: stride, channels: channels, plan: plan,
+            dstWidth: dstWidth, dstHeight: dstHeight, dstChannels: dstChannels, out: out, asFloat: asFloat, scale: scale, offset: offset)
     }
 
     /// Output rows `band` of the tensor.
-    static func warpRows(_ band: Range<Int>, src: UnsafePointer<UInt8>, width: Int, height: Int, bpp: Int, stride: Int, channels: (Int, Int, Int),
-                         plan: Plan, dstWidth: Int, dstHeight: Int, dstChannels: Int,
-                         out: UnsafeMutableRawPointer, asFloat: Bool, scale: (Float, Float, Float), offset: (Float, Float, Float)) {
+    static func warpRows(
+        _ band: Range<Int>, src: UnsafePointer<UInt8>, width: Int, height: Int, bpp: Int, stride: Int, channels: (Int, Int, Int),
+        plan: Plan, dstWidth: Int, dstHeight: Int, dstChannels: Int,
+        out: UnsafeMutableRawPointer, asFloat: Bool, scale: (Float, Float, Float), offset: (Float, Float, Float)
+    ) {
         let cols: Taps, rows: Taps
         switch plan {
         case let .general(matrix, block):
-            warpGeneral(band, src: src, width: width, height: height, bpp: bpp, stride: stride, channels: channels, matrix: matrix,
-                        block: block, dstWidth: dstWidth, dstHeight: dstHeight, dstChannels: dstChannels, out: out,
-                        asFloat: asFloat, scale: scale, offset: offset)
+            warpGeneral(
+                band, src: src, width: width, height: height, bpp: bpp, stride: stride, channels: channels, matrix: matrix,
+                block: block, dstWidth: dstWidth, dstHeight: dstHeight, dstChannels: dstChannels, out: out,
+                asFloat: asFloat, scale: scale, offset: offset)
             return
         case let .separable(c, r):
             (cols, rows) = (c, r)
@@ -276,73 +297,75 @@ public final class ImagePreprocessor {
         // and b and c trade places together with their weights.
         let (c0, c1, c2) = channels
         cols.first.withUnsafeBufferPointer { cf in
-        cols.second.withUnsafeBufferPointer { cs in
-        cols.fraction.withUnsafeBufferPointer { cw in
-            guard let cf = cf.baseAddress, let cs = cs.baseAddress, let cw = cw.baseAddress else { return }
-            if !asFloat && dstChannels == 3 {
-                // The hot path (uint8 models): the three channels of a sample are packed in 21-bit
-                // lanes of one 64-bit word and weighted together. Weights are multiples of 32, so
-                // OpenCV's (Σ v·w + 2^14) >> 15 equals (Σ v·(w/32) + 512) >> 10, and each lane stays
-                // below 2^18: no carries between lanes, the result is bit-identical.
-                @inline(__always) func pack(_ p: UnsafePointer<UInt8>) -> UInt64 {
-                    UInt64(p[c0]) | UInt64(p[c1]) << 21 | UInt64(p[c2]) << 42
-                }
-                let bias: UInt64 = 512 | 512 << 21 | 512 << 42
-                // Σ w·v = gy·(gx·a + fx·b) + ry·(gx·c + fx·d) exactly (integers, no rounding between).
-                var o = out.assumingMemoryBound(to: UInt8.self) + band.lowerBound * dstWidth * 3
-                for y in band {
-                    let rf = src + rows.first[y], rs = src + rows.second[y]
-                    let ry = UInt64(truncatingIfNeeded: rows.fraction[y]), gy = 32 &- ry
-                    for x in 0..<dstWidth {
-                        let fx = UInt64(truncatingIfNeeded: cw[x]), gx = 32 &- fx
-                        let cfx = cf[x], csx = cs[x]
-                        let top = pack(rf + cfx) &* gx &+ pack(rf + csx) &* fx
-                        let bottom = pack(rs + cfx) &* gx &+ pack(rs + csx) &* fx
-                        let sum = top &* gy &+ bottom &* ry &+ bias
-                        o[0] = UInt8(truncatingIfNeeded: sum >> 10)
-                        o[1] = UInt8(truncatingIfNeeded: sum >> 31)
-                        o[2] = UInt8(truncatingIfNeeded: sum >> 52)
-                        o += 3
+            cols.second.withUnsafeBufferPointer { cs in
+                cols.fraction.withUnsafeBufferPointer { cw in
+                    guard let cf = cf.baseAddress, let cs = cs.baseAddress, let cw = cw.baseAddress else { return }
+                    if !asFloat && dstChannels == 3 {
+                        // The hot path (uint8 models): the three channels of a sample are packed in 21-bit
+                        // lanes of one 64-bit word and weighted together. Weights are multiples of 32, so
+                        // OpenCV's (Σ v·w + 2^14) >> 15 equals (Σ v·(w/32) + 512) >> 10, and each lane stays
+                        // below 2^18: no carries between lanes, the result is bit-identical.
+                        @inline(__always) func pack(_ p: UnsafePointer<UInt8>) -> UInt64 {
+                            UInt64(p[c0]) | UInt64(p[c1]) << 21 | UInt64(p[c2]) << 42
+                        }
+                        let bias: UInt64 = 512 | 512 << 21 | 512 << 42
+                        // Σ w·v = gy·(gx·a + fx·b) + ry·(gx·c + fx·d) exactly (integers, no rounding between).
+                        var o = out.assumingMemoryBound(to: UInt8.self) + band.lowerBound * dstWidth * 3
+                        for y in band {
+                            let rf = src + rows.first[y], rs = src + rows.second[y]
+                            let ry = UInt64(truncatingIfNeeded: rows.fraction[y]), gy = 32 &- ry
+                            for x in 0..<dstWidth {
+                                let fx = UInt64(truncatingIfNeeded: cw[x]), gx = 32 &- fx
+                                let cfx = cf[x], csx = cs[x]
+                                let top = pack(rf + cfx) &* gx &+ pack(rf + csx) &* fx
+                                let bottom = pack(rs + cfx) &* gx &+ pack(rs + csx) &* fx
+                                let sum = top &* gy &+ bottom &* ry &+ bias
+                                o[0] = UInt8(truncatingIfNeeded: sum >> 10)
+                                o[1] = UInt8(truncatingIfNeeded: sum >> 31)
+                                o[2] = UInt8(truncatingIfNeeded: sum >> 52)
+                                o += 3
+                            }
+                        }
+                        return
+                    }
+                    let u8 = out.assumingMemoryBound(to: UInt8.self)
+                    let f32 = out.assumingMemoryBound(to: Float.self)
+                    var o = band.lowerBound * dstWidth * dstChannels
+                    for y in band {
+                        let rf = src + rows.first[y], rs = src + rows.second[y]
+                        let ry = rows.fraction[y], gy = 32 &- ry
+                        for x in 0..<dstWidth {
+                            let a = rf + cf[x], b = rf + cs[x], c = rs + cf[x], d = rs + cs[x]
+                            let fx = cw[x], gx = 32 &- fx
+                            let w0 = gy &* gx &* 32, w1 = gy &* fx &* 32, w2 = ry &* gx &* 32, w3 = ry &* fx &* 32
+                            let r = (Int32(a[c0]) &* w0 &+ Int32(b[c0]) &* w1 &+ Int32(c[c0]) &* w2 &+ Int32(d[c0]) &* w3 &+ 16384) >> 15
+                            let g = (Int32(a[c1]) &* w0 &+ Int32(b[c1]) &* w1 &+ Int32(c[c1]) &* w2 &+ Int32(d[c1]) &* w3 &+ 16384) >> 15
+                            let bl = (Int32(a[c2]) &* w0 &+ Int32(b[c2]) &* w1 &+ Int32(c[c2]) &* w2 &+ Int32(d[c2]) &* w3 &+ 16384) >> 15
+                            if asFloat {
+                                f32[o] = Float(r) * scale.0 + offset.0
+                                f32[o + 1] = Float(g) * scale.1 + offset.1
+                                f32[o + 2] = Float(bl) * scale.2 + offset.2
+                                if dstChannels == 4 { f32[o + 3] = 255 * scale.0 + offset.0 }
+                            } else {
+                                u8[o] = UInt8(truncatingIfNeeded: r)
+                                u8[o + 1] = UInt8(truncatingIfNeeded: g)
+                                u8[o + 2] = UInt8(truncatingIfNeeded: bl)
+                                if dstChannels == 4 { u8[o + 3] = 255 }
+                            }
+                            o += dstChannels
+                        }
                     }
                 }
-                return
             }
-            let u8 = out.assumingMemoryBound(to: UInt8.self)
-            let f32 = out.assumingMemoryBound(to: Float.self)
-            var o = band.lowerBound * dstWidth * dstChannels
-            for y in band {
-                let rf = src + rows.first[y], rs = src + rows.second[y]
-                let ry = rows.fraction[y], gy = 32 &- ry
-                for x in 0..<dstWidth {
-                    let a = rf + cf[x], b = rf + cs[x], c = rs + cf[x], d = rs + cs[x]
-                    let fx = cw[x], gx = 32 &- fx
-                    let w0 = gy &* gx &* 32, w1 = gy &* fx &* 32, w2 = ry &* gx &* 32, w3 = ry &* fx &* 32
-                    let r = (Int32(a[c0]) &* w0 &+ Int32(b[c0]) &* w1 &+ Int32(c[c0]) &* w2 &+ Int32(d[c0]) &* w3 &+ 16384) >> 15
-                    let g = (Int32(a[c1]) &* w0 &+ Int32(b[c1]) &* w1 &+ Int32(c[c1]) &* w2 &+ Int32(d[c1]) &* w3 &+ 16384) >> 15
-                    let bl = (Int32(a[c2]) &* w0 &+ Int32(b[c2]) &* w1 &+ Int32(c[c2]) &* w2 &+ Int32(d[c2]) &* w3 &+ 16384) >> 15
-                    if asFloat {
-                        f32[o] = Float(r) * scale.0 + offset.0
-                        f32[o + 1] = Float(g) * scale.1 + offset.1
-                        f32[o + 2] = Float(bl) * scale.2 + offset.2
-                        if dstChannels == 4 { f32[o + 3] = 255 * scale.0 + offset.0 }
-                    } else {
-                        u8[o] = UInt8(truncatingIfNeeded: r)
-                        u8[o + 1] = UInt8(truncatingIfNeeded: g)
-                        u8[o + 2] = UInt8(truncatingIfNeeded: bl)
-                        if dstChannels == 4 { u8[o + 3] = 255 }
-                    }
-                    o += dstChannels
-                }
-            }
-        }
-        }
         }
     }
 
     /// Per-pixel path, for matrices without exact zeros (OpenCV's arithmetic at every pixel).
-    static func warpGeneral(_ band: Range<Int>, src: UnsafePointer<UInt8>, width: Int, height: Int, bpp: Int, stride: Int, channels: (Int, Int, Int),
-                            matrix: WarpMatrix, block: Int, dstWidth: Int, dstHeight: Int, dstChannels: Int,
-                            out: UnsafeMutableRawPointer, asFloat: Bool, scale: (Float, Float, Float), offset: (Float, Float, Float)) {
+    static func warpGeneral(
+        _ band: Range<Int>, src: UnsafePointer<UInt8>, width: Int, height: Int, bpp: Int, stride: Int, channels: (Int, Int, Int),
+        matrix: WarpMatrix, block: Int, dstWidth: Int, dstHeight: Int, dstChannels: Int,
+        out: UnsafeMutableRawPointer, asFloat: Bool, scale: (Float, Float, Float), offset: (Float, Float, Float)
+    ) {
         let (c0, c1, c2) = channels
         let maxX = Int32(width - 1), maxY = Int32(height - 1)
         let u8 = out.assumingMemoryBound(to: UInt8.self)
@@ -356,10 +379,14 @@ public final class ImagePreprocessor {
                 let fx = X & 31, fy = Y & 31, gx = 32 - fx, gy = 32 - fy
                 let w0 = gy * gx * 32, w1 = gy * fx * 32, w2 = fy * gx * 32, w3 = fy * fx * 32
                 for (i, ch) in [c0, c1, c2].enumerated() {
-                    let v = (Int32(src[y0 + x0 + ch]) * w0 + Int32(src[y0 + x1 + ch]) * w1 + Int32(src[y1 + x0 + ch]) * w2
-                             + Int32(src[y1 + x1 + ch]) * w3 + 16384) >> 15
-                    if asFloat { f32[o + i] = Float(v) * [scale.0, scale.1, scale.2][i] + [offset.0, offset.1, offset.2][i] }
-                    else { u8[o + i] = UInt8(truncatingIfNeeded: v) }
+                    let v =
+                        (Int32(src[y0 + x0 + ch]) * w0 + Int32(src[y0 + x1 + ch]) * w1 + Int32(src[y1 + x0 + ch]) * w2
+                            + Int32(src[y1 + x1 + ch]) * w3 + 16384) >> 15
+                    if asFloat {
+                        f32[o + i] = Float(v) * [scale.0, scale.1, scale.2][i] + [offset.0, offset.1, offset.2][i]
+                    } else {
+                        u8[o + i] = UInt8(truncatingIfNeeded: v)
+                    }
                 }
                 if dstChannels == 4 {
                     if asFloat { f32[o + 3] = 255 * scale.0 + offset.0 } else { u8[o + 3] = 255 }

@@ -76,8 +76,9 @@ enum JPEGDecoder {
         var rows = [[Int32]](repeating: [Int32](repeating: 0, count: width + 16), count: n)
         for y in 0..<height {
             for k in 0..<n {
-                upsampleRow(planes[k].pixels, planes[k].stride, planes[k].width, planes[k].height,
-                            planes[k].hs, planes[k].vs, outputRow: y, into: &rows[k])
+                upsampleRow(
+                    planes[k].pixels, planes[k].stride, planes[k].width, planes[k].height,
+                    planes[k].hs, planes[k].vs, outputRow: y, into: &rows[k])
             }
             let o = y * width * 3
             for x in 0..<width {
@@ -181,8 +182,11 @@ enum JPEGDecoder {
 
     /// One 1-D pass of stb_image's IDCT: returns (x0…x3, t0…t3).
     @inline(__always)
-    static func idct1D(_ s0: Int32, _ s1: Int32, _ s2: Int32, _ s3: Int32, _ s4: Int32, _ s5: Int32, _ s6: Int32, _ s7: Int32)
-        -> (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32) {
+    static func idct1D(
+        _ s0: Int32, _ s1: Int32, _ s2: Int32, _ s3: Int32, _ s4: Int32, _ s5: Int32, _ s6: Int32, _ s7: Int32
+    )
+        -> (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32)
+    {
         var p1 = (s2 &+ s6) &* k0
         var t2 = p1 &+ s6 &* k1
         var t3 = p1 &+ s2 &* k2

@@ -15,8 +15,10 @@ public struct WarpMatrix: Equatable, Sendable {
 
     /// The matrix for `roi` (normalized, in stored-pixel coordinates) of a `width`×`height` picture
     /// shown with `orientation`, mapped onto a `dstWidth`×`dstHeight` tensor.
-    public static func mediaPipe(width: Int, height: Int, orientation: ImageOrientation, roi: NormalizedRect,
-                                 dstWidth: Int, dstHeight: Int) -> WarpMatrix {
+    public static func mediaPipe(
+        width: Int, height: Int, orientation: ImageOrientation, roi: NormalizedRect,
+        dstWidth: Int, dstHeight: Int
+    ) -> WarpMatrix {
         // NormalizedRect as the task layer fills it (float fields), width/height swapped and
         // rescaled by the aspect ratio for 90°/270° turns.
         let w = Double(width), h = Double(height)
@@ -114,7 +116,8 @@ public struct WarpMatrix: Equatable, Sendable {
     /// OpenCV's `invert` of a 3×3 double matrix (DECOMP_LU → adjugate over determinant).
     static func invert3x3(_ s: [Double]) -> [Double] {
         func m(_ r: Int, _ c: Int) -> Double { s[r * 3 + c] }
-        var d = m(0, 0) * (m(1, 1) * m(2, 2) - m(1, 2) * m(2, 1))
+        var d =
+            m(0, 0) * (m(1, 1) * m(2, 2) - m(1, 2) * m(2, 1))
             - m(0, 1) * (m(1, 0) * m(2, 2) - m(1, 2) * m(2, 0))
             + m(0, 2) * (m(1, 0) * m(2, 1) - m(1, 1) * m(2, 0))
         guard d != 0 else { return [0, 0, 0, 0, 0, 0, 0, 0, 0] }

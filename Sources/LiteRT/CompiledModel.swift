@@ -65,8 +65,9 @@ public final class CompiledModel: @unchecked Sendable {
         try check(api.setOptionsHardwareAccelerators(options, 1), "LiteRtSetOptionsHardwareAccelerators")
         let kernels = try CustomKernels(codes: customOps, threads: threads, modelBytes: model.bytes, api: api)
         if !customOps.isEmpty && kernels == nil {
-            throw LiteRTError(code: .symbolMissing, function: "LiteRtAddCustomOpKernelOption",
-                              message: "This libLiteRt.so cannot run custom op kernels; load the model without VisionTasks' kernel rewrite.")
+            throw LiteRTError(
+                code: .symbolMissing, function: "LiteRtAddCustomOpKernelOption",
+                message: "This libLiteRt.so cannot run custom op kernels; load the model without VisionTasks' kernel rewrite.")
         }
         try kernels?.register(on: options, api: api)
         customKernels = kernels
@@ -82,8 +83,9 @@ public final class CompiledModel: @unchecked Sendable {
             try check(api.addOpaqueOptions(options, opaque), "LiteRtAddOpaqueOptions")
         }
         var compiled: LiteRtCompiledModel?
-        try check(api.createCompiledModel(model.environment.handle, model.handle, options, &compiled), "LiteRtCreateCompiledModel",
-                  "LiteRT could not compile the model for the CPU (an unsupported op or tensor type?); see stderr.")
+        try check(
+            api.createCompiledModel(model.environment.handle, model.handle, options, &compiled), "LiteRtCreateCompiledModel",
+            "LiteRT could not compile the model for the CPU (an unsupported op or tensor type?); see stderr.")
         guard let compiled else { throw LiteRTError(code: .callFailed, function: "LiteRtCreateCompiledModel", message: "returned no model") }
         handle = compiled
         built = true
@@ -122,8 +124,10 @@ public final class CompiledModel: @unchecked Sendable {
             var buffer: LiteRtTensorBuffer?
             try check(api.createTensorBufferFromHostMemory(&type, memory, rounded, nil, &buffer), "LiteRtCreateTensorBufferFromHostMemory")
             inputBuffers.append(buffer)
-            inputs.append(TensorDescription(name: t.name, tensorName: t.tensorName, elementType: t.elementType, shape: shape,
-                                            quantization: t.quantization, byteCount: packed))
+            inputs.append(
+                TensorDescription(
+                    name: t.name, tensorName: t.tensorName, elementType: t.elementType, shape: shape,
+                    quantization: t.quantization, byteCount: packed))
         }
 
         var layouts = [LiteRtLayout](repeating: LiteRtLayout(), count: sigOutputs.count)
@@ -138,12 +142,15 @@ public final class CompiledModel: @unchecked Sendable {
             type.element_type = t.elementType.rawValue
             type.layout = layouts[i]
             var buffer: LiteRtTensorBuffer?
-            try check(api.createManagedTensorBufferFromRequirements(model.environment.handle, &type, req, &buffer),
-                      "LiteRtCreateManagedTensorBufferFromRequirements")
+            try check(
+                api.createManagedTensorBufferFromRequirements(model.environment.handle, &type, req, &buffer),
+                "LiteRtCreateManagedTensorBufferFromRequirements")
             outputBuffers.append(buffer)
             let shape = layouts[i].dims
-            outputs.append(TensorDescription(name: t.name, tensorName: t.tensorName, elementType: t.elementType, shape: shape,
-                                             quantization: t.quantization, byteCount: shape.reduce(1, *) * t.elementType.byteSize))
+            outputs.append(
+                TensorDescription(
+                    name: t.name, tensorName: t.tensorName, elementType: t.elementType, shape: shape,
+                    quantization: t.quantization, byteCount: shape.reduce(1, *) * t.elementType.byteSize))
         }
         self.inputs = inputs
         self.outputs = outputs
@@ -158,8 +165,10 @@ public final class CompiledModel: @unchecked Sendable {
         Self.release(api: api, handle: handle, options: options, ins: inputBuffers, outs: outputBuffers, memory: inputMemory)
     }
 
-    private static func release(api: FunctionTable, handle: LiteRtCompiledModel, options: LiteRtOptions,
-                                ins: [LiteRtTensorBuffer?], outs: [LiteRtTensorBuffer?], memory: [UnsafeMutableRawPointer]) {
+    private static func release(
+        api: FunctionTable, handle: LiteRtCompiledModel, options: LiteRtOptions,
+        ins: [LiteRtTensorBuffer?], outs: [LiteRtTensorBuffer?], memory: [UnsafeMutableRawPointer]
+    ) {
         for b in ins { if let b { api.destroyTensorBuffer(b) } }
         for b in outs { if let b { api.destroyTensorBuffer(b) } }
         api.destroyCompiledModel(handle)
@@ -187,8 +196,9 @@ public final class CompiledModel: @unchecked Sendable {
     public func setInput<Bytes: Collection>(_ index: Int, bytes: Bytes) throws where Bytes.Element == UInt8 {
         try withInput(index) { buffer in
             guard bytes.count == buffer.count else {
-                throw LiteRTError(code: .invalidArgument,
-                                  message: "Input \(index) takes \(buffer.count) bytes, got \(bytes.count).")
+                throw LiteRTError(
+                    code: .invalidArgument,
+                    message: "Input \(index) takes \(buffer.count) bytes, got \(bytes.count).")
             }
             _ = buffer.initializeMemory(as: UInt8.self, from: bytes)
         }

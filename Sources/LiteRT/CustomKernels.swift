@@ -18,11 +18,14 @@ final class CustomKernels: @unchecked Sendable {
     init?(codes: [String], threads: Int, modelBytes: UnsafeRawBufferPointer?, api: FunctionTable) throws {
         guard !codes.isEmpty, let getType = api.getTensorBufferTensorType, api.addCustomOpKernelOption != nil else { return nil }
         let base = modelBytes?.baseAddress?.assumingMemoryBound(to: UInt8.self)
-        guard let context = vt_context_create(Int32(clamping: threads), base, modelBytes?.count ?? 0) else { throw LiteRTError(code: .callFailed, message: "Out of memory for VisionTasks' kernels.") }
+        guard let context = vt_context_create(Int32(clamping: threads), base, modelBytes?.count ?? 0) else {
+            throw LiteRTError(code: .callFailed, message: "Out of memory for VisionTasks' kernels.")
+        }
         var made: [(String, OpaquePointer)] = []
-        let table = vt_litert_api(get_tensor_type: unsafeBitCast(getType, to: UnsafeRawPointer.self),
-                                  lock: unsafeBitCast(api.lockTensorBuffer, to: UnsafeRawPointer.self),
-                                  unlock: unsafeBitCast(api.unlockTensorBuffer, to: UnsafeRawPointer.self))
+        let table = vt_litert_api(
+            get_tensor_type: unsafeBitCast(getType, to: UnsafeRawPointer.self),
+            lock: unsafeBitCast(api.lockTensorBuffer, to: UnsafeRawPointer.self),
+            unlock: unsafeBitCast(api.unlockTensorBuffer, to: UnsafeRawPointer.self))
         for code in codes {
             guard let node = vt_node_create(table, context) else {
                 made.forEach { vt_node_free($0.1) }

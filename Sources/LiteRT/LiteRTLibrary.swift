@@ -1,11 +1,12 @@
 import CLiteRT
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import Locking
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `libLiteRt.so`, opened at run time with `dlopen`, and the table of C functions we call.
 ///
@@ -51,7 +52,8 @@ public final class LiteRTLibrary: @unchecked Sendable {
     public static let pinnedVersion = "2.3.0"
 
     /// What to run to get the library, for error messages.
-    public static let installHint = "In a package that depends on VisionTasks, run `swift package --allow-writing-to-package-directory "
+    public static let installHint =
+        "In a package that depends on VisionTasks, run `swift package --allow-writing-to-package-directory "
         + "--allow-network-connections all fetch-litert` in the package's directory (it puts ai-edge-litert \(pinnedVersion)'s "
         + "libLiteRt.so, sha256-checked, in .litert/lib); or `pip install ai-edge-litert==\(pinnedVersion)`; or set LITERT_LIBRARY "
         + "to the path of libLiteRt.so."
@@ -72,8 +74,11 @@ public final class LiteRTLibrary: @unchecked Sendable {
             tried.append("\(candidate) (\(reason))")
         }
         let others = path == nil ? PythonInstalls.find(environment: environment).filter { $0.version != pinnedVersion } : []
-        let otherVersions = others.isEmpty ? "" : " Found, but not used (VisionTasks needs \(pinnedVersion)): "
-            + others.map { "ai-edge-litert \($0.version) at \($0.library)" }.joined(separator: "; ") + "."
+        let otherVersions =
+            others.isEmpty
+            ? ""
+            : " Found, but not used (VisionTasks needs \(pinnedVersion)): "
+                + others.map { "ai-edge-litert \($0.version) at \($0.library)" }.joined(separator: "; ") + "."
         throw LiteRTError(
             code: .libraryNotFound,
             message: "LiteRT runtime library libLiteRt.so was not found. Looked in: "
@@ -154,9 +159,10 @@ struct FunctionTable {
     init(handle: UnsafeMutableRawPointer, path: String) throws {
         func sym<T>(_ name: String, _: T.Type) throws -> T {
             guard let pointer = dlsym(handle, name) else {
-                throw LiteRTError(code: .symbolMissing, function: name,
-                                  message: "\(path) does not export \(name); VisionTasks needs ai-edge-litert \(LiteRTLibrary.pinnedVersion)'s libLiteRt.so. "
-                                      + LiteRTLibrary.installHint)
+                throw LiteRTError(
+                    code: .symbolMissing, function: name,
+                    message: "\(path) does not export \(name); VisionTasks needs ai-edge-litert \(LiteRTLibrary.pinnedVersion)'s libLiteRt.so. "
+                        + LiteRTLibrary.installHint)
             }
             return unsafeBitCast(pointer, to: T.self)
         }
@@ -192,7 +198,8 @@ struct FunctionTable {
         getOutputTensorLayouts = try sym("LiteRtGetCompiledModelOutputTensorLayouts", LiteRtGetCompiledModelOutputTensorLayoutsFn.self)
         getRequirementsBufferSize = try sym("LiteRtGetTensorBufferRequirementsBufferSize", LiteRtGetTensorBufferRequirementsBufferSizeFn.self)
         createTensorBufferFromHostMemory = try sym("LiteRtCreateTensorBufferFromHostMemory", LiteRtCreateTensorBufferFromHostMemoryFn.self)
-        createManagedTensorBufferFromRequirements = try sym("LiteRtCreateManagedTensorBufferFromRequirements", LiteRtCreateManagedTensorBufferFromRequirementsFn.self)
+        createManagedTensorBufferFromRequirements = try sym(
+            "LiteRtCreateManagedTensorBufferFromRequirements", LiteRtCreateManagedTensorBufferFromRequirementsFn.self)
         destroyTensorBuffer = try sym("LiteRtDestroyTensorBuffer", LiteRtDestroyTensorBufferFn.self)
         lockTensorBuffer = try sym("LiteRtLockTensorBuffer", LiteRtLockTensorBufferFn.self)
         unlockTensorBuffer = try sym("LiteRtUnlockTensorBuffer", LiteRtUnlockTensorBufferFn.self)
@@ -207,7 +214,8 @@ struct FunctionTable {
 func check(_ status: LiteRtStatus, _ function: StaticString, _ what: @autoclosure () -> String = "") throws {
     if status != 0 {
         let detail = what()
-        throw LiteRTError(code: .callFailed, function: "\(function)", status: status,
-                          message: detail.isEmpty ? "LiteRT reported an error; details, if any, are on stderr." : detail)
+        throw LiteRTError(
+            code: .callFailed, function: "\(function)", status: status,
+            message: detail.isEmpty ? "LiteRT reported an error; details, if any, are on stderr." : detail)
     }
 }

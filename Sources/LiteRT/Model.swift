@@ -19,12 +19,14 @@ public final class Model: @unchecked Sendable {
         let env = try environment ?? Environment.shared()
         self.environment = env
         guard FileManager.default.isReadableFile(atPath: path) else {
-            throw LiteRTError(code: .invalidArgument, function: "LiteRtCreateModelFromFile",
-                              message: "Unable to open model file at \(path): no such readable file.")
+            throw LiteRTError(
+                code: .invalidArgument, function: "LiteRtCreateModelFromFile",
+                message: "Unable to open model file at \(path): no such readable file.")
         }
         var model: LiteRtModel?
-        try check(env.library.api.createModelFromFile(env.handle, path, &model), "LiteRtCreateModelFromFile",
-                  "\(path) is not a valid TFLite model (LiteRT could not read it as a flatbuffer).")
+        try check(
+            env.library.api.createModelFromFile(env.handle, path, &model), "LiteRtCreateModelFromFile",
+            "\(path) is not a valid TFLite model (LiteRT could not read it as a flatbuffer).")
         guard let model else { throw LiteRTError(code: .callFailed, function: "LiteRtCreateModelFromFile", message: "returned no model") }
         handle = model
         owner = nil
@@ -48,14 +50,16 @@ public final class Model: @unchecked Sendable {
             throw LiteRTError(code: .invalidArgument, function: "LiteRtCreateModelFromBuffer", message: "The model buffer is empty.")
         }
         guard Int(bitPattern: base) % 64 == 0 else {
-            throw LiteRTError(code: .invalidArgument, function: "LiteRtCreateModelFromBuffer",
-                              message: "The model buffer must start on a 64-byte boundary to be read in place.")
+            throw LiteRTError(
+                code: .invalidArgument, function: "LiteRtCreateModelFromBuffer",
+                message: "The model buffer must start on a 64-byte boundary to be read in place.")
         }
         var model: LiteRtModel?
         let status = env.library.api.createModelFromBuffer(env.handle, base, bytes.count, &model)
         guard status == 0, let model else {
-            throw LiteRTError(code: .callFailed, function: "LiteRtCreateModelFromBuffer", status: status,
-                              message: "The buffer is not a valid TFLite model (LiteRT could not read it as a flatbuffer).")
+            throw LiteRTError(
+                code: .callFailed, function: "LiteRtCreateModelFromBuffer", status: status,
+                message: "The buffer is not a valid TFLite model (LiteRT could not read it as a flatbuffer).")
         }
         handle = model
         self.owner = owner
@@ -93,14 +97,16 @@ public final class Model: @unchecked Sendable {
         var sig: LiteRtSignature?
         try check(api.getModelSignature(handle, 0, &sig), "LiteRtGetModelSignature", "The model has no signature.")
         var count = 0
-        try check((inputs ? api.getNumSignatureInputs : api.getNumSignatureOutputs)(sig, &count),
-                  inputs ? "LiteRtGetNumSignatureInputs" : "LiteRtGetNumSignatureOutputs")
+        try check(
+            (inputs ? api.getNumSignatureInputs : api.getNumSignatureOutputs)(sig, &count),
+            inputs ? "LiteRtGetNumSignatureInputs" : "LiteRtGetNumSignatureOutputs")
         return try (0..<count).map { i in
             var cname: UnsafePointer<CChar>?
             try check((inputs ? api.getSignatureInputName : api.getSignatureOutputName)(sig, i, &cname), "LiteRtGetSignatureIOName")
             var tensor: LiteRtTensor?
-            try check((inputs ? api.getSignatureInputTensorByIndex : api.getSignatureOutputTensorByIndex)(sig, i, &tensor),
-                      "LiteRtGetSignatureIOTensorByIndex")
+            try check(
+                (inputs ? api.getSignatureInputTensorByIndex : api.getSignatureOutputTensorByIndex)(sig, i, &tensor),
+                "LiteRtGetSignatureIOTensorByIndex")
             var tname: UnsafePointer<CChar>?
             try check(api.getTensorName(tensor, &tname), "LiteRtGetTensorName")
             var ranked = LiteRtRankedTensorType()
@@ -116,8 +122,9 @@ public final class Model: @unchecked Sendable {
             guard let type = ElementType(rawValue: ranked.element_type) else {
                 throw LiteRTError(code: .invalidArgument, message: "Tensor \(i) has unknown element type \(ranked.element_type).")
             }
-            return SignatureTensor(name: cname.map { String(cString: $0) } ?? "", tensorName: tname.map { String(cString: $0) } ?? "",
-                                   elementType: type, quantization: quant)
+            return SignatureTensor(
+                name: cname.map { String(cString: $0) } ?? "", tensorName: tname.map { String(cString: $0) } ?? "",
+                elementType: type, quantization: quant)
         }
     }
 }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `ai-edge-litert` packages installed with pip, found without running Python: the `ai_edge_litert`
 /// folders (with their `.dist-info` version) in the site-packages of the active virtual environment
@@ -30,7 +31,8 @@ enum PythonInstalls {
             for site in glob(pattern) {
                 let library = site + "/ai_edge_litert/libLiteRt.so"
                 guard FileManager.default.fileExists(atPath: library) else { continue }
-                let version = glob(site + "/ai_edge_litert-*.dist-info").first
+                let version =
+                    glob(site + "/ai_edge_litert-*.dist-info").first
                     .map { String(($0 as NSString).lastPathComponent.dropFirst("ai_edge_litert-".count).dropLast(".dist-info".count)) } ?? "?"
                 found.append(Install(library: library, version: version))
             }

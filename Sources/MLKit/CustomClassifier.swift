@@ -24,20 +24,26 @@ enum CustomClassifier {
             let resources = try ModelResources(path: model.path)
             let outputs = resources.file.subgraphs[0].outputTensors
             guard outputs.count == 1 else {
-                throw MLKitError(.invalidArgument,
-                                 "\(failure) The model has \(outputs.count) output tensors; a custom ML Kit model is an image classifier with exactly 1 (object detectors cannot be used here).")
+                throw MLKitError(
+                    .invalidArgument,
+                    "\(failure) The model has \(outputs.count) output tensors; a custom ML Kit model is an image classifier with exactly 1 (object detectors cannot be used here)."
+                )
             }
             let shape = outputs[0].shape
             guard (shape.count == 2 && shape[0] == 1) || (shape.count == 4 && shape[0] == 1 && shape[1] == 1 && shape[2] == 1) else {
-                throw MLKitError(.invalidArgument,
-                                 "\(failure) Unexpected number of dimensions for output index 0: got \(shape.count)D, expected either 2D (BxN with B=1) or 4D (BxHxWxN with B=1, W=1, H=1).")
+                throw MLKitError(
+                    .invalidArgument,
+                    "\(failure) Unexpected number of dimensions for output index 0: got \(shape.count)D, expected either 2D (BxN with B=1) or 4D (BxHxWxN with B=1, W=1, H=1)."
+                )
             }
             var result = ClassifierOptions(displayNamesLocale: "en", maxResults: maxResults, scoreThreshold: threshold)
             result.fallbackScoreThreshold = 0
             let engine = try ImageClassificationEngine(resources: resources, options: result, threads: threads)
             guard engine.postprocessor.heads.first?.rules.labels != nil else {
-                throw MLKitError(.invalidArgument,
-                                 "\(failure) The model has no labels in its metadata, and ML Kit takes label texts from there: add a label file (TENSOR_AXIS_LABELS) to the output tensor's metadata.")
+                throw MLKitError(
+                    .invalidArgument,
+                    "\(failure) The model has no labels in its metadata, and ML Kit takes label texts from there: add a label file (TENSOR_AXIS_LABELS) to the output tensor's metadata."
+                )
             }
             return engine
         } catch let e as VisionCoreError {

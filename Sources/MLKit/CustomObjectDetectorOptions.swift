@@ -49,9 +49,10 @@ public final class CustomObjectDetectorOptions: CommonObjectDetectorOptions {
 
     /// The core session's view of these options.
     var sessionOptions: StreamDetectionOptions {
-        StreamDetectionOptions(mode: detectorMode == .singleImage ? .singleImage : .stream, maxObjects: resolvedObjectCount,
-                               localizerThreshold: localizerScoreThreshold, reclassifyInterval: reclassifyIntervalFrames,
-                               reclassifyIoU: reclassifyIoU, classificationMargin: classificationMargin, tracker: trackerOptions.core)
+        StreamDetectionOptions(
+            mode: detectorMode == .singleImage ? .singleImage : .stream, maxObjects: resolvedObjectCount,
+            localizerThreshold: localizerScoreThreshold, reclassifyInterval: reclassifyIntervalFrames,
+            reclassifyIoU: reclassifyIoU, classificationMargin: classificationMargin, tracker: trackerOptions.core)
     }
 
     /// The lowest localizer score the session needs (stream mode's low-score tracking included).

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Receives one download for ``ModelDownloader``: appends the body to the `.part` file as it
@@ -24,8 +25,10 @@ final class DownloadSink: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         self.maxBytes = maxBytes
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
         let code = (response as? HTTPURLResponse)?.statusCode ?? 0
         status = code
         guard code == 200 || code == 206 else { completionHandler(.cancel); return }
@@ -54,8 +57,10 @@ final class DownloadSink: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         try? handle?.close()
         if let error = error as NSError?, failure == nil, status.map({ $0 == 200 || $0 == 206 }) ?? true {
             let timedOut = error.code == NSURLErrorTimedOut
-            failure = MLKitError(timedOut ? .deadlineExceeded : .networkIssue,
-                                 "Downloading \(task.originalRequest?.url?.absoluteString ?? "the model") failed\(timedOut ? " (timed out)" : ""): \(error.localizedDescription). Run again to resume.")
+            failure = MLKitError(
+                timedOut ? .deadlineExceeded : .networkIssue,
+                "Downloading \(task.originalRequest?.url?.absoluteString ?? "the model") failed\(timedOut ? " (timed out)" : ""): \(error.localizedDescription). Run again to resume."
+            )
         }
         done.signal()
     }

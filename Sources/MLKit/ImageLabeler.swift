@@ -45,8 +45,9 @@ public final class ImageLabeler: NSObject, Sendable {
 
     /// Loads the model with ML Kit's custom-model contract (see ``CustomClassifier``).
     static func load(_ options: CustomImageLabelerOptions) throws -> ImageClassificationEngine {
-        try CustomClassifier.load(options.localModel, threshold: options.resolvedThreshold,
-                                  maxResults: options.resolvedMaxResultCount, threads: options.numThreads, failure: failure)
+        try CustomClassifier.load(
+            options.localModel, threshold: options.resolvedThreshold,
+            maxResults: options.resolvedMaxResultCount, threads: options.numThreads, failure: failure)
     }
 
     /// The labels of `image`, best first (synchronous; any thread).

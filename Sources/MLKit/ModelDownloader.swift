@@ -1,7 +1,8 @@
 import FileInput
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Downloads a hosted model to a cache folder, the Linux counterpart of the seeds' "download the
@@ -94,7 +95,7 @@ public final class ModelDownloader: Sendable {
         switch status {
         case 200, 206: return
         case 404: throw MLKitError(.notFound, "No model at \(url.absoluteString) (HTTP 404).")
-        case 416: // the part is complete or stale: start over
+        case 416:  // the part is complete or stale: start over
             try? FileManager.default.removeItem(at: part)
             try fetch(url, into: part)
         default: throw MLKitError(.networkIssue, "Downloading \(url.absoluteString) failed with HTTP \(status).")

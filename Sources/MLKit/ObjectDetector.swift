@@ -41,11 +41,14 @@ public final class ObjectDetector: NSObject, Sendable {
 
     private init(options: CustomObjectDetectorOptions) {
         do {
-            let classifier = options.shouldEnableClassification
-                ? try CustomClassifier.load(options.localModel, threshold: options.resolvedThreshold, maxResults: options.resolvedLabelCount,
-                                            threads: options.numThreads, failure: Self.failure) : nil
-            let localizer = try ObjectLocalizer.load(path: options.localizerModel?.path, minimumScore: options.localizerFloor,
-                                                     threads: options.numThreads, failure: Self.failure)
+            let classifier =
+                options.shouldEnableClassification
+                ? try CustomClassifier.load(
+                    options.localModel, threshold: options.resolvedThreshold, maxResults: options.resolvedLabelCount,
+                    threads: options.numThreads, failure: Self.failure) : nil
+            let localizer = try ObjectLocalizer.load(
+                path: options.localizerModel?.path, minimumScore: options.localizerFloor,
+                threads: options.numThreads, failure: Self.failure)
             state = Locked(State(session: StreamDetectionSession(options: options.sessionOptions, localizer: localizer, classifier: classifier)))
             modelError = nil
         } catch {
@@ -68,8 +71,9 @@ public final class ObjectDetector: NSObject, Sendable {
             } catch let e as VisionCoreError { throw MLKitError(e) }
         }
         return found.map { o in
-            Object(frame: image.frame(o.box, width: pixels.width, height: pixels.height), trackingID: o.trackingID.map { NSNumber(value: $0) },
-                   labels: o.labels.map { ObjectLabel(text: $0.categoryName ?? "", confidence: $0.score, index: $0.index) })
+            Object(
+                frame: image.frame(o.box, width: pixels.width, height: pixels.height), trackingID: o.trackingID.map { NSNumber(value: $0) },
+                labels: o.labels.map { ObjectLabel(text: $0.categoryName ?? "", confidence: $0.score, index: $0.index) })
         }
     }
 
@@ -95,7 +99,9 @@ public final class ObjectDetector: NSObject, Sendable {
     public var lastLocalizedObjects: [LocalizedObject] {
         state?.withLock { state in
             guard let last = state.last else { return [] }
-            return state.session.lastLocalized.map { LocalizedObject(box: last.contents.frame($0.box, width: last.width, height: last.height), score: $0.score) }
+            return state.session.lastLocalized.map {
+                LocalizedObject(box: last.contents.frame($0.box, width: last.width, height: last.height), score: $0.score)
+            }
         } ?? []
     }
 

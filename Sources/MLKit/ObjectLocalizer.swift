@@ -15,7 +15,10 @@ enum ObjectLocalizer {
     /// Loads `path` (nil: the shipped model), keeping boxes scored at least `minimumScore`.
     static func load(path: String?, minimumScore: Float, threads: Int, failure: String) throws -> ClassAgnosticLocalizer {
         guard let file = path ?? bundledModelPath else {
-            throw MLKitError(.notFound, "\(failure) The built-in object localizer (\(bundledModelName).tflite) is missing from the package's resources; set localizerModel to a detector model.")
+            throw MLKitError(
+                .notFound,
+                "\(failure) The built-in object localizer (\(bundledModelName).tflite) is missing from the package's resources; set localizerModel to a detector model."
+            )
         }
         do {
             let options = DetectorOptions(displayNamesLocale: "en", maxResults: -1, scoreThreshold: minimumScore)

@@ -52,12 +52,16 @@ public final class VisionImage: NSObject {
         func storedPixels() throws -> Bitmap {
             if let image { return image.bitmap }
             guard let buffer, CMSampleBufferIsValid(buffer), let pixels = CMSampleBufferGetImageBuffer(buffer) else {
-                throw MLKitError(.invalidArgument, "The sample buffer holds no image; VisionImage(buffer:) takes camera frames (CMSampleBuffer with a CVPixelBuffer).")
+                throw MLKitError(
+                    .invalidArgument, "The sample buffer holds no image; VisionImage(buffer:) takes camera frames (CMSampleBuffer with a CVPixelBuffer).")
             }
             let format = CVPixelBufferGetPixelFormatType(pixels)
-            guard [kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange].contains(format) else {
-                throw MLKitError(.invalidArgument,
-                                 "Unsupported pixel format \(String(format: "0x%08x", format)); VisionImage(buffer:) takes kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange or kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange.")
+            guard [kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange].contains(format)
+            else {
+                throw MLKitError(
+                    .invalidArgument,
+                    "Unsupported pixel format \(String(format: "0x%08x", format)); VisionImage(buffer:) takes kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange or kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange."
+                )
             }
             do { return try pixels.straightBitmap() } catch let e as ImagingError { throw MLKitError(.invalidArgument, e.message, underlying: e) }
         }

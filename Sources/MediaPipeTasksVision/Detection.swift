@@ -18,10 +18,12 @@ public final class Detection: NSObject, Sendable {
     }
 
     convenience init(_ box: DetectionBox) {
-        self.init(categories: box.categories.map(ResultCategory.init),
-                  boundingBox: CGRect(x: box.x, y: box.y, width: box.width, height: box.height),
-                  keypoints: box.keypoints.isEmpty ? nil
-                      : box.keypoints.map { NormalizedKeypoint(location: CGPoint(x: CGFloat($0.x), y: CGFloat($0.y)), label: nil, score: 0) })
+        self.init(
+            categories: box.categories.map(ResultCategory.init),
+            boundingBox: CGRect(x: box.x, y: box.y, width: box.width, height: box.height),
+            keypoints: box.keypoints.isEmpty
+                ? nil
+                : box.keypoints.map { NormalizedKeypoint(location: CGPoint(x: CGFloat($0.x), y: CGFloat($0.y)), label: nil, score: 0) })
     }
 
     /// Same categories, box and keypoints (an extension: iOS compares identity).

@@ -5,9 +5,7 @@ import VisionCore
 /// Classifies pictures (or a region of them) with a `.tflite` classifier, as MediaPipe's `ImageClassifier`.
 public final class ImageClassifier: NSObject, Sendable {
     private let engine: ImageClassificationEngine
-    private let runner: VisionTaskRunner<[Classifications]>
-    private let liveStreamDelegate: DelegateReference
-    private let liveStreamResultStreams = LiveStreamResults<Result<ImageClassifierResult, any Error>>()
+    private let runner: VisionTaskRunner<[Classifications], ImageClassifierResult>
 
     /// A classifier with default options for the model at `modelPath`.
     public convenience init(modelPath: String) throws {
@@ -20,31 +18,23 @@ public final class ImageClassifier: NSObject, Sendable {
     /// file, input tensor, options, outputs and their metadata.
     public init(options: ImageClassifierOptions) throws {
         let delegate = options.imageClassifierLiveStreamDelegate
-        runner = try VisionTaskRunner(mode: options.runningMode, hasDelegate: delegate != nil,
-                                      asyncResults: options.deliversLiveStreamResultsAsynchronously)
+        runner = try VisionTaskRunner(mode: options.runningMode, delegate: delegate, asyncResults: options.deliversLiveStreamResultsAsynchronously)
         try options.validate()
         let classifierOptions = options.resultOptions
         let base = options.baseOptions
         engine = try TasksError.wrap {
             try ImageClassificationEngine(resources: try base.modelResources(), options: classifierOptions, threads: base.numThreads)
         }
-        liveStreamDelegate = DelegateReference(delegate)
         super.init()
-        runner.startLiveStream(label: "imageClassifier", process: { [engine] image, region in
-            try Self.classifications(engine, image, region)
-        }, deliver: { [weak self] result, timestamp in
-            guard let self else { return }
-            let taskResult = result.map { Self.result($0, timestamp) }
-            if let delegate = liveStreamDelegate.delegate(as: (any ImageClassifierLiveStreamDelegate).self) {
-                switch taskResult {
-                case .success(let value):
-                    delegate.imageClassifier(self, didFinishClassification: value, timestampInMilliseconds: timestamp, error: nil)
-                case .failure(let e):
-                    delegate.imageClassifier(self, didFinishClassification: nil, timestampInMilliseconds: Int.min, error: e)
-                }
-            }
-            liveStreamResultStreams.yield(taskResult)
-        })
+        runner.startLiveStream(
+            label: "imageClassifier", delegate: (any ImageClassifierLiveStreamDelegate).self,
+            process: { [engine] image, region in
+                try Self.classifications(engine, image, region)
+            }, result: { Self.result($0, $1) },
+            notify: { [weak self] delegate, result, timestamp, error in
+                guard let self else { return }
+                delegate.imageClassifier(self, didFinishClassification: result, timestampInMilliseconds: timestamp, error: error)
+            })
     }
 
     /// Timings of the last call in seconds: preprocessing, inference, post-processing.
@@ -62,18 +52,12 @@ public final class ImageClassifier: NSObject, Sendable {
     /// timestamp order, from the frames delivered after the sequence was made; nothing is dropped
     /// after MediaPipe's own flow control. The sequence ends with ``finishLiveStreamResults()`` or
     /// when the task is released. Throws MediaPipe's wrong-mode error outside live-stream mode.
-    public func liveStreamResults() throws -> AsyncStream<Result<ImageClassifierResult, any Error>> {
-        try runner.checkLiveStream()
-        return liveStreamResultStreams.makeStream()
-    }
+    public func liveStreamResults() throws -> AsyncStream<Result<ImageClassifierResult, any Error>> { try runner.liveStreamResults() }
 
     /// Live stream: waits until every accepted frame has been delivered, then ends every sequence
     /// made by ``liveStreamResults()`` so far (an extension). Frames can still be sent afterwards, to
     /// sequences made later.
-    public func finishLiveStreamResults() {
-        runner.waitUntilIdle()
-        liveStreamResultStreams.finish()
-    }
+    public func finishLiveStreamResults() { runner.finishLiveStreamResults() }
 
     /// A normalized `CGRect` (`.zero` = the whole picture) as the core's region, checked as
     /// MediaPipe checks a region of interest (its messages, code 3).
@@ -99,8 +83,9 @@ public final class ImageClassifier: NSObject, Sendable {
     }
 
     static func result(_ heads: [Classifications], _ timestamp: Int) -> ImageClassifierResult {
-        ImageClassifierResult(classificationResult: ClassificationResult(classifications: heads, timestampInMilliseconds: 0),
-                              timestampInMilliseconds: timestamp)
+        ImageClassifierResult(
+            classificationResult: ClassificationResult(classifications: heads, timestampInMilliseconds: 0),
+            timestampInMilliseconds: timestamp)
     }
 
     /// Classifies a single picture (image mode).

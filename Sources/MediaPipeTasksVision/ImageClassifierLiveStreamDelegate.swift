@@ -9,6 +9,7 @@ import Foundation
 public protocol ImageClassifierLiveStreamDelegate: NSObjectProtocol {
     /// One frame's result, or the error that processing it raised (then `result` is nil and
     /// `timestampInMilliseconds` is `Int.min`, MediaPipe's unset timestamp).
-    func imageClassifier(_ imageClassifier: ImageClassifier, didFinishClassification result: ImageClassifierResult?,
-                         timestampInMilliseconds: Int, error: Error?)
+    func imageClassifier(
+        _ imageClassifier: ImageClassifier, didFinishClassification result: ImageClassifierResult?,
+        timestampInMilliseconds: Int, error: Error?)
 }

@@ -30,8 +30,10 @@ public final class MPImage: NSObject, Sendable {
     /// Height, likewise.
     public var height: CGFloat { image.map { $0.size.height * $0.scale } ?? CGFloat(bitmap.height) }
 
-    private init(bitmap: Bitmap, orientation: UIImage.Orientation, source: MPImageSourceType,
-                 image: UIImage?, pixelBuffer: CVPixelBuffer?, sampleBuffer: CMSampleBuffer?) {
+    private init(
+        bitmap: Bitmap, orientation: UIImage.Orientation, source: MPImageSourceType,
+        image: UIImage?, pixelBuffer: CVPixelBuffer?, sampleBuffer: CMSampleBuffer?
+    ) {
         self.bitmap = bitmap
         self.orientation = orientation
         self.imageSourceType = source
@@ -60,8 +62,9 @@ public final class MPImage: NSObject, Sendable {
     /// An image from a pixel buffer (BGRA, RGBA or NV12), shown with `orientation`.
     public convenience init(pixelBuffer: CVPixelBuffer?, orientation: UIImage.Orientation) throws {
         guard let pixelBuffer else { throw TasksError(code: .invalidArgumentError, message: "Pixel Buffer cannot be nil.") }
-        self.init(bitmap: try Self.taskPixels(pixelBuffer), orientation: orientation, source: .pixelBuffer, image: nil,
-                  pixelBuffer: pixelBuffer, sampleBuffer: nil)
+        self.init(
+            bitmap: try Self.taskPixels(pixelBuffer), orientation: orientation, source: .pixelBuffer, image: nil,
+            pixelBuffer: pixelBuffer, sampleBuffer: nil)
     }
 
     /// An image from a sample buffer's pixel buffer, shown upright.
@@ -72,14 +75,16 @@ public final class MPImage: NSObject, Sendable {
     /// An image from a sample buffer's pixel buffer, shown with `orientation`.
     public convenience init(sampleBuffer: CMSampleBuffer?, orientation: UIImage.Orientation) throws {
         guard let sampleBuffer, CMSampleBufferIsValid(sampleBuffer) else {
-            throw TasksError(code: .invalidArgumentError,
-                             message: "Sample buffer is not valid. Invoking CMSampleBufferIsValid(sampleBuffer) must return true.")
+            throw TasksError(
+                code: .invalidArgumentError,
+                message: "Sample buffer is not valid. Invoking CMSampleBufferIsValid(sampleBuffer) must return true.")
         }
         guard let pixelBuffer = CMSampleBufferGetImageBuffer(sampleBuffer) else {
             throw TasksError(code: .invalidArgumentError, message: "Sample buffer does not contain an image buffer.")
         }
-        self.init(bitmap: try Self.taskPixels(pixelBuffer), orientation: orientation, source: .sampleBuffer, image: nil,
-                  pixelBuffer: pixelBuffer, sampleBuffer: sampleBuffer)
+        self.init(
+            bitmap: try Self.taskPixels(pixelBuffer), orientation: orientation, source: .sampleBuffer, image: nil,
+            pixelBuffer: pixelBuffer, sampleBuffer: sampleBuffer)
     }
 
     /// Wraps decoded or raw pixels (a Linux entry point).
@@ -109,6 +114,8 @@ public final class MPImage: NSObject, Sendable {
 
     /// The pixels a task reads from a buffer (``CVPixelBuffer/straightBitmap()``).
     static func taskPixels(_ buffer: CVPixelBuffer) throws -> Bitmap {
-        do { return try buffer.straightBitmap() } catch let e as ImagingError { throw TasksError(code: .invalidArgumentError, message: e.message, underlying: e) }
+        do { return try buffer.straightBitmap() } catch let e as ImagingError {
+            throw TasksError(code: .invalidArgumentError, message: e.message, underlying: e)
+        }
     }
 }

@@ -5,9 +5,7 @@ import VisionCore
 /// Finds objects in pictures with a `.tflite` detector, as MediaPipe's `ObjectDetector`.
 public final class ObjectDetector: NSObject, Sendable {
     private let engine: ObjectDetectionEngine
-    private let runner: VisionTaskRunner<[Detection]>
-    private let liveStreamDelegate: DelegateReference
-    private let liveStreamResultStreams = LiveStreamResults<Result<ObjectDetectorResult, any Error>>()
+    private let runner: VisionTaskRunner<[Detection], ObjectDetectorResult>
 
     /// A detector with default options for the model at `modelPath`.
     public convenience init(modelPath: String) throws {
@@ -20,31 +18,23 @@ public final class ObjectDetector: NSObject, Sendable {
     /// kind, model file, options, metadata, input tensor, outputs.
     public init(options: ObjectDetectorOptions) throws {
         let delegate = options.objectDetectorLiveStreamDelegate
-        runner = try VisionTaskRunner(mode: options.runningMode, hasDelegate: delegate != nil,
-                                      asyncResults: options.deliversLiveStreamResultsAsynchronously)
+        runner = try VisionTaskRunner(mode: options.runningMode, delegate: delegate, asyncResults: options.deliversLiveStreamResultsAsynchronously)
         try options.validate()
         let detectorOptions = options.resultOptions
         let base = options.baseOptions
         engine = try TasksError.wrap {
             try ObjectDetectionEngine(resources: try base.modelResources(), options: detectorOptions, threads: base.numThreads)
         }
-        liveStreamDelegate = DelegateReference(delegate)
         super.init()
-        runner.startLiveStream(label: "objectDetector", process: { [engine] image, _ in
-            try Self.detections(engine, image)
-        }, deliver: { [weak self] result, timestamp in
-            guard let self else { return }
-            let taskResult = result.map { ObjectDetectorResult(detections: $0, timestampInMilliseconds: timestamp) }
-            if let delegate = liveStreamDelegate.delegate(as: (any ObjectDetectorLiveStreamDelegate).self) {
-                switch taskResult {
-                case .success(let value):
-                    delegate.objectDetector(self, didFinishDetection: value, timestampInMilliseconds: timestamp, error: nil)
-                case .failure(let e):
-                    delegate.objectDetector(self, didFinishDetection: nil, timestampInMilliseconds: Int.min, error: e)
-                }
-            }
-            liveStreamResultStreams.yield(taskResult)
-        })
+        runner.startLiveStream(
+            label: "objectDetector", delegate: (any ObjectDetectorLiveStreamDelegate).self,
+            process: { [engine] image, _ in
+                try Self.detections(engine, image)
+            }, result: { ObjectDetectorResult(detections: $0, timestampInMilliseconds: $1) },
+            notify: { [weak self] delegate, result, timestamp, error in
+                guard let self else { return }
+                delegate.objectDetector(self, didFinishDetection: result, timestampInMilliseconds: timestamp, error: error)
+            })
     }
 
     /// Timings of the last call in seconds: preprocessing, inference, post-processing.
@@ -62,18 +52,12 @@ public final class ObjectDetector: NSObject, Sendable {
     /// timestamp order, from the frames delivered after the sequence was made; nothing is dropped
     /// after MediaPipe's own flow control. The sequence ends with ``finishLiveStreamResults()`` or
     /// when the task is released. Throws MediaPipe's wrong-mode error outside live-stream mode.
-    public func liveStreamResults() throws -> AsyncStream<Result<ObjectDetectorResult, any Error>> {
-        try runner.checkLiveStream()
-        return liveStreamResultStreams.makeStream()
-    }
+    public func liveStreamResults() throws -> AsyncStream<Result<ObjectDetectorResult, any Error>> { try runner.liveStreamResults() }
 
     /// Live stream: waits until every accepted frame has been delivered, then ends every sequence
     /// made by ``liveStreamResults()`` so far (an extension). Frames can still be sent afterwards, to
     /// sequences made later.
-    public func finishLiveStreamResults() {
-        runner.waitUntilIdle()
-        liveStreamResultStreams.finish()
-    }
+    public func finishLiveStreamResults() { runner.finishLiveStreamResults() }
 
     static func detections(_ engine: ObjectDetectionEngine, _ image: MPImage) throws -> [Detection] {
         try image.checkTaskFormat()

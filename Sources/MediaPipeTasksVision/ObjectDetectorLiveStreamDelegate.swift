@@ -9,6 +9,7 @@ import Foundation
 public protocol ObjectDetectorLiveStreamDelegate: NSObjectProtocol {
     /// One frame's result, or the error that processing it raised (then `result` is nil and
     /// `timestampInMilliseconds` is `Int.min`, MediaPipe's unset timestamp).
-    func objectDetector(_ objectDetector: ObjectDetector, didFinishDetection result: ObjectDetectorResult?,
-                        timestampInMilliseconds: Int, error: Error?)
+    func objectDetector(
+        _ objectDetector: ObjectDetector, didFinishDetection result: ObjectDetectorResult?,
+        timestampInMilliseconds: Int, error: Error?)
 }

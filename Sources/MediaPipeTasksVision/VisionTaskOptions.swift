@@ -57,8 +57,9 @@ open class VisionTaskOptions: TaskOptions {
 
     /// The core's view of these options.
     var resultOptions: ResultOptions {
-        ResultOptions(displayNamesLocale: displayNamesLocale, maxResults: maxResults,
-                      scoreThreshold: usesModelScoreThreshold ? nil : scoreThreshold,
-                      categoryAllowlist: categoryAllowlist, categoryDenylist: categoryDenylist)
+        ResultOptions(
+            displayNamesLocale: displayNamesLocale, maxResults: maxResults,
+            scoreThreshold: usesModelScoreThreshold ? nil : scoreThreshold,
+            categoryAllowlist: categoryAllowlist, categoryDenylist: categoryDenylist)
     }
 }

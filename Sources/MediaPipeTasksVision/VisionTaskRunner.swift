@@ -6,9 +6,12 @@ import VisionCore
 /// The running-mode rules every MediaPipe vision task shares: delegate rules at creation,
 /// wrong-mode errors, image-mode timestamps (0, 1000, …), strictly increasing video and live
 /// timestamps, mirrored orientations refused, and live-stream delivery through MediaPipe's flow
-/// control (``LiveStreamRunner``).
-final class VisionTaskRunner<Output: Sendable>: Sendable {
+/// control (``LiveStreamRunner``) to the task's delegate and its async sequences. `Output` is what a
+/// call computes, `Delivered` the task result a live-stream frame delivers.
+final class VisionTaskRunner<Output: Sendable, Delivered: Sendable>: Sendable {
     let mode: RunningMode
+    private let delegate: DelegateReference
+    private let streams = LiveStreamResults<Result<Delivered, any Error>>()
     /// Calls are serialized under this lock (image-mode counter, last timestamp, live-stream hand-over).
     private let state = Locked(State())
     private struct State {
@@ -19,23 +22,44 @@ final class VisionTaskRunner<Output: Sendable>: Sendable {
 
     /// Checks MediaPipe's delegate rules (before any model is loaded). `asyncResults`: live-stream
     /// results go to an async sequence (a Linux extension), which stands in for the delegate.
-    init(mode: RunningMode, hasDelegate: Bool, asyncResults: Bool = false) throws {
+    init(mode: RunningMode, delegate: AnyObject?, asyncResults: Bool = false) throws {
+        let hasDelegate = delegate != nil
         if mode == .liveStream && !hasDelegate && !asyncResults {
-            throw TasksError(code: .invalidArgumentError,
-                             message: "The vision task is in live stream mode. An object must be set as the delegate of the task in its options to ensure asynchronous delivery of results.")
+            throw TasksError(
+                code: .invalidArgumentError,
+                message:
+                    "The vision task is in live stream mode. An object must be set as the delegate of the task in its options to ensure asynchronous delivery of results."
+            )
         }
         if mode != .liveStream && hasDelegate {
-            throw TasksError(code: .invalidArgumentError,
-                             message: "The vision task is in image or video mode. The delegate must not be set in the task's options.")
+            throw TasksError(
+                code: .invalidArgumentError,
+                message: "The vision task is in image or video mode. The delegate must not be set in the task's options.")
         }
         self.mode = mode
+        self.delegate = DelegateReference(delegate)
     }
 
-    /// Starts live-stream delivery (live-stream mode only).
-    func startLiveStream(label: String, process: @escaping @Sendable (MPImage, NormalizedRect) throws -> Output,
-                         deliver: @escaping @Sendable (Result<Output, Error>, Int) -> Void) {
+    /// Starts live-stream delivery (live-stream mode only): each processed frame becomes a task
+    /// result (`result`), handed to the delegate through `notify` (MediaPipe's arguments: the result
+    /// or nil, the timestamp or `Int.min`, the error), then to every async sequence.
+    func startLiveStream<Delegate>(
+        label: String, delegate _: Delegate.Type, process: @escaping @Sendable (MPImage, NormalizedRect) throws -> Output,
+        result: @escaping @Sendable (Output, Int) -> Delivered,
+        notify: @escaping @Sendable (Delegate, Delivered?, Int, (any Error)?) -> Void
+    ) {
         guard mode == .liveStream else { return }
-        let live = LiveStreamRunner<(MPImage, NormalizedRect), Output>(label: label, process: { try process($0.0, $0.1) }, deliver: deliver)
+        let live = LiveStreamRunner<(MPImage, NormalizedRect), Output>(label: label, process: { try process($0.0, $0.1) }) {
+            [delegate, streams] output, timestamp in
+            let delivered = output.map { result($0, timestamp) }
+            if let target = delegate.delegate(as: Delegate.self) {
+                switch delivered {
+                case .success(let value): notify(target, value, timestamp, nil)
+                case .failure(let error): notify(target, nil, Int.min, error)
+                }
+            }
+            streams.yield(delivered)
+        }
         state.withLock { $0.live = live }
     }
 
@@ -43,21 +67,34 @@ final class VisionTaskRunner<Output: Sendable>: Sendable {
     var droppedFrameCount: Int { live?.droppedFrameCount ?? 0 }
     func waitUntilIdle() { live?.waitUntilIdle() }
 
-    /// Throws MediaPipe's wrong-mode error unless the task runs in live-stream mode.
-    func checkLiveStream() throws { try check(.liveStream) }
+    /// A new async sequence of the delivered results (live-stream mode only).
+    func liveStreamResults() throws -> AsyncStream<Result<Delivered, any Error>> {
+        try check(.liveStream)
+        return streams.makeStream()
+    }
+
+    /// Waits until every accepted frame is delivered, then ends the sequences made so far.
+    func finishLiveStreamResults() {
+        waitUntilIdle()
+        streams.finish()
+    }
 
     private func check(_ wanted: RunningMode) throws {
         guard mode == wanted else {
             let name = wanted == .image ? "image" : wanted == .video ? "video" : "live stream"
-            throw TasksError(code: .invalidArgumentError,
-                             message: "The vision task is not initialized with \(name) mode. Current Running Mode: \(mode)")
+            throw TasksError(
+                code: .invalidArgumentError,
+                message: "The vision task is not initialized with \(name) mode. Current Running Mode: \(mode)")
         }
     }
 
     static func checkOrientation(_ image: MPImage) throws {
         if image.orientation.isMirrored {
-            throw TasksError(code: .invalidArgumentError,
-                             message: "Unsupported UIImageOrientation. `imageOrientation` cannot be equal to any of the mirrored orientations (`UIImageOrientationUpMirrored`,`UIImageOrientationDownMirrored`,`UIImageOrientationLeftMirrored`,`UIImageOrientationRightMirrored`)")
+            throw TasksError(
+                code: .invalidArgumentError,
+                message:
+                    "Unsupported UIImageOrientation. `imageOrientation` cannot be equal to any of the mirrored orientations (`UIImageOrientationUpMirrored`,`UIImageOrientationDownMirrored`,`UIImageOrientationLeftMirrored`,`UIImageOrientationRightMirrored`)"
+            )
         }
     }
 

@@ -64,28 +64,35 @@ public final class CVPixelBuffer: @unchecked Sendable {
             guard width % 2 == 0, height % 2 == 0 else { return nil }
             let luma = Plane(offset: 0, bytesPerRow: stride, width: width, height: height)
             let chroma = Plane(offset: stride * height, bytesPerRow: stride, width: width / 2, height: height / 2)
-            return CVPixelBuffer(width: width, height: height, pixelFormatType: pixelFormatType, planes: [luma, chroma],
-                                 dataSize: stride * height + stride * height / 2)
+            return CVPixelBuffer(
+                width: width, height: height, pixelFormatType: pixelFormatType, planes: [luma, chroma],
+                dataSize: stride * height + stride * height / 2)
         }
-        return CVPixelBuffer(width: width, height: height, pixelFormatType: pixelFormatType,
-                             planes: [Plane(offset: 0, bytesPerRow: stride, width: width, height: height)], dataSize: stride * height)
+        return CVPixelBuffer(
+            width: width, height: height, pixelFormatType: pixelFormatType,
+            planes: [Plane(offset: 0, bytesPerRow: stride, width: width, height: height)], dataSize: stride * height)
     }
 
     /// Copies pixel bytes into a new buffer. BGRA/RGBA/float: `bytesPerRow` defaults to width × 4.
     /// NV12: a Y plane then an interleaved CbCr plane (`chromaOffset` defaults to right after the Y plane).
-    public convenience init(width: Int, height: Int, pixelFormatType: OSType, bytes: [UInt8], bytesPerRow: Int? = nil,
-                            chromaOffset: Int? = nil, chromaBytesPerRow: Int? = nil) throws {
+    public convenience init(
+        width: Int, height: Int, pixelFormatType: OSType, bytes: [UInt8], bytesPerRow: Int? = nil,
+        chromaOffset: Int? = nil, chromaBytesPerRow: Int? = nil
+    ) throws {
         let format: PixelFormat
         switch pixelFormatType {
         case kCVPixelFormatType_32BGRA: format = .bgra8
         case kCVPixelFormatType_32RGBA, kCVPixelFormatType_OneComponent32Float: format = .rgba8  // 4 bytes a pixel
         case kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange: format = .nv12
         default:
-            throw ImagingError(.invalidPixelData, "Unsupported pixel format \(String(format: "0x%08x", pixelFormatType)); use 32BGRA, 32RGBA, 420YpCbCr8BiPlanar or OneComponent32Float.")
+            throw ImagingError(
+                .invalidPixelData,
+                "Unsupported pixel format \(String(format: "0x%08x", pixelFormatType)); use 32BGRA, 32RGBA, 420YpCbCr8BiPlanar or OneComponent32Float.")
         }
         // Validates sizes, strides and byte count.
-        let source = try Bitmap(width: width, height: height, format: format, pixels: bytes, bytesPerRow: bytesPerRow,
-                                chromaOffset: chromaOffset, chromaBytesPerRow: chromaBytesPerRow)
+        let source = try Bitmap(
+            width: width, height: height, format: format, pixels: bytes, bytesPerRow: bytesPerRow,
+            chromaOffset: chromaOffset, chromaBytesPerRow: chromaBytesPerRow)
         var planes = [Plane(offset: 0, bytesPerRow: source.bytesPerRow, width: width, height: height)]
         var size = source.bytesPerRow * height
         if format == .nv12 {
@@ -145,8 +152,9 @@ public final class CVPixelBuffer: @unchecked Sendable {
         }
         let bytes = [UInt8](UnsafeRawBufferPointer(start: storage, count: dataSize))
         let format: PixelFormat = pixelFormatType == kCVPixelFormatType_32BGRA ? .bgra8 : pixelFormatType == kCVPixelFormatType_32RGBA ? .rgba8 : .nv12
-        return try Bitmap(width: width, height: height, format: format, pixels: bytes, bytesPerRow: planes[0].bytesPerRow,
-                          chromaOffset: isPlanar ? planes[1].offset : nil, chromaBytesPerRow: isPlanar ? planes[1].bytesPerRow : nil)
+        return try Bitmap(
+            width: width, height: height, format: format, pixels: bytes, bytesPerRow: planes[0].bytesPerRow,
+            chromaOffset: isPlanar ? planes[1].offset : nil, chromaBytesPerRow: isPlanar ? planes[1].bytesPerRow : nil)
     }
 
     func lockBase() { lock.lock(); lockCount += 1; cachedBitmap = nil; lock.unlock() }

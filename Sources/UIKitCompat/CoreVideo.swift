@@ -34,8 +34,10 @@ public let kCVReturnInvalidSize: CVReturn = -6681
 /// `CVPixelBufferCreate`: a zero-filled buffer of a known format (32BGRA, 32RGBA, NV12 full or
 /// video range, OneComponent32Float), rows padded to 64 bytes. Attributes are accepted and ignored.
 @discardableResult
-public func CVPixelBufferCreate(_ allocator: CFAllocator?, _ width: Int, _ height: Int, _ pixelFormatType: OSType,
-                                _ pixelBufferAttributes: CFDictionary?, _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>) -> CVReturn {
+public func CVPixelBufferCreate(
+    _ allocator: CFAllocator?, _ width: Int, _ height: Int, _ pixelFormatType: OSType,
+    _ pixelBufferAttributes: CFDictionary?, _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>
+) -> CVReturn {
     guard CVPixelBuffer.bytesPerPixel(pixelFormatType) != nil else { return kCVReturnInvalidPixelFormat }
     guard let buffer = CVPixelBuffer.make(width: width, height: height, pixelFormatType: pixelFormatType) else { return kCVReturnInvalidSize }
     pixelBufferOut.pointee = buffer

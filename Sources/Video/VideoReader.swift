@@ -47,18 +47,21 @@ public final class VideoReader: Sequence, Sendable {
         var err = [CChar](repeating: 0, count: 512)
         var cInfo = vt_video_info()
         var h: OpaquePointer?
-        let status = live ? vt_video_open_live(path, Int32(threads), Int64(maxPixels), &h, &cInfo, &err, err.count)
+        let status =
+            live
+            ? vt_video_open_live(path, Int32(threads), Int64(maxPixels), &h, &cInfo, &err, err.count)
             : vt_video_open(path, Int32(threads), Int64(maxPixels), &h, &cInfo, &err, err.count)
         guard status == 0, let h else {
             throw VideoError(status: status, message: "Cannot read video \(path): \(VideoError.text(err)).")
         }
         state = Locked((h, 0))
         let codec = withUnsafeBytes(of: cInfo.codec) { raw in String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self) }
-        info = VideoInfo(width: Int(cInfo.width), height: Int(cInfo.height),
-                         framesPerSecond: cInfo.fps_num > 0 ? Double(cInfo.fps_num) / Double(cInfo.fps_den) : nil,
-                         durationMs: cInfo.duration_ms >= 0 ? Int(cInfo.duration_ms) : nil,
-                         frameCount: cInfo.frame_count > 0 ? Int(cInfo.frame_count) : nil,
-                         codec: codec)
+        info = VideoInfo(
+            width: Int(cInfo.width), height: Int(cInfo.height),
+            framesPerSecond: cInfo.fps_num > 0 ? Double(cInfo.fps_num) / Double(cInfo.fps_den) : nil,
+            durationMs: cInfo.duration_ms >= 0 ? Int(cInfo.duration_ms) : nil,
+            frameCount: cInfo.frame_count > 0 ? Int(cInfo.frame_count) : nil,
+            codec: codec)
     }
 
     deinit { state.withLock { vt_video_close($0.handle) } }

@@ -17,12 +17,15 @@ public final class ModelResources: Sendable {
     /// Loads the model at `path` with MediaPipe's errors for empty paths, missing and unreadable files.
     /// The file is memory-mapped, not copied: it must not be modified in place while loaded (replace
     /// it by rename; see `FileBytes`), or load a copy of its bytes with ``init(bytes:source:environment:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:)``.
-    public convenience init(path: String, environment: LiteRT.Environment? = nil, optimizeHybridModels: Bool = false,
-                            exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
-                            conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault) throws {
+    public convenience init(
+        path: String, environment: LiteRT.Environment? = nil, optimizeHybridModels: Bool = false,
+        exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
+        conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault
+    ) throws {
         guard !path.isEmpty else {
-            throw VisionCoreError(.invalidArgument,
-                                  "ExternalFile must specify at least one of 'file_content', 'file_name', 'file_pointer_meta' or 'file_descriptor_meta'.")
+            throw VisionCoreError(
+                .invalidArgument,
+                "ExternalFile must specify at least one of 'file_content', 'file_name', 'file_pointer_meta' or 'file_descriptor_meta'.")
         }
         let data: FileBytes
         do {
@@ -35,8 +38,9 @@ public final class ModelResources: Sendable {
             case .unreadable: throw VisionCoreError(.unknown, e.message, underlying: e)
             }
         }
-        try self.init(data: data, source: path, environment: environment, optimizeHybridModels: optimizeHybridModels, exactHybridKernel: exactHybridKernel,
-                      conv1x1Kernel: conv1x1Kernel)
+        try self.init(
+            data: data, source: path, environment: environment, optimizeHybridModels: optimizeHybridModels, exactHybridKernel: exactHybridKernel,
+            conv1x1Kernel: conv1x1Kernel)
     }
 
     /// Whether the runtime model is the hybrid-model rewrite (see ``init(bytes:source:environment:optimizeHybridModels:)``).
@@ -81,19 +85,24 @@ public final class ModelResources: Sendable {
     ///   runs the convolutions in float (about 2.7× faster on SSD MobileNet v2 FPNLite) — at the
     ///   cost of scores that differ from MediaPipe's by up to ~0.01 on the top detections.
     /// - Parameter limits: the largest tensor and total of activations accepted (``ModelLimits/standard``).
-    public convenience init(bytes: [UInt8], source: String = "<buffer>", environment: LiteRT.Environment? = nil, optimizeHybridModels: Bool = false,
-                            limits: ModelLimits = .standard, exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
-                            conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault) throws {
-        try self.init(data: FileBytes(copying: bytes), source: source, environment: environment, optimizeHybridModels: optimizeHybridModels,
-                      limits: limits, exactHybridKernel: exactHybridKernel, conv1x1Kernel: conv1x1Kernel)
+    public convenience init(
+        bytes: [UInt8], source: String = "<buffer>", environment: LiteRT.Environment? = nil, optimizeHybridModels: Bool = false,
+        limits: ModelLimits = .standard, exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
+        conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault
+    ) throws {
+        try self.init(
+            data: FileBytes(copying: bytes), source: source, environment: environment, optimizeHybridModels: optimizeHybridModels,
+            limits: limits, exactHybridKernel: exactHybridKernel, conv1x1Kernel: conv1x1Kernel)
     }
 
     /// Loads a model from `data` — a model file's mapping, or a copy of bytes given in memory — which
     /// the parsed file, its metadata and, when no rewrite applies, LiteRT all read in place: the model
     /// is held once. Options as ``init(bytes:source:environment:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:)``'s.
-    public init(data: FileBytes, source: String = "<buffer>", environment: LiteRT.Environment? = nil, optimizeHybridModels: Bool = false,
-                limits: ModelLimits = .standard, exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
-                conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault) throws {
+    public init(
+        data: FileBytes, source: String = "<buffer>", environment: LiteRT.Environment? = nil, optimizeHybridModels: Bool = false,
+        limits: ModelLimits = .standard, exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
+        conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault
+    ) throws {
         self.source = source
         do {
             try FlatBufferVerifier.verifyModel(data)

@@ -22,7 +22,7 @@ public enum FlexBufferBuilder {
         let keysVector = out.count
         for p in keyPositions { put(UInt64(out.count - p)) }
         put(UInt64(out.count - keysVector))  // offset back to the keys vector
-        put(8)                               // its byte width
+        put(8)  // its byte width
         put(UInt64(keys.count))
         let values = out.count
         var types: [UInt8] = []
@@ -43,10 +43,12 @@ public enum FlexBufferBuilder {
 
     /// Valid options for an SSD post-processing op over `classes` classes.
     public static func detectionOptions(_ overrides: [String: Value] = [:], classes: Int = 2) -> [UInt8] {
-        var m: [String: Value] = ["max_detections": .int(3), "max_classes_per_detection": .int(1), "detections_per_class": .int(100),
-                                  "num_classes": .int(Int64(classes)), "nms_score_threshold": .float(0.1), "nms_iou_threshold": .float(0.6),
-                                  "y_scale": .float(10), "x_scale": .float(10), "h_scale": .float(5), "w_scale": .float(5),
-                                  "use_regular_nms": .bool(false)]
+        var m: [String: Value] = [
+            "max_detections": .int(3), "max_classes_per_detection": .int(1), "detections_per_class": .int(100),
+            "num_classes": .int(Int64(classes)), "nms_score_threshold": .float(0.1), "nms_iou_threshold": .float(0.6),
+            "y_scale": .float(10), "x_scale": .float(10), "h_scale": .float(5), "w_scale": .float(5),
+            "use_regular_nms": .bool(false),
+        ]
         for (k, v) in overrides { m[k] = v }
         return map(m)
     }

@@ -17,8 +17,10 @@ public enum SyntheticModels {
 
     /// The same add model with metadata: image input (normalization `mean`/`std`), one output
     /// with a label file (and, optionally, a second label file in `locale`).
-    public static func addConstantWithMetadata(mean: [Float], std: [Float], labels: [String] = ["a", "b"],
-                                               localized: (locale: String, labels: [String])? = nil, deflate: Bool = false) throws -> [UInt8] {
+    public static func addConstantWithMetadata(
+        mean: [Float], std: [Float], labels: [String] = ["a", "b"],
+        localized: (locale: String, labels: [String])? = nil, deflate: Bool = false
+    ) throws -> [UInt8] {
         var b = ModelBuilder(description: "synthetic add with metadata")
         let input = b.addTensor(Tensor(name: "image", shape: [1, 4, 4, 3], type: .float32))
         let c = b.addConstant(name: "constant", shape: [1], floats: [0.5])
@@ -34,12 +36,20 @@ public enum SyntheticModels {
         }
         let metadata = ModelMetadata(
             name: "Synthetic", version: "1",
-            subgraphs: [ModelMetadata.SubgraphMetadata(
-                inputTensors: [ModelMetadata.TensorMetadata(name: "image", content: .init(properties: .image(colorSpace: .rgb, defaultSize: nil)),
-                                                            processUnits: [.normalization(mean: mean, std: std)])],
-                outputTensors: [ModelMetadata.TensorMetadata(name: "probability", content: .init(properties: .feature),
-                                                             processUnits: [.scoreThresholding(globalScoreThreshold: 0.25)],
-                                                             associatedFiles: files)])],
+            subgraphs: [
+                ModelMetadata.SubgraphMetadata(
+                    inputTensors: [
+                        ModelMetadata.TensorMetadata(
+                            name: "image", content: .init(properties: .image(colorSpace: .rgb, defaultSize: nil)),
+                            processUnits: [.normalization(mean: mean, std: std)])
+                    ],
+                    outputTensors: [
+                        ModelMetadata.TensorMetadata(
+                            name: "probability", content: .init(properties: .feature),
+                            processUnits: [.scoreThresholding(globalScoreThreshold: 0.25)],
+                            associatedFiles: files)
+                    ])
+            ],
             minParserVersion: "1.0.0")
         return try b.build(metadata: metadata, files: contents, deflate: deflate)
     }
@@ -51,9 +61,11 @@ extension SyntheticModels {
     /// ([N × 4] raw YXHW values) and `scores` ([N × classes] logits) — reshaped to [1, N, 4] and
     /// [1, N, classes]. With DETECTOR_METADATA (the given anchors, scales 10/10/5/5, exponential
     /// sizes, sigmoid scores), BoundingBoxProperties, normalization 127.5/127.5 and `labels`.
-    public static func rawSSD(boxes: [Float], scores: [Float], classes: Int, anchors: [DetectorMetadata.Anchor],
-                              labels: [String]?, displayNames: (locale: String, names: [String])? = nil, subgraphs: Int = 1,
-                              keypoints: (offset: Int32, count: Int32, values: Int32)? = nil) throws -> [UInt8] {
+    public static func rawSSD(
+        boxes: [Float], scores: [Float], classes: Int, anchors: [DetectorMetadata.Anchor],
+        labels: [String]?, displayNames: (locale: String, names: [String])? = nil, subgraphs: Int = 1,
+        keypoints: (offset: Int32, count: Int32, values: Int32)? = nil
+    ) throws -> [UInt8] {
         let n = anchors.count
         precondition(boxes.count == n * 4 && scores.count == n * classes, "raw values must match the anchors")
         var b = ModelBuilder(description: "synthetic raw SSD")
@@ -78,9 +90,10 @@ extension SyntheticModels {
         let scoresOut = head("scores", scores, classes)
         b.inputs = [input]
         b.outputs = [boxesOut, scoresOut]
-        var decoding = DetectorMetadata.DecodingOptions(numClasses: Int32(classes), numBoxes: Int32(n), numCoords: 4,
-                                                        xScale: 10, yScale: 10, wScale: 5, hScale: 5,
-                                                        applyExponentialOnBoxSize: true, sigmoidScore: true)
+        var decoding = DetectorMetadata.DecodingOptions(
+            numClasses: Int32(classes), numBoxes: Int32(n), numCoords: 4,
+            xScale: 10, yScale: 10, wScale: 5, hScale: 5,
+            applyExponentialOnBoxSize: true, sigmoidScore: true)
         if let keypoints {
             decoding.keypointCoordOffset = keypoints.offset
             decoding.numKeypoints = keypoints.count
@@ -100,11 +113,19 @@ extension SyntheticModels {
         }
         let metadata = ModelMetadata(
             name: "Synthetic raw SSD",
-            subgraphs: [.init(inputTensors: [.init(name: "image", content: .init(properties: .image(colorSpace: .rgb, defaultSize: nil)),
-                                                   processUnits: [.normalization(mean: [127.5], std: [127.5])])],
-                              outputTensors: [.init(name: "location", content: .init(properties: .boundingBox(index: [1, 0, 3, 2], type: .boundaries, coordinateType: .ratio))),
-                                              .init(name: "score", associatedFiles: scoreFiles)],
-                              customMetadata: [.init(name: DetectorMetadata.name, data: detector.flatBuffer())])],
+            subgraphs: [
+                .init(
+                    inputTensors: [
+                        .init(
+                            name: "image", content: .init(properties: .image(colorSpace: .rgb, defaultSize: nil)),
+                            processUnits: [.normalization(mean: [127.5], std: [127.5])])
+                    ],
+                    outputTensors: [
+                        .init(name: "location", content: .init(properties: .boundingBox(index: [1, 0, 3, 2], type: .boundaries, coordinateType: .ratio))),
+                        .init(name: "score", associatedFiles: scoreFiles),
+                    ],
+                    customMetadata: [.init(name: DetectorMetadata.name, data: detector.flatBuffer())])
+            ],
             minParserVersion: "1.5.0")
         return try b.build(metadata: metadata, files: files)
     }
@@ -131,10 +152,12 @@ extension SyntheticModels {
         public var calibration: (transformation: ModelMetadata.ScoreTransformation, defaultScore: Float, file: String)?
         public var scoreThreshold: Float?
 
-        public init(name: String?, kind: Kind = .float, values: [Float], labels: [String]? = nil,
-                    displayNames: (locale: String, names: [String])? = nil,
-                    calibration: (transformation: ModelMetadata.ScoreTransformation, defaultScore: Float, file: String)? = nil,
-                    scoreThreshold: Float? = nil) {
+        public init(
+            name: String?, kind: Kind = .float, values: [Float], labels: [String]? = nil,
+            displayNames: (locale: String, names: [String])? = nil,
+            calibration: (transformation: ModelMetadata.ScoreTransformation, defaultScore: Float, file: String)? = nil,
+            scoreThreshold: Float? = nil
+        ) {
             self.name = name
             self.kind = kind
             self.values = values
@@ -151,13 +174,17 @@ extension SyntheticModels {
     /// and int32 heads). `metadataHeads` (default: all) says how many outputs get tensor metadata.
     /// With `uint8Input`, the input is uint8 (DEQUANTIZE'd inside); with `withMetadata: false`, the
     /// model has no metadata at all.
-    public static func classifier(heads: [Head], normalization: (mean: Float, std: Float)? = (127.5, 127.5),
-                                  metadataHeads: Int? = nil, uint8Input: Bool = false, withMetadata: Bool = true,
-                                  subgraphs: Int = 1) throws -> [UInt8] {
+    public static func classifier(
+        heads: [Head], normalization: (mean: Float, std: Float)? = (127.5, 127.5),
+        metadataHeads: Int? = nil, uint8Input: Bool = false, withMetadata: Bool = true,
+        subgraphs: Int = 1
+    ) throws -> [UInt8] {
         var b = ModelBuilder(description: "synthetic classifier")
         b.extraSubgraphCopies = subgraphs - 1
-        var input = b.addTensor(Tensor(name: "image", shape: [1, 8, 8, 3], type: uint8Input ? .uint8 : .float32,
-                                       quantization: uint8Input ? .init(scales: [1.0 / 255], zeroPoints: [0]) : nil))
+        var input = b.addTensor(
+            Tensor(
+                name: "image", shape: [1, 8, 8, 3], type: uint8Input ? .uint8 : .float32,
+                quantization: uint8Input ? .init(scales: [1.0 / 255], zeroPoints: [0]) : nil))
         let modelInput = input
         if uint8Input {
             let float = b.addTensor(Tensor(name: "image_float", shape: [1, 8, 8, 3], type: .float32))
@@ -180,8 +207,10 @@ extension SyntheticModels {
             switch head.kind {
             case .float: break
             case .uint8:
-                out = b.addTensor(Tensor(name: "quantized\(h)", shape: [1, n], type: .uint8,
-                                         quantization: .init(scales: [1.0 / 255], zeroPoints: [0])))
+                out = b.addTensor(
+                    Tensor(
+                        name: "quantized\(h)", shape: [1, n], type: .uint8,
+                        quantization: .init(scales: [1.0 / 255], zeroPoints: [0])))
                 b.operators.append(ModelBuilder.Op(opcodeIndex: b.opcode(OperatorCode(builtinCode: 114)), inputs: [dense], outputs: [out]))
             case .bool:
                 let zero = b.addConstant(name: "zero\(h)", shape: [1], floats: [0])
@@ -217,8 +246,11 @@ extension SyntheticModels {
         if let normalization { inputUnits.append(.normalization(mean: [normalization.mean], std: [normalization.std])) }
         let metadata = ModelMetadata(
             name: "Synthetic classifier",
-            subgraphs: [.init(inputTensors: [.init(name: "image", content: .init(properties: .image(colorSpace: .rgb, defaultSize: nil)), processUnits: inputUnits)],
-                              outputTensors: Array(metadataTensors.prefix(metadataHeads ?? metadataTensors.count)))],
+            subgraphs: [
+                .init(
+                    inputTensors: [.init(name: "image", content: .init(properties: .image(colorSpace: .rgb, defaultSize: nil)), processUnits: inputUnits)],
+                    outputTensors: Array(metadataTensors.prefix(metadataHeads ?? metadataTensors.count)))
+            ],
             minParserVersion: "1.0.0")
         return try b.build(metadata: metadata, files: files)
     }

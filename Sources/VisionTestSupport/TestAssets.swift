@@ -39,8 +39,10 @@ public enum TestAssets {
     ]
 
     /// The photos in the shared folder.
-    public static let photoNames = ["bird.png", "cat_720p.jpg", "dog.jpg", "face.jpg", "giraffe.jpg", "grace_hopper.png",
-                                    "owl.jpg", "person.jpg", "pets.jpg"]
+    public static let photoNames = [
+        "bird.png", "cat_720p.jpg", "dog.jpg", "face.jpg", "giraffe.jpg", "grace_hopper.png",
+        "owl.jpg", "person.jpg", "pets.jpg",
+    ]
 
     /// Reads a file's bytes, or throws a message naming it.
     public static func bytes(_ path: String) throws -> [UInt8] {

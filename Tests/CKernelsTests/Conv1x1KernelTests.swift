@@ -1,8 +1,8 @@
 import CKernels
 import Foundation
 import LiteRT
-import Testing
 import TFLiteModel
+import Testing
 import VisionCore
 import VisionTestSupport
 
@@ -35,17 +35,24 @@ struct Conv1x1KernelTests {
         func q(_ scale: Float, _ zp: Int64) -> Tensor.QuantizationParameters { .init(scales: [scale], zeroPoints: [zp]) }
         let input = b.addTensor(Tensor(name: "input", shape: [1, c.h, c.w, c.k], type: .uint8, quantization: q(c.iscale, c.izp)))
         let weights = (0..<(c.n * c.k)).map { _ in UInt8(truncatingIfNeeded: r.next()) }
-        let filter = b.addTensor(Tensor(name: "filter", shape: [c.n, 1, 1, c.k], type: .uint8, buffer: b.addBuffer(weights),
-                                        quantization: q(c.fscale, c.fzp)))
+        let filter = b.addTensor(
+            Tensor(
+                name: "filter", shape: [c.n, 1, 1, c.k], type: .uint8, buffer: b.addBuffer(weights),
+                quantization: q(c.fscale, c.fzp)))
         let values = (0..<c.n).map { _ in c.bias ? Int32(truncatingIfNeeded: Int(r.next() % 40_001) - 20_000) : 0 }
         let bytes = values.flatMap { v in withUnsafeBytes(of: v.littleEndian) { Array($0) } }
-        let bias = b.addTensor(Tensor(name: "bias", shape: [c.n], type: .int32, buffer: b.addBuffer(bytes),
-                                      quantization: q(c.iscale * c.fscale, 0)))
+        let bias = b.addTensor(
+            Tensor(
+                name: "bias", shape: [c.n], type: .int32, buffer: b.addBuffer(bytes),
+                quantization: q(c.iscale * c.fscale, 0)))
         let inputs = [input, filter, bias]
         let output = b.addTensor(Tensor(name: "output", shape: [1, c.h, c.w, c.n], type: .uint8, quantization: q(c.oscale, c.ozp)))
         let code = b.opcode(OperatorCode(builtinCode: 3))
-        b.operators = [ModelBuilder.Op(opcodeIndex: code, inputs: inputs, outputs: [output], builtinOptionsType: 1,
-                                       builtinOptions: [0: .int8(0), 1: .int32(1), 2: .int32(1), 3: .int8(c.activation)])]
+        b.operators = [
+            ModelBuilder.Op(
+                opcodeIndex: code, inputs: inputs, outputs: [output], builtinOptionsType: 1,
+                builtinOptions: [0: .int8(0), 1: .int32(1), 2: .int32(1), 3: .int8(c.activation)])
+        ]
         b.inputs = [input]
         b.outputs = [output]
         return try b.build()
@@ -94,7 +101,8 @@ struct Conv1x1KernelTests {
         var r = Random(state: 7)
         for threads in [1, 2] {
             for trial in 0..<3 {
-                let input: [UInt8] = (0..<(300 * 300 * 3)).map { i in trial == 0 ? UInt8(truncatingIfNeeded: r.next()) : UInt8((i / 3 % 300 + trial * 40) % 256) }
+                let input: [UInt8] = (0..<(300 * 300 * 3)).map { i in trial == 0 ? UInt8(truncatingIfNeeded: r.next()) : UInt8((i / 3 % 300 + trial * 40) % 256)
+                }
                 let a = try CompiledModel(model: builtin.runtimeModel, threads: threads)
                 let b = try CompiledModel(model: ours.runtimeModel, threads: threads, customOps: ours.customOps)
                 #expect(b.customKernelCount == 29)
@@ -125,9 +133,10 @@ struct Conv1x1KernelTests {
         let pixels = Int64(c.h * c.w)
         let op: OpaquePointer? = weights.withUnsafeBufferPointer { w in
             bias.withUnsafeBufferPointer { b in
-                var p = vt_qconv_params(in_channels: Int32(c.k), out_channels: Int32(c.n), activation: Int32(c.activation),
-                                        input_zero_point: Int32(c.izp), filter_zero_point: Int32(c.fzp), output_zero_point: Int32(c.ozp),
-                                        input_scale: c.iscale, filter_scale: c.fscale, output_scale: c.oscale, filter: w.baseAddress, bias: b.baseAddress)
+                var p = vt_qconv_params(
+                    in_channels: Int32(c.k), out_channels: Int32(c.n), activation: Int32(c.activation),
+                    input_zero_point: Int32(c.izp), filter_zero_point: Int32(c.fzp), output_zero_point: Int32(c.ozp),
+                    input_scale: c.iscale, filter_scale: c.fscale, output_scale: c.oscale, filter: w.baseAddress, bias: b.baseAddress)
                 return vt_qconv_create(&p)
             }
         }
@@ -146,9 +155,10 @@ struct Conv1x1KernelTests {
         func make(_ edit: (inout vt_qconv_params) -> Void) -> Bool {
             w.withUnsafeBufferPointer { wp in
                 b.withUnsafeBufferPointer { bp in
-                    var p = vt_qconv_params(in_channels: 2, out_channels: 2, activation: 0, input_zero_point: 0, filter_zero_point: 0,
-                                            output_zero_point: 0, input_scale: 1, filter_scale: 1, output_scale: 1,
-                                            filter: wp.baseAddress, bias: bp.baseAddress)
+                    var p = vt_qconv_params(
+                        in_channels: 2, out_channels: 2, activation: 0, input_zero_point: 0, filter_zero_point: 0,
+                        output_zero_point: 0, input_scale: 1, filter_scale: 1, output_scale: 1,
+                        filter: wp.baseAddress, bias: bp.baseAddress)
                     edit(&p)
                     let op = vt_qconv_create(&p)
                     defer { vt_conv1x1_free(op) }
@@ -162,7 +172,10 @@ struct Conv1x1KernelTests {
         #expect(!make { $0.output_scale = 1.0 / 256 })  // requantization scale 256
         #expect(!make { $0.input_scale = .nan })
         #expect(!make { $0.activation = 4 })
-        #expect(make { $0.activation = 1; $0.output_zero_point = 255 })  // [255, 255]: allowed
+        #expect(
+            make {
+                $0.activation = 1; $0.output_zero_point = 255
+            })  // [255, 255]: allowed
     }
 }
 
@@ -173,13 +186,20 @@ extension Conv1x1KernelTests {
         var b = ModelBuilder(description: "uint8 1x1 conv, odd bias scale")
         func q(_ scale: Float, _ zp: Int64) -> Tensor.QuantizationParameters { .init(scales: [scale], zeroPoints: [zp]) }
         let input = b.addTensor(Tensor(name: "input", shape: [1, 4, 4, 8], type: .uint8, quantization: q(0.02, 128)))
-        let filter = b.addTensor(Tensor(name: "filter", shape: [8, 1, 1, 8], type: .uint8,
-                                        buffer: b.addBuffer((0..<64).map { _ in UInt8(truncatingIfNeeded: r.next()) }), quantization: q(0.01, 120)))
-        let bias = b.addTensor(Tensor(name: "bias", shape: [8], type: .int32, buffer: b.addBuffer([UInt8](repeating: 1, count: 32)),
-                                      quantization: q(0.0002 * 1.01, 0)))
+        let filter = b.addTensor(
+            Tensor(
+                name: "filter", shape: [8, 1, 1, 8], type: .uint8,
+                buffer: b.addBuffer((0..<64).map { _ in UInt8(truncatingIfNeeded: r.next()) }), quantization: q(0.01, 120)))
+        let bias = b.addTensor(
+            Tensor(
+                name: "bias", shape: [8], type: .int32, buffer: b.addBuffer([UInt8](repeating: 1, count: 32)),
+                quantization: q(0.0002 * 1.01, 0)))
         let output = b.addTensor(Tensor(name: "output", shape: [1, 4, 4, 8], type: .uint8, quantization: q(0.05, 10)))
-        b.operators = [ModelBuilder.Op(opcodeIndex: b.opcode(OperatorCode(builtinCode: 3)), inputs: [input, filter, bias], outputs: [output],
-                                       builtinOptionsType: 1, builtinOptions: [1: .int32(1), 2: .int32(1)])]
+        b.operators = [
+            ModelBuilder.Op(
+                opcodeIndex: b.opcode(OperatorCode(builtinCode: 3)), inputs: [input, filter, bias], outputs: [output],
+                builtinOptionsType: 1, builtinOptions: [1: .int32(1), 2: .int32(1)])
+        ]
         b.inputs = [input]
         b.outputs = [output]
         #expect(try ModelResources(bytes: b.build(), conv1x1Kernel: true).customOps.isEmpty)
@@ -205,12 +225,17 @@ extension Conv1x1KernelTests {
         let input = b.addTensor(Tensor(name: "input", shape: [1, c.h, c.w, c.k], type: .float32))
         let weights = (0..<(c.n * c.k)).map { _ in UInt8(bitPattern: Int8(truncatingIfNeeded: Int(r.next() % 255) - 127)) }
         let scales = c.perTensor ? [r.float(1e-3...2e-2)] : (0..<c.n).map { _ in r.float(1e-4...2e-2) }
-        let filter = b.addTensor(Tensor(name: "filter", shape: [c.n, 1, 1, c.k], type: .int8, buffer: b.addBuffer(weights),
-                                        quantization: .init(scales: scales, zeroPoints: Array(repeating: 0, count: scales.count), quantizedDimension: 0)))
+        let filter = b.addTensor(
+            Tensor(
+                name: "filter", shape: [c.n, 1, 1, c.k], type: .int8, buffer: b.addBuffer(weights),
+                quantization: .init(scales: scales, zeroPoints: Array(repeating: 0, count: scales.count), quantizedDimension: 0)))
         let bias = b.addConstant(name: "bias", shape: [c.n], floats: (0..<c.n).map { _ in r.float(-1...1) })
         let output = b.addTensor(Tensor(name: "output", shape: [1, c.h, c.w, c.n], type: .float32))
-        b.operators = [ModelBuilder.Op(opcodeIndex: b.opcode(OperatorCode(builtinCode: 3)), inputs: [input, filter, bias], outputs: [output],
-                                       builtinOptionsType: 1, builtinOptions: [0: .int8(0), 1: .int32(1), 2: .int32(1), 3: .int8(c.activation)])]
+        b.operators = [
+            ModelBuilder.Op(
+                opcodeIndex: b.opcode(OperatorCode(builtinCode: 3)), inputs: [input, filter, bias], outputs: [output],
+                builtinOptionsType: 1, builtinOptions: [0: .int8(0), 1: .int32(1), 2: .int32(1), 3: .int8(c.activation)])
+        ]
         b.inputs = [input]
         b.outputs = [output]
         return try b.build()

@@ -1,7 +1,7 @@
 import Foundation
 import LiteRT
-import Testing
 import TFLiteModel
+import Testing
 import VisionCore
 import VisionTestSupport
 
@@ -38,17 +38,24 @@ struct HybridDepthwiseKernelTests {
         let input = b.addTensor(Tensor(name: "input", shape: [1, k.h, k.w, k.c], type: .float32))
         let weights = (0..<(k.kh * k.kw * oc)).map { _ in UInt8(bitPattern: Int8(truncatingIfNeeded: Int(r.next() % 255) - 127)) }
         let scales = (0..<oc).map { _ in r.float(1e-4...2e-2) }
-        let filter = b.addTensor(Tensor(name: "filter", shape: [1, k.kh, k.kw, oc], type: .int8, buffer: b.addBuffer(weights),
-                                        quantization: .init(scales: scales, zeroPoints: Array(repeating: 0, count: oc), quantizedDimension: 3)))
+        let filter = b.addTensor(
+            Tensor(
+                name: "filter", shape: [1, k.kh, k.kw, oc], type: .int8, buffer: b.addBuffer(weights),
+                quantization: .init(scales: scales, zeroPoints: Array(repeating: 0, count: oc), quantizedDimension: 3)))
         let bias = b.addConstant(name: "bias", shape: [oc], floats: (0..<oc).map { _ in r.float(-1...1) })
         let effH = (k.kh - 1) * Int(k.dh) + 1, effW = (k.kw - 1) * Int(k.dw) + 1
         let oh = k.valid ? (k.h - effH + Int(k.sh)) / Int(k.sh) : (k.h + Int(k.sh) - 1) / Int(k.sh)
         let ow = k.valid ? (k.w - effW + Int(k.sw)) / Int(k.sw) : (k.w + Int(k.sw) - 1) / Int(k.sw)
         let output = b.addTensor(Tensor(name: "output", shape: [1, oh, ow, oc], type: .float32))
         let code = b.opcode(OperatorCode(builtinCode: 4))
-        b.operators = [ModelBuilder.Op(opcodeIndex: code, inputs: [input, filter, bias], outputs: [output], builtinOptionsType: 2,
-                                       builtinOptions: [0: .int8(k.valid ? 1 : 0), 1: .int32(k.sw), 2: .int32(k.sh), 3: .int32(Int32(k.dm)),
-                                                        4: .int8(k.activation), 5: .int32(k.dw), 6: .int32(k.dh)])]
+        b.operators = [
+            ModelBuilder.Op(
+                opcodeIndex: code, inputs: [input, filter, bias], outputs: [output], builtinOptionsType: 2,
+                builtinOptions: [
+                    0: .int8(k.valid ? 1 : 0), 1: .int32(k.sw), 2: .int32(k.sh), 3: .int32(Int32(k.dm)),
+                    4: .int8(k.activation), 5: .int32(k.dw), 6: .int32(k.dh),
+                ])
+        ]
         b.inputs = [input]
         b.outputs = [output]
         return try b.build()

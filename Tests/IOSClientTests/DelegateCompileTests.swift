@@ -33,7 +33,8 @@ struct DelegateCompileTests {
         defer { try? FileManager.default.removeItem(at: file) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swiftc", "-typecheck", "-I", buildFolder.appendingPathComponent("Modules").path]
+        process.arguments =
+            ["swiftc", "-typecheck", "-I", buildFolder.appendingPathComponent("Modules").path]
             + maps.flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] } + [file.path]
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -45,23 +46,23 @@ struct DelegateCompileTests {
     }
 
     static let seedDelegates = """
-    class ObjectDetectorResultProcessor: NSObject, ObjectDetectorLiveStreamDelegate {
-      func objectDetector(
-        _ objectDetector: ObjectDetector,
-        didFinishDetection objectDetectionResult: ObjectDetectorResult?,
-        timestampInMilliseconds: Int,
-        error: Error?) {
-      }
-    }
-    class ImageClassifierResultProcessor: NSObject, ImageClassifierLiveStreamDelegate {
-      func imageClassifier(
-        _ imageClassifier: ImageClassifier,
-        didFinishClassification result: ImageClassifierResult?,
-        timestampInMilliseconds: Int,
-        error: Error?) {
-      }
-    }
-    """
+        class ObjectDetectorResultProcessor: NSObject, ObjectDetectorLiveStreamDelegate {
+          func objectDetector(
+            _ objectDetector: ObjectDetector,
+            didFinishDetection objectDetectionResult: ObjectDetectorResult?,
+            timestampInMilliseconds: Int,
+            error: Error?) {
+          }
+        }
+        class ImageClassifierResultProcessor: NSObject, ImageClassifierLiveStreamDelegate {
+          func imageClassifier(
+            _ imageClassifier: ImageClassifier,
+            didFinishClassification result: ImageClassifierResult?,
+            timestampInMilliseconds: Int,
+            error: Error?) {
+          }
+        }
+        """
 
     @Test("the seeds' delegates compile")
     func seeds() throws {
@@ -69,32 +70,46 @@ struct DelegateCompileTests {
         #expect(status == 0, "\(output)")
     }
 
-    @Test("a misspelled, mislabelled, mistyped or non-NSObject delegate does not compile", arguments: [
-        ("misspelled method", """
-        class P: NSObject, ObjectDetectorLiveStreamDelegate {
-          func objectDetecter(_ objectDetector: ObjectDetector, didFinishDetection result: ObjectDetectorResult?,
-                              timestampInMilliseconds: Int, error: Error?) {}
-        }
-        """),
-        ("wrong label", """
-        class P: NSObject, ObjectDetectorLiveStreamDelegate {
-          func objectDetector(_ objectDetector: ObjectDetector, didFinishDetectionWithResult result: ObjectDetectorResult?,
-                              timestampInMilliseconds: Int, error: Error?) {}
-        }
-        """),
-        ("wrong type", """
-        class P: NSObject, ImageClassifierLiveStreamDelegate {
-          func imageClassifier(_ imageClassifier: ImageClassifier, didFinishClassification result: ObjectDetectorResult?,
-                               timestampInMilliseconds: Int, error: Error?) {}
-        }
-        """),
-        ("not an NSObject", """
-        class P: ObjectDetectorLiveStreamDelegate {
-          func objectDetector(_ objectDetector: ObjectDetector, didFinishDetection result: ObjectDetectorResult?,
-                              timestampInMilliseconds: Int, error: Error?) {}
-        }
-        """),
-    ])
+    @Test(
+        "a misspelled, mislabelled, mistyped or non-NSObject delegate does not compile",
+        arguments: [
+            (
+                "misspelled method",
+                """
+                class P: NSObject, ObjectDetectorLiveStreamDelegate {
+                  func objectDetecter(_ objectDetector: ObjectDetector, didFinishDetection result: ObjectDetectorResult?,
+                                      timestampInMilliseconds: Int, error: Error?) {}
+                }
+                """
+            ),
+            (
+                "wrong label",
+                """
+                class P: NSObject, ObjectDetectorLiveStreamDelegate {
+                  func objectDetector(_ objectDetector: ObjectDetector, didFinishDetectionWithResult result: ObjectDetectorResult?,
+                                      timestampInMilliseconds: Int, error: Error?) {}
+                }
+                """
+            ),
+            (
+                "wrong type",
+                """
+                class P: NSObject, ImageClassifierLiveStreamDelegate {
+                  func imageClassifier(_ imageClassifier: ImageClassifier, didFinishClassification result: ObjectDetectorResult?,
+                                       timestampInMilliseconds: Int, error: Error?) {}
+                }
+                """
+            ),
+            (
+                "not an NSObject",
+                """
+                class P: ObjectDetectorLiveStreamDelegate {
+                  func objectDetector(_ objectDetector: ObjectDetector, didFinishDetection result: ObjectDetectorResult?,
+                                      timestampInMilliseconds: Int, error: Error?) {}
+                }
+                """
+            ),
+        ])
     func rejected(_ kind: String, _ source: String) throws {
         let (status, output) = try Self.typecheck(source)
         #expect(status != 0, "\(kind) compiled")

@@ -1,5 +1,5 @@
-import Imaging
 import Foundation
+import Imaging
 import MediaPipeTasksVision
 import Testing
 import VisionTestSupport
@@ -14,8 +14,10 @@ final class DetectionsReceiver: NSObject, ObjectDetectorLiveStreamDelegate, @unc
     private var results: [TaskResult] = []
     var received: [TaskResult] { lock.lock(); defer { lock.unlock() }; return results }
 
-    func objectDetector(_ objectDetector: ObjectDetector, didFinishDetection result: ObjectDetectorResult?,
-                        timestampInMilliseconds: Int, error: Error?) {
+    func objectDetector(
+        _ objectDetector: ObjectDetector, didFinishDetection result: ObjectDetectorResult?,
+        timestampInMilliseconds: Int, error: Error?
+    ) {
         guard let result else { return }
         lock.lock(); results.append(result); lock.unlock()
     }
@@ -152,8 +154,9 @@ struct IOSClientTests {
 
         var pixelBuffer: CVPixelBuffer?
         let attributes: [String: Any] = ["IOSurfaceProperties": [String: Any]()]
-        let status = CVPixelBufferCreate(kCFAllocatorDefault, width, height, kCVPixelFormatType_32BGRA,
-                                         attributes as CFDictionary, &pixelBuffer)
+        let status = CVPixelBufferCreate(
+            kCFAllocatorDefault, width, height, kCVPixelFormatType_32BGRA,
+            attributes as CFDictionary, &pixelBuffer)
         #expect(status == kCVReturnSuccess)
         let buffer = try #require(pixelBuffer)
         #expect(CVPixelBufferLockBaseAddress(buffer, []) == kCVReturnSuccess)

@@ -5,8 +5,9 @@ import VisionTestSupport
 
 @Suite("Decoding and encoding pictures")
 struct DecodingTests {
-    @Test("every shared photo decodes to exactly MediaPipe's pixels", .enabled(if: TestAssets.shouldRun),
-          arguments: TestAssets.photoNames)
+    @Test(
+        "every shared photo decodes to exactly MediaPipe's pixels", .enabled(if: TestAssets.shouldRun),
+        arguments: TestAssets.photoNames)
     func matchesMediaPipe(name: String) throws {
         let golden = try #require(try Goldens.dictionary("mediapipe_images.json")[name] as? [String: Any])
         let decoded = try ImageDecoder.decode(contentsOfFile: TestAssets.image(name)).bitmap
@@ -25,8 +26,9 @@ struct DecodingTests {
         #expect(SHA256.hex(pixels) == golden["sha256"] as? String, "\(name)")
     }
 
-    @Test("4:2:2, 4:2:0, 4:4:4, progressive and gray JPEGs of odd size decode exactly as MediaPipe's",
-          arguments: ["h2v1_422.jpg", "h2v2_420.jpg", "h1v1_444.jpg", "progressive_420.jpg", "gray.jpg"])
+    @Test(
+        "4:2:2, 4:2:0, 4:4:4, progressive and gray JPEGs of odd size decode exactly as MediaPipe's",
+        arguments: ["h2v1_422.jpg", "h2v2_420.jpg", "h1v1_444.jpg", "progressive_420.jpg", "gray.jpg"])
     func variants(name: String) throws {
         let golden = try #require(try Goldens.dictionary("mediapipe_jpeg_variants.json")[name] as? [String: Any])
         let path = TestAssets.packageRoot.appendingPathComponent("Tests/Fixtures/jpeg").appendingPathComponent(name).path
@@ -46,9 +48,11 @@ struct DecodingTests {
         let jpeg = try ImageEncoder.jpeg(bitmap)
         for exif in 1...8 {
             // APP1 "Exif\0\0" + little-endian TIFF with one IFD entry: Orientation (0x0112) SHORT = exif.
-            let tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00, 0x01, 0x00,
-                                 0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00, UInt8(exif), 0x00, 0x00, 0x00,
-                                 0x00, 0x00, 0x00, 0x00]
+            let tiff: [UInt8] = [
+                0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00, 0x01, 0x00,
+                0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00, UInt8(exif), 0x00, 0x00, 0x00,
+                0x00, 0x00, 0x00, 0x00,
+            ]
             let payload = Array("Exif".utf8) + [0, 0] + tiff
             let length = payload.count + 2
             let app1: [UInt8] = [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xff)] + payload

@@ -13,7 +13,7 @@ enum Reference {
         var u = u
         if orientation.isMirrored { u = uprightWidth - u }
         switch orientation.clockwiseDegrees {
-        case 90: return (v, H - u)     // shown turned clockwise: upright (u, v) was stored at (v, H − u)
+        case 90: return (v, H - u)  // shown turned clockwise: upright (u, v) was stored at (v, H − u)
         case 180: return (W - u, H - v)
         case 270: return (W - v, u)
         default: return (u, v)
@@ -44,7 +44,8 @@ enum Reference {
                         let (r, g, bl) = b.rgb(x: Int(x), y: Int(y))
                         return Double([r, g, bl][ch])
                     }
-                    let value = p(x0, y0) * (1 - fx) * (1 - fy) + p(x0 + 1, y0) * fx * (1 - fy)
+                    let value =
+                        p(x0, y0) * (1 - fx) * (1 - fy) + p(x0 + 1, y0) * fx * (1 - fy)
                         + p(x0, y0 + 1) * (1 - fx) * fy + p(x0 + 1, y0 + 1) * fx * fy
                     out.append(value)
                 }
@@ -82,14 +83,16 @@ struct PreprocessingTests {
         return try Bitmap(width: width, height: height, format: .rgb8, pixels: px)
     }
 
-    @Test("every orientation, with and without a crop, matches the plain reference",
-          arguments: ImageOrientation.allCases)
+    @Test(
+        "every orientation, with and without a crop, matches the plain reference",
+        arguments: ImageOrientation.allCases)
     func orientations(orientation: ImageOrientation) throws {
         let bitmap = try Self.testBitmap()
         let pre = ImagePreprocessor()
         for roi in [NormalizedRect.full, NormalizedRect(x: 0.2, y: 0.1, width: 0.5, height: 0.7)] {
-            let ours = try pre.bytes(bitmap, orientation: orientation, region: roi,
-                                     format: TensorFormat(width: 16, height: 12, element: .uint8))
+            let ours = try pre.bytes(
+                bitmap, orientation: orientation, region: roi,
+                format: TensorFormat(width: 16, height: 12, element: .uint8))
             let reference = Reference.tensor(bitmap, orientation: orientation, roi: roi, width: 16, height: 12)
             #expect(ours.count == reference.count)
             // Positions quantized to 1/32 pixel against exact doubles: on this picture's steepest
@@ -162,10 +165,13 @@ struct PreprocessingTests {
         let a = try Self.testBitmap(width: 37, height: 23), b = try Self.testBitmap(width: 20, height: 31)
         let format = TensorFormat(width: 9, height: 7, element: .uint8)
         let shared = ImagePreprocessor()
-        let calls: [(Bitmap, ImageOrientation, NormalizedRect)] = [(a, .up, .full), (a, .up, .full), (b, .up, .full), (a, .right, .full),
-                                                                   (a, .right, NormalizedRect(x: 0.1, y: 0.2, width: 0.5, height: 0.5)), (b, .down, .full)]
+        let calls: [(Bitmap, ImageOrientation, NormalizedRect)] = [
+            (a, .up, .full), (a, .up, .full), (b, .up, .full), (a, .right, .full),
+            (a, .right, NormalizedRect(x: 0.1, y: 0.2, width: 0.5, height: 0.5)), (b, .down, .full),
+        ]
         for (bitmap, orientation, region) in calls {
-            #expect(try shared.bytes(bitmap, orientation: orientation, region: region, format: format)
+            #expect(
+                try shared.bytes(bitmap, orientation: orientation, region: region, format: format)
                     == ImagePreprocessor().bytes(bitmap, orientation: orientation, region: region, format: format))
         }
     }
@@ -176,7 +182,9 @@ struct PreprocessingTests {
         let one = ImagePreprocessor(), two = ImagePreprocessor(), three = ImagePreprocessor()
         two.threads = 2
         three.threads = 3
-        for format in [TensorFormat(width: 64, height: 48, element: .uint8), TensorFormat(width: 50, height: 37, element: .float32(mean: [127.5], std: [127.5]))] {
+        for format in [
+            TensorFormat(width: 64, height: 48, element: .uint8), TensorFormat(width: 50, height: 37, element: .float32(mean: [127.5], std: [127.5])),
+        ] {
             if case .uint8 = format.element {
                 let expected = try one.bytes(bitmap, orientation: orientation, format: format)
                 #expect(try two.bytes(bitmap, orientation: orientation, format: format) == expected)

@@ -1,7 +1,7 @@
 import Foundation
 import LiteRT
-import Testing
 import TFLiteModel
+import Testing
 import VisionTestSupport
 
 /// Whether the LiteRT library can be loaded; on CI its absence fails the tests instead of skipping them.
@@ -32,8 +32,10 @@ struct RuntimeTests {
         }
         let pinned = try install("venv", "2.3.0")
         let other = try install("conda", "1.4.0")
-        let environment = ["VIRTUAL_ENV": root.appendingPathComponent("venv").path, "CONDA_PREFIX": root.appendingPathComponent("conda").path,
-                           "HOME": root.path]
+        let environment = [
+            "VIRTUAL_ENV": root.appendingPathComponent("venv").path, "CONDA_PREFIX": root.appendingPathComponent("conda").path,
+            "HOME": root.path,
+        ]
         let found = LiteRTLibrary.candidates(explicit: nil, environment: environment)
         #expect(found.contains(pinned) && !found.contains(other))
         #expect(found.firstIndex(of: pinned) ?? 0 > found.firstIndex(of: exe.appendingPathComponent("libLiteRt.so").path) ?? Int.max)
@@ -97,8 +99,9 @@ struct InferenceTests {
         }
     }
 
-    @Test("outputs are bit-identical to the Python interpreter's",
-          arguments: ["ssd_mobilenet_v1_coco_quant_metadata.tflite", "mobilenet_v2_1.0_224_quant.tflite", "face_detection_short_range.tflite"])
+    @Test(
+        "outputs are bit-identical to the Python interpreter's",
+        arguments: ["ssd_mobilenet_v1_coco_quant_metadata.tflite", "mobilenet_v2_1.0_224_quant.tflite", "face_detection_short_range.tflite"])
     func bitIdentical(name: String) throws {
         let golden = try #require(try Goldens.dictionary("litert.json")[name] as? [String: Any])
         let outputs = try #require(golden["outputs"] as? [[String: Any]])
@@ -118,8 +121,12 @@ struct InferenceTests {
     @Test("describes inputs and outputs from the compiled layouts, with quantization")
     func descriptions() throws {
         let ssd = try CompiledModel(model: try Model(path: TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite")))
-        #expect(ssd.inputs == [TensorDescription(name: "normalized_input_image_tensor", elementType: .uint8, shape: [1, 300, 300, 3],
-                                                 quantization: Quantization(scale: 0.0078125, zeroPoint: 128), byteCount: 270_000)])
+        #expect(
+            ssd.inputs == [
+                TensorDescription(
+                    name: "normalized_input_image_tensor", elementType: .uint8, shape: [1, 300, 300, 3],
+                    quantization: Quantization(scale: 0.0078125, zeroPoint: 128), byteCount: 270_000)
+            ])
         #expect(ssd.outputs.map(\.shape) == [[1, 10, 4], [1, 10], [1, 10], [1]])
         #expect(ssd.outputs.map(\.elementType) == [.float32, .float32, .float32, .float32])
         let fpn = try CompiledModel(model: try Model(path: TestAssets.model("ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite")))

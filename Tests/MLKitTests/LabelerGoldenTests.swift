@@ -9,8 +9,10 @@ import VisionTestSupport
 @Suite("Image labeling against MediaPipe 1.2.2", .enabled(if: TestAssets.shouldRun))
 struct LabelerGoldenTests {
     nonisolated(unsafe) static let golden: [String: Any] = (try? Goldens.dictionary("mediapipe_classifier.json")) ?? [:]
-    static let models = ["aiy_vision_classifier_birds_V1_3.tflite", "mobilenet_v2_1.0_224_inat_bird_quant.tflite",
-                         "mobilenet_v2_1.0_224_quant.tflite", "mobilenet_v1_0.25_128_quant.tflite", "tf2_mobilenet_v2_1.0_224_ptq.tflite"]
+    static let models = [
+        "aiy_vision_classifier_birds_V1_3.tflite", "mobilenet_v2_1.0_224_inat_bird_quant.tflite",
+        "mobilenet_v2_1.0_224_quant.tflite", "mobilenet_v1_0.25_128_quant.tflite", "tf2_mobilenet_v2_1.0_224_ptq.tflite",
+    ]
 
     @Test("every shared photo", arguments: models)
     func matrix(model: String) throws {
@@ -32,7 +34,9 @@ struct LabelerGoldenTests {
                 if abs(labels[i].confidence - score) > 0.01 { fail("confidence #\(i) \(labels[i].confidence), MediaPipe \(score)") }
                 // Labels tied with the last one kept may be any of the tied ones (ties as sets).
                 let tiedAtCut = score <= (labels.last?.confidence ?? 0)
-                if !tiedAtCut && !labels.contains(where: { $0.index == t["index"] as? Int && $0.text == t["name"] as? String && abs($0.confidence - score) <= 0.01 }) {
+                if !tiedAtCut
+                    && !labels.contains(where: { $0.index == t["index"] as? Int && $0.text == t["name"] as? String && abs($0.confidence - score) <= 0.01 })
+                {
                     fail("MediaPipe's \(t["name"] ?? "?") (\(t["index"] ?? "?")) \(score) not found")
                 }
             }

@@ -1,9 +1,9 @@
-import Imaging
 import Foundation
-import MediaPipeTasksVision
+import Imaging
 import MLKit
-import Testing
+import MediaPipeTasksVision
 import TFLiteModel
+import Testing
 import VisionTestSupport
 
 /// ML Kit's rules on the shared and synthetic classifiers: thresholds, counts, the 8 orientations,
@@ -65,15 +65,18 @@ struct LabelerTests {
         let path = TestAssets.model("mobilenet_v1_0.25_128_quant.tflite")
         let image = VisionImage(image: try #require(UIImage(contentsOfFile: TestAssets.image("cat_720p.jpg"))))
         for (count, expected) in [(10, 10), (0, 10), (-3, 10), (3, 3), (1, 1)] {
-            let labels = try Self.labeler(path) { $0.maxResultCount = count; $0.confidenceThreshold = 0 }.results(in: image)
+            let labels = try Self.labeler(path) {
+                $0.maxResultCount = count; $0.confidenceThreshold = 0
+            }.results(in: image)
             #expect(labels.count == expected, "maxResultCount \(count)")
             #expect(labels.map(\.confidence) == labels.map(\.confidence).sorted(by: >))
         }
         #expect(CustomImageLabelerOptions(localModel: LocalModel(path: path)).maxResultCount == 10)
     }
 
-    @Test("every orientation, mirrored ones included, labels the picture as shown (the same as the upright picture)",
-          arguments: [UIImage.Orientation.up, .down, .left, .right, .upMirrored, .downMirrored, .leftMirrored, .rightMirrored])
+    @Test(
+        "every orientation, mirrored ones included, labels the picture as shown (the same as the upright picture)",
+        arguments: [UIImage.Orientation.up, .down, .left, .right, .upMirrored, .downMirrored, .leftMirrored, .rightMirrored])
     func orientation(_ orientation: UIImage.Orientation) throws {
         let labeler = Self.labeler(TestAssets.model("mobilenet_v2_1.0_224_quant.tflite")) { $0.confidenceThreshold = 0 }
         let upright = try ImageDecoder.decode(contentsOfFile: TestAssets.image("dog.jpg")).bitmap
@@ -146,14 +149,19 @@ struct LabelerTests {
         b.outputs = [output]
         let threeD = try Self.file(try b.build())
         defer { try? FileManager.default.removeItem(atPath: threeD) }
-        #expect(error(threeD)?.localizedDescription
-                == "Failed to initialize labeler. Unexpected number of dimensions for output index 0: got 3D, expected either 2D (BxN with B=1) or 4D (BxHxWxN with B=1, W=1, H=1).")
+        #expect(
+            error(threeD)?.localizedDescription
+                == "Failed to initialize labeler. Unexpected number of dimensions for output index 0: got 3D, expected either 2D (BxN with B=1) or 4D (BxHxWxN with B=1, W=1, H=1)."
+        )
 
         let float = try Self.file(try SyntheticModels.classifier(heads: [.init(name: "s", values: [0.2, 0.8], labels: ["a", "b"])], normalization: nil))
         defer { try? FileManager.default.removeItem(atPath: float) }
         let f = error(float)
-        #expect(f?.code == 5 && f?.localizedDescription  // MediaPipe's NOT_FOUND for the missing metadata
-                == "Failed to initialize labeler. Input tensor has type float32: it requires specifying NormalizationOptions metadata to preprocess input images.")
+        #expect(
+            f?.code == 5
+                && f?.localizedDescription  // MediaPipe's NOT_FOUND for the missing metadata
+                    == "Failed to initialize labeler. Input tensor has type float32: it requires specifying NormalizationOptions metadata to preprocess input images."
+        )
 
         // A camera frame in a format ML Kit does not take.
         let rgba = try CVPixelBuffer(width: 2, height: 2, pixelFormatType: kCVPixelFormatType_32RGBA, bytes: [UInt8](repeating: 9, count: 16))

@@ -1,8 +1,8 @@
-import Imaging
 import Foundation
+import Imaging
 import MLKit
-import Testing
 import TFLiteModel
+import Testing
 import Video
 import VisionTestSupport
 
@@ -69,7 +69,9 @@ struct ObjectDetectorTests {
         #expect(Self.frames(pets) == [[119, 48, 129, 246], [346, 162, 147, 207]])
         #expect(pets.first?.labels.first?.text == "Italian greyhound")
         // dog.jpg: bicycle, car, dog, person — single mode keeps the biggest central confident box.
-        let single = Self.detector(Self.imagenet) { $0.detectorMode = .singleImage; $0.shouldEnableClassification = true }
+        let single = Self.detector(Self.imagenet) {
+            $0.detectorMode = .singleImage; $0.shouldEnableClassification = true
+        }
         let dog = try single.results(in: try Self.photo("dog.jpg"))
         #expect(Self.frames(dog) == [[146, 114, 429, 316]])
         let all = try multiple.results(in: try Self.photo("dog.jpg"))
@@ -112,14 +114,28 @@ struct ObjectDetectorTests {
     @Test("at most 5 objects with multiple objects on; maxObjectCount lifts the cap; 1 without")
     func objectCaps() throws {
         func count(_ configure: (CustomObjectDetectorOptions) -> Void) throws -> Int {
-            try Self.detector { $0.detectorMode = .singleImage; $0.localizerScoreThreshold = 0.2; configure($0) }
-                .results(in: try Self.photo("dog.jpg")).count
+            try Self.detector {
+                $0.detectorMode = .singleImage; $0.localizerScoreThreshold = 0.2; configure($0)
+            }
+            .results(in: try Self.photo("dog.jpg")).count
         }
         #expect(try count { $0.shouldEnableMultipleObjects = true } == 5)
-        #expect(try count { $0.shouldEnableMultipleObjects = true; $0.maxObjectCount = 0 } == 5)
-        #expect(try count { $0.shouldEnableMultipleObjects = true; $0.maxObjectCount = 50 } > 5)
-        #expect(try count { $0.shouldEnableMultipleObjects = true; $0.maxObjectCount = 2 } == 2)
-        #expect(try count { $0.shouldEnableMultipleObjects = false; $0.maxObjectCount = 50 } == 1)
+        #expect(
+            try count {
+                $0.shouldEnableMultipleObjects = true; $0.maxObjectCount = 0
+            } == 5)
+        #expect(
+            try count {
+                $0.shouldEnableMultipleObjects = true; $0.maxObjectCount = 50
+            } > 5)
+        #expect(
+            try count {
+                $0.shouldEnableMultipleObjects = true; $0.maxObjectCount = 2
+            } == 2)
+        #expect(
+            try count {
+                $0.shouldEnableMultipleObjects = false; $0.maxObjectCount = 50
+            } == 1)
         // Nothing confident: no object.
         let blank = VisionImage(image: UIImage(bitmap: try Bitmap(width: 64, height: 64, fill: (128, 128, 128))))
         #expect(try Self.detector { $0.detectorMode = .singleImage }.results(in: blank).isEmpty)
@@ -127,14 +143,20 @@ struct ObjectDetectorTests {
 
     /// The inverse of each orientation's display transform.
     static func inverse(_ o: UIImage.Orientation) -> UIImage.Orientation {
-        switch o { case .right: return .left; case .left: return .right; default: return o }
+        switch o {
+        case .right: return .left;
+        case .left: return .right;
+        default: return o
+        }
     }
 
     @Test("every orientation: the localizer runs with it (its boxes are MediaPipe's for that orientation); UIImage frames as shown, buffer frames as stored")
     func orientations() throws {
         let golden = try Goldens.dictionary("mediapipe_detector.json")["results"] as? [String: Any] ?? [:]
         let decoded = try ImageDecoder.decode(contentsOfFile: TestAssets.image("pets.jpg")).bitmap
-        let d = Self.detector(Self.imagenet) { $0.detectorMode = .singleImage; $0.shouldEnableMultipleObjects = true; $0.shouldEnableClassification = true }
+        let d = Self.detector(Self.imagenet) {
+            $0.detectorMode = .singleImage; $0.shouldEnableMultipleObjects = true; $0.shouldEnableClassification = true
+        }
         var bgra = [UInt8]()
         for y in 0..<decoded.height { for x in 0..<decoded.width { let (r, g, b) = decoded.rgb(x: x, y: y); bgra += [b, g, r, 255] } }
         let buffer = try CVPixelBuffer(width: decoded.width, height: decoded.height, pixelFormatType: kCVPixelFormatType_32BGRA, bytes: bgra)
@@ -150,7 +172,8 @@ struct ObjectDetectorTests {
             if let detections = golden["ssd_mobilenet_v1_coco_quant_metadata.tflite|pets.jpg|\(key)"] as? [[String: Any]] {
                 let confident = detections.compactMap { d -> (box: [Int], score: Double)? in
                     guard let box = d["box"] as? [Int], box.count == 4,
-                          let score = (d["categories"] as? [[String: Any]])?.first?["score"] as? Double, score >= 0.5 else { return nil }
+                        let score = (d["categories"] as? [[String: Any]])?.first?["score"] as? Double, score >= 0.5
+                    else { return nil }
                     return (box, score)
                 }.sorted { $0.score > $1.score }
                 var kept: [[Int]] = []
@@ -194,7 +217,9 @@ struct ObjectDetectorTests {
 
     @Test("stream mode: IDs after confirmation, labels reused between reclassifications, reset after a 1 s gap, singleImage stateless")
     func streamMode() throws {
-        let d = Self.detector(Self.imagenet) { $0.shouldEnableMultipleObjects = true; $0.shouldEnableClassification = true }
+        let d = Self.detector(Self.imagenet) {
+            $0.shouldEnableMultipleObjects = true; $0.shouldEnableClassification = true
+        }
         let pets = try ImageDecoder.decode(contentsOfFile: TestAssets.image("pets.jpg")).bitmap
         func frame(_ t: Int) -> VisionImage {
             let image = VisionImage(image: UIImage(bitmap: pets))
@@ -226,7 +251,9 @@ struct ObjectDetectorTests {
     @Test("same frames in, same IDs and labels out")
     func determinism() throws {
         func run() throws -> [String] {
-            let d = Self.detector(Self.imagenet) { $0.shouldEnableMultipleObjects = true; $0.shouldEnableClassification = true }
+            let d = Self.detector(Self.imagenet) {
+                $0.shouldEnableMultipleObjects = true; $0.shouldEnableClassification = true
+            }
             let reader = try VideoReader(path: TestAssets.image("car-detection.mp4"))
             var lines: [String] = []
             while lines.count < 90, let f = try reader.nextFrame() {
@@ -256,7 +283,9 @@ struct ObjectDetectorTests {
         let detector = error(TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"))
         #expect(detector?.code == 3 && detector?.localizedDescription.hasPrefix("Failed to initialize detector. The model has 4 output tensors") == true)
         let unlabeledPath = FileManager.default.temporaryDirectory.appendingPathComponent("vt-\(UUID().uuidString).tflite").path
-        #expect(FileManager.default.createFile(atPath: unlabeledPath, contents: Data(try SyntheticModels.classifier(heads: [.init(name: "s", values: [0.2, 0.8])]))))
+        #expect(
+            FileManager.default.createFile(
+                atPath: unlabeledPath, contents: Data(try SyntheticModels.classifier(heads: [.init(name: "s", values: [0.2, 0.8])]))))
         defer { try? FileManager.default.removeItem(atPath: unlabeledPath) }
         let unlabeled = error(unlabeledPath)
         #expect(unlabeled?.code == 3 && unlabeled?.localizedDescription.contains("no labels in its metadata") == true)
@@ -271,7 +300,9 @@ struct ObjectDetectorTests {
             broken.process(image) { objects, error in continuation.resume(returning: objects == nil ? error as NSError? : nil) }
         }
         #expect(failure?.code == 5)
-        let working = Self.detector { $0.detectorMode = .singleImage; $0.shouldEnableClassification = true }
+        let working = Self.detector {
+            $0.detectorMode = .singleImage; $0.shouldEnableClassification = true
+        }
         working.completionQueue = DispatchQueue(label: "test2")
         let found: [Object]? = await withCheckedContinuation { continuation in
             working.process(image) { objects, _ in continuation.resume(returning: objects) }

@@ -1,5 +1,5 @@
-import Imaging
 import Foundation
+import Imaging
 import MLKit
 import Testing
 import VisionTestSupport
@@ -8,21 +8,21 @@ import VisionTestSupport
 // It must compile against `import MLKit` alone.
 
 func imageOrientation(
-  deviceOrientation: UIDeviceOrientation,
-  cameraPosition: AVCaptureDevice.Position
+    deviceOrientation: UIDeviceOrientation,
+    cameraPosition: AVCaptureDevice.Position
 ) -> UIImage.Orientation {
-  switch deviceOrientation {
-  case .portrait:
-    return cameraPosition == .front ? .leftMirrored : .right
-  case .landscapeLeft:
-    return cameraPosition == .front ? .downMirrored : .up
-  case .portraitUpsideDown:
-    return cameraPosition == .front ? .rightMirrored : .left
-  case .landscapeRight:
-    return cameraPosition == .front ? .upMirrored : .down
-  case .faceDown, .faceUp, .unknown:
-    return .up
-  }
+    switch deviceOrientation {
+    case .portrait:
+        return cameraPosition == .front ? .leftMirrored : .right
+    case .landscapeLeft:
+        return cameraPosition == .front ? .downMirrored : .up
+    case .portraitUpsideDown:
+        return cameraPosition == .front ? .rightMirrored : .left
+    case .landscapeRight:
+        return cameraPosition == .front ? .upMirrored : .down
+    case .faceDown, .faceUp, .unknown:
+        return .up
+    }
 }
 
 @Suite("Seed 004: label images with a custom model", .enabled(if: TestAssets.shouldRun))
@@ -73,13 +73,14 @@ struct SeedLabelingTests {
         // A camera frame with the guide's orientation helper: the back camera held landscape-left.
         UIDevice.current.orientation = .landscapeLeft
         let cameraPosition = AVCaptureDevice.Position.back
-        let bgra = try CVPixelBuffer(width: uiImage.bitmap.width, height: uiImage.bitmap.height, pixelFormatType: kCVPixelFormatType_32BGRA,
-                                     bytes: LabelerTests.bgra(uiImage.bitmap))
+        let bgra = try CVPixelBuffer(
+            width: uiImage.bitmap.width, height: uiImage.bitmap.height, pixelFormatType: kCVPixelFormatType_32BGRA,
+            bytes: LabelerTests.bgra(uiImage.bitmap))
         let sampleBuffer = CMSampleBuffer(imageBuffer: bgra, presentationTimeStamp: CMTime(value: 1, timescale: 30))
         let image = VisionImage(buffer: sampleBuffer)
         image.orientation = imageOrientation(
-          deviceOrientation: UIDevice.current.orientation,
-          cameraPosition: cameraPosition)
+            deviceOrientation: UIDevice.current.orientation,
+            cameraPosition: cameraPosition)
         #expect(image.orientation == .up)
         let fromFrame = try imageLabeler.results(in: image)
         #expect(fromFrame.prefix(3).map(\.text) == labels.prefix(3).map(\.text))
@@ -94,12 +95,12 @@ struct SeedLabelingTests {
 
             let model: LocalModel
             if FileManager.default.fileExists(atPath: localModelURL.path) {
-              // Use the downloaded model
-              model = LocalModel(path: localModelURL.path)
+                // Use the downloaded model
+                model = LocalModel(path: localModelURL.path)
             } else {
-              // Fall back to bundled model
-              guard let bundledModelPath = Bundle.main.path(forResource: "model", ofType: "tflite") else { return nil }
-              model = LocalModel(path: bundledModelPath)
+                // Fall back to bundled model
+                guard let bundledModelPath = Bundle.main.path(forResource: "model", ofType: "tflite") else { return nil }
+                model = LocalModel(path: bundledModelPath)
             }
 
             let options = CustomImageLabelerOptions(localModel: model)
@@ -110,10 +111,14 @@ struct SeedLabelingTests {
 
     @Test("the orientation helper maps every device orientation and camera as the guide says")
     func orientations() {
-        let front: [UIDeviceOrientation: UIImage.Orientation] = [.portrait: .leftMirrored, .landscapeLeft: .downMirrored,
-                                                                  .portraitUpsideDown: .rightMirrored, .landscapeRight: .upMirrored, .faceUp: .up]
-        let back: [UIDeviceOrientation: UIImage.Orientation] = [.portrait: .right, .landscapeLeft: .up, .portraitUpsideDown: .left,
-                                                                 .landscapeRight: .down, .unknown: .up]
+        let front: [UIDeviceOrientation: UIImage.Orientation] = [
+            .portrait: .leftMirrored, .landscapeLeft: .downMirrored,
+            .portraitUpsideDown: .rightMirrored, .landscapeRight: .upMirrored, .faceUp: .up,
+        ]
+        let back: [UIDeviceOrientation: UIImage.Orientation] = [
+            .portrait: .right, .landscapeLeft: .up, .portraitUpsideDown: .left,
+            .landscapeRight: .down, .unknown: .up,
+        ]
         for (device, expected) in front { #expect(imageOrientation(deviceOrientation: device, cameraPosition: .front) == expected) }
         for (device, expected) in back { #expect(imageOrientation(deviceOrientation: device, cameraPosition: .back) == expected) }
     }
@@ -184,7 +189,11 @@ struct MLKitAsyncTests {
         changed.orientation = .right
         let viaCompletion: [String] = try await withCheckedThrowingContinuation { continuation in
             objectDetector.process(changed) { objects, error in
-                if let objects { continuation.resume(returning: objects.map { "\($0.frame)" }) } else { continuation.resume(throwing: error ?? MLKitError(.unknown, "none")) }
+                if let objects {
+                    continuation.resume(returning: objects.map { "\($0.frame)" })
+                } else {
+                    continuation.resume(throwing: error ?? MLKitError(.unknown, "none"))
+                }
             }
             changed.orientation = .up
         }

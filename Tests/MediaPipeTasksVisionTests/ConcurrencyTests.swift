@@ -1,6 +1,6 @@
 import Foundation
-import MediaPipeTasksVision
 import Locking
+import MediaPipeTasksVision
 import Testing
 import VisionTestSupport
 
@@ -129,10 +129,11 @@ struct ConcurrencyTests {
             #expect(e.code == 3)
             #expect(e.localizedDescription == "The vision task is not initialized with live stream mode. Current Running Mode: Image")
         }
-        let copy = try #require({ () -> ObjectDetectorOptions? in
-            options.deliversLiveStreamResultsAsynchronously = true
-            return options.copy() as? ObjectDetectorOptions
-        }())
+        let copy = try #require(
+            { () -> ObjectDetectorOptions? in
+                options.deliversLiveStreamResultsAsynchronously = true
+                return options.copy() as? ObjectDetectorOptions
+            }())
         #expect(copy.deliversLiveStreamResultsAsynchronously)
     }
 

@@ -26,18 +26,22 @@ enum DetectorGolden {
         let list = try #require(results[key] as? [[String: Any]], "no golden for \(key)")
         return list.map { d in
             let top = (d["categories"] as? [[String: Any]])?.first ?? [:]
-            return Expected(box: d["box"] as? [Int] ?? [], name: top["name"] as? String,
-                            score: Float((top["score"] as? Double) ?? -1), keypoints: d["keypoints"] as? [[Double]] ?? [])
+            return Expected(
+                box: d["box"] as? [Int] ?? [], name: top["name"] as? String,
+                score: Float((top["score"] as? Double) ?? -1), keypoints: d["keypoints"] as? [[Double]] ?? [])
         }
     }
 
     /// Records an issue for every difference between `result` and the golden; returns the number of issues.
     @discardableResult
-    static func check(_ result: ObjectDetectorResult, model: String, photo: String, case name: String,
-                      boxTolerance: Int = 2, scoreTolerance: Float = 0.02) throws -> Int {
+    static func check(
+        _ result: ObjectDetectorResult, model: String, photo: String, case name: String,
+        boxTolerance: Int = 2, scoreTolerance: Float = 0.02
+    ) throws -> Int {
         let expected = try expected(model: model, photo: photo, case: name).filter { $0.score != 0 }
-        let result = ObjectDetectorResult(detections: result.detections.filter { ($0.categories.first?.score ?? 0) != 0 },
-                                          timestampInMilliseconds: result.timestampInMilliseconds)
+        let result = ObjectDetectorResult(
+            detections: result.detections.filter { ($0.categories.first?.score ?? 0) != 0 },
+            timestampInMilliseconds: result.timestampInMilliseconds)
         var issues = 0
         let context = "\(model) \(photo) \(name)"
         if result.detections.count != expected.count {
@@ -51,13 +55,17 @@ enum DetectorGolden {
                 let b = result.detections[i].boundingBox
                 let ours = [Int(b.origin.x), Int(b.origin.y), Int(b.size.width), Int(b.size.height)]
                 let keypoints = result.detections[i].keypoints ?? []
-                let keypointsMatch = keypoints.count == e.keypoints.count && zip(keypoints, e.keypoints).allSatisfy { k, g in
-                    g.count == 2 && abs(Double(k.location.x) - g[0]) <= 0.005 && abs(Double(k.location.y) - g[1]) <= 0.005
-                }
+                let keypointsMatch =
+                    keypoints.count == e.keypoints.count
+                    && zip(keypoints, e.keypoints).allSatisfy { k, g in
+                        g.count == 2 && abs(Double(k.location.x) - g[0]) <= 0.005 && abs(Double(k.location.y) - g[1]) <= 0.005
+                    }
                 return c.categoryName == e.name && abs(c.score - e.score) <= scoreTolerance
                     && zip(ours, e.box).allSatisfy { abs($0 - $1) <= boxTolerance } && keypointsMatch
             }
-            if let match { used.insert(match) } else {
+            if let match {
+                used.insert(match)
+            } else {
                 Issue.record("\(context): no match for MediaPipe's \(e.name ?? "?") \(e.score) at \(e.box)")
                 issues += 1
             }

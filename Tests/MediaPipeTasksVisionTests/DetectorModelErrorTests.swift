@@ -1,7 +1,7 @@
 import Foundation
 import MediaPipeTasksVision
-import Testing
 import TFLiteModel
+import Testing
 import VisionTestSupport
 
 /// Each model error of the reference's detector tables, triggered with synthetic models.
@@ -14,7 +14,9 @@ struct DetectorModelErrorTests {
     }
 
     /// The base model with its metadata changed by `edit`.
-    static func variant(_ edit: (inout ModelMetadata) -> Void, files: [(name: String, contents: [UInt8])] = [("labels.txt", Array("thing".utf8))]) throws -> Data {
+    static func variant(
+        _ edit: (inout ModelMetadata) -> Void, files: [(name: String, contents: [UInt8])] = [("labels.txt", Array("thing".utf8))]
+    ) throws -> Data {
         let file = try base()
         var metadata = try #require(try file.modelMetadata())
         edit(&metadata)
@@ -47,33 +49,44 @@ struct DetectorModelErrorTests {
 
     @Test("output metadata that does not match the outputs")
     func metadataCount() throws {
-        #expect(Self.message(try Self.variant { $0.subgraphs[0].outputTensors.removeLast() })
+        #expect(
+            Self.message(try Self.variant { $0.subgraphs[0].outputTensors.removeLast() })
                 == "INVALID_ARGUMENT: Expected a model with 2 or 4 output tensors metadata, found 1.")
     }
 
     @Test("missing or wrong BoundingBoxProperties")
     func boundingBoxProperties() throws {
-        #expect(Self.message(try Self.variant { $0.subgraphs[0].outputTensors[0].content = nil })
+        #expect(
+            Self.message(try Self.variant { $0.subgraphs[0].outputTensors[0].content = nil })
                 == "INVALID_ARGUMENT: Expected BoundingBoxProperties for tensor location, found none.")
-        #expect(Self.message(try Self.variant { $0.subgraphs[0].outputTensors[0].content = .init(properties: .feature) })
+        #expect(
+            Self.message(try Self.variant { $0.subgraphs[0].outputTensors[0].content = .init(properties: .feature) })
                 == "INVALID_ARGUMENT: Expected BoundingBoxProperties for tensor location, found FeatureProperties.")
-        #expect(Self.message(try Self.variant {
-            $0.subgraphs[0].outputTensors[0].content = .init(properties: .boundingBox(index: [], type: .center, coordinateType: .ratio))
-        }) == "INVALID_ARGUMENT: Mobile SSD only supports BoundingBoxType BOUNDARIES, found CENTER")
-        #expect(Self.message(try Self.variant {
-            $0.subgraphs[0].outputTensors[0].content = .init(properties: .boundingBox(index: [], type: .boundaries, coordinateType: .pixel))
-        }) == "INVALID_ARGUMENT: Mobile SSD only supports CoordinateType RATIO, found PIXEL")
-        #expect(Self.message(try Self.variant {
-            $0.subgraphs[0].outputTensors[0].content = .init(properties: .boundingBox(index: [0, 1, 2], type: .boundaries, coordinateType: .ratio))
-        }) == "INVALID_ARGUMENT: Expected BoundingBoxProperties index to contain 4 values, found 3")
+        #expect(
+            Self.message(
+                try Self.variant {
+                    $0.subgraphs[0].outputTensors[0].content = .init(properties: .boundingBox(index: [], type: .center, coordinateType: .ratio))
+                }) == "INVALID_ARGUMENT: Mobile SSD only supports BoundingBoxType BOUNDARIES, found CENTER")
+        #expect(
+            Self.message(
+                try Self.variant {
+                    $0.subgraphs[0].outputTensors[0].content = .init(properties: .boundingBox(index: [], type: .boundaries, coordinateType: .pixel))
+                }) == "INVALID_ARGUMENT: Mobile SSD only supports CoordinateType RATIO, found PIXEL")
+        #expect(
+            Self.message(
+                try Self.variant {
+                    $0.subgraphs[0].outputTensors[0].content = .init(properties: .boundingBox(index: [0, 1, 2], type: .boundaries, coordinateType: .ratio))
+                }) == "INVALID_ARGUMENT: Expected BoundingBoxProperties index to contain 4 values, found 3")
     }
 
     @Test("a raw model without DETECTOR_METADATA")
     func detectorMetadata() throws {
-        #expect(Self.message(try Self.variant { $0.subgraphs[0].customMetadata = [] })
+        #expect(
+            Self.message(try Self.variant { $0.subgraphs[0].customMetadata = [] })
                 == "INVALID_ARGUMENT: TensorsDecodingOptions is not found in the object detector metadata.")
         let noAnchors = DetectorMetadata(anchors: nil, decoding: .init(numClasses: 1, numBoxes: 1, numCoords: 4, xScale: 10, yScale: 10, wScale: 5, hScale: 5))
-        #expect(Self.message(try Self.variant { $0.subgraphs[0].customMetadata = [.init(name: DetectorMetadata.name, data: noAnchors.flatBuffer())] })
+        #expect(
+            Self.message(try Self.variant { $0.subgraphs[0].customMetadata = [.init(name: DetectorMetadata.name, data: noAnchors.flatBuffer())] })
                 == "INVALID_ARGUMENT: SsdAnchorsOptions is not found in the object detector metadata.")
     }
 
@@ -81,7 +94,8 @@ struct DetectorModelErrorTests {
     func listsWithoutLabels() throws {
         let model = try Self.variant({ $0.subgraphs[0].outputTensors[1].associatedFiles = [] }, files: [])
         #expect(Self.message(model) == nil)
-        let expected = "INVALID_ARGUMENT: Using `category_allowlist` or `category_denylist` requires labels to be present in the TFLite Model Metadata but none was found."
+        let expected =
+            "INVALID_ARGUMENT: Using `category_allowlist` or `category_denylist` requires labels to be present in the TFLite Model Metadata but none was found."
         #expect(Self.message(model) { $0.categoryAllowlist = ["thing"] } == expected)
         #expect(Self.message(model) { $0.categoryDenylist = ["thing"] } == expected)
     }
@@ -93,7 +107,8 @@ struct DetectorModelErrorTests {
 
     @Test("a float input without normalization")
     func normalization() throws {
-        #expect(Self.message(try Self.variant { $0.subgraphs[0].inputTensors[0].processUnits = [] })
+        #expect(
+            Self.message(try Self.variant { $0.subgraphs[0].inputTensors[0].processUnits = [] })
                 == "NOT_FOUND: Input tensor has type float32: it requires specifying NormalizationOptions metadata to preprocess input images.")
     }
 
@@ -105,7 +120,9 @@ struct DetectorModelErrorTests {
         metadata.subgraphs[0].outputTensors[2].processUnits = [.scoreCalibration(transformation: .identity, defaultScore: 0)]
         let labels = try #require(try ssd.associatedFiles()).contents(of: "labels.txt")
         let model = Data(try ssd.replacingMetadata(metadata, files: [("labels.txt", labels)]))
-        #expect(Self.message(model) == "NOT_FOUND: Found ScoreCalibrationOptions but missing required associated parameters file with type TENSOR_AXIS_SCORE_CALIBRATION.")
+        #expect(
+            Self.message(model)
+                == "NOT_FOUND: Found ScoreCalibrationOptions but missing required associated parameters file with type TENSOR_AXIS_SCORE_CALIBRATION.")
     }
 
     @Test("metadata with a wrong identifier inside a model")

@@ -1,8 +1,8 @@
-import Imaging
 import Foundation
+import Imaging
 import MediaPipeTasksVision
-import Testing
 import TFLiteModel
+import Testing
 import VisionCore
 import VisionTestSupport
 
@@ -74,7 +74,8 @@ struct HardeningTests {
             #expect(live1?.code == 3 && live1?.message == message, "\(roi)")
         }
         // The region that covers the whole picture still classifies.
-        #expect(try classifier.classify(image: image, regionOfInterest: CGRect(x: 0, y: 0, width: 1, height: 1)).classificationResult.classifications.count == 1)
+        #expect(
+            try classifier.classify(image: image, regionOfInterest: CGRect(x: 0, y: 0, width: 1, height: 1)).classificationResult.classifications.count == 1)
     }
 
     @Test("options: NaN threshold and thread counts outside 1…256 are code 3")
@@ -125,14 +126,17 @@ struct HardeningTests {
         let options = ImageClassifierOptions()
         options.baseOptions.modelAssetBuffer = Data(try b.build())
         let f = Self.failure { _ = try ImageClassifier(options: options) }
-        #expect(f?.code == 3 && f?.message == "INVALID_ARGUMENT: The model cannot be run safely: operator 0 (CONV_2D) of subgraph 0 lacks input 0.", "\(f?.message ?? "accepted")")
+        #expect(
+            f?.code == 3 && f?.message == "INVALID_ARGUMENT: The model cannot be run safely: operator 0 (CONV_2D) of subgraph 0 lacks input 0.",
+            "\(f?.message ?? "accepted")")
     }
 
     @Test("DETECTOR_METADATA with a negative keypoint offset is code 3, not an out-of-range read")
     func keypointOffset() throws {
         let anchors: [DetectorMetadata.Anchor] = [.init(xCenter: 0.5, yCenter: 0.5, width: 0.2, height: 0.2)]
-        let model = try SyntheticModels.rawSSD(boxes: [0, 0, 0, 0], scores: [2], classes: 1, anchors: anchors, labels: ["a"],
-                                               keypoints: (offset: -4, count: 1, values: 2))
+        let model = try SyntheticModels.rawSSD(
+            boxes: [0, 0, 0, 0], scores: [2], classes: 1, anchors: anchors, labels: ["a"],
+            keypoints: (offset: -4, count: 1, values: 2))
         let options = ObjectDetectorOptions()
         options.baseOptions.modelAssetBuffer = Data(model)
         let f = Self.failure { _ = try ObjectDetector(options: options).detect(image: MPImage(bitmap: try Bitmap(width: 8, height: 8, format: .rgb8))) }
@@ -146,11 +150,13 @@ struct HardeningTests {
         #expect(throws: ImagingError.self) { try Bitmap(width: 40_000, height: 40_000, format: .rgba8) }
         #expect(throws: ImagingError.self) { try Bitmap(width: 2, height: 2, format: .rgb8, pixels: [UInt8](repeating: 0, count: 12), bytesPerRow: Int.max) }
         #expect(throws: ImagingError.self) {
-            try CVPixelBuffer(width: 2, height: 2, pixelFormatType: kCVPixelFormatType_32BGRA, bytes: [UInt8](repeating: 0, count: 16), bytesPerRow: Int.max / 2)
+            try CVPixelBuffer(
+                width: 2, height: 2, pixelFormatType: kCVPixelFormatType_32BGRA, bytes: [UInt8](repeating: 0, count: 16), bytesPerRow: Int.max / 2)
         }
         #expect(throws: ImagingError.self) {
-            try CVPixelBuffer(width: 4, height: 4, pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
-                              bytes: [UInt8](repeating: 0, count: 24), chromaOffset: Int.max - 8)
+            try CVPixelBuffer(
+                width: 4, height: 4, pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
+                bytes: [UInt8](repeating: 0, count: 24), chromaOffset: Int.max - 8)
         }
     }
 
@@ -168,7 +174,8 @@ struct HardeningTests {
             return be(UInt32(data.count)) + body + be(crc)
         }
         let ihdr: [UInt8] = [0, 0, 0x80, 0, 0, 0, 0x80, 0, 8, 2, 0, 0, 0]  // 32768×32768 RGB8
-        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", [0x78, 0x9C, 0x03, 0, 0, 0, 0, 1]) + chunk("IEND", [])
+        let png: [UInt8] =
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", [0x78, 0x9C, 0x03, 0, 0, 0, 0, 1]) + chunk("IEND", [])
         let before = ProcessMemory.residentBytes()
         do {
             _ = try ImageDecoder.decode(png)

@@ -56,15 +56,22 @@ enum ClassifierGolden {
 
 @Suite("ImageClassifier against MediaPipe 1.2.2 on every shared photo", .enabled(if: TestAssets.shouldRun))
 struct ImageClassifierGoldenTests {
-    static let models = ["aiy_vision_classifier_birds_V1_3.tflite", "mobilenet_v2_1.0_224_inat_bird_quant.tflite",
-                         "mobilenet_v2_1.0_224_quant.tflite", "mobilenet_v1_0.25_128_quant.tflite", "tf2_mobilenet_v2_1.0_224_ptq.tflite"]
+    static let models = [
+        "aiy_vision_classifier_birds_V1_3.tflite", "mobilenet_v2_1.0_224_inat_bird_quant.tflite",
+        "mobilenet_v2_1.0_224_quant.tflite", "mobilenet_v1_0.25_128_quant.tflite", "tf2_mobilenet_v2_1.0_224_ptq.tflite",
+    ]
 
     @Test("default, max 5 with threshold 0.3, allowlist, region of interest, turned right, model threshold", arguments: models)
     func matrix(model: String) throws {
         var failures = 0
         let cases: [(String, (ImageClassifierOptions) -> Void, Bool, UIImage.Orientation)] = [
             ("default", { _ in }, false, .up),
-            ("max5_thr0.3", { $0.maxResults = 5; $0.scoreThreshold = 0.3 }, false, .up),
+            (
+                "max5_thr0.3",
+                {
+                    $0.maxResults = 5; $0.scoreThreshold = 0.3
+                }, false, .up
+            ),
             ("allowlist", { $0.categoryAllowlist = ClassifierGolden.allowlist(model) }, false, .up),
             ("roi", { _ in }, true, .up),
             ("right", { _ in }, false, .right),

@@ -1,18 +1,22 @@
-import Imaging
 import Foundation
+import Imaging
 import MediaPipeTasksVision
-import Testing
 import TFLiteModel
+import Testing
 import VisionTestSupport
 
 @Suite("ImageClassifier on synthetic models", .enabled(if: TestAssets.shouldRun))
 struct ImageClassifierSyntheticTests {
-    static let picture = MPImage(bitmap: (try? Bitmap(width: 32, height: 24, format: .rgb8, fill: (10, 200, 30))) ?? {
-        fatalError("test picture")  // a 32×24 bitmap is always valid
-    }())
+    static let picture = MPImage(
+        bitmap: (try? Bitmap(width: 32, height: 24, format: .rgb8, fill: (10, 200, 30)))
+            ?? {
+                fatalError("test picture")  // a 32×24 bitmap is always valid
+            }())
 
-    static func classifier(_ heads: [SyntheticModels.Head], normalization: (mean: Float, std: Float)? = (127.5, 127.5),
-                           metadataHeads: Int? = nil, _ configure: (ImageClassifierOptions) -> Void = { _ in }) throws -> ImageClassifier {
+    static func classifier(
+        _ heads: [SyntheticModels.Head], normalization: (mean: Float, std: Float)? = (127.5, 127.5),
+        metadataHeads: Int? = nil, _ configure: (ImageClassifierOptions) -> Void = { _ in }
+    ) throws -> ImageClassifier {
         let options = ImageClassifierOptions()
         options.baseOptions.modelAssetBuffer = Data(try SyntheticModels.classifier(heads: heads, normalization: normalization, metadataHeads: metadataHeads))
         configure(options)
@@ -70,8 +74,9 @@ struct ImageClassifierSyntheticTests {
 
     @Test("score calibration, a quantized head, a BOOL head, a head without metadata name or labels")
     func headKinds() throws {
-        let calibrated = SyntheticModels.Head(name: "calibrated", values: [0.5, 0.9], labels: ["a", "b"],
-                                              calibration: (.identity, 0.05, "1.0,2.0,-1.0\n\n"))
+        let calibrated = SyntheticModels.Head(
+            name: "calibrated", values: [0.5, 0.9], labels: ["a", "b"],
+            calibration: (.identity, 0.05, "1.0,2.0,-1.0\n\n"))
         let result = try Self.classifier([calibrated, .init(name: nil, values: [0.25, 0.75])]).classify(image: Self.picture)
         let heads = result.classificationResult.classifications
         // a: 1 / (1 + e^−(2·0.5 − 1)) = 0.5; b: no parameters → default 0.05.
@@ -92,8 +97,10 @@ struct ImageClassifierSyntheticTests {
     @Test("a uint8 model without any metadata: index-only categories; lists need labels")
     func noMetadata() throws {
         let options = ImageClassifierOptions()
-        options.baseOptions.modelAssetBuffer = Data(try SyntheticModels.classifier(heads: [.init(name: "x", values: [0.3, 0.6, 0.1])],
-                                                                                   uint8Input: true, withMetadata: false))
+        options.baseOptions.modelAssetBuffer = Data(
+            try SyntheticModels.classifier(
+                heads: [.init(name: "x", values: [0.3, 0.6, 0.1])],
+                uint8Input: true, withMetadata: false))
         let result = try ImageClassifier(options: options).classify(image: Self.picture)
         let head = try #require(result.classificationResult.classifications.first)
         #expect(head.headName == "" && head.categories.map(\.index) == [1, 0, 2])
@@ -105,43 +112,59 @@ struct ImageClassifierSyntheticTests {
 
     @Test("prints in the seed's format")
     func description() throws {
-        let result = try Self.classifier([Self.twoHeads[0]]) { $0.displayNamesLocale = "fr"; $0.maxResults = 2 }.classify(image: Self.picture)
-        #expect(result.description == """
-        ImageClassifierResult:
-         Classifications #0 (single classification head):
-          head index: 0
-          category #0:
-           category name: "dog"
-           display name: "chien"
-           score: 0.70000
-           index: 1
-          category #1:
-           category name: "bird"
-           display name: "oiseau"
-           score: 0.20000
-           index: 2
-        """)
+        let result = try Self.classifier([Self.twoHeads[0]]) {
+            $0.displayNamesLocale = "fr"; $0.maxResults = 2
+        }.classify(image: Self.picture)
+        #expect(
+            result.description == """
+                ImageClassifierResult:
+                 Classifications #0 (single classification head):
+                  head index: 0
+                  category #0:
+                   category name: "dog"
+                   display name: "chien"
+                   score: 0.70000
+                   index: 1
+                  category #1:
+                   category name: "bird"
+                   display name: "oiseau"
+                   score: 0.20000
+                   index: 2
+                """)
     }
 
     @Test("every classifier error of the reference's table")
     func errors() throws {
-        #expect(Self.message { _ = try Self.classifier(Self.twoHeads) { $0.maxResults = 0 } }
+        #expect(
+            Self.message { _ = try Self.classifier(Self.twoHeads) { $0.maxResults = 0 } }
                 == "INVALID_ARGUMENT: Invalid `max_results` option: value must be != 0.")
-        #expect(Self.message { _ = try Self.classifier(Self.twoHeads) { $0.categoryAllowlist = ["cat"]; $0.categoryDenylist = ["dog"] } }
+        #expect(
+            Self.message {
+                _ = try Self.classifier(Self.twoHeads) {
+                    $0.categoryAllowlist = ["cat"]; $0.categoryDenylist = ["dog"]
+                }
+            }
                 == "INVALID_ARGUMENT: `category_allowlist` and `category_denylist` are mutually exclusive options.")
-        #expect(Self.message { _ = try Self.classifier([.init(name: "n", kind: .int32, values: [1, 2])]) }
+        #expect(
+            Self.message { _ = try Self.classifier([.init(name: "n", kind: .int32, values: [1, 2])]) }
                 == "INVALID_ARGUMENT: Expected output tensor at index 0 to have type UINT8 or FLOAT32 or BOOL, found INT32 instead.")
-        #expect(Self.message { _ = try Self.classifier([.init(name: "f", values: [1]), .init(name: "q", kind: .uint8, values: [0.5])]) }
+        #expect(
+            Self.message { _ = try Self.classifier([.init(name: "f", values: [1]), .init(name: "q", kind: .uint8, values: [0.5])]) }
                 == "INVALID_ARGUMENT: Expected either all or none of the output tensors to be quantized, but found 1 quantized outputs for 2 total outputs.")
-        #expect(Self.message { _ = try Self.classifier(Self.twoHeads, metadataHeads: 1) }
+        #expect(
+            Self.message { _ = try Self.classifier(Self.twoHeads, metadataHeads: 1) }
                 == "INVALID_ARGUMENT: Mismatch between number of output tensors (2) and output tensors metadata (1).")
-        #expect(Self.message { _ = try Self.classifier([.init(name: "n", values: [1, 2])]) { $0.categoryAllowlist = ["a"] } }
-                == "INVALID_ARGUMENT: Using `category_allowlist` or `category_denylist` requires labels to be present in the TFLite Model Metadata but none was found.")
-        #expect(Self.message { _ = try Self.classifier(Self.twoHeads, normalization: nil) }
+        #expect(
+            Self.message { _ = try Self.classifier([.init(name: "n", values: [1, 2])]) { $0.categoryAllowlist = ["a"] } }
+                == "INVALID_ARGUMENT: Using `category_allowlist` or `category_denylist` requires labels to be present in the TFLite Model Metadata but none was found."
+        )
+        #expect(
+            Self.message { _ = try Self.classifier(Self.twoHeads, normalization: nil) }
                 == "NOT_FOUND: Input tensor has type float32: it requires specifying NormalizationOptions metadata to preprocess input images.")
         let twoSubgraphs = ImageClassifierOptions()
         twoSubgraphs.baseOptions.modelAssetBuffer = Data(try SyntheticModels.classifier(heads: Self.twoHeads, subgraphs: 2))
-        #expect(Self.message { _ = try ImageClassifier(options: twoSubgraphs) }
+        #expect(
+            Self.message { _ = try ImageClassifier(options: twoSubgraphs) }
                 == "INVALID_ARGUMENT: Classification tflite models are assumed to have a single subgraph.")
         // Input checks run before option checks: a bad model with maxResults = 0 reports the model.
         #expect(Self.message { _ = try Self.classifier(Self.twoHeads, normalization: nil) { $0.maxResults = 0 } }?.hasPrefix("NOT_FOUND") == true)
@@ -172,8 +195,10 @@ final class ClassificationCollector: NSObject, ImageClassifierLiveStreamDelegate
     private let lock = NSLock()
     private(set) var timestamps: [Int] = []
     private(set) var results: [ImageClassifierResult] = []
-    func imageClassifier(_ imageClassifier: ImageClassifier, didFinishClassification result: ImageClassifierResult?,
-                         timestampInMilliseconds: Int, error: Error?) {
+    func imageClassifier(
+        _ imageClassifier: ImageClassifier, didFinishClassification result: ImageClassifierResult?,
+        timestampInMilliseconds: Int, error: Error?
+    ) {
         lock.withLock {
             timestamps.append(timestampInMilliseconds)
             if let result { results.append(result) }
@@ -199,9 +224,11 @@ struct ImageClassifierModeTests {
         #expect(still.classificationResult.classifications[0].categories.first?.categoryName == "Egyptian cat")
         let video = try ImageClassifier(options: Self.options(.video))
         #expect(try video.classify(videoFrame: image, timestampInMilliseconds: 10).classificationResult == still.classificationResult)
-        #expect(ImageClassifierSyntheticTests.message { _ = try video.classify(videoFrame: image, timestampInMilliseconds: 10) }
+        #expect(
+            ImageClassifierSyntheticTests.message { _ = try video.classify(videoFrame: image, timestampInMilliseconds: 10) }
                 == "INVALID_ARGUMENT: Input timestamp must be monotonically increasing.")
-        #expect(ImageClassifierSyntheticTests.message { _ = try video.classify(image: image) }
+        #expect(
+            ImageClassifierSyntheticTests.message { _ = try video.classify(image: image) }
                 == "The vision task is not initialized with image mode. Current Running Mode: Video")
         let collector = ClassificationCollector()
         let live = try ImageClassifier(options: Self.options(.liveStream, collector))
@@ -211,10 +238,12 @@ struct ImageClassifierModeTests {
         live.waitUntilIdle()
         #expect(collector.timestamps == [5, 6])
         #expect(collector.results.first?.classificationResult == still.classificationResult)
-        #expect(ImageClassifierSyntheticTests.message { _ = try ImageClassifier(options: Self.options(.liveStream)) }?
-            .hasPrefix("The vision task is in live stream mode.") == true)
+        #expect(
+            ImageClassifierSyntheticTests.message { _ = try ImageClassifier(options: Self.options(.liveStream)) }?
+                .hasPrefix("The vision task is in live stream mode.") == true)
         let mirrored = try MPImage(contentsOfFile: TestAssets.image("cat_720p.jpg"), orientation: .leftMirrored)
-        #expect(ImageClassifierSyntheticTests.message { _ = try ImageClassifier(options: Self.options(.image)).classify(image: mirrored) }?
-            .hasPrefix("Unsupported UIImageOrientation.") == true)
+        #expect(
+            ImageClassifierSyntheticTests.message { _ = try ImageClassifier(options: Self.options(.image)).classify(image: mirrored) }?
+                .hasPrefix("Unsupported UIImageOrientation.") == true)
     }
 }

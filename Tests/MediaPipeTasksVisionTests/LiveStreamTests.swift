@@ -1,5 +1,5 @@
-import Imaging
 import Foundation
+import Imaging
 import MediaPipeTasksVision
 import Testing
 import VisionCore
@@ -15,8 +15,10 @@ final class Collector: NSObject, ObjectDetectorLiveStreamDelegate, @unchecked Se
 
     var count: Int { lock.withLock { timestamps.count } }
 
-    func objectDetector(_ objectDetector: ObjectDetector, didFinishDetection result: ObjectDetectorResult?,
-                        timestampInMilliseconds: Int, error: Error?) {
+    func objectDetector(
+        _ objectDetector: ObjectDetector, didFinishDetection result: ObjectDetectorResult?,
+        timestampInMilliseconds: Int, error: Error?
+    ) {
         let label = DispatchQueue.getSpecific(key: LiveStreamRunner<MPImage, ObjectDetectorResult>.queueLabelKey) ?? "not a callback queue"
         lock.withLock {
             timestamps.append(timestampInMilliseconds)
@@ -103,7 +105,10 @@ struct LiveStreamTests {
     func delegateRules() {
         let noDelegate = Self.error { _ = try ObjectDetector(options: Self.options(.liveStream)) }
         #expect(noDelegate?.tasksCode == .invalidArgumentError)
-        #expect(noDelegate?.message == "The vision task is in live stream mode. An object must be set as the delegate of the task in its options to ensure asynchronous delivery of results.")
+        #expect(
+            noDelegate?.message
+                == "The vision task is in live stream mode. An object must be set as the delegate of the task in its options to ensure asynchronous delivery of results."
+        )
         let collector = Collector()
         for mode in [RunningMode.image, .video] {
             let o = Self.options(mode, delegate: collector)
@@ -117,16 +122,20 @@ struct LiveStreamTests {
     func wrongMode() throws {
         let image = try MPImage(contentsOfFile: TestAssets.image("dog.jpg"))
         let imageMode = try ObjectDetector(options: Self.options(.image))
-        #expect(Self.error { _ = try imageMode.detect(videoFrame: image, timestampInMilliseconds: 0) }?.message
+        #expect(
+            Self.error { _ = try imageMode.detect(videoFrame: image, timestampInMilliseconds: 0) }?.message
                 == "The vision task is not initialized with video mode. Current Running Mode: Image")
-        #expect(Self.error { try imageMode.detectAsync(image: image, timestampInMilliseconds: 0) }?.message
+        #expect(
+            Self.error { try imageMode.detectAsync(image: image, timestampInMilliseconds: 0) }?.message
                 == "The vision task is not initialized with live stream mode. Current Running Mode: Image")
         let video = try ObjectDetector(options: Self.options(.video))
-        #expect(Self.error { _ = try video.detect(image: image) }?.message
+        #expect(
+            Self.error { _ = try video.detect(image: image) }?.message
                 == "The vision task is not initialized with image mode. Current Running Mode: Video")
         let collector = Collector()
         let live = try ObjectDetector(options: Self.options(.liveStream, delegate: collector))
-        #expect(Self.error { _ = try live.detect(image: image) }?.message
+        #expect(
+            Self.error { _ = try live.detect(image: image) }?.message
                 == "The vision task is not initialized with image mode. Current Running Mode: Live Stream")
     }
 
@@ -144,7 +153,8 @@ struct LiveStreamTests {
         let collector = Collector()
         let live = try ObjectDetector(options: Self.options(.liveStream, delegate: collector))
         try live.detectAsync(image: image, timestampInMilliseconds: 5)
-        #expect(Self.error { try live.detectAsync(image: image, timestampInMilliseconds: 5) }?.message
+        #expect(
+            Self.error { try live.detectAsync(image: image, timestampInMilliseconds: 5) }?.message
                 == "INVALID_ARGUMENT: Input timestamp must be monotonically increasing.")
         live.waitUntilIdle()
         #expect(collector.timestamps == [5])
@@ -153,9 +163,12 @@ struct LiveStreamTests {
     @Test("mirrored orientations are refused with MediaPipe's message, in every mode")
     func mirrored() throws {
         let mirrored = try MPImage(uiImage: UIImage(contentsOfFile: TestAssets.image("dog.jpg")), orientation: .upMirrored)
-        let expected = "Unsupported UIImageOrientation. `imageOrientation` cannot be equal to any of the mirrored orientations (`UIImageOrientationUpMirrored`,`UIImageOrientationDownMirrored`,`UIImageOrientationLeftMirrored`,`UIImageOrientationRightMirrored`)"
+        let expected =
+            "Unsupported UIImageOrientation. `imageOrientation` cannot be equal to any of the mirrored orientations (`UIImageOrientationUpMirrored`,`UIImageOrientationDownMirrored`,`UIImageOrientationLeftMirrored`,`UIImageOrientationRightMirrored`)"
         #expect(Self.error { _ = try ObjectDetector(options: Self.options(.image)).detect(image: mirrored) }?.message == expected)
-        #expect(Self.error { _ = try ObjectDetector(options: Self.options(.video)).detect(videoFrame: mirrored, timestampInMilliseconds: 1) }?.tasksCode == .invalidArgumentError)
+        #expect(
+            Self.error { _ = try ObjectDetector(options: Self.options(.video)).detect(videoFrame: mirrored, timestampInMilliseconds: 1) }?.tasksCode
+                == .invalidArgumentError)
         let collector = Collector()  // held here: the options keep the delegate weakly
         let live = try ObjectDetector(options: Self.options(.liveStream, delegate: collector))
         #expect(Self.error { try live.detectAsync(image: mirrored, timestampInMilliseconds: 1) }?.message == expected)

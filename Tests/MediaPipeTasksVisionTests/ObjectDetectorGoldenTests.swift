@@ -1,16 +1,21 @@
 import Foundation
 import Imaging
 import MediaPipeTasksVision
+import TFLiteModel
 import Testing
 import VisionTestSupport
-import TFLiteModel
 
 @Suite("ObjectDetector against MediaPipe 1.2.2 on every shared photo", .enabled(if: TestAssets.shouldRun))
 struct ObjectDetectorGoldenTests {
     static let models = ["ssd_mobilenet_v1_coco_quant_metadata.tflite", "ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite"]
     static let cases: [(name: String, configure: @Sendable (ObjectDetectorOptions) -> Void, orientation: UIImage.Orientation)] = [
         ("default", { _ in }, .up),
-        ("max5_thr0.3", { $0.maxResults = 5; $0.scoreThreshold = 0.3 }, .up),
+        (
+            "max5_thr0.3",
+            {
+                $0.maxResults = 5; $0.scoreThreshold = 0.3
+            }, .up
+        ),
         ("allow_dog_cat_person", { $0.categoryAllowlist = ["dog", "cat", "person"] }, .up),
         ("deny_person_car", { $0.categoryDenylist = ["person", "car"] }, .up),
         ("left", { _ in }, .left),
@@ -43,9 +48,10 @@ struct RawSSDGoldenTests {
     static func augmentedModel() throws -> Data {
         let file = try ModelFile(contentsOfFile: TestAssets.model("face_detection_short_range.tflite"))
         let anchors = try SSDAnchors.blazeFaceShortRange.generate()
-        let decoding = DetectorMetadata.DecodingOptions(numClasses: 1, numBoxes: Int32(anchors.count), numCoords: 16, keypointCoordOffset: 4,
-                                                        numKeypoints: 6, numValuesPerKeypoint: 2, xScale: 128, yScale: 128, wScale: 128,
-                                                        hScale: 128, applyExponentialOnBoxSize: false, sigmoidScore: true)
+        let decoding = DetectorMetadata.DecodingOptions(
+            numClasses: 1, numBoxes: Int32(anchors.count), numCoords: 16, keypointCoordOffset: 4,
+            numKeypoints: 6, numValuesPerKeypoint: 2, xScale: 128, yScale: 128, wScale: 128,
+            hScale: 128, applyExponentialOnBoxSize: false, sigmoidScore: true)
         return Data(try DetectorMetadataWriter.write(file, anchors: anchors, decoding: decoding))
     }
 
@@ -53,8 +59,10 @@ struct RawSSDGoldenTests {
     func matrix() throws {
         let model = try Self.augmentedModel()
         var failures = 0
-        let cases: [(String, Int, Float?, UIImage.Orientation)] = [("default", -1, nil, .up), ("max5_thr0.5", 5, 0.5, .up),
-                                                                    ("left", -1, nil, .left), ("right", -1, nil, .right), ("down", -1, nil, .down)]
+        let cases: [(String, Int, Float?, UIImage.Orientation)] = [
+            ("default", -1, nil, .up), ("max5_thr0.5", 5, 0.5, .up),
+            ("left", -1, nil, .left), ("right", -1, nil, .right), ("down", -1, nil, .down),
+        ]
         for (name, maxResults, threshold, orientation) in cases {
             let options = ObjectDetectorOptions()
             options.baseOptions.modelAssetBuffer = model
@@ -86,16 +94,20 @@ struct SyntheticRawSSDTests {
     //  0: centred on its anchor (0.25, 0.25), size exp(0)·0.2 → box x 0.15…0.35, y 0.15…0.35, "cat" logit 2 → 0.8808
     //  1: shifted by +0.1·0.2 in x (raw 1 → 1/10·0.2 = 0.02), same size → IoU with 0 ≈ 0.82 > 0.3, "cat" logit 1 → 0.7311: suppressed
     //  2: anchor (0.75, 0.5), size exp(5/5)·0.1 = 0.2718 wide, exp(0)·0.4 high → x 0.6141…0.8859, y 0.3…0.7, "dog" logit 0 → 0.5
-    static let anchors: [DetectorMetadata.Anchor] = [.init(xCenter: 0.25, yCenter: 0.25, width: 0.2, height: 0.2),
-                                                    .init(xCenter: 0.25, yCenter: 0.25, width: 0.2, height: 0.2),
-                                                    .init(xCenter: 0.75, yCenter: 0.5, width: 0.1, height: 0.4)]
+    static let anchors: [DetectorMetadata.Anchor] = [
+        .init(xCenter: 0.25, yCenter: 0.25, width: 0.2, height: 0.2),
+        .init(xCenter: 0.25, yCenter: 0.25, width: 0.2, height: 0.2),
+        .init(xCenter: 0.75, yCenter: 0.5, width: 0.1, height: 0.4),
+    ]
     static let boxes: [Float] = [0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 5]
     static let scores: [Float] = [2, -9, 1, -9, -9, 0]
 
     func detector(_ configure: (ObjectDetectorOptions) -> Void = { _ in }) throws -> ObjectDetector {
         let options = ObjectDetectorOptions()
-        options.baseOptions.modelAssetBuffer = Data(try SyntheticModels.rawSSD(boxes: Self.boxes, scores: Self.scores, classes: 2,
-                                                                               anchors: Self.anchors, labels: ["cat", "dog"]))
+        options.baseOptions.modelAssetBuffer = Data(
+            try SyntheticModels.rawSSD(
+                boxes: Self.boxes, scores: Self.scores, classes: 2,
+                anchors: Self.anchors, labels: ["cat", "dog"]))
         configure(options)
         return try ObjectDetector(options: options)
     }
@@ -135,9 +147,11 @@ struct SyntheticRawSSDTests {
 struct DisplayNameTests {
     @Test("display names come from the label file of exactly the requested locale", .enabled(if: TestAssets.shouldRun))
     func locales() throws {
-        let model = Data(try SyntheticModels.rawSSD(boxes: SyntheticRawSSDTests.boxes, scores: SyntheticRawSSDTests.scores, classes: 2,
-                                                    anchors: SyntheticRawSSDTests.anchors, labels: ["cat", "dog"],
-                                                    displayNames: ("fr", ["chat", "chien"])))
+        let model = Data(
+            try SyntheticModels.rawSSD(
+                boxes: SyntheticRawSSDTests.boxes, scores: SyntheticRawSSDTests.scores, classes: 2,
+                anchors: SyntheticRawSSDTests.anchors, labels: ["cat", "dog"],
+                displayNames: ("fr", ["chat", "chien"])))
         let image = MPImage(bitmap: try Bitmap(width: 200, height: 100, format: .rgb8, fill: (90, 90, 90)))
         func names(_ locale: String?) throws -> [String?] {
             let options = ObjectDetectorOptions()
@@ -146,8 +160,8 @@ struct DisplayNameTests {
             return try ObjectDetector(options: options).detect(image: image).detections.map { $0.categories[0].displayName }
         }
         #expect(try names("fr") == ["chat", "chien"])
-        #expect(try names(nil) == [nil, nil])     // default "en": no English file
-        #expect(try names("fr-CA") == [nil, nil]) // exact match only, no fallback
-        #expect(try names("FR") == [nil, nil])    // case-sensitive
+        #expect(try names(nil) == [nil, nil])  // default "en": no English file
+        #expect(try names("fr-CA") == [nil, nil])  // exact match only, no fallback
+        #expect(try names("FR") == [nil, nil])  // case-sensitive
     }
 }

@@ -20,19 +20,22 @@ struct ObjectDetectorImageTests {
 
     @Test("prints results in the seed's format")
     func description() throws {
-        let result = ObjectDetectorResult(detections: [
-            Detection(categories: [ResultCategory(index: 17, score: 0.73828, categoryName: "dog", displayName: nil)],
-                      boundingBox: CGRect(x: 355, y: 133, width: 190, height: 206), keypoints: nil),
-        ], timestampInMilliseconds: 0)
-        #expect(result.description == """
-        ObjectDetectorResult:
-         Detection #0:
-          Box: (x: 355, y: 133, w: 190, h: 206)
-          Categories:
-           index : 17
-           score : 0.73828
-           class name : dog
-        """)
+        let result = ObjectDetectorResult(
+            detections: [
+                Detection(
+                    categories: [ResultCategory(index: 17, score: 0.73828, categoryName: "dog", displayName: nil)],
+                    boundingBox: CGRect(x: 355, y: 133, width: 190, height: 206), keypoints: nil)
+            ], timestampInMilliseconds: 0)
+        #expect(
+            result.description == """
+                ObjectDetectorResult:
+                 Detection #0:
+                  Box: (x: 355, y: 133, w: 190, h: 206)
+                  Categories:
+                   index : 17
+                   score : 0.73828
+                   class name : dog
+                """)
     }
 
     @Test("image-mode timestamps count 0, 1000, 2000… like MediaPipe's")
@@ -59,7 +62,9 @@ struct ObjectDetectorErrorTests {
     func emptyPath() {
         let e = Self.error { _ = try ObjectDetector(options: ObjectDetectorOptions()) }
         #expect(e?.tasksCode == .invalidArgumentError)
-        #expect(e?.message == "INVALID_ARGUMENT: ExternalFile must specify at least one of 'file_content', 'file_name', 'file_pointer_meta' or 'file_descriptor_meta'.")
+        #expect(
+            e?.message
+                == "INVALID_ARGUMENT: ExternalFile must specify at least one of 'file_content', 'file_name', 'file_pointer_meta' or 'file_descriptor_meta'.")
     }
 
     @Test("a missing model file")
@@ -142,11 +147,12 @@ struct HybridOptimizationTests {
         let golden = try DetectorGolden.expected(model: model, photo: "dog.jpg", case: "default").prefix(3)
         #expect(result.detections.count == 3)
         for e in golden {
-            #expect(result.detections.contains { d in
-                let b = d.boundingBox
-                return d.categories[0].categoryName == e.name && abs(d.categories[0].score - e.score) <= 0.02
-                    && zip([Int(b.origin.x), Int(b.origin.y), Int(b.size.width), Int(b.size.height)], e.box).allSatisfy { abs($0 - $1) <= 3 }
-            }, "\(e.name ?? "?") \(e.score) \(e.box)")
+            #expect(
+                result.detections.contains { d in
+                    let b = d.boundingBox
+                    return d.categories[0].categoryName == e.name && abs(d.categories[0].score - e.score) <= 0.02
+                        && zip([Int(b.origin.x), Int(b.origin.y), Int(b.size.width), Int(b.size.height)], e.box).allSatisfy { abs($0 - $1) <= 3 }
+                }, "\(e.name ?? "?") \(e.score) \(e.box)")
         }
     }
 }

@@ -1,5 +1,5 @@
-import Imaging
 import Foundation
+import Imaging
 import MediaPipeTasksVision
 import Testing
 import VisionTestSupport
@@ -13,7 +13,8 @@ class ObjectDetectorResultProcessor: NSObject, ObjectDetectorLiveStreamDelegate 
         _ objectDetector: ObjectDetector,
         didFinishDetection objectDetectionResult: ObjectDetectorResult?,
         timestampInMilliseconds: Int,
-        error: Error?) {
+        error: Error?
+    ) {
         // Process the detection result or errors here.
         received.append(timestampInMilliseconds)
     }
@@ -57,8 +58,9 @@ struct SeedCompatibilityTests {
         videoOptions.runningMode = .video
         videoOptions.maxResults = 5
         let videoDetector = try ObjectDetector(options: videoOptions)
-        let pixelBuffer = try CVPixelBuffer(width: uiImage.bitmap.width, height: uiImage.bitmap.height,
-                                            pixelFormatType: kCVPixelFormatType_32BGRA, bytes: Self.bgra(uiImage.bitmap))
+        let pixelBuffer = try CVPixelBuffer(
+            width: uiImage.bitmap.width, height: uiImage.bitmap.height,
+            pixelFormatType: kCVPixelFormatType_32BGRA, bytes: Self.bgra(uiImage.bitmap))
         let frame = try MPImage(pixelBuffer: pixelBuffer)
         #expect(try videoDetector.detect(videoFrame: frame, timestampInMilliseconds: 0).detections == result.detections)
 
@@ -108,8 +110,9 @@ struct MPImageTests {
         #expect(image.bitmap.pixels == [199, 50, 100, 128])
         #expect(image.width == 1 && image.imageSourceType == .pixelBuffer)
         // Video-range NV12: Y 16 → 0, Y 235 → 255, Cb/Cr 128 stay.
-        let video = try CVPixelBuffer(width: 2, height: 2, pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange,
-                                      bytes: [16, 235, 16, 235, 128, 128])
+        let video = try CVPixelBuffer(
+            width: 2, height: 2, pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange,
+            bytes: [16, 235, 16, 235, 128, 128])
         #expect(try MPImage(pixelBuffer: video).bitmap.pixels == [0, 255, 0, 255, 128, 128])
         #expect(throws: ImagingError.self) { try CVPixelBuffer(width: 2, height: 2, pixelFormatType: 0x1234, bytes: [UInt8](repeating: 0, count: 16)) }
         func message(_ body: () throws -> Void) -> String? {
@@ -118,7 +121,8 @@ struct MPImageTests {
         #expect(message { _ = try MPImage(pixelBuffer: nil) } == "Pixel Buffer cannot be nil.")
         #expect(message { _ = try MPImage(uiImage: nil, orientation: .up) } == "Image cannot be nil.")
         let invalid = CMSampleBuffer(imageBuffer: premultiplied, presentationTimeStamp: CMTimeMake(value: 0, timescale: 1), isValid: false)
-        #expect(message { _ = try MPImage(sampleBuffer: invalid) }
+        #expect(
+            message { _ = try MPImage(sampleBuffer: invalid) }
                 == "Sample buffer is not valid. Invoking CMSampleBufferIsValid(sampleBuffer) must return true.")
         let empty = CMSampleBuffer(imageBuffer: nil, presentationTimeStamp: CMTimeMake(value: 0, timescale: 1))
         #expect(message { _ = try MPImage(sampleBuffer: empty) } == "Sample buffer does not contain an image buffer.")
@@ -163,14 +167,16 @@ struct CameraFormatTests {
         let decoded = try #require(UIImage(contentsOfFile: TestAssets.image("dog.jpg")))
         let detector = try ObjectDetector(modelPath: TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"))
         let rgb = try detector.detect(image: try MPImage(uiImage: decoded))
-        let buffer = try CVPixelBuffer(width: decoded.bitmap.width, height: decoded.bitmap.height,
-                                       pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, bytes: Self.nv12(decoded.bitmap))
+        let buffer = try CVPixelBuffer(
+            width: decoded.bitmap.width, height: decoded.bitmap.height,
+            pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, bytes: Self.nv12(decoded.bitmap))
         let yuv = try detector.detect(image: try MPImage(pixelBuffer: buffer))
         for d in rgb.detections.prefix(3) {
-            #expect(yuv.detections.contains { e in
-                e.categories[0].categoryName == d.categories[0].categoryName
-                    && abs(e.boundingBox.origin.x - d.boundingBox.origin.x) <= 8 && abs(e.boundingBox.size.width - d.boundingBox.size.width) <= 12
-            }, "\(d.categories[0].categoryName ?? "?")")
+            #expect(
+                yuv.detections.contains { e in
+                    e.categories[0].categoryName == d.categories[0].categoryName
+                        && abs(e.boundingBox.origin.x - d.boundingBox.origin.x) <= 8 && abs(e.boundingBox.size.width - d.boundingBox.size.width) <= 12
+                }, "\(d.categories[0].categoryName ?? "?")")
         }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TFLiteModel
+import Testing
 import VisionTestSupport
 
 @Suite("Zip archives, metadata, labels and calibration files")
@@ -114,19 +114,32 @@ struct ArchiveAndMetadataTests {
     func metadataRoundTrip() throws {
         let md = ModelMetadata(
             name: "Round trip", description: "d", version: "v2",
-            subgraphs: [ModelMetadata.SubgraphMetadata(
-                name: "sg",
-                inputTensors: [ModelMetadata.TensorMetadata(name: "image", content: .init(properties: .image(colorSpace: .rgb, defaultSize: (224, 224))),
-                                                            processUnits: [.normalization(mean: [1, 2, 3], std: [4, 5, 6])], statsMax: [255], statsMin: [0])],
-                outputTensors: [
-                    ModelMetadata.TensorMetadata(name: "location", content: .init(properties: .boundingBox(index: [1, 0, 3, 2], type: .boundaries, coordinateType: .ratio), range: 2...2)),
-                    ModelMetadata.TensorMetadata(name: "score", processUnits: [.scoreCalibration(transformation: .inverseLogistic, defaultScore: 0.2),
-                                                                               .scoreThresholding(globalScoreThreshold: 0.5)],
-                                                 associatedFiles: [.init(name: "calibration.txt", type: .tensorAxisScoreCalibration),
-                                                                   .init(name: "labels_fr.txt", description: "French", type: .tensorAxisLabels, locale: "fr", version: "3")]),
-                ],
-                outputTensorGroups: [.init(name: "detection result", tensorNames: ["location", "score"])],
-                customMetadata: [.init(name: "DETECTOR_METADATA", data: [1, 2, 3, 4, 5])])],
+            subgraphs: [
+                ModelMetadata.SubgraphMetadata(
+                    name: "sg",
+                    inputTensors: [
+                        ModelMetadata.TensorMetadata(
+                            name: "image", content: .init(properties: .image(colorSpace: .rgb, defaultSize: (224, 224))),
+                            processUnits: [.normalization(mean: [1, 2, 3], std: [4, 5, 6])], statsMax: [255], statsMin: [0])
+                    ],
+                    outputTensors: [
+                        ModelMetadata.TensorMetadata(
+                            name: "location",
+                            content: .init(properties: .boundingBox(index: [1, 0, 3, 2], type: .boundaries, coordinateType: .ratio), range: 2...2)),
+                        ModelMetadata.TensorMetadata(
+                            name: "score",
+                            processUnits: [
+                                .scoreCalibration(transformation: .inverseLogistic, defaultScore: 0.2),
+                                .scoreThresholding(globalScoreThreshold: 0.5),
+                            ],
+                            associatedFiles: [
+                                .init(name: "calibration.txt", type: .tensorAxisScoreCalibration),
+                                .init(name: "labels_fr.txt", description: "French", type: .tensorAxisLabels, locale: "fr", version: "3"),
+                            ]),
+                    ],
+                    outputTensorGroups: [.init(name: "detection result", tensorNames: ["location", "score"])],
+                    customMetadata: [.init(name: "DETECTOR_METADATA", data: [1, 2, 3, 4, 5])])
+            ],
             author: "us", license: "Apache-2.0",
             associatedFiles: [.init(name: "readme.txt", type: .descriptions)], minParserVersion: "1.5.0")
         #expect(try ModelMetadata(flatBuffer: md.flatBuffer()) == md)
@@ -134,8 +147,9 @@ struct ArchiveAndMetadataTests {
 
     @Test("a built model with metadata and files reads back")
     func builtModel() throws {
-        let bytes = try SyntheticModels.addConstantWithMetadata(mean: [127.5], std: [127.5], labels: ["cat", "dog"],
-                                                                 localized: ("fr", ["chat", "chien"]), deflate: true)
+        let bytes = try SyntheticModels.addConstantWithMetadata(
+            mean: [127.5], std: [127.5], labels: ["cat", "dog"],
+            localized: ("fr", ["chat", "chien"]), deflate: true)
         let model = try ModelFile(bytes: bytes)
         #expect(model.subgraphs[0].inputTensors.first?.shape == [1, 4, 4, 3])
         #expect(model.operatorNames() == ["ADD"])
@@ -184,8 +198,9 @@ struct ArchiveAndMetadataTests {
         let log = try ScoreCalibration(fileContents: Array("1,1,0".utf8), transformation: .inverseLogistic, defaultScore: 0)
         #expect(abs(log.calibrate(0.7, classIndex: 0) - 0.7) < 1e-6)
         func message(_ text: String) -> String? {
-            do { _ = try ScoreCalibration(fileContents: Array(text.utf8), transformation: .identity, defaultScore: 0); return nil }
-            catch let e as TFLiteModelError { return e.message } catch { return "\(error)" }
+            do { _ = try ScoreCalibration(fileContents: Array(text.utf8), transformation: .identity, defaultScore: 0); return nil } catch let e
+                as TFLiteModelError
+            { return e.message } catch { return "\(error)" }
         }
         #expect(message("1,2") == "Expected 3 or 4 parameters per line in score calibration file, got 2.")
         #expect(message("1,x,3") == "Could not parse score calibration parameter as float: x.")
@@ -215,10 +230,12 @@ struct ArchiveAndMetadataTests {
 struct DetectorMetadataTests {
     @Test("anchors and decoding options round-trip through the V001 flatbuffer")
     func roundTrip() throws {
-        let md = DetectorMetadata(anchors: [.init(xCenter: 0.1, yCenter: 0.2, width: 1, height: 1), .init(xCenter: 0.5, yCenter: 0.5, width: 0.3, height: 0.4)],
-                                  decoding: .init(numClasses: 1, numBoxes: 2, numCoords: 16, keypointCoordOffset: 4, numKeypoints: 6,
-                                                  numValuesPerKeypoint: 2, xScale: 128, yScale: 128, wScale: 128, hScale: 128,
-                                                  applyExponentialOnBoxSize: false, sigmoidScore: true))
+        let md = DetectorMetadata(
+            anchors: [.init(xCenter: 0.1, yCenter: 0.2, width: 1, height: 1), .init(xCenter: 0.5, yCenter: 0.5, width: 0.3, height: 0.4)],
+            decoding: .init(
+                numClasses: 1, numBoxes: 2, numCoords: 16, keypointCoordOffset: 4, numKeypoints: 6,
+                numValuesPerKeypoint: 2, xScale: 128, yScale: 128, wScale: 128, hScale: 128,
+                applyExponentialOnBoxSize: false, sigmoidScore: true))
         #expect(try DetectorMetadata(flatBuffer: md.flatBuffer()) == md)
         let empty = DetectorMetadata(anchors: nil, decoding: nil)
         #expect(try DetectorMetadata(flatBuffer: empty.flatBuffer()) == empty)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TFLiteModel
+import Testing
 import VisionTestSupport
 
 @Suite("The model reader", .enabled(if: TestAssets.shouldRun))
@@ -15,23 +15,31 @@ struct ModelReaderTests {
     static let expected: [String: Expected] = [
         "ssd_mobilenet_v1_coco_quant_no_metadata.tflite": Expected(
             input: ("normalized_input_image_tensor", [1, 300, 300, 3], .uint8, 0.0078125, 128),
-            outputs: [("TFLite_Detection_PostProcess", [], .float32), ("TFLite_Detection_PostProcess:1", [], .float32),
-                      ("TFLite_Detection_PostProcess:2", [], .float32), ("TFLite_Detection_PostProcess:3", [], .float32)],
+            outputs: [
+                ("TFLite_Detection_PostProcess", [], .float32), ("TFLite_Detection_PostProcess:1", [], .float32),
+                ("TFLite_Detection_PostProcess:2", [], .float32), ("TFLite_Detection_PostProcess:3", [], .float32),
+            ],
             ops: ["CONV_2D", "DEPTHWISE_CONV_2D", "CONCATENATION", "LOGISTIC", "RESHAPE", "CUSTOM:TFLite_Detection_PostProcess"]),
         "ssd_mobilenet_v1_coco_quant_metadata.tflite": Expected(
             input: ("normalized_input_image_tensor", [1, 300, 300, 3], .uint8, 0.0078125, 128),
-            outputs: [("TFLite_Detection_PostProcess", [], .float32), ("TFLite_Detection_PostProcess:1", [], .float32),
-                      ("TFLite_Detection_PostProcess:2", [], .float32), ("TFLite_Detection_PostProcess:3", [], .float32)],
+            outputs: [
+                ("TFLite_Detection_PostProcess", [], .float32), ("TFLite_Detection_PostProcess:1", [], .float32),
+                ("TFLite_Detection_PostProcess:2", [], .float32), ("TFLite_Detection_PostProcess:3", [], .float32),
+            ],
             ops: ["CONV_2D", "DEPTHWISE_CONV_2D", "CONCATENATION", "LOGISTIC", "RESHAPE", "CUSTOM:TFLite_Detection_PostProcess"]),
         "ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite": Expected(
             input: ("serving_default_input:0", [1, 320, 320, 3], .float32, nil, nil),
-            outputs: [("StatefulPartitionedCall:3", [], .float32), ("StatefulPartitionedCall:2", [], .float32),
-                      ("StatefulPartitionedCall:1", [], .float32), ("StatefulPartitionedCall:0", [], .float32)],
+            outputs: [
+                ("StatefulPartitionedCall:3", [], .float32), ("StatefulPartitionedCall:2", [], .float32),
+                ("StatefulPartitionedCall:1", [], .float32), ("StatefulPartitionedCall:0", [], .float32),
+            ],
             ops: ["ADD", "CONCATENATION", "CONV_2D", "DEPTHWISE_CONV_2D", "LOGISTIC", "PACK", "RESHAPE", "CUSTOM:TFLite_Detection_PostProcess"]),
         "ssd_mobilenet_v2_fpnlite_320_coco_hybrid_no_metadata.tflite": Expected(
             input: ("serving_default_input:0", [1, 320, 320, 3], .float32, nil, nil),
-            outputs: [("StatefulPartitionedCall:3", [], .float32), ("StatefulPartitionedCall:2", [], .float32),
-                      ("StatefulPartitionedCall:1", [], .float32), ("StatefulPartitionedCall:0", [], .float32)],
+            outputs: [
+                ("StatefulPartitionedCall:3", [], .float32), ("StatefulPartitionedCall:2", [], .float32),
+                ("StatefulPartitionedCall:1", [], .float32), ("StatefulPartitionedCall:0", [], .float32),
+            ],
             ops: ["ADD", "CONCATENATION", "CONV_2D", "DEPTHWISE_CONV_2D", "LOGISTIC", "PACK", "RESHAPE", "CUSTOM:TFLite_Detection_PostProcess"]),
         "face_detection_short_range.tflite": Expected(
             input: ("input", [1, 128, 128, 3], .float32, nil, nil),
@@ -63,8 +71,9 @@ struct ModelReaderTests {
             ops: ["ADD", "CONV_2D", "DEPTHWISE_CONV_2D", "MEAN", "QUANTIZE", "RESHAPE", "SOFTMAX"]),
     ]
 
-    @Test("reads tensor names, shapes, types, quantization and op codes of every shared model",
-          arguments: Array(expected.keys).sorted())
+    @Test(
+        "reads tensor names, shapes, types, quantization and op codes of every shared model",
+        arguments: Array(expected.keys).sorted())
     func readsSharedModel(name: String) throws {
         let model = try ModelFile(contentsOfFile: TestAssets.model(name))
         let e = try #require(Self.expected[name])
@@ -114,10 +123,14 @@ struct ModelReaderTests {
     @Test("reads TFLite_Detection_PostProcess options of both detectors")
     func readsPostProcessOptions() throws {
         let v1 = try #require(try ModelFile(contentsOfFile: TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite")).detectionPostProcessOptions())
-        #expect(v1 == DetectionPostProcessOptions(maxDetections: 10, maxClassesPerDetection: 1, detectionsPerClass: 100, numClasses: 90,
-                                                  nmsScoreThreshold: 1e-8, nmsIouThreshold: 0.6, yScale: 10, xScale: 10, hScale: 5, wScale: 5,
-                                                  useRegularNms: false))
-        let v2 = try #require(try ModelFile(contentsOfFile: TestAssets.model("ssd_mobilenet_v2_fpnlite_320_coco_hybrid_no_metadata.tflite")).detectionPostProcessOptions())
+        #expect(
+            v1
+                == DetectionPostProcessOptions(
+                    maxDetections: 10, maxClassesPerDetection: 1, detectionsPerClass: 100, numClasses: 90,
+                    nmsScoreThreshold: 1e-8, nmsIouThreshold: 0.6, yScale: 10, xScale: 10, hScale: 5, wScale: 5,
+                    useRegularNms: false))
+        let v2 = try #require(
+            try ModelFile(contentsOfFile: TestAssets.model("ssd_mobilenet_v2_fpnlite_320_coco_hybrid_no_metadata.tflite")).detectionPostProcessOptions())
         #expect(v2.numClasses == 90 && v2.maxDetections == 10 && v2.nmsScoreThreshold == 0 && abs(v2.nmsIouThreshold - 0.6) < 1e-6)
         #expect(try ModelFile(contentsOfFile: TestAssets.model("mobilenet_v2_1.0_224_quant.tflite")).detectionPostProcessOptions() == nil)
     }
@@ -134,7 +147,10 @@ struct ModelReaderTests {
         #expect(sg.inputTensors.first?.content?.properties == .image(colorSpace: .rgb, defaultSize: nil))
         #expect(sg.outputTensors.map { $0.name ?? "" } == ["location", "category", "score", "number of detections"])
         #expect(sg.outputTensors[0].content?.properties == .boundingBox(index: [1, 0, 3, 2], type: .boundaries, coordinateType: .ratio))
-        #expect(sg.outputTensors[1].associatedFiles == [ModelMetadata.AssociatedFile(name: "labels.txt", description: sg.outputTensors[1].associatedFiles.first?.description, type: .tensorValueLabels)])
+        #expect(
+            sg.outputTensors[1].associatedFiles == [
+                ModelMetadata.AssociatedFile(name: "labels.txt", description: sg.outputTensors[1].associatedFiles.first?.description, type: .tensorValueLabels)
+            ])
         #expect(sg.outputTensorGroups.count == 1)
         let labels = try #require(try LabelMap.load(tensor: sg.outputTensors[1], type: .tensorValueLabels, locale: "en", archive: model.associatedFiles()))
         #expect(labels.names.count == 90)

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import TFLiteModel
 import VisionTestSupport
+
+@testable import TFLiteModel
 
 /// The model verifier in front of LiteRT: the shared models pass; each class of model that
 /// crashed LiteRT or exhausted memory is refused with a message naming the part.
@@ -54,56 +55,82 @@ struct ModelVerifierTests {
         bytes[vtable + 4 + 2 * 3 + 1] = 0
         #expect(Self.verdict(bytes) == "The model cannot be run safely: subgraph 0 lacks its operators.")
 
-        #expect(Self.verdict(try Self.model { b, i, c, o in b.operators[0].inputs = [i, 9] })
+        #expect(
+            Self.verdict(try Self.model { b, i, c, o in b.operators[0].inputs = [i, 9] })
                 == "The model cannot be run safely: operator 0 (ADD) of subgraph 0 reads tensor 9 of 3.")
-        #expect(Self.verdict(try Self.model { b, i, c, o in b.operators[0].inputs = [-1, c] })
+        #expect(
+            Self.verdict(try Self.model { b, i, c, o in b.operators[0].inputs = [-1, c] })
                 == "The model cannot be run safely: operator 0 (ADD) of subgraph 0 lacks input 0.")
-        #expect(Self.verdict(try Self.model { b, i, c, o in b.operators[0].outputs = [c] })
+        #expect(
+            Self.verdict(try Self.model { b, i, c, o in b.operators[0].outputs = [c] })
                 == "The model cannot be run safely: operator 0 of subgraph 0 writes tensor 1, which is an input, a constant or a variable.")
-        #expect(Self.verdict(try Self.model { b, i, c, o in b.operators[0].outputs = [7] })
+        #expect(
+            Self.verdict(try Self.model { b, i, c, o in b.operators[0].outputs = [7] })
                 == "The model cannot be run safely: operator 0 of subgraph 0 writes tensor 7 of 3.")
-        #expect(Self.verdict(try Self.model { b, i, c, o in b.operators.append(b.operators[0]) })
+        #expect(
+            Self.verdict(try Self.model { b, i, c, o in b.operators.append(b.operators[0]) })
                 == "The model cannot be run safely: operator 1 of subgraph 0 writes tensor 2, which is written by operator 0.")
-        #expect(Self.verdict(try Self.model { b, i, c, o in
-            let t = b.addTensor(Tensor(name: "t", shape: [1, 4, 4, 3], type: .float32))
-            b.operators = [ModelBuilder.Op(opcodeIndex: 0, inputs: [t, c], outputs: [o]), ModelBuilder.Op(opcodeIndex: 0, inputs: [i, c], outputs: [t])]
-        }) == "The model cannot be run safely: operator 0 (ADD) of subgraph 0 reads tensor 3 before operator 1 writes it.")
-        #expect(Self.verdict(try Self.model { b, i, c, o in b.outputs = [-1] })
+        #expect(
+            Self.verdict(
+                try Self.model { b, i, c, o in
+                    let t = b.addTensor(Tensor(name: "t", shape: [1, 4, 4, 3], type: .float32))
+                    b.operators = [
+                        ModelBuilder.Op(opcodeIndex: 0, inputs: [t, c], outputs: [o]), ModelBuilder.Op(opcodeIndex: 0, inputs: [i, c], outputs: [t]),
+                    ]
+                }) == "The model cannot be run safely: operator 0 (ADD) of subgraph 0 reads tensor 3 before operator 1 writes it.")
+        #expect(
+            Self.verdict(try Self.model { b, i, c, o in b.outputs = [-1] })
                 == "The model cannot be run safely: subgraph 0's outputs name tensor -1 of 3.")
-        #expect(Self.verdict(try Self.model { b, i, c, o in b.operators[0].opcodeIndex = 4 })
+        #expect(
+            Self.verdict(try Self.model { b, i, c, o in b.operators[0].opcodeIndex = 4 })
                 == "The model cannot be run safely: operator 0 of subgraph 0 names operator code 4 of 1.")
         // CONV_2D's input −1 (crashed LiteRT and MediaPipe); its bias may be −1.
-        #expect(Self.verdict(try Self.model { b, i, c, o in
-            b.operatorCodes = [OperatorCode(builtinCode: 3)]
-            b.operators[0].inputs = [-1, c, -1]
-        }) == "The model cannot be run safely: operator 0 (CONV_2D) of subgraph 0 lacks input 0.")
-        #expect(Self.verdict(try Self.model { b, i, c, o in
-            b.operatorCodes = [OperatorCode(builtinCode: 22)]
-            b.operators[0].inputs = [i, -1]
-        }) == "The model cannot be run safely: operator 0 (RESHAPE) of subgraph 0 lacks input 1.")
+        #expect(
+            Self.verdict(
+                try Self.model { b, i, c, o in
+                    b.operatorCodes = [OperatorCode(builtinCode: 3)]
+                    b.operators[0].inputs = [-1, c, -1]
+                }) == "The model cannot be run safely: operator 0 (CONV_2D) of subgraph 0 lacks input 0.")
+        #expect(
+            Self.verdict(
+                try Self.model { b, i, c, o in
+                    b.operatorCodes = [OperatorCode(builtinCode: 22)]
+                    b.operators[0].inputs = [i, -1]
+                }) == "The model cannot be run safely: operator 0 (RESHAPE) of subgraph 0 lacks input 1.")
     }
 
     @Test("shapes, sizes and quantization: dimension overflow, memory bounds, buffer sizes, zero points without scales")
     func tensors() throws {
         // One activation dimension of 3,870,895 (13.6 GB in LiteRT; MediaPipe: dimension overflow).
-        #expect(Self.verdict(try Self.model { b, i, c, o in b.tensors[o].shape = [1, 3_870_895, 300, 3] })
+        #expect(
+            Self.verdict(try Self.model { b, i, c, o in b.tensors[o].shape = [1, 3_870_895, 300, 3] })
                 == "The model cannot be run safely: tensor 2 ('out') of subgraph 0 of shape [1, 3870895, 300, 3] needs more than 256 MiB.")
-        #expect(Self.verdict(try Self.model { b, i, c, o in b.tensors[o].shape = [Int(Int32.max), Int(Int32.max), Int(Int32.max)] })?
+        #expect(
+            Self.verdict(try Self.model { b, i, c, o in b.tensors[o].shape = [Int(Int32.max), Int(Int32.max), Int(Int32.max)] })?
                 .hasPrefix("The model cannot be run safely: tensor 2 ('out') of subgraph 0 has shape") == true)
-        #expect(Self.verdict(try Self.model { b, i, c, o in b.tensors[o].shape = [1, -4, 4, 3] })
+        #expect(
+            Self.verdict(try Self.model { b, i, c, o in b.tensors[o].shape = [1, -4, 4, 3] })
                 == "The model cannot be run safely: tensor 2 ('out') of subgraph 0 has shape [1, -4, 4, 3].")
         #expect(Self.verdict(try Self.model(), limits: ModelLimits(maxTensorBytes: 100, maxActivationBytes: 1 << 30))?.contains("needs more than") == true)
-        #expect(Self.verdict(try Self.model(), limits: ModelLimits(maxTensorBytes: 1 << 20, maxActivationBytes: 300))?.contains("its tensors need more than") == true)
-        #expect(Self.verdict(try Self.model { b, i, c, o in b.tensors[c].shape = [2] })
+        #expect(
+            Self.verdict(try Self.model(), limits: ModelLimits(maxTensorBytes: 1 << 20, maxActivationBytes: 300))?.contains("its tensors need more than")
+                == true)
+        #expect(
+            Self.verdict(try Self.model { b, i, c, o in b.tensors[c].shape = [2] })
                 == "The model cannot be run safely: tensor 1 ('c') of subgraph 0 of shape [2] holds 4 bytes, expected 8.")
-        #expect(Self.verdict(try Self.model { b, i, c, o in b.tensors[i].buffer = 40 })
+        #expect(
+            Self.verdict(try Self.model { b, i, c, o in b.tensors[i].buffer = 40 })
                 == "The model cannot be run safely: tensor 0 ('in') of subgraph 0 names buffer 40 of 2.")
-        #expect(Self.verdict(try Self.model { b, i, c, o in
-            b.tensors[i].quantization = Tensor.QuantizationParameters(scales: [0.5, 0.5], zeroPoints: [0, 0], quantizedDimension: 3)
-        }) == "The model cannot be run safely: tensor 0 ('in') of subgraph 0 has 2 scales for dimension 3 of shape [1, 4, 4, 3].")
-        #expect(Self.verdict(try Self.model { b, i, c, o in
-            b.tensors[i].quantization = Tensor.QuantizationParameters(scales: [], zeroPoints: [3], min: [0])
-        }) == "The model cannot be run safely: tensor 0 ('in') of subgraph 0 has zero points without scales.")
+        #expect(
+            Self.verdict(
+                try Self.model { b, i, c, o in
+                    b.tensors[i].quantization = Tensor.QuantizationParameters(scales: [0.5, 0.5], zeroPoints: [0, 0], quantizedDimension: 3)
+                }) == "The model cannot be run safely: tensor 0 ('in') of subgraph 0 has 2 scales for dimension 3 of shape [1, 4, 4, 3].")
+        #expect(
+            Self.verdict(
+                try Self.model { b, i, c, o in
+                    b.tensors[i].quantization = Tensor.QuantizationParameters(scales: [], zeroPoints: [3], min: [0])
+                }) == "The model cannot be run safely: tensor 0 ('in') of subgraph 0 has zero points without scales.")
     }
 
     /// boxes [1, 4, 4], scores [1, 4, classes], constant anchors [4, 4] → TFLite_Detection_PostProcess.
@@ -191,7 +218,9 @@ struct CampaignRegressionTests {
         bytes[q.vtable + 4 + 2 * 3 + 1] = 0
         let verdict = ModelVerifierTests.verdict(bytes)
         // The vtable is shared by every tensor of that layout: the first of them is named.
-        #expect(verdict?.hasPrefix("The model cannot be run safely: tensor ") == true && verdict?.contains("scales and 0 zero points") == true, "\(verdict ?? "accepted")")
+        #expect(
+            verdict?.hasPrefix("The model cannot be run safely: tensor ") == true && verdict?.contains("scales and 0 zero points") == true,
+            "\(verdict ?? "accepted")")
     }
 
     @Test("a pass-through op whose output rank or size differs from its input (DEQUANTIZE feeding a convolution)")
@@ -235,7 +264,9 @@ struct CampaignRegressionTests {
         var depthwise = try TestAssets.bytes(TestAssets.model("face_detection_short_range.tflite"))
         let inputs = try #require(try Self.op(depthwise, 61).vector(1, elementSize: 4))
         Self.write32(&depthwise, inputs.start - 4, 2)
-        #expect(ModelVerifierTests.verdict(depthwise) == "The model cannot be run safely: operator 61 (DEPTHWISE_CONV_2D) of subgraph 0: 2 inputs and 1 outputs, expected 3–4 and 1.")
+        #expect(
+            ModelVerifierTests.verdict(depthwise)
+                == "The model cannot be run safely: operator 61 (DEPTHWISE_CONV_2D) of subgraph 0: 2 inputs and 1 outputs, expected 3–4 and 1.")
     }
 
     @Test("constants that set output shapes: PAD paddings grown to 35,000 (8.8 GB, a hang) and a RESHAPE reading another tensor as its shape")
@@ -254,4 +285,3 @@ struct CampaignRegressionTests {
         #expect(ModelVerifierTests.verdict(ssd)?.contains("operator 38 (RESHAPE) of subgraph 0: its shape input") == true)
     }
 }
-

@@ -85,8 +85,9 @@ struct VideoTests {
             for (i, f) in frames.enumerated() {
                 let (r, g, b) = f.bitmap.rgb(x: 32, y: 24)
                 let want = colours[i % 3]
-                #expect(abs(Int(r) - Int(want.0)) <= 6 && abs(Int(g) - Int(want.1)) <= 6 && abs(Int(b) - Int(want.2)) <= 6,
-                        "\(ext) frame \(i): (\(r), \(g), \(b)) for \(want)")
+                #expect(
+                    abs(Int(r) - Int(want.0)) <= 6 && abs(Int(g) - Int(want.1)) <= 6 && abs(Int(b) - Int(want.2)) <= 6,
+                    "\(ext) frame \(i): (\(r), \(g), \(b)) for \(want)")
             }
         }
     }
@@ -96,8 +97,10 @@ struct VideoTests {
         let path = temporary(ext)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10", "-frames:v", "10",
-                             "-c:v", codec, "-pix_fmt", pixelFormat, path]
+        process.arguments = [
+            "ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10", "-frames:v", "10",
+            "-c:v", codec, "-pix_fmt", pixelFormat, path,
+        ]
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw TestSupportError("ffmpeg could not encode \(codec)") }
@@ -112,8 +115,10 @@ struct VideoTests {
         var patterns: [Bitmap] = []
         while let f = try exact.nextFrame() { patterns.append(f.bitmap) }
         #expect(patterns.count == 10)
-        for (codec, ext, format, name) in [("libx265", "mp4", "yuv420p", "hevc"), ("libvpx-vp9", "webm", "yuv420p", "vp9"),
-                                           ("mjpeg", "avi", "yuvj420p", "mjpeg"), ("libx264", "mkv", "yuv420p", "h264")] {
+        for (codec, ext, format, name) in [
+            ("libx265", "mp4", "yuv420p", "hevc"), ("libvpx-vp9", "webm", "yuv420p", "vp9"),
+            ("mjpeg", "avi", "yuvj420p", "mjpeg"), ("libx264", "mkv", "yuv420p", "h264"),
+        ] {
             let path = try Self.encoded(codec, ext, pixelFormat: format)
             defer { try? FileManager.default.removeItem(atPath: path) }
             let reader = try VideoReader(path: path)
@@ -125,10 +130,12 @@ struct VideoTests {
             // difference under 20 levels (the pattern flipped upside down differs by 88).
             for (f, p) in zip(frames, patterns) {
                 var total = 0
-                for y in 0..<48 { for x in 0..<64 {
-                    let a = f.bitmap.rgb(x: x, y: y), b = p.rgb(x: x, y: y)
-                    total += abs(Int(a.0) - Int(b.0)) + abs(Int(a.1) - Int(b.1)) + abs(Int(a.2) - Int(b.2))
-                } }
+                for y in 0..<48 {
+                    for x in 0..<64 {
+                        let a = f.bitmap.rgb(x: x, y: y), b = p.rgb(x: x, y: y)
+                        total += abs(Int(a.0) - Int(b.0)) + abs(Int(a.1) - Int(b.1)) + abs(Int(a.2) - Int(b.2))
+                    }
+                }
                 #expect(Double(total) / Double(64 * 48 * 3) < 20, "\(codec) frame \(f.number)")
             }
         }

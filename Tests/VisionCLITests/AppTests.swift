@@ -88,8 +88,10 @@ struct AppTests {
     func video() throws {
         let dir = try AppProcess.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let r = try AppProcess.run(["detect", "--model", Self.ssd, TestAssets.image("car-detection.mp4"), "--every", "4",
-                                    "--jsonl", dir + "/v.jsonl", "--output", dir + "/out"])
+        let r = try AppProcess.run([
+            "detect", "--model", Self.ssd, TestAssets.image("car-detection.mp4"), "--every", "4",
+            "--jsonl", dir + "/v.jsonl", "--output", dir + "/out",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let records = try AppProcess.records(dir + "/v.jsonl")
         #expect(records.count == 95)  // ⌈377 / 4⌉
@@ -102,8 +104,9 @@ struct AppTests {
         #expect(r.stderr.contains("wrote \(annotated)"))
     }
 
-    @Test("--live on the shared video: real-time pace, live-stream mode; frames read = delivered + dropped; one record per delivered frame",
-          .disabled(if: TestAssets.underSanitizer))
+    @Test(
+        "--live on the shared video: real-time pace, live-stream mode; frames read = delivered + dropped; one record per delivered frame",
+        .disabled(if: TestAssets.underSanitizer))
     func live() throws {
         let dir = try AppProcess.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -123,8 +126,9 @@ struct AppTests {
         try AppProcess.validate(dir + "/live.jsonl")
     }
 
-    @Test("--live on a stream URL (an HTTP MPEG-TS stream served by ffmpeg); a missing camera or a refused URL is error 5",
-          .disabled(if: TestAssets.underSanitizer))
+    @Test(
+        "--live on a stream URL (an HTTP MPEG-TS stream served by ffmpeg); a missing camera or a refused URL is error 5",
+        .disabled(if: TestAssets.underSanitizer))
     func liveStream() throws {
         let dir = try AppProcess.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -137,14 +141,18 @@ struct AppTests {
         let port = 30_000 + Int(getpid() % 20_000)
         let server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        server.arguments = ["ffmpeg", "-loglevel", "error", "-re", "-i", clip, "-c", "copy", "-f", "mpegts", "-listen", "1", "http://127.0.0.1:\(port)/live.ts"]
+        server.arguments = [
+            "ffmpeg", "-loglevel", "error", "-re", "-i", clip, "-c", "copy", "-f", "mpegts", "-listen", "1", "http://127.0.0.1:\(port)/live.ts",
+        ]
         server.standardOutput = FileHandle.nullDevice
         server.standardError = FileHandle.nullDevice
         try server.run()
         defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
         usleep(800_000)
-        let r = try AppProcess.run(["classify", "--model", TestAssets.model("mobilenet_v2_1.0_224_quant.tflite"), "--live", "http://127.0.0.1:\(port)/live.ts",
-                                    "--jsonl", dir + "/live.jsonl"])
+        let r = try AppProcess.run([
+            "classify", "--model", TestAssets.model("mobilenet_v2_1.0_224_quant.tflite"), "--live", "http://127.0.0.1:\(port)/live.ts",
+            "--jsonl", dir + "/live.jsonl",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let line = try #require(r.stderr.split(separator: "\n").first { $0.hasPrefix("live: ") })
         let numbers = line.split(separator: " ").compactMap { Int($0) }
@@ -163,15 +171,19 @@ struct AppTests {
         #expect(stages.status == 0)
         let s = try #require(try JSONSerialization.jsonObject(with: Data(stages.stdout.utf8)) as? [String: Any])
         #expect((s["raw_ms"] as? Double ?? 0) > 0 && (s["detect_ms"] as? Double ?? 0) >= (s["raw_ms"] as? Double ?? 0) * 0.5)
-        let t = try AppProcess.run(["bench", "--model", Self.ssd, "--throughput", "--rounds", "1", "--workers", "2", "--json",
-                                    TestAssets.image("dog.jpg"), TestAssets.image("pets.jpg"), TestAssets.image("owl.jpg")])
+        let t = try AppProcess.run([
+            "bench", "--model", Self.ssd, "--throughput", "--rounds", "1", "--workers", "2", "--json",
+            TestAssets.image("dog.jpg"), TestAssets.image("pets.jpg"), TestAssets.image("owl.jpg"),
+        ])
         #expect(t.status == 0, "\(t.stderr)")
         let o = try #require(try JSONSerialization.jsonObject(with: Data(t.stdout.utf8)) as? [String: Any])
-        #expect(o["items"] as? Int == 3 && o["workers"] as? Int == 2 && (o["pipelinedItemsPerSecond"] as? Double ?? 0) > 0 && (o["speedup"] as? Double ?? 0) > 0)
+        #expect(
+            o["items"] as? Int == 3 && o["workers"] as? Int == 2 && (o["pipelinedItemsPerSecond"] as? Double ?? 0) > 0 && (o["speedup"] as? Double ?? 0) > 0)
     }
 
-    @Test("a run killed half-way keeps every finished record; --resume finishes it without duplicates",
-          .disabled(if: TestAssets.underSanitizer))
+    @Test(
+        "a run killed half-way keeps every finished record; --resume finishes it without duplicates",
+        .disabled(if: TestAssets.underSanitizer))
     func interruptAndResume() throws {
         let dir = try AppProcess.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -211,8 +223,9 @@ struct AppTests {
     func shards() throws {
         let photos = TestAssets.photoNames.map { TestAssets.image($0) }
         func sources(_ extra: [String], env: [String: String] = [:]) throws -> [String] {
-            let r = try AppProcess.run(["detect", "--model", Self.ssd, "-", "--jsonl", "-", "--max-results", "1"] + extra, environment: env,
-                                       stdin: photos.joined(separator: "\n") + "\n")
+            let r = try AppProcess.run(
+                ["detect", "--model", Self.ssd, "-", "--jsonl", "-", "--max-results", "1"] + extra, environment: env,
+                stdin: photos.joined(separator: "\n") + "\n")
             #expect(r.status == 0, "\(r.stderr)")
             return r.stdout.split(separator: "\n").compactMap { line in
                 ((try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any])?["source"] as? String
@@ -232,8 +245,10 @@ struct AppTests {
 
     @Test("a bad input among good ones: its record carries the error, the others are processed, the exit status is its code")
     func partialFailure() throws {
-        let r = try AppProcess.run(["detect", "--model", Self.ssd, TestAssets.image("dog.jpg"), "/nonexistent/photo.jpg", TestAssets.image("owl.jpg"),
-                                    "--jsonl", "-", "--max-results", "1"])
+        let r = try AppProcess.run([
+            "detect", "--model", Self.ssd, TestAssets.image("dog.jpg"), "/nonexistent/photo.jpg", TestAssets.image("owl.jpg"),
+            "--jsonl", "-", "--max-results", "1",
+        ])
         #expect(r.status == 5)
         let records = r.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(records.count == 3 && records[0]["detections"] != nil && records[2]["detections"] != nil)
@@ -252,8 +267,10 @@ struct AppTests {
         let html = try String(contentsOfFile: report, encoding: .utf8)
         #expect(html.contains("<h2>Per class</h2>") && html.contains("bicycle") && !html.contains("http://") && !html.contains("<script"))
         let screenshot = ProcessInfo.processInfo.environment["VISION_TASKS_REPORT_SCREENSHOT"] ?? dir + "/report.png"
-        let check = try AppProcess.python([TestAssets.packageRoot.appendingPathComponent("scripts/report/check_report.py").path,
-                                           report, "--screenshot", screenshot, "--min-images", "15"])
+        let check = try AppProcess.python([
+            TestAssets.packageRoot.appendingPathComponent("scripts/report/check_report.py").path,
+            report, "--screenshot", screenshot, "--min-images", "15",
+        ])
         #expect(check.status == 0, "\(check.stdout.prefix(3000))")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any])
         // 9 photos and 6 frames of the video, each a thumbnail with its boxes drawn.
@@ -272,7 +289,10 @@ struct AppTests {
             let broken = TestAssets.model(base + "_no_metadata.tflite")
             let inspect = try AppProcess.run(["inspect", broken])
             #expect(inspect.status == 0)
-            #expect(inspect.stdout.contains("✗ MediaPipe ObjectDetector: error 3 (com.google.mediapipe.tasks): INVALID_ARGUMENT: Object detection models require TFLite Model Metadata but none was found"))
+            #expect(
+                inspect.stdout.contains(
+                    "✗ MediaPipe ObjectDetector: error 3 (com.google.mediapipe.tasks): INVALID_ARGUMENT: Object detection models require TFLite Model Metadata but none was found"
+                ))
             // The fix the page gives, run as given (LABELS.txt replaced by the COCO label file).
             let fixLine = try #require(inspect.stdout.split(separator: "\n").first { $0.contains("fix: vision-tasks metadata") && $0.contains("--labels") })
             var words = fixLine.split(separator: " ").map(String.init)
@@ -288,7 +308,8 @@ struct AppTests {
             func results(_ model: String) throws -> [[String]] {
                 let r = try AppProcess.run(["detect", "--model", model, "--jsonl", "-"] + TestAssets.photoNames.map { TestAssets.image($0) })
                 #expect(r.status == 0)
-                return r.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }.map(Self.detections)
+                return r.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }.map(
+                    Self.detections)
             }
             let twin = try results(TestAssets.model(base + "_metadata.tflite"))
             #expect(twin.count == 9 && twin.allSatisfy { !$0.isEmpty })
@@ -317,7 +338,8 @@ struct AppTests {
         usleep(700_000)
         let digest = try Self.sha256(Self.ssd)
         let catalog = dir + "/catalog.tsv"
-        try "# team models\nteam_ssd.tflite\tdetector\t\(digest)\thttp://127.0.0.1:\(port)/team_ssd.tflite\nbroken.tflite\tdetector\t\(String(repeating: "0", count: 64))\thttp://127.0.0.1:\(port)/team_ssd.tflite\n"
+        try
+            "# team models\nteam_ssd.tflite\tdetector\t\(digest)\thttp://127.0.0.1:\(port)/team_ssd.tflite\nbroken.tflite\tdetector\t\(String(repeating: "0", count: 64))\thttp://127.0.0.1:\(port)/team_ssd.tflite\n"
             .write(toFile: catalog, atomically: true, encoding: .utf8)
         let env = ["XDG_CACHE_HOME": dir + "/cache", "VISION_TASKS_MODEL_CATALOG": catalog]
         #expect(try AppProcess.run(["detect", "--model", "team_ssd", TestAssets.image("dog.jpg")], environment: env).status == 64)  // not fetched yet

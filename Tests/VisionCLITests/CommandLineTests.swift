@@ -1,15 +1,18 @@
-import Imaging
 import Foundation
-import MediaPipeTasksVision
+import Imaging
 import MLKit
+import MediaPipeTasksVision
 import Testing
-@testable import VisionCLI
 import VisionTestSupport
+
+@testable import VisionCLI
 
 @Suite("The command line")
 struct CommandLineTests {
-    static let spec = CommandSpec(name: "t", summary: "test", positionals: "X...", count: 0...Int.max,
-                                  options: TaskArguments.mediaPipe + [OptionSpec(.json, .flag, help: "j")]) { _, _ in }
+    static let spec = CommandSpec(
+        name: "t", summary: "test", positionals: "X...", count: 0...Int.max,
+        options: TaskArguments.mediaPipe + [OptionSpec(.json, .flag, help: "j")]
+    ) { _, _ in }
 
     @Test("arguments: values, = form, repeated lists, flags, positionals, unknown options with suggestions")
     func parsing() throws {
@@ -28,7 +31,10 @@ struct CommandLineTests {
         #expect(message(["--model"]) == "usage error: --model needs a value (MODEL)")
         #expect(message(["--json=1"]) == "usage error: --json takes no value")
         #expect(message(["--threads", "0"]).hasPrefix("usage error: --threads must be between 1 and"))
-        #expect(message(["--orientation", "lfet"]) == "usage error: --orientation must be one of up, down, left, right, up-mirrored, down-mirrored, left-mirrored, right-mirrored, got 'lfet' (did you mean 'left'?)")
+        #expect(
+            message(["--orientation", "lfet"])
+                == "usage error: --orientation must be one of up, down, left, right, up-mirrored, down-mirrored, left-mirrored, right-mirrored, got 'lfet' (did you mean 'left'?)"
+        )
         #expect(message(["-x"]) == "usage error: t: unknown option -x (options are spelled --name)")
     }
 
@@ -73,9 +79,13 @@ struct CommandLineTests {
         let unknown = Self.run(["frobnicate"])
         #expect(unknown.status == 64 && unknown.stderr == "vision-tasks: usage error: unknown command 'frobnicate'\nRun 'vision-tasks help' for usage.\n")
         let noModel = Self.run(["detect", "a.jpg"])
-        #expect(noModel.status == 64 && noModel.stderr.contains("detect needs --model MODEL.tflite") && noModel.stderr.contains("Run 'vision-tasks detect --help' for usage."))
+        #expect(
+            noModel.status == 64 && noModel.stderr.contains("detect needs --model MODEL.tflite")
+                && noModel.stderr.contains("Run 'vision-tasks detect --help' for usage."))
         let missing = Self.run(["detect", "--model", "/nonexistent.tflite", "a.jpg"])
-        #expect(missing.status == 5 && missing.stderr == "vision-tasks: error 5 (com.google.mediapipe.tasks): NOT_FOUND: Unable to open file at /nonexistent.tflite\n")
+        #expect(
+            missing.status == 5
+                && missing.stderr == "vision-tasks: error 5 (com.google.mediapipe.tasks): NOT_FOUND: Unable to open file at /nonexistent.tflite\n")
         #expect(Self.run(["classify", "--model", "/nonexistent.tflite", "a.jpg", "--threads", "0"]).status == 64)
         #expect(CLIError.task(code: 3, message: "x").exitCode == 3)
         let help = Self.run(["detect", "--help"])
@@ -91,12 +101,14 @@ struct CommandLineTests {
 
     @Test("CLI fixes are added where errors are shown: the metadata command for a model without labels, make setup for a missing runtime")
     func hints() {
-        let noLabels = ErrorReport.make(MLKitError(.invalidArgument, "Failed to initialize labeler. … add a label file (TENSOR_AXIS_LABELS) to the output tensor's metadata."),
-                                        command: "label", knownCommand: true)
+        let noLabels = ErrorReport.make(
+            MLKitError(.invalidArgument, "Failed to initialize labeler. … add a label file (TENSOR_AXIS_LABELS) to the output tensor's metadata."),
+            command: "label", knownCommand: true)
         #expect(noLabels.status == 3)
         #expect(noLabels.lines.last == "Add labels with: vision-tasks metadata --model MODEL.tflite --labels labels.txt --output LABELED.tflite")
-        let runtime = ErrorReport.make(TasksError(code: .failedPreconditionError, message: "FAILED_PRECONDITION: LiteRT runtime library libLiteRt.so was not found. Looked in: …"),
-                                       command: "detect", knownCommand: true)
+        let runtime = ErrorReport.make(
+            TasksError(code: .failedPreconditionError, message: "FAILED_PRECONDITION: LiteRT runtime library libLiteRt.so was not found. Looked in: …"),
+            command: "detect", knownCommand: true)
         #expect(runtime.status == 9 && runtime.lines.last == "In a VisionTasks checkout, 'make setup' fetches it.")
         #expect(ErrorReport.make(CLIError.failure("x"), command: "detect", knownCommand: true).lines == ["vision-tasks: x"])
     }
@@ -105,18 +117,27 @@ struct CommandLineTests {
     func endToEnd() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("vt-\(UUID().uuidString).png").path
         defer { try? FileManager.default.removeItem(atPath: out) }
-        #expect(VisionTasksCommand.main(["detect", "--model", TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"),
-                                         TestAssets.image("dog.jpg"), "--output", out, "--max-results", "3"]) == 0)
+        #expect(
+            VisionTasksCommand.main([
+                "detect", "--model", TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"),
+                TestAssets.image("dog.jpg"), "--output", out, "--max-results", "3",
+            ]) == 0)
         let data = try #require(FileManager.default.contents(atPath: out))
         #expect(data.starts(with: [0x89, 0x50, 0x4E, 0x47]))
-        #expect(VisionTasksCommand.main(["classify", "--model", TestAssets.model("mobilenet_v1_0.25_128_quant.tflite"),
-                                         TestAssets.image("cat_720p.jpg"), "--roi", "0.1,0.1,0.5,0.5", "--json"]) == 0)
+        #expect(
+            VisionTasksCommand.main([
+                "classify", "--model", TestAssets.model("mobilenet_v1_0.25_128_quant.tflite"),
+                TestAssets.image("cat_720p.jpg"), "--roi", "0.1,0.1,0.5,0.5", "--json",
+            ]) == 0)
         #expect(VisionTasksCommand.main(["inspect", TestAssets.model("aiy_vision_classifier_birds_V1_3.tflite")]) == 0)
         // A folder: every picture in it, annotated into an output folder.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vt-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        #expect(VisionTasksCommand.main(["detect", "--model", TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"),
-                                         TestAssets.root + "/images", "--output", folder, "--json", "--every", "40"]) == 0)
+        #expect(
+            VisionTasksCommand.main([
+                "detect", "--model", TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"),
+                TestAssets.root + "/images", "--output", folder, "--json", "--every", "40",
+            ]) == 0)
         let written = try FileManager.default.contentsOfDirectory(atPath: folder)
         let expected = TestAssets.photoNames.map { ($0 as NSString).deletingPathExtension + "_detect.jpg" } + ["car-detection_detect.mp4"]
         #expect(Set(written) == Set(expected))
@@ -139,13 +160,18 @@ struct CommandLineHardeningTests {
         let model = TestAssets.model("face_detection_short_range.tflite")
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("vt-\(UUID().uuidString).tflite").path
         defer { try? FileManager.default.removeItem(atPath: out) }
-        for bad in [["--keypoints", "3000000000"], ["--keypoints", "-1"], ["--keypoint-offset", "-4"], ["--num-classes", "0"],
-                    ["--values-per-keypoint", "1000000"]] {
+        for bad in [
+            ["--keypoints", "3000000000"], ["--keypoints", "-1"], ["--keypoint-offset", "-4"], ["--num-classes", "0"],
+            ["--values-per-keypoint", "1000000"],
+        ] {
             #expect(VisionTasksCommand.main(["metadata", "--model", model, "--output", out, "--blazeface-short-range"] + bad) == 64, "\(bad)")
         }
         #expect(VisionTasksCommand.main(["metadata", "--model", model, "--output", out, "--anchor-strides", "0", "--anchor-input-width", "128"]) == 64)
-        #expect(VisionTasksCommand.main(["metadata", "--model", model, "--output", out, "--anchor-strides", "1",
-                                         "--anchor-input-width", "1000000000", "--anchor-input-height", "1000000000"]) == 64)
+        #expect(
+            VisionTasksCommand.main([
+                "metadata", "--model", model, "--output", out, "--anchor-strides", "1",
+                "--anchor-input-width", "1000000000", "--anchor-input-height", "1000000000",
+            ]) == 64)
     }
 
     @Test("a photo whose EXIF orientation is mirrored is turned upright and processed", .enabled(if: TestAssets.shouldRun))
@@ -174,10 +200,14 @@ struct LabelCommandTests {
     func label() throws {
         let model = TestAssets.model("mobilenet_v2_1.0_224_quant.tflite")
         #expect(VisionTasksCommand.main(["label", "--model", model, TestAssets.image("dog.jpg")]) == 0)
-        #expect(VisionTasksCommand.main(["label", "--model", model, TestAssets.image("dog.jpg"), TestAssets.image("bird.png"),
-                                         "--json", "--threshold", "0.1", "--max-results", "3", "--orientation", "left-mirrored"]) == 0)
+        #expect(
+            VisionTasksCommand.main([
+                "label", "--model", model, TestAssets.image("dog.jpg"), TestAssets.image("bird.png"),
+                "--json", "--threshold", "0.1", "--max-results", "3", "--orientation", "left-mirrored",
+            ]) == 0)
         #expect(VisionTasksCommand.main(["label", "--model", "/nonexistent.tflite", TestAssets.image("dog.jpg")]) == 5)
-        #expect(VisionTasksCommand.main(["label", "--model", TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"), TestAssets.image("dog.jpg")]) == 3)
+        #expect(
+            VisionTasksCommand.main(["label", "--model", TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"), TestAssets.image("dog.jpg")]) == 3)
         #expect(VisionTasksCommand.main(["label", "--model", model]) == 64)
         #expect(VisionTasksCommand.main(["label", "--model", model, TestAssets.image("dog.jpg"), "--threads", "0"]) == 64)
 
@@ -185,7 +215,8 @@ struct LabelCommandTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let unlabeled = folder.appendingPathComponent("unlabeled.tflite").path
-        #expect(FileManager.default.createFile(atPath: unlabeled, contents: Data(try SyntheticModels.classifier(heads: [.init(name: "s", values: [0.3, 0.6])]))))
+        #expect(
+            FileManager.default.createFile(atPath: unlabeled, contents: Data(try SyntheticModels.classifier(heads: [.init(name: "s", values: [0.3, 0.6])]))))
         #expect(VisionTasksCommand.main(["label", "--model", unlabeled, TestAssets.image("dog.jpg")]) == 3)
         let labels = folder.appendingPathComponent("labels.txt").path
         #expect(FileManager.default.createFile(atPath: labels, contents: Data("left\nright\n".utf8)))
@@ -220,7 +251,8 @@ struct AppPartsTests {
     func shard() throws {
         #expect(Shard.hash("") == 0xcbf2_9ce4_8422_2325)  // FNV-1a's offset basis
         #expect(Shard.hash("a") == 0xaf63_dc4c_8601_ec8c)  // FNV-1a 64 of "a"
-        let s = try #require(try Shard.resolve(flag: nil, count: nil, environment: ["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "3"]))
+        let s = try #require(
+            try Shard.resolve(flag: nil, count: nil, environment: ["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "3"]))
         #expect(s.index == 2 && s.count == 4)
         #expect(try Shard.resolve(flag: nil, count: nil, environment: [:]) == nil)
         #expect(throws: CLIError.self) { try Shard.resolve(flag: "4/4", count: nil, environment: [:]) }
@@ -232,7 +264,8 @@ struct AppPartsTests {
         let dir = try AppProcess.folder("resume")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/r.jsonl"
-        let text = "{\"source\":\"a.jpg\",\"detections\":[]}\n{\"source\":\"v.mp4\",\"frame\":3,\"timestampMs\":80,\"detections\":[]}\n"
+        let text =
+            "{\"source\":\"a.jpg\",\"detections\":[]}\n{\"source\":\"v.mp4\",\"frame\":3,\"timestampMs\":80,\"detections\":[]}\n"
             + "{\"source\":\"b.jpg\",\"error\":{\"domain\":\"d\",\"code\":5,\"message\":\"m\"}}\n{\"source\":\"c.jp"
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let index = try ResumeIndex(path: path)

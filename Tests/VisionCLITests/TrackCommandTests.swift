@@ -2,8 +2,9 @@ import Foundation
 import Imaging
 import Testing
 import Video
-@testable import VisionCLI
 import VisionTestSupport
+
+@testable import VisionCLI
 
 /// `vision-tasks track` end to end: a clip written here, JSON lines in the documented schema,
 /// the annotated video, and the errors.
@@ -34,8 +35,10 @@ struct TrackCommandTests {
         let clip = try Self.clip()
         let out = Self.temporary("out.jsonl"), dets = Self.temporary("dets.jsonl"), annotated = Self.temporary("annotated.mp4")
         defer { for p in [clip, out, dets, annotated] { try? FileManager.default.removeItem(atPath: p) } }
-        let status = VisionTasksCommand.main(["track", "--model", TestAssets.model("mobilenet_v2_1.0_224_quant.tflite"), clip,
-                                              "--jsonl", out, "--detections-jsonl", dets, "--output", annotated, "--max-labels", "2", "--quiet"])
+        let status = VisionTasksCommand.main([
+            "track", "--model", TestAssets.model("mobilenet_v2_1.0_224_quant.tflite"), clip,
+            "--jsonl", out, "--detections-jsonl", dets, "--output", annotated, "--max-labels", "2", "--quiet",
+        ])
         #expect(status == 0)
         let frames = try Self.lines(out)
         #expect(frames.allSatisfy { $0["source"] as? String == clip && $0["width"] as? Int == 512 && $0["height"] as? Int == 430 })

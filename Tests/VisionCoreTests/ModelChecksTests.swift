@@ -1,7 +1,7 @@
 import Foundation
 import Imaging
-import Testing
 import TFLiteModel
+import Testing
 import VisionCore
 import VisionTestSupport
 
@@ -34,7 +34,8 @@ struct ModelChecksTests {
         let zeroStd = try SyntheticModels.addConstantWithMetadata(mean: [1], std: [0])
         #expect(Self.coreError { _ = try Self.spec(zeroStd) }?.code == .internal)
         let mismatch = try SyntheticModels.addConstantWithMetadata(mean: [1, 2, 3], std: [1])
-        #expect(Self.coreError { _ = try Self.spec(mismatch) }?.description
+        #expect(
+            Self.coreError { _ = try Self.spec(mismatch) }?.description
                 == "INVALID_ARGUMENT: NormalizationOptions: expected mean and std of same dimension, got 3 and 1.")
     }
 
@@ -72,52 +73,75 @@ struct ModelChecksTests {
 
 /// Runtime availability for this target (CI fails instead of skipping).
 enum RuntimeCheck {
-    static var shouldRun: Bool { TestAssets.isCI || FileManager.default.fileExists(atPath: TestAssets.packageRoot.appendingPathComponent(".litert/lib/libLiteRt.so").path) || ProcessInfo.processInfo.environment["LITERT_LIBRARY"] != nil }
+    static var shouldRun: Bool {
+        TestAssets.isCI || FileManager.default.fileExists(atPath: TestAssets.packageRoot.appendingPathComponent(".litert/lib/libLiteRt.so").path)
+            || ProcessInfo.processInfo.environment["LITERT_LIBRARY"] != nil
+    }
 }
 
 @Suite("Input tensor checks with MediaPipe's messages", .enabled(if: RuntimeCheck.shouldRun))
 struct InputTensorCheckTests {
     /// A model whose inputs are `inputs` (each ADDed to itself), with optional input metadata content.
-    static func model(inputs: [(shape: [Int], type: TensorType)], content: ModelMetadata.ContentProperties? = .image(colorSpace: .rgb, defaultSize: nil),
-                      normalization: Bool = true) throws -> [UInt8] {
+    static func model(
+        inputs: [(shape: [Int], type: TensorType)], content: ModelMetadata.ContentProperties? = .image(colorSpace: .rgb, defaultSize: nil),
+        normalization: Bool = true
+    ) throws -> [UInt8] {
         var b = ModelBuilder(description: "input checks")
         let add = b.opcode(OperatorCode(builtinCode: 0))
         var outs: [Int] = []
         for (i, input) in inputs.enumerated() {
-            let t = b.addTensor(Tensor(name: "in\(i)", shape: input.shape, type: input.type,
-                                       quantization: input.type == .uint8 ? .init(scales: [1], zeroPoints: [0]) : nil))
-            let o = b.addTensor(Tensor(name: "out\(i)", shape: input.shape, type: input.type,
-                                       quantization: input.type == .uint8 ? .init(scales: [1], zeroPoints: [0]) : nil))
+            let t = b.addTensor(
+                Tensor(
+                    name: "in\(i)", shape: input.shape, type: input.type,
+                    quantization: input.type == .uint8 ? .init(scales: [1], zeroPoints: [0]) : nil))
+            let o = b.addTensor(
+                Tensor(
+                    name: "out\(i)", shape: input.shape, type: input.type,
+                    quantization: input.type == .uint8 ? .init(scales: [1], zeroPoints: [0]) : nil))
             b.operators.append(ModelBuilder.Op(opcodeIndex: add, inputs: [t, t], outputs: [o]))
             b.inputs.append(t)
             outs.append(o)
         }
         b.outputs = outs
-        let metadata = ModelMetadata(name: "checks", subgraphs: [.init(
-            inputTensors: inputs.indices.map { _ in .init(name: "image", content: content.map { .init(properties: $0) },
-                                                          processUnits: normalization ? [.normalization(mean: [0], std: [1])] : []) },
-            outputTensors: outs.map { _ in .init(name: "out") })])
+        let metadata = ModelMetadata(
+            name: "checks",
+            subgraphs: [
+                .init(
+                    inputTensors: inputs.indices.map { _ in
+                        .init(
+                            name: "image", content: content.map { .init(properties: $0) },
+                            processUnits: normalization ? [.normalization(mean: [0], std: [1])] : [])
+                    },
+                    outputTensors: outs.map { _ in .init(name: "out") })
+            ])
         return try b.build(metadata: metadata, files: [])
     }
 
     static func message(_ bytes: [UInt8]) -> String? {
-        do { _ = try ImageTensorSpec(resources: try ModelResources(bytes: bytes)); return nil }
-        catch let e as VisionCoreError { return e.description } catch { return "\(error)" }
+        do { _ = try ImageTensorSpec(resources: try ModelResources(bytes: bytes)); return nil } catch let e as VisionCoreError { return e.description } catch {
+            return "\(error)"
+        }
     }
 
     @Test("single input, 4-D, uint8 or float32, batch 1 and depth 3 or 4, RGB ImageProperties")
     func checks() throws {
-        #expect(Self.message(try Self.model(inputs: [([1, 4, 4, 3], .float32), ([1, 4, 4, 3], .float32)]))
+        #expect(
+            Self.message(try Self.model(inputs: [([1, 4, 4, 3], .float32), ([1, 4, 4, 3], .float32)]))
                 == "INVALID_ARGUMENT: Image tflite models are assumed to have a single input.")
         #expect(Self.message(try Self.model(inputs: [([4, 4, 3], .float32)])) == "INVALID_ARGUMENT: Only 4D tensors in BHWD layout are supported.")
-        #expect(Self.message(try Self.model(inputs: [([1, 4, 4, 3], .int32)]))
+        #expect(
+            Self.message(try Self.model(inputs: [([1, 4, 4, 3], .int32)]))
                 == "INVALID_ARGUMENT: Type mismatch for input tensor in0. Requested one of these types: uint8/float32, got INT32.")
-        #expect(Self.message(try Self.model(inputs: [([1, 4, 4, 1], .float32)]))
+        #expect(
+            Self.message(try Self.model(inputs: [([1, 4, 4, 1], .float32)]))
                 == "INVALID_ARGUMENT: The input tensor should have dimensions 1 x height x width x depth, where depth = 3 or 4. Got 1 x 4 x 4 x 1.")
-        #expect(Self.message(try Self.model(inputs: [([2, 4, 4, 3], .float32)]))?.hasPrefix("INVALID_ARGUMENT: The input tensor should have dimensions") == true)
-        #expect(Self.message(try Self.model(inputs: [([1, 4, 4, 3], .float32)], content: .image(colorSpace: .grayscale, defaultSize: nil)))
+        #expect(
+            Self.message(try Self.model(inputs: [([2, 4, 4, 3], .float32)]))?.hasPrefix("INVALID_ARGUMENT: The input tensor should have dimensions") == true)
+        #expect(
+            Self.message(try Self.model(inputs: [([1, 4, 4, 3], .float32)], content: .image(colorSpace: .grayscale, defaultSize: nil)))
                 == "INVALID_ARGUMENT: Only RGB color space is supported for now.")
-        #expect(Self.message(try Self.model(inputs: [([1, 4, 4, 3], .float32)], content: .feature))
+        #expect(
+            Self.message(try Self.model(inputs: [([1, 4, 4, 3], .float32)], content: .feature))
                 == "INVALID_ARGUMENT: Expected ImageProperties for tensor image, got FeatureProperties.")
         #expect(Self.message(try Self.model(inputs: [([1, 4, 4, 4], .float32)])) == nil)
         #expect(Self.message(try Self.model(inputs: [([1, 4, 4, 3], .uint8)], normalization: false)) == nil)

@@ -2,8 +2,8 @@ import CKernels
 import FileInput
 import Foundation
 import LiteRT
-import Testing
 import TFLiteModel
+import Testing
 import VisionCore
 import VisionTestSupport
 
@@ -134,9 +134,9 @@ struct ModelMappingTests {
         #expect(decode(options(fromEnd: 8), model) == 0)
         #expect(decode(options(fromEnd: 64), model) == 0)
         #expect(decode(options(fromEnd: 65), model) == -1)  // starts before the model
-        #expect(decode(options(fromEnd: 7), model) == -1)   // runs past its end
+        #expect(decode(options(fromEnd: 7), model) == -1)  // runs past its end
         #expect(decode(options(fromEnd: 0), model) == -1)
-        #expect(decode(options(fromEnd: 8), nil) == -1)     // the model's bytes unknown
+        #expect(decode(options(fromEnd: 8), nil) == -1)  // the model's bytes unknown
         #expect(decode(options(fromEnd: 8, digest: modelDigest(8) ^ 1), model) == -1)  // other bytes there
         #expect(decode(options(fromEnd: 16), model) == 0 && decode(options(fromEnd: 16, digest: modelDigest(8)), model) == -1)
         #expect(decode(options(version: 1, fromEnd: 8), model) == -1)

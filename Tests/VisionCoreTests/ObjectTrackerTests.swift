@@ -1,4 +1,5 @@
 import Testing
+
 @testable import VisionCore
 
 /// The tracker on synthetic detections with known identities: crossings, occlusions, exits and
@@ -113,9 +114,12 @@ struct ObjectTrackerTests {
             var seed: UInt64 = 42
             func next() -> Double { seed = seed &* 6364136223846793005 &+ 1; return Double(seed >> 40) / Double(1 << 24) }
             return (0..<80).map { i in
-                (0..<4).map { k in TrackerDetection(box: Self.box(60 + Double(k) * 130 + Double(i) * 2 + next() * 4, 180 + next() * 4), score: 0.5 + next() / 2) }
-                    + [TrackerDetection(box: TrackBox(x: .nan, y: 0, width: 10, height: 10), score: 0.9),
-                       TrackerDetection(box: TrackBox(x: 5, y: 5, width: 0, height: 10), score: 0.9)]
+                (0..<4).map { k in TrackerDetection(box: Self.box(60 + Double(k) * 130 + Double(i) * 2 + next() * 4, 180 + next() * 4), score: 0.5 + next() / 2)
+                }
+                    + [
+                        TrackerDetection(box: TrackBox(x: .nan, y: 0, width: 10, height: 10), score: 0.9),
+                        TrackerDetection(box: TrackBox(x: 5, y: 5, width: 0, height: 10), score: 0.9),
+                    ]
             }
         }
         let a = Self.run(ObjectTracker(), frames()), b = Self.run(ObjectTracker(), frames())

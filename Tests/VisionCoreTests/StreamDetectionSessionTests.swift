@@ -1,6 +1,7 @@
 import Imaging
 import Synchronization
 import Testing
+
 @testable import VisionCore
 
 /// A localizer that returns scripted boxes, one list per picture, and records the orientations.
@@ -11,7 +12,9 @@ final class ScriptedLocalizer: ObjectLocalizing {
     var orientations: [ImageOrientation] { calls.withLock { $0 } }
 
     func localize(_ bitmap: Bitmap, orientation: ImageOrientation) throws -> [LocalizedBox] {
-        let n = calls.withLock { c in c.append(orientation); return c.count }
+        let n = calls.withLock { c in
+            c.append(orientation); return c.count
+        }
         return frames[min(n - 1, frames.count - 1)]
     }
 }
@@ -35,18 +38,25 @@ struct StreamDetectionSessionTests {
         LocalizedBox(box: TrackBox(x: x, y: y, width: w, height: h), score: score)
     }
 
-    static func session(_ mode: StreamDetectionOptions.Mode, max: Int, _ frames: [[LocalizedBox]], classifier: ScriptedClassifier? = ScriptedClassifier(),
-                        interval: Int = 30) -> (StreamDetectionSession, ScriptedLocalizer) {
+    static func session(
+        _ mode: StreamDetectionOptions.Mode, max: Int, _ frames: [[LocalizedBox]], classifier: ScriptedClassifier? = ScriptedClassifier(),
+        interval: Int = 30
+    ) -> (StreamDetectionSession, ScriptedLocalizer) {
         let localizer = ScriptedLocalizer(frames)
-        return (StreamDetectionSession(options: StreamDetectionOptions(mode: mode, maxObjects: max, reclassifyInterval: interval),
-                                       localizer: localizer, classifier: classifier), localizer)
+        return (
+            StreamDetectionSession(
+                options: StreamDetectionOptions(mode: mode, maxObjects: max, reclassifyInterval: interval),
+                localizer: localizer, classifier: classifier), localizer
+        )
     }
 
     @Test("single image, one object: the most prominent confident box (score × area × centrality), no ID; the orientation reaches both models")
     func singleMostProminent() throws {
-        let boxes = [Self.box(0, 0, 100, 100, 0.95),       // confident, small, in a corner
-                     Self.box(220, 140, 200, 200, 0.7),    // big and central: the most prominent
-                     Self.box(200, 100, 240, 280, 0.45)]   // bigger, but below the 0.5 threshold
+        let boxes = [
+            Self.box(0, 0, 100, 100, 0.95),  // confident, small, in a corner
+            Self.box(220, 140, 200, 200, 0.7),  // big and central: the most prominent
+            Self.box(200, 100, 240, 280, 0.45),
+        ]  // bigger, but below the 0.5 threshold
         let classifier = ScriptedClassifier()
         let (session, localizer) = Self.session(.singleImage, max: 1, [boxes], classifier: classifier)
         let objects = try session.process(Self.picture, orientation: .right, timestampMs: nil)
@@ -132,7 +142,8 @@ struct StreamDetectionSessionTests {
             let m = ImagePreprocessor.mapping(width: 100, height: 50, orientation: orientation, roi: .full, dstWidth: 1, dstHeight: 1)
             let a = m.source(x: shown.x / sw, y: shown.y / sh), b = m.source(x: (shown.x + shown.width) / sw, y: (shown.y + shown.height) / sh)
             let back = TrackBox(x: min(a.0, b.0), y: min(a.1, b.1), width: abs(a.0 - b.0), height: abs(a.1 - b.1))
-            #expect(abs(back.x - stored.x) < 1e-9 && abs(back.y - stored.y) < 1e-9 && abs(back.width - stored.width) < 1e-9
+            #expect(
+                abs(back.x - stored.x) < 1e-9 && abs(back.y - stored.y) < 1e-9 && abs(back.width - stored.width) < 1e-9
                     && abs(back.height - stored.height) < 1e-9, "\(orientation): \(back)")
         }
     }

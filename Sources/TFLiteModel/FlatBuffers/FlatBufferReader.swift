@@ -49,7 +49,8 @@ public struct FlatBufferReader: Sendable {
     @inline(__always)
     func ensure(_ offset: Int, _ size: Int) throws {
         guard offset >= 0, size >= 0, offset <= count - size else {
-            throw TFLiteModelError(.invalidFlatBuffer, "The model is not a valid FlatBuffer buffer: read of \(size) bytes at offset \(offset) is outside its \(count) bytes.")
+            throw TFLiteModelError(
+                .invalidFlatBuffer, "The model is not a valid FlatBuffer buffer: read of \(size) bytes at offset \(offset) is outside its \(count) bytes.")
         }
     }
 

@@ -17,16 +17,20 @@ public struct FlatBufferVerifier {
     private var objects = 0
 
     /// Verifies `bytes` (from `base`, `count` bytes) against `tables`/`unions` with `root` as root table.
-    public static func verify(_ bytes: [UInt8], base: Int = 0, count: Int? = nil, tables: [FlatBufferSchema.Table], unions: [[Int]], root: Int,
-                              what: String = "model") throws {
+    public static func verify(
+        _ bytes: [UInt8], base: Int = 0, count: Int? = nil, tables: [FlatBufferSchema.Table], unions: [[Int]], root: Int,
+        what: String = "model"
+    ) throws {
         try bytes.withUnsafeBytes { all in
             try verify(all, base: base, count: count, tables: tables, unions: unions, root: root, what: what)
         }
     }
 
     /// Verifies `bytes` in place (from `base`, `count` bytes) against `tables`/`unions` with `root` as root table.
-    public static func verify(_ bytes: UnsafeRawBufferPointer, base: Int = 0, count: Int? = nil, tables: [FlatBufferSchema.Table], unions: [[Int]],
-                              root: Int, what: String = "model") throws {
+    public static func verify(
+        _ bytes: UnsafeRawBufferPointer, base: Int = 0, count: Int? = nil, tables: [FlatBufferSchema.Table], unions: [[Int]],
+        root: Int, what: String = "model"
+    ) throws {
         let count = count ?? bytes.count - base
         guard base >= 0, count >= 0, count <= bytes.count - base else { throw fail(what, "range outside the file") }
         let slice = UnsafeRawBufferPointer(rebasing: bytes[base..<(base + count)])
@@ -123,7 +127,9 @@ public struct FlatBufferVerifier {
         case .string:
             try count(what)
             let length = try u32(t, what)
-            guard length < bytes.count, t + 4 <= bytes.count - length - 1 else { throw Self.fail(what, "\(part): string of \(length) bytes outside the buffer") }
+            guard length < bytes.count, t + 4 <= bytes.count - length - 1 else {
+                throw Self.fail(what, "\(part): string of \(length) bytes outside the buffer")
+            }
             guard bytes[t + 4 + length] == 0 else { throw Self.fail(what, "\(part): string not NUL-terminated") }
         case .table(let id):
             try table(t, id, depth: depth + 1, what)

@@ -45,7 +45,8 @@ public struct FlatTable: Sendable {
         let v = try reader.indirect(p)
         let count = Int(try reader.read(v, as: UInt32.self))
         guard count >= 0, count <= reader.count / max(elementSize, 1) else {
-            throw TFLiteModelError(.invalidFlatBuffer, "The model is not a valid FlatBuffer buffer: vector of \(count) elements at \(v) is larger than the buffer.")
+            throw TFLiteModelError(
+                .invalidFlatBuffer, "The model is not a valid FlatBuffer buffer: vector of \(count) elements at \(v) is larger than the buffer.")
         }
         try reader.ensure(v + 4, count * elementSize)
         try reader.spend(count)

@@ -95,23 +95,25 @@ public enum FlexBufferReader {
         case 10:  // untyped vector
             let v = try indirect(b, pos, parentWidth)
             let len = try length(b, v - childWidth, childWidth)
-            return .vector(try (0..<len).map { i in
-                let typePos = v + len * childWidth + i
-                guard typePos < b.count else { throw error("vector types outside the buffer") }
-                return try value(b, at: v + i * childWidth, parentWidth: childWidth, packed: b[typePos], depth: &depth, visited: &visited)
-            })
+            return .vector(
+                try (0..<len).map { i in
+                    let typePos = v + len * childWidth + i
+                    guard typePos < b.count else { throw error("vector types outside the buffer") }
+                    return try value(b, at: v + i * childWidth, parentWidth: childWidth, packed: b[typePos], depth: &depth, visited: &visited)
+                })
         case 11, 12, 13, 36:  // typed vectors of int, uint, float, bool
             let v = try indirect(b, pos, parentWidth)
             let len = try length(b, v - childWidth, childWidth)
-            return .vector(try (0..<len).map { i in
-                let p = v + i * childWidth
-                switch type {
-                case 11: return .int(try readInt(b, p, childWidth))
-                case 12: return .uint(try readUInt(b, p, childWidth))
-                case 13: return .float(try readFloat(b, p, childWidth))
-                default: return .bool(try readUInt(b, p, childWidth) != 0)
-                }
-            })
+            return .vector(
+                try (0..<len).map { i in
+                    let p = v + i * childWidth
+                    switch type {
+                    case 11: return .int(try readInt(b, p, childWidth))
+                    case 12: return .uint(try readUInt(b, p, childWidth))
+                    case 13: return .float(try readFloat(b, p, childWidth))
+                    default: return .bool(try readUInt(b, p, childWidth) != 0)
+                    }
+                })
         default:
             throw error("unsupported value type \(type)")
         }

@@ -3,8 +3,10 @@
 /// Existing metadata and associated files are kept; the weights are untouched.
 public enum ClassifierMetadataWriter {
     /// The model's bytes with the classifier metadata added.
-    public static func write(_ file: ModelFile, labels: (name: String, contents: [UInt8])?, normalization: (mean: Float, std: Float)? = nil,
-                             scoreThreshold: Float? = nil) throws -> [UInt8] {
+    public static func write(
+        _ file: ModelFile, labels: (name: String, contents: [UInt8])?, normalization: (mean: Float, std: Float)? = nil,
+        scoreThreshold: Float? = nil
+    ) throws -> [UInt8] {
         let outputs = file.subgraphs[0].outputTensors
         guard outputs.count == 1 else {
             throw TFLiteModelError(.invalidBuilderInput, "A classifier has 1 output; this model has \(outputs.count).")

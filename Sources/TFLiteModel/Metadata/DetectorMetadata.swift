@@ -24,9 +24,11 @@ public struct DetectorMetadata: Equatable, Sendable {
         public var applyExponentialOnBoxSize: Bool
         public var sigmoidScore: Bool
 
-        public init(numClasses: Int32, numBoxes: Int32, numCoords: Int32, keypointCoordOffset: Int32 = 0, numKeypoints: Int32 = 0,
-                    numValuesPerKeypoint: Int32 = 2, xScale: Float, yScale: Float, wScale: Float, hScale: Float,
-                    applyExponentialOnBoxSize: Bool = true, sigmoidScore: Bool = true) {
+        public init(
+            numClasses: Int32, numBoxes: Int32, numCoords: Int32, keypointCoordOffset: Int32 = 0, numKeypoints: Int32 = 0,
+            numValuesPerKeypoint: Int32 = 2, xScale: Float, yScale: Float, wScale: Float, hScale: Float,
+            applyExponentialOnBoxSize: Bool = true, sigmoidScore: Bool = true
+        ) {
             self.numClasses = numClasses
             self.numBoxes = numBoxes
             self.numCoords = numCoords
@@ -69,20 +71,23 @@ public struct DetectorMetadata: Equatable, Sendable {
         minParserVersion = try root.string(0)
         if let ssd = try root.table(1) {
             let schema = try ssd.table(0)
-            anchors = try schema?.tables(0).map {
-                Anchor(xCenter: try $0.float(0, default: 0), yCenter: try $0.float(1, default: 0),
-                       width: try $0.float(2, default: 0), height: try $0.float(3, default: 0))
-            } ?? []
+            anchors =
+                try schema?.tables(0).map {
+                    Anchor(
+                        xCenter: try $0.float(0, default: 0), yCenter: try $0.float(1, default: 0),
+                        width: try $0.float(2, default: 0), height: try $0.float(3, default: 0))
+                } ?? []
         } else {
             anchors = nil
         }
         if let d = try root.table(2) {
-            decoding = DecodingOptions(numClasses: try d.scalar(0, default: 0), numBoxes: try d.scalar(1, default: 0),
-                                       numCoords: try d.scalar(2, default: 0), keypointCoordOffset: try d.scalar(3, default: 0),
-                                       numKeypoints: try d.scalar(4, default: 0), numValuesPerKeypoint: try d.scalar(5, default: 0),
-                                       xScale: try d.float(6, default: 0), yScale: try d.float(7, default: 0),
-                                       wScale: try d.float(8, default: 0), hScale: try d.float(9, default: 0),
-                                       applyExponentialOnBoxSize: try d.bool(10), sigmoidScore: try d.bool(11))
+            decoding = DecodingOptions(
+                numClasses: try d.scalar(0, default: 0), numBoxes: try d.scalar(1, default: 0),
+                numCoords: try d.scalar(2, default: 0), keypointCoordOffset: try d.scalar(3, default: 0),
+                numKeypoints: try d.scalar(4, default: 0), numValuesPerKeypoint: try d.scalar(5, default: 0),
+                xScale: try d.float(6, default: 0), yScale: try d.float(7, default: 0),
+                wScale: try d.float(8, default: 0), hScale: try d.float(9, default: 0),
+                applyExponentialOnBoxSize: try d.bool(10), sigmoidScore: try d.bool(11))
         } else {
             decoding = nil
         }

@@ -4,8 +4,10 @@
 /// normalization. Existing metadata and associated files are kept; the weights are untouched.
 public enum DetectorMetadataWriter {
     /// The model's bytes with the detector metadata added.
-    public static func write(_ file: ModelFile, anchors: [DetectorMetadata.Anchor], decoding: DetectorMetadata.DecodingOptions,
-                             labels: (name: String, contents: [UInt8])? = nil, normalization: (mean: Float, std: Float)? = nil) throws -> [UInt8] {
+    public static func write(
+        _ file: ModelFile, anchors: [DetectorMetadata.Anchor], decoding: DetectorMetadata.DecodingOptions,
+        labels: (name: String, contents: [UInt8])? = nil, normalization: (mean: Float, std: Float)? = nil
+    ) throws -> [UInt8] {
         let outputs = file.subgraphs[0].outputTensors
         guard outputs.count == 2 else {
             throw TFLiteModelError(.invalidBuilderInput, "A raw SSD detector has 2 outputs (boxes, scores); this model has \(outputs.count).")

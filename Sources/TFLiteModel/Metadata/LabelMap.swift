@@ -24,8 +24,10 @@ public struct LabelMap: Equatable, Sendable {
 
     /// Builds the labels of `tensor` from files of `type` in `archive`; display names come from the
     /// file of that type whose locale is exactly `locale`.
-    public static func load(tensor: ModelMetadata.TensorMetadata, type: ModelMetadata.AssociatedFileType,
-                            locale: String?, archive: ZipArchive?) throws -> LabelMap? {
+    public static func load(
+        tensor: ModelMetadata.TensorMetadata, type: ModelMetadata.AssociatedFileType,
+        locale: String?, archive: ZipArchive?
+    ) throws -> LabelMap? {
         guard let first = tensor.firstAssociatedFile(ofType: type) else { return nil }
         guard let archive else {
             throw TFLiteModelError(.associatedFileNotFound, "No associated file with name: \(first.name)")

@@ -3,8 +3,11 @@
 enum MetadataEditing {
     /// The model's metadata (or new metadata named `name`), its first subgraph with an image input
     /// tensor (and `normalization`, when given), and the model's associated files.
-    static func start(_ file: ModelFile, name: String, normalization: (mean: Float, std: Float)?) throws
-        -> (metadata: ModelMetadata, subgraph: ModelMetadata.SubgraphMetadata, files: [(name: String, contents: [UInt8])]) {
+    static func start(
+        _ file: ModelFile, name: String, normalization: (mean: Float, std: Float)?
+    ) throws
+        -> (metadata: ModelMetadata, subgraph: ModelMetadata.SubgraphMetadata, files: [(name: String, contents: [UInt8])])
+    {
         var metadata = try file.modelMetadata() ?? ModelMetadata(name: name)
         if metadata.subgraphs.isEmpty { metadata.subgraphs = [ModelMetadata.SubgraphMetadata()] }
         var sg = metadata.subgraphs[0]
@@ -25,8 +28,10 @@ enum MetadataEditing {
     /// Makes `labels` the label file of `tensor` (replacing any), stored among `files`.
     /// Axis labels (a classifier's classes) by default; value labels for a tensor whose values are
     /// class indices (a post-processed detector's `category` output).
-    static func attach(_ labels: (name: String, contents: [UInt8]), to tensor: inout ModelMetadata.TensorMetadata,
-                       files: inout [(name: String, contents: [UInt8])], type: ModelMetadata.AssociatedFileType = .tensorAxisLabels) {
+    static func attach(
+        _ labels: (name: String, contents: [UInt8]), to tensor: inout ModelMetadata.TensorMetadata,
+        files: inout [(name: String, contents: [UInt8])], type: ModelMetadata.AssociatedFileType = .tensorAxisLabels
+    ) {
         files.removeAll { $0.name == labels.name }
         files.append(labels)
         tensor.associatedFiles.removeAll { $0.type == .tensorAxisLabels || $0.type == .tensorValueLabels }

@@ -17,7 +17,8 @@ extension ModelFile {
         let root = try reader.root()
         if let buffers = try root.vector(4, elementSize: 4) {
             for i in 0..<buffers.count where try buffers.table(i).scalar(1, default: UInt64(0)) > 1 {
-                throw TFLiteModelError(.invalidBuilderInput, "This model keeps buffers at absolute file offsets (a >2 GB model); rewriting it is not supported.")
+                throw TFLiteModelError(
+                    .invalidBuilderInput, "This model keeps buffers at absolute file offsets (a >2 GB model); rewriting it is not supported.")
             }
         }
         return (old, reader, root)
@@ -78,7 +79,8 @@ extension ModelFile {
         let targets = sg.operators.indices.filter { i in
             let op = sg.operators[i]
             guard operatorCodes.indices.contains(op.opcodeIndex), operatorCodes[op.opcodeIndex].builtinCode == depthwise,
-                  op.inputs.count >= 2, sg.tensors.indices.contains(op.inputs[0]), sg.tensors.indices.contains(op.inputs[1]) else { return false }
+                op.inputs.count >= 2, sg.tensors.indices.contains(op.inputs[0]), sg.tensors.indices.contains(op.inputs[1])
+            else { return false }
             let input = sg.tensors[op.inputs[0]], filter = sg.tensors[op.inputs[1]]
             return input.type == .float32 && filter.type == .int8 && filter.buffer > 0 && filter.quantization != nil
         }
@@ -111,7 +113,9 @@ extension ModelFile {
             // The float copy of the filter: same shape, no data, no quantization.
             let tensorTable = s.add(.table([]))
             let tensorId = tensorTable
-            let shapeRef: FlatBufferSplicer.Ref = try Self.target(try sgTable.reader.table(at: oldTensors[filterIndex]), 0).map { .old($0) } ?? .new(s.add(.int32s(filter.shape.map { Int32($0) })))
+            let shapeRef: FlatBufferSplicer.Ref =
+                try Self.target(try sgTable.reader.table(at: oldTensors[filterIndex]), 0).map { .old($0) }
+                ?? .new(s.add(.int32s(filter.shape.map { Int32($0) })))
             let name = s.add(.string(filter.name + "/dequantized"))
             s.replace(tensorTable, with: .table([(0, .ref(shapeRef)), (1, .i8(TensorType.float32.rawValue)), (2, .u32(0)), (3, .ref(.new(name)))]))
             newTensorRefs.append(.new(tensorId))

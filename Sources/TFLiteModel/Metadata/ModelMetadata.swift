@@ -104,8 +104,10 @@ public struct ModelMetadata: Equatable, Sendable {
         public var statsMax: [Float]
         public var statsMin: [Float]
 
-        public init(name: String? = nil, description: String? = nil, content: Content? = nil, processUnits: [ProcessUnit] = [],
-                    associatedFiles: [AssociatedFile] = [], statsMax: [Float] = [], statsMin: [Float] = []) {
+        public init(
+            name: String? = nil, description: String? = nil, content: Content? = nil, processUnits: [ProcessUnit] = [],
+            associatedFiles: [AssociatedFile] = [], statsMax: [Float] = [], statsMin: [Float] = []
+        ) {
             self.name = name
             self.description = description
             self.content = content
@@ -172,9 +174,11 @@ public struct ModelMetadata: Equatable, Sendable {
         public var outputTensorGroups: [TensorGroup]
         public var customMetadata: [CustomMetadata]
 
-        public init(name: String? = nil, description: String? = nil, inputTensors: [TensorMetadata] = [], outputTensors: [TensorMetadata] = [],
-                    associatedFiles: [AssociatedFile] = [], inputProcessUnits: [ProcessUnit] = [], outputProcessUnits: [ProcessUnit] = [],
-                    inputTensorGroups: [TensorGroup] = [], outputTensorGroups: [TensorGroup] = [], customMetadata: [CustomMetadata] = []) {
+        public init(
+            name: String? = nil, description: String? = nil, inputTensors: [TensorMetadata] = [], outputTensors: [TensorMetadata] = [],
+            associatedFiles: [AssociatedFile] = [], inputProcessUnits: [ProcessUnit] = [], outputProcessUnits: [ProcessUnit] = [],
+            inputTensorGroups: [TensorGroup] = [], outputTensorGroups: [TensorGroup] = [], customMetadata: [CustomMetadata] = []
+        ) {
             self.name = name
             self.description = description
             self.inputTensors = inputTensors
@@ -204,8 +208,10 @@ public struct ModelMetadata: Equatable, Sendable {
     /// The name of the model-metadata entry that holds this flatbuffer.
     public static let entryName = "TFLITE_METADATA"
 
-    public init(name: String? = nil, description: String? = nil, version: String? = nil, subgraphs: [SubgraphMetadata] = [],
-                author: String? = nil, license: String? = nil, associatedFiles: [AssociatedFile] = [], minParserVersion: String? = nil) {
+    public init(
+        name: String? = nil, description: String? = nil, version: String? = nil, subgraphs: [SubgraphMetadata] = [],
+        author: String? = nil, license: String? = nil, associatedFiles: [AssociatedFile] = [], minParserVersion: String? = nil
+    ) {
         self.name = name
         self.description = description
         self.version = version
@@ -233,8 +239,9 @@ public struct ModelMetadata: Equatable, Sendable {
         associatedFiles = try root.tables(6).map(Self.associatedFile)
         minParserVersion = try root.string(7)
         if let needed = minParserVersion, Self.compareVersions(needed, Self.parserVersion) > 0 {
-            throw TFLiteModelError(.unsupportedMetadataVersion,
-                                   "Metadata schema version \(Self.parserVersion) is smaller than the minimum version \(needed) to parse the metadata flatbuffer.")
+            throw TFLiteModelError(
+                .unsupportedMetadataVersion,
+                "Metadata schema version \(Self.parserVersion) is smaller than the minimum version \(needed) to parse the metadata flatbuffer.")
         }
     }
 
@@ -251,9 +258,10 @@ public struct ModelMetadata: Equatable, Sendable {
     }
 
     static func associatedFile(_ t: FlatTable) throws -> AssociatedFile {
-        AssociatedFile(name: try t.string(0) ?? "", description: try t.string(1),
-                       type: AssociatedFileType(rawValue: try t.scalar(2, default: Int8(0))) ?? .unknown,
-                       locale: try t.string(3), version: try t.string(4))
+        AssociatedFile(
+            name: try t.string(0) ?? "", description: try t.string(1),
+            type: AssociatedFileType(rawValue: try t.scalar(2, default: Int8(0))) ?? .unknown,
+            locale: try t.string(3), version: try t.string(4))
     }
 
     static func processUnit(_ t: FlatTable) throws -> ProcessUnit {
@@ -262,8 +270,9 @@ public struct ModelMetadata: Equatable, Sendable {
         switch type {
         case 1: return .normalization(mean: try options.floats(0), std: try options.floats(1))
         case 2:
-            return .scoreCalibration(transformation: ScoreTransformation(rawValue: try options.scalar(0, default: Int8(0))) ?? .identity,
-                                     defaultScore: try options.float(1, default: 0))
+            return .scoreCalibration(
+                transformation: ScoreTransformation(rawValue: try options.scalar(0, default: Int8(0))) ?? .identity,
+                defaultScore: try options.float(1, default: 0))
         case 3: return .scoreThresholding(globalScoreThreshold: try options.float(0, default: 0))
         default: return .other(type)
         }
@@ -280,9 +289,10 @@ public struct ModelMetadata: Equatable, Sendable {
                 if let s = try p.table(1) { size = (try s.scalar(0, default: UInt32(0)), try s.scalar(1, default: UInt32(0))) }
                 props = .image(colorSpace: ColorSpace(rawValue: try p.scalar(0, default: Int8(0))) ?? .unknown, defaultSize: size)
             case 3:
-                props = .boundingBox(index: try p.integers(0, UInt32.self),
-                                     type: BoundingBoxType(rawValue: try p.scalar(1, default: Int8(0))) ?? .unknown,
-                                     coordinateType: CoordinateType(rawValue: try p.scalar(2, default: Int8(0))) ?? .ratio)
+                props = .boundingBox(
+                    index: try p.integers(0, UInt32.self),
+                    type: BoundingBoxType(rawValue: try p.scalar(1, default: Int8(0))) ?? .unknown,
+                    coordinateType: CoordinateType(rawValue: try p.scalar(2, default: Int8(0))) ?? .ratio)
             case 4: props = .audio(sampleRate: try p.scalar(0, default: 0), channels: try p.scalar(1, default: 0))
             default: props = .other(type)
             }
@@ -301,20 +311,22 @@ public struct ModelMetadata: Equatable, Sendable {
     static func tensor(_ t: FlatTable) throws -> TensorMetadata {
         var stats: ([Float], [Float]) = ([], [])
         if let s = try t.table(5) { stats = (try s.floats(0), try s.floats(1)) }
-        return TensorMetadata(name: try t.string(0), description: try t.string(1),
-                              content: try t.table(3).map(content),
-                              processUnits: try t.tables(4).map(processUnit),
-                              associatedFiles: try t.tables(6).map(associatedFile),
-                              statsMax: stats.0, statsMin: stats.1)
+        return TensorMetadata(
+            name: try t.string(0), description: try t.string(1),
+            content: try t.table(3).map(content),
+            processUnits: try t.tables(4).map(processUnit),
+            associatedFiles: try t.tables(6).map(associatedFile),
+            statsMax: stats.0, statsMin: stats.1)
     }
 
     static func subgraph(_ t: FlatTable) throws -> SubgraphMetadata {
-        SubgraphMetadata(name: try t.string(0), description: try t.string(1),
-                         inputTensors: try t.tables(2).map(tensor), outputTensors: try t.tables(3).map(tensor),
-                         associatedFiles: try t.tables(4).map(associatedFile),
-                         inputProcessUnits: try t.tables(5).map(processUnit), outputProcessUnits: try t.tables(6).map(processUnit),
-                         inputTensorGroups: try t.tables(7).map { TensorGroup(name: try $0.string(0), tensorNames: try $0.strings(1)) },
-                         outputTensorGroups: try t.tables(8).map { TensorGroup(name: try $0.string(0), tensorNames: try $0.strings(1)) },
-                         customMetadata: try t.tables(9).map { CustomMetadata(name: try $0.string(0), data: try $0.bytes(1) ?? []) })
+        SubgraphMetadata(
+            name: try t.string(0), description: try t.string(1),
+            inputTensors: try t.tables(2).map(tensor), outputTensors: try t.tables(3).map(tensor),
+            associatedFiles: try t.tables(4).map(associatedFile),
+            inputProcessUnits: try t.tables(5).map(processUnit), outputProcessUnits: try t.tables(6).map(processUnit),
+            inputTensorGroups: try t.tables(7).map { TensorGroup(name: try $0.string(0), tensorNames: try $0.strings(1)) },
+            outputTensorGroups: try t.tables(8).map { TensorGroup(name: try $0.string(0), tensorNames: try $0.strings(1)) },
+            customMetadata: try t.tables(9).map { CustomMetadata(name: try $0.string(0), data: try $0.bytes(1) ?? []) })
     }
 }

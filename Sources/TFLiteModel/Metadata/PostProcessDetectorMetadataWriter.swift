@@ -10,8 +10,10 @@ public enum PostProcessDetectorMetadataWriter {
     public static let outputNames = ["location", "category", "score", "number of detections"]
 
     /// The model's bytes with the detector metadata added.
-    public static func write(_ file: ModelFile, labels: (name: String, contents: [UInt8]),
-                             normalization: (mean: Float, std: Float)?) throws -> [UInt8] {
+    public static func write(
+        _ file: ModelFile, labels: (name: String, contents: [UInt8]),
+        normalization: (mean: Float, std: Float)?
+    ) throws -> [UInt8] {
         guard let sg = file.subgraphs.first else { throw TFLiteModelError(.invalidBuilderInput, "The model has no subgraph.") }
         let op = sg.operators.first { op in
             file.operatorCodes.indices.contains(op.opcodeIndex) && file.operatorCodes[op.opcodeIndex].customCode == DetectionPostProcessOptions.opName
@@ -24,7 +26,8 @@ public enum PostProcessDetectorMetadataWriter {
         }
         guard let input = sg.inputTensors.first else { throw TFLiteModelError(.invalidBuilderInput, "The model has no input tensor.") }
         if input.type == .float32 && normalization == nil {
-            throw TFLiteModelError(.invalidBuilderInput, "The model's input is float32: give the normalization (e.g. --mean 127.5 --std 127.5 for inputs in [-1, 1]).")
+            throw TFLiteModelError(
+                .invalidBuilderInput, "The model's input is float32: give the normalization (e.g. --mean 127.5 --std 127.5 for inputs in [-1, 1]).")
         }
         if try LabelMap.parseLines(labels.contents).isEmpty {
             throw TFLiteModelError(.invalidAssociatedFile, "\(labels.name) holds no labels.")

@@ -65,8 +65,10 @@ public struct ZipArchive: Sendable {
             guard local >= 0, local + 30 <= bytes.count, try u32(local) == 0x0403_4b50 else {
                 throw Self.bad("entry '\(name)' points to offset \(local), where there is no local file header")
             }
-            entries.append(Entry(name: name, method: UInt16(method), crc32: UInt32(crc), compressedSize: csize,
-                                 uncompressedSize: usize, localHeaderOffset: local))
+            entries.append(
+                Entry(
+                    name: name, method: UInt16(method), crc32: UInt32(crc), compressedSize: csize,
+                    uncompressedSize: usize, localHeaderOffset: local))
             p += 46 + nameLength + extraLength + commentLength
         }
         self.entries = entries
@@ -186,8 +188,11 @@ public struct ZipArchive: Sendable {
 
     static func deflateRaw(_ data: [UInt8]) throws -> [UInt8] {
         var stream = z_stream()
-        guard deflateInit2_(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
-                            Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+        guard
+            deflateInit2_(
+                &stream, Z_BEST_COMPRESSION, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+                Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        else {
             throw TFLiteModelError(.invalidBuilderInput, "zlib could not start deflating")
         }
         defer { deflateEnd(&stream) }

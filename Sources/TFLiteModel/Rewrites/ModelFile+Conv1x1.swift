@@ -15,18 +15,25 @@ extension ModelFile {
     /// The custom options for op `op` if it is a uint8 1×1 convolution our kernel computes.
     func quantizedConvOptions(_ op: Operator, _ opTable: FlatTable, _ sg: Subgraph) throws -> [UInt8]? {
         guard let (input, filter, output) = kernelOperands(op, code: 3, sg),  // CONV_2D
-              input.type == .uint8, output.type == .uint8, filter.type == .uint8, filter.shape.count == 4, filter.shape[1] == 1, filter.shape[2] == 1, input.shape.count == 4, output.shape.count == 4 else { return nil }
+            input.type == .uint8, output.type == .uint8, filter.type == .uint8, filter.shape.count == 4, filter.shape[1] == 1, filter.shape[2] == 1,
+            input.shape.count == 4, output.shape.count == 4
+        else { return nil }
         let n = filter.shape[0], k = filter.shape[3]
         guard n >= 1, k >= 1, n <= 1 << 16, k <= 1 << 16, input.shape[3] == k, output.shape[3] == n,
-              let iq = Self.perTensor(input), let fq = Self.perTensor(filter), let oq = Self.perTensor(output) else { return nil }
+            let iq = Self.perTensor(input), let fq = Self.perTensor(filter), let oq = Self.perTensor(output)
+        else { return nil }
         guard let weights = try bufferRange(filter.buffer), weights.count == n * k else { return nil }
         // XNNPACK takes the op only with a bias quantized at input scale × filter scale (otherwise
         // LiteRT's own kernel runs it, with another requantization).
         let product = Double(iq.scale) * Double(fq.scale)
-        guard let bias = try kernelBias(op, sg, type: .int32, count: n, accept: { b in
-            guard let bq = b.quantization, bq.scales.count == 1, bq.zeroPoints.allSatisfy({ $0 == 0 }), let bs = bq.scales.first else { return false }
-            return abs(Double(bs) - product) <= 1e-6 * product
-        }) else { return nil }
+        guard
+            let bias = try kernelBias(
+                op, sg, type: .int32, count: n,
+                accept: { b in
+                    guard let bq = b.quantization, bq.scales.count == 1, bq.zeroPoints.allSatisfy({ $0 == 0 }), let bs = bq.scales.first else { return false }
+                    return abs(Double(bs) - product) <= 1e-6 * product
+                })
+        else { return nil }
         guard let activation = try Self.unitStrideActivation(opTable) else { return nil }
         let scale = iq.scale * fq.scale / oq.scale
         guard scale > 0, scale < 256 else { return nil }  // what XNNPACK accepts
@@ -42,12 +49,14 @@ extension ModelFile {
     /// The custom options for op `op` if it is a hybrid 1×1 convolution our kernel computes.
     func hybridConvOptions(_ op: Operator, _ opTable: FlatTable, _ sg: Subgraph) throws -> [UInt8]? {
         guard let (input, filter, output) = kernelOperands(op, code: 3, sg),  // CONV_2D
-              input.type == .float32, output.type == .float32, filter.type == .int8, let q = filter.quantization,
-              filter.shape.count == 4, filter.shape[1] == 1, filter.shape[2] == 1, input.shape.count == 4, output.shape.count == 4 else { return nil }
+            input.type == .float32, output.type == .float32, filter.type == .int8, let q = filter.quantization,
+            filter.shape.count == 4, filter.shape[1] == 1, filter.shape[2] == 1, input.shape.count == 4, output.shape.count == 4
+        else { return nil }
         let n = filter.shape[0], k = filter.shape[3]
         guard n >= 1, k >= 1, n <= 1 << 16, k <= 1 << 16, k + n > 2, input.shape[3] == k, output.shape[3] == n,
-              q.zeroPoints.allSatisfy({ $0 == 0 }), q.scales.allSatisfy({ $0.isFinite && $0 > 0 }),
-              q.scales.count == 1 || (q.scales.count == n && q.quantizedDimension == 0) else { return nil }
+            q.zeroPoints.allSatisfy({ $0 == 0 }), q.scales.allSatisfy({ $0.isFinite && $0 > 0 }),
+            q.scales.count == 1 || (q.scales.count == n && q.quantizedDimension == 0)
+        else { return nil }
         let scales = q.scales.count == 1 ? [Float](repeating: q.scales[0], count: n) : q.scales
         guard let weights = try bufferRange(filter.buffer), weights.count == n * k else { return nil }
         guard let bias = try kernelBias(op, sg, type: .float32, count: n) else { return nil }
@@ -107,7 +116,8 @@ extension ModelFile {
     /// A uint8 tensor's per-tensor scale (positive, finite) and zero point (0…255).
     static func perTensor(_ t: Tensor) -> (scale: Float, zeroPoint: Int32)? {
         guard let q = t.quantization, q.scales.count == 1, q.zeroPoints.count == 1, let scale = q.scales.first, let zp = q.zeroPoints.first,
-              scale.isFinite, scale > 0, (0...255).contains(zp) else { return nil }
+            scale.isFinite, scale > 0, (0...255).contains(zp)
+        else { return nil }
         return (scale, Int32(zp))
     }
 }

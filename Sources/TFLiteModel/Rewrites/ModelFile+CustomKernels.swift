@@ -31,8 +31,9 @@ extension ModelFile {
     /// inputs, one output and a constant filter, all in range.
     func kernelOperands(_ op: Operator, code: Int32, _ sg: Subgraph) -> (input: Tensor, filter: Tensor, output: Tensor)? {
         guard operatorCodes.indices.contains(op.opcodeIndex), operatorCodes[op.opcodeIndex].builtinCode == code,
-              op.inputs.count >= 2, op.outputs.count == 1, sg.tensors.indices.contains(op.inputs[0]), sg.tensors.indices.contains(op.inputs[1]),
-              sg.tensors.indices.contains(op.outputs[0]), sg.tensors[op.inputs[1]].buffer > 0 else { return nil }
+            op.inputs.count >= 2, op.outputs.count == 1, sg.tensors.indices.contains(op.inputs[0]), sg.tensors.indices.contains(op.inputs[1]),
+            sg.tensors.indices.contains(op.outputs[0]), sg.tensors[op.inputs[1]].buffer > 0
+        else { return nil }
         return (sg.tensors[op.inputs[0]], sg.tensors[op.inputs[1]], sg.tensors[op.outputs[0]])
     }
 

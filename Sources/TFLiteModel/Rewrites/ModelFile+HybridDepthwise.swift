@@ -8,11 +8,13 @@ extension ModelFile {
     /// The custom options for op `op` if it is a hybrid depthwise convolution our kernel computes.
     func hybridDepthwiseOptions(_ op: Operator, _ opTable: FlatTable, _ sg: Subgraph) throws -> [UInt8]? {
         guard let (input, filter, output) = kernelOperands(op, code: 4, sg),  // DEPTHWISE_CONV_2D
-              input.type == .float32, output.type == .float32, filter.type == .int8,
-              let q = filter.quantization, filter.shape.count == 4, filter.shape[0] == 1, input.shape.count == 4 else { return nil }
+            input.type == .float32, output.type == .float32, filter.type == .int8,
+            let q = filter.quantization, filter.shape.count == 4, filter.shape[0] == 1, input.shape.count == 4
+        else { return nil }
         let kh = filter.shape[1], kw = filter.shape[2], oc = filter.shape[3], c = input.shape[3]
         guard kh >= 1, kw >= 1, oc >= 1, c >= 1, q.scales.count == oc, q.zeroPoints.allSatisfy({ $0 == 0 }), q.quantizedDimension == 3,
-              q.scales.allSatisfy({ $0.isFinite && $0 > 0 }) else { return nil }
+            q.scales.allSatisfy({ $0.isFinite && $0 > 0 })
+        else { return nil }
         guard let weights = try buffer(filter.buffer), weights.count == kh * kw * oc else { return nil }
         guard let bias = try kernelBias(op, sg, type: .float32, count: oc) else { return nil }
         // DepthwiseConv2DOptions: padding, stride_w, stride_h, depth_multiplier, activation, dilation_w, dilation_h.
@@ -22,7 +24,8 @@ extension ModelFile {
         let dm = try option(3, Int32(0)), activation = Int32(try option(4, Int8(0)))
         let dw = try option(5, Int32(1)), dh = try option(6, Int32(1))
         guard (0...1).contains(padding), (0...3).contains(activation), dm >= 1, Int(dm) * c == oc,
-              [sw, sh, dw, dh].allSatisfy({ (1...65536).contains($0) }) else { return nil }
+            [sw, sh, dw, dh].allSatisfy({ (1...65536).contains($0) })
+        else { return nil }
         var out: [UInt8] = Array("VTHD".utf8)
         func int32(_ v: Int32) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
         for v in [1, Int32(kh), Int32(kw), Int32(c), dm, sh, sw, dh, dw, padding, activation] { int32(v) }

@@ -15,9 +15,11 @@ public struct DetectionPostProcessOptions: Equatable, Sendable {
     /// The custom op's name in `.tflite` files.
     public static let opName = "TFLite_Detection_PostProcess"
 
-    public init(maxDetections: Int = 10, maxClassesPerDetection: Int = 1, detectionsPerClass: Int = 100, numClasses: Int,
-                nmsScoreThreshold: Float, nmsIouThreshold: Float, yScale: Float = 10, xScale: Float = 10,
-                hScale: Float = 5, wScale: Float = 5, useRegularNms: Bool = false) {
+    public init(
+        maxDetections: Int = 10, maxClassesPerDetection: Int = 1, detectionsPerClass: Int = 100, numClasses: Int,
+        nmsScoreThreshold: Float, nmsIouThreshold: Float, yScale: Float = 10, xScale: Float = 10,
+        hScale: Float = 5, wScale: Float = 5, useRegularNms: Bool = false
+    ) {
         self.maxDetections = maxDetections
         self.maxClassesPerDetection = maxClassesPerDetection
         self.detectionsPerClass = detectionsPerClass
@@ -39,7 +41,9 @@ public struct DetectionPostProcessOptions: Equatable, Sendable {
         }
         func int(_ key: String, _ fallback: Int?) throws -> Int {
             if let value = m[key] {
-                guard let v = value.intValue else { throw TFLiteModelError(.invalidCustomOptions, "\(Self.opName) option '\(key)' is not an integer in range.") }
+                guard let v = value.intValue else {
+                    throw TFLiteModelError(.invalidCustomOptions, "\(Self.opName) option '\(key)' is not an integer in range.")
+                }
                 return v
             }
             if let fallback { return fallback }
@@ -53,14 +57,15 @@ public struct DetectionPostProcessOptions: Equatable, Sendable {
             if let fallback { return fallback }
             throw TFLiteModelError(.invalidCustomOptions, "\(Self.opName) options lack '\(key)'.")
         }
-        self.init(maxDetections: try int("max_detections", nil),
-                  maxClassesPerDetection: try int("max_classes_per_detection", 1),
-                  detectionsPerClass: try int("detections_per_class", 100),
-                  numClasses: try int("num_classes", nil),
-                  nmsScoreThreshold: try float("nms_score_threshold", nil),
-                  nmsIouThreshold: try float("nms_iou_threshold", nil),
-                  yScale: try float("y_scale", 10), xScale: try float("x_scale", 10),
-                  hScale: try float("h_scale", 5), wScale: try float("w_scale", 5),
-                  useRegularNms: m["use_regular_nms"]?.boolValue ?? false)
+        self.init(
+            maxDetections: try int("max_detections", nil),
+            maxClassesPerDetection: try int("max_classes_per_detection", 1),
+            detectionsPerClass: try int("detections_per_class", 100),
+            numClasses: try int("num_classes", nil),
+            nmsScoreThreshold: try float("nms_score_threshold", nil),
+            nmsIouThreshold: try float("nms_iou_threshold", nil),
+            yScale: try float("y_scale", 10), xScale: try float("x_scale", 10),
+            hScale: try float("h_scale", 5), wScale: try float("w_scale", 5),
+            useRegularNms: m["use_regular_nms"]?.boolValue ?? false)
     }
 }

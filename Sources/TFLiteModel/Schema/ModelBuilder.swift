@@ -19,8 +19,10 @@ public struct ModelBuilder: Sendable {
         public var builtinOptions: [Int: OptionValue]
         public var customOptions: [UInt8]?
 
-        public init(opcodeIndex: Int, inputs: [Int], outputs: [Int], builtinOptionsType: UInt8 = 0,
-                    builtinOptions: [Int: OptionValue] = [:], customOptions: [UInt8]? = nil) {
+        public init(
+            opcodeIndex: Int, inputs: [Int], outputs: [Int], builtinOptionsType: UInt8 = 0,
+            builtinOptions: [Int: OptionValue] = [:], customOptions: [UInt8]? = nil
+        ) {
             self.opcodeIndex = opcodeIndex
             self.inputs = inputs
             self.outputs = outputs
@@ -68,13 +70,17 @@ public struct ModelBuilder: Sendable {
 
     /// Adds a constant float32 tensor.
     public mutating func addConstant(name: String, shape: [Int], floats: [Float]) -> Int {
-        let bytes = floats.flatMap { f -> [UInt8] in let v = f.bitPattern; return (0..<4).map { UInt8((v >> (8 * UInt32($0))) & 0xff) } }
+        let bytes = floats.flatMap { f -> [UInt8] in
+            let v = f.bitPattern; return (0..<4).map { UInt8((v >> (8 * UInt32($0))) & 0xff) }
+        }
         return addTensor(Tensor(name: name, shape: shape, type: .float32, buffer: addBuffer(bytes)))
     }
 
     /// Adds a constant int32 tensor.
     public mutating func addConstant(name: String, shape: [Int], int32s: [Int32]) -> Int {
-        let bytes = int32s.flatMap { x -> [UInt8] in let v = UInt32(bitPattern: x); return (0..<4).map { UInt8((v >> (8 * UInt32($0))) & 0xff) } }
+        let bytes = int32s.flatMap { x -> [UInt8] in
+            let v = UInt32(bitPattern: x); return (0..<4).map { UInt8((v >> (8 * UInt32($0))) & 0xff) }
+        }
         return addTensor(Tensor(name: name, shape: shape, type: .int32, buffer: addBuffer(bytes)))
     }
 
@@ -98,7 +104,8 @@ public struct ModelBuilder: Sendable {
         }
         for op in operators where checksReferences {
             guard operatorCodes.indices.contains(op.opcodeIndex),
-                  (op.inputs + op.outputs).allSatisfy({ $0 == -1 || tensors.indices.contains($0) }) else {
+                (op.inputs + op.outputs).allSatisfy({ $0 == -1 || tensors.indices.contains($0) })
+            else {
                 throw TFLiteModelError(.invalidBuilderInput, "An operator refers to an op code or tensor that does not exist.")
             }
         }

@@ -46,8 +46,10 @@ public struct ModelFile: Sendable {
         }
         let reader = try FlatBufferReader(data: data)
         guard reader.fileIdentifier == Self.fileIdentifier else {
-            throw TFLiteModelError(.invalidFlatBuffer,
-                                   "The model is not a valid FlatBuffer buffer: its file identifier is '\(Self.printable(reader.fileIdentifier ?? ""))', expected 'TFL3'. Is this a .tflite file?")
+            throw TFLiteModelError(
+                .invalidFlatBuffer,
+                "The model is not a valid FlatBuffer buffer: its file identifier is '\(Self.printable(reader.fileIdentifier ?? ""))', expected 'TFL3'. Is this a .tflite file?"
+            )
         }
         let root = try reader.root()
         self.root = root
@@ -75,9 +77,10 @@ public struct ModelFile: Sendable {
         let tensors = try t.tables(0).map { x -> Tensor in
             var quant: Tensor.QuantizationParameters?
             if let q = try x.table(4) {
-                let p = Tensor.QuantizationParameters(scales: try q.floats(2), zeroPoints: try q.integers(3, Int64.self),
-                                                      quantizedDimension: Int(try q.scalar(6, default: Int32(0))),
-                                                      min: try q.floats(0), max: try q.floats(1))
+                let p = Tensor.QuantizationParameters(
+                    scales: try q.floats(2), zeroPoints: try q.integers(3, Int64.self),
+                    quantizedDimension: Int(try q.scalar(6, default: Int32(0))),
+                    min: try q.floats(0), max: try q.floats(1))
                 if !p.scales.isEmpty || !p.min.isEmpty { quant = p }
             }
             let rawType: Int8 = try x.scalar(1, default: 0)
@@ -85,16 +88,19 @@ public struct ModelFile: Sendable {
                 throw TFLiteModelError(.invalidFlatBuffer, "The model is not a valid FlatBuffer buffer: tensor type \(rawType) is unknown.")
             }
             let signature = try x.integers(7, Int32.self)
-            return Tensor(name: try x.string(3) ?? "", shape: try x.integers(0, Int32.self).map(Int.init),
-                          shapeSignature: signature.isEmpty ? nil : signature.map(Int.init), type: type,
-                          buffer: Int(try x.scalar(2, default: UInt32(0))), quantization: quant, isVariable: try x.bool(5))
+            return Tensor(
+                name: try x.string(3) ?? "", shape: try x.integers(0, Int32.self).map(Int.init),
+                shapeSignature: signature.isEmpty ? nil : signature.map(Int.init), type: type,
+                buffer: Int(try x.scalar(2, default: UInt32(0))), quantization: quant, isVariable: try x.bool(5))
         }
         let operators = try t.tables(3).map { o in
-            Operator(opcodeIndex: Int(try o.scalar(0, default: UInt32(0))), inputs: try o.integers(1, Int32.self).map(Int.init),
-                     outputs: try o.integers(2, Int32.self).map(Int.init), customOptions: try o.bytes(5))
+            Operator(
+                opcodeIndex: Int(try o.scalar(0, default: UInt32(0))), inputs: try o.integers(1, Int32.self).map(Int.init),
+                outputs: try o.integers(2, Int32.self).map(Int.init), customOptions: try o.bytes(5))
         }
-        return Subgraph(name: try t.string(4), tensors: tensors, inputs: try t.integers(1, Int32.self).map(Int.init),
-                        outputs: try t.integers(2, Int32.self).map(Int.init), operators: operators)
+        return Subgraph(
+            name: try t.string(4), tensors: tensors, inputs: try t.integers(1, Int32.self).map(Int.init),
+            outputs: try t.integers(2, Int32.self).map(Int.init), operators: operators)
     }
 
     /// The bytes of buffer `index` (nil when it holds no data).

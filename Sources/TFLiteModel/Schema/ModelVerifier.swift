@@ -76,10 +76,14 @@ public enum ModelVerifier {
         let rawTensors = try raw.tables(0)
         for (t, tensor) in subgraph.tensors.enumerated() {
             let name = "tensor \(t) ('\(tensor.name)') of subgraph \(s)"
-            guard tensor.buffer >= 0, tensor.buffer < max(file.bufferCount, 1) else { throw unsafe("\(name) names buffer \(tensor.buffer) of \(file.bufferCount)") }
+            guard tensor.buffer >= 0, tensor.buffer < max(file.bufferCount, 1) else {
+                throw unsafe("\(name) names buffer \(tensor.buffer) of \(file.bufferCount)")
+            }
             guard tensor.shape.count <= 16, let count = elementCount(tensor.shape) else { throw unsafe("\(name) has shape \(tensor.shape)") }
             if let signature = tensor.shapeSignature {
-                guard signature.count == tensor.shape.count, signature.allSatisfy({ $0 >= -1 }) else { throw unsafe("\(name) has shape signature \(signature)") }
+                guard signature.count == tensor.shape.count, signature.allSatisfy({ $0 >= -1 }) else {
+                    throw unsafe("\(name) has shape signature \(signature)")
+                }
             }
             let bytes = byteCount(tensor.type, count) ?? 0
             guard bytes <= limits.maxTensorBytes else { throw unsafe("\(name) of shape \(tensor.shape) needs more than \(limits.maxTensorBytes >> 20) MiB") }
@@ -124,8 +128,9 @@ public enum ModelVerifier {
         let dims = try sparsity.tables(2)
         let n = tensor.shape.count, k = blockMap.count
         guard order.count == n + k, dims.count == n + k,
-              Set(order.prefix(n)) == Set(0..<n), Set(order.suffix(k)) == Set(n..<(n + k)),
-              blockMap.allSatisfy({ (0..<n).contains($0) }), Set(blockMap).count == k else {
+            Set(order.prefix(n)) == Set(0..<n), Set(order.suffix(k)) == Set(n..<(n + k)),
+            blockMap.allSatisfy({ (0..<n).contains($0) }), Set(blockMap).count == k
+        else {
             throw unsafe("\(name) has inconsistent sparsity (traversal order \(order), block map \(blockMap))")
         }
         // Dense size of each expanded dimension: original dimensions divided by their block size.
@@ -150,8 +155,9 @@ public enum ModelVerifier {
                 let segments = try indexVector(meta, typeSlot: 2, name)
                 let indices = try indexVector(meta, typeSlot: 4, name)
                 guard segments.count == count + 1, segments.first == 0, segments.last == indices.count,
-                      zip(segments, segments.dropFirst()).allSatisfy({ $0 <= $1 }),
-                      indices.allSatisfy({ (0..<size[dim]).contains($0) }) else {
+                    zip(segments, segments.dropFirst()).allSatisfy({ $0 <= $1 }),
+                    indices.allSatisfy({ (0..<size[dim]).contains($0) })
+                else {
                     throw unsafe("\(name) has CSR segments or indices that do not fit its shape")
                 }
                 count = indices.count
@@ -197,7 +203,9 @@ public enum ModelVerifier {
             for t in op.outputs {
                 guard t >= 0, t < count else { throw unsafe("operator \(i) of subgraph \(s) writes tensor \(t) of \(count)") }
                 guard producer[t] == -1 else {
-                    throw unsafe("operator \(i) of subgraph \(s) writes tensor \(t), which is \(producer[t] == -2 ? "an input, a constant or a variable" : "written by operator \(producer[t])")")
+                    throw unsafe(
+                        "operator \(i) of subgraph \(s) writes tensor \(t), which is \(producer[t] == -2 ? "an input, a constant or a variable" : "written by operator \(producer[t])")"
+                    )
                 }
                 producer[t] = i
             }
@@ -218,7 +226,9 @@ public enum ModelVerifier {
                     continue
                 }
                 guard t >= 0, t < count else { throw unsafe("operator \(i) (\(code.shortName)) of subgraph \(s) reads tensor \(t) of \(count)") }
-                guard producer[t] < i else { throw unsafe("operator \(i) (\(code.shortName)) of subgraph \(s) reads tensor \(t) before operator \(producer[t]) writes it") }
+                guard producer[t] < i else {
+                    throw unsafe("operator \(i) (\(code.shortName)) of subgraph \(s) reads tensor \(t) before operator \(producer[t]) writes it")
+                }
             }
             try check(try rawOps[i].integers(8, Int32.self).map(Int.init), "operator \(i)'s intermediates")
             let largeOffset: UInt64 = try rawOps[i].scalar(9, default: 0), largeSize: UInt64 = try rawOps[i].scalar(10, default: 0)
@@ -240,13 +250,18 @@ public enum ModelVerifier {
                     throw unsafe("operator \(i) (\(code.shortName)) of subgraph \(s): \(problem)")
                 }
                 if let slot = OperatorShapes.shapeInputs[code.builtinCode], op.inputs.count > slot, let x = shape(op.inputs[0]),
-                   let out = op.outputs.first.flatMap(shape) {
+                    let out = op.outputs.first.flatMap(shape)
+                {
                     let t = op.inputs[slot]
                     if code.builtinCode == 22, t >= 0, subgraph.tensors[t].type != .int32 || subgraph.tensors[t].shape != [out.count] {
-                        throw unsafe("operator \(i) (RESHAPE) of subgraph \(s): its shape input \(subgraph.tensors[t].shape) \(subgraph.tensors[t].type) is not an INT32 vector of \(out.count)")
+                        throw unsafe(
+                            "operator \(i) (RESHAPE) of subgraph \(s): its shape input \(subgraph.tensors[t].shape) \(subgraph.tensors[t].type) is not an INT32 vector of \(out.count)"
+                        )
                     }
-                    if let problem = OperatorShapes.constantProblem(code.builtinCode, values: try smallInt32s(file, t < 0 ? nil : subgraph.tensors[t]),
-                                                                    x: x, out: out) {
+                    if let problem = OperatorShapes.constantProblem(
+                        code.builtinCode, values: try smallInt32s(file, t < 0 ? nil : subgraph.tensors[t]),
+                        x: x, out: out)
+                    {
                         throw unsafe("operator \(i) (\(code.shortName)) of subgraph \(s): \(problem)")
                     }
                 }
@@ -262,7 +277,8 @@ public enum ModelVerifier {
     static func smallInt32s(_ file: ModelFile, _ tensor: Tensor?) throws -> [Int]? {
         // Sized first: a large constant is not copied just to be turned down.
         guard let tensor, tensor.type == .int32, file.bufferCount > 0, (1...256).contains(try file.bufferSize(tensor.buffer)),
-              let bytes = try file.buffer(tensor.buffer), bytes.count % 4 == 0 else { return nil }
+            let bytes = try file.buffer(tensor.buffer), bytes.count % 4 == 0
+        else { return nil }
         return stride(from: 0, to: bytes.count, by: 4).map { i in
             Int(Int32(bitPattern: UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24))
         }
@@ -272,7 +288,7 @@ public enum ModelVerifier {
     static func targets(_ code: Int32, _ op: FlatTable, _ subgraphCount: Int, _ name: String) throws -> [Int] {
         let slots: [Int]
         switch code {
-        case 31, 129: slots = [0]      // CallOptions.subgraph, CallOnceOptions.init_subgraph_index
+        case 31, 129: slots = [0]  // CallOptions.subgraph, CallOnceOptions.init_subgraph_index
         case 118, 119: slots = [0, 1]  // IfOptions then/else, WhileOptions cond/body
         default: return []
         }
@@ -310,17 +326,19 @@ public enum ModelVerifier {
         let boxes = subgraph.tensors[op.inputs[0]].shape, scores = subgraph.tensors[op.inputs[1]].shape
         let anchors = subgraph.tensors[op.inputs[2]].shape
         guard boxes.count == 3, boxes[0] == 1, boxes[2] >= 4, scores.count == 3, scores[0] == 1, scores[1] == boxes[1],
-              anchors.count == 2, anchors[0] == boxes[1], anchors[1] == 4 else {
+            anchors.count == 2, anchors[0] == boxes[1], anchors[1] == 4
+        else {
             throw unsafe("\(name) reads boxes \(boxes), scores \(scores) and anchors \(anchors) that do not agree")
         }
         let boxCount = boxes[1], classes = scores[2]
         func finite(_ values: Float...) -> Bool { values.allSatisfy { $0.isFinite } }
         guard o.numClasses >= 1, o.numClasses <= classes, classes - o.numClasses <= 1,
-              (1...max(1, boxCount)).contains(o.maxDetections), o.maxDetections <= 100_000,
-              (1...o.numClasses).contains(o.maxClassesPerDetection),
-              o.detectionsPerClass >= 1, o.detectionsPerClass <= 100_000,
-              finite(o.nmsScoreThreshold, o.nmsIouThreshold), o.nmsIouThreshold > 0, o.nmsIouThreshold <= 1,
-              finite(o.xScale, o.yScale, o.wScale, o.hScale), o.xScale > 0, o.yScale > 0, o.wScale > 0, o.hScale > 0 else {
+            (1...max(1, boxCount)).contains(o.maxDetections), o.maxDetections <= 100_000,
+            (1...o.numClasses).contains(o.maxClassesPerDetection),
+            o.detectionsPerClass >= 1, o.detectionsPerClass <= 100_000,
+            finite(o.nmsScoreThreshold, o.nmsIouThreshold), o.nmsIouThreshold > 0, o.nmsIouThreshold <= 1,
+            finite(o.xScale, o.yScale, o.wScale, o.hScale), o.xScale > 0, o.yScale > 0, o.wScale > 0, o.hScale > 0
+        else {
             throw unsafe("\(name) has \(DetectionPostProcessOptions.opName) options out of range for \(boxCount) boxes of \(classes) classes")
         }
     }

@@ -4,8 +4,10 @@
 /// bounds, so ``ModelVerifier`` refuses it.
 enum OperatorShapes {
     /// Ops whose output has the shape of their first input.
-    static let sameShape: Set<Int32> = [6, 8, 11, 13, 14, 19, 20, 21, 25, 28, 47, 50, 53, 59, 66, 73, 75, 76, 87, 92, 93, 98, 101, 104,
-                                        108, 111, 114, 116, 117, 124, 150, 152, 158]
+    static let sameShape: Set<Int32> = [
+        6, 8, 11, 13, 14, 19, 20, 21, 25, 28, 47, 50, 53, 59, 66, 73, 75, 76, 87, 92, 93, 98, 101, 104,
+        108, 111, 114, 116, 117, 124, 150, 152, 158,
+    ]
     /// Binary element-wise ops with NumPy broadcasting.
     static let broadcasting: Set<Int32> = [0, 18, 41, 42, 55, 57, 78, 90, 95, 99]
 
@@ -66,14 +68,16 @@ enum OperatorShapes {
         switch code {
         case 34, 60, 100:  // paddings [rank, 2]
             guard v.count == 2 * x.count, x.count == out.count, v.allSatisfy({ $0 >= 0 && $0 <= 1 << 16 }),
-                  x.indices.allSatisfy({ out[$0] == x[$0] + v[2 * $0] + v[2 * $0 + 1] }) else {
+                x.indices.allSatisfy({ out[$0] == x[$0] + v[2 * $0] + v[2 * $0 + 1] })
+            else {
                 return "paddings \(v) do not turn \(x) into \(out)"
             }
         case 23, 97:  // new height and width
             guard v.count == 2, out.count == 4, v[0] == out[1], v[1] == out[2] else { return "size \(v) does not match output \(out)" }
         case 69:  // multiples
             guard v.count == x.count, x.count == out.count, v.allSatisfy({ $0 >= 1 && $0 <= 1 << 16 }),
-                  x.indices.allSatisfy({ out[$0] == x[$0] * v[$0] }) else { return "multiples \(v) do not turn \(x) into \(out)" }
+                x.indices.allSatisfy({ out[$0] == x[$0] * v[$0] })
+            else { return "multiples \(v) do not turn \(x) into \(out)" }
         case 39:  // permutation
             guard v.count == x.count, Set(v) == Set(0..<x.count), out.count == x.count, v.indices.allSatisfy({ out[$0] == x[v[$0]] }) else {
                 return "permutation \(v) does not turn \(x) into \(out)"
@@ -92,7 +96,8 @@ enum OperatorShapes {
     static func problem(_ code: Int32, inputs: [[Int]?], outputs: [[Int]?], option: (Int) throws -> Int32? = { _ in nil }) rethrows -> String? {
         func input(_ i: Int) -> [Int]? { i < inputs.count ? inputs[i] : nil }
         if let arity = arity(code), !arity.contains(inputs.count) || outputs.count != 1 {
-            return "\(inputs.count) inputs and \(outputs.count) outputs, expected \(arity.lowerBound == arity.upperBound ? "\(arity.lowerBound)" : "\(arity.lowerBound)–\(arity.upperBound)") and 1"
+            return
+                "\(inputs.count) inputs and \(outputs.count) outputs, expected \(arity.lowerBound == arity.upperBound ? "\(arity.lowerBound)" : "\(arity.lowerBound)–\(arity.upperBound)") and 1"
         }
         guard let out = outputs.first ?? nil else { return nil }
         if [1, 3, 4, 17].contains(code), let x = input(0), x.count == 4, out.count == 4 {
@@ -106,7 +111,8 @@ enum OperatorShapes {
             let same = (try option(0) ?? 0) == 0
             let sw = Int(try option(1) ?? 0), sh = Int(try option(2) ?? 0)
             guard let h = window(x[1], filter: fh, stride: sh, dilation: dh, same: same),
-                  let w = window(x[2], filter: fw, stride: sw, dilation: dw, same: same) else {
+                let w = window(x[2], filter: fw, stride: sw, dilation: dw, same: same)
+            else {
                 return "window \(fh)×\(fw), strides \(sh)×\(sw), dilations \(dh)×\(dw) do not fit input \(x)"
             }
             guard out[1] == h, out[2] == w else { return "output \(out) should be \(h)×\(w) for input \(x)" }

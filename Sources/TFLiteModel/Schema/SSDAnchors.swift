@@ -16,9 +16,11 @@ public struct SSDAnchors: Equatable, Sendable {
     public var reduceBoxesInLowestLayer: Bool
     public var fixedAnchorSize: Bool
 
-    public init(numLayers: Int, minScale: Float, maxScale: Float, inputWidth: Int, inputHeight: Int,
-                anchorOffsetX: Float = 0.5, anchorOffsetY: Float = 0.5, strides: [Int], aspectRatios: [Float],
-                interpolatedScaleAspectRatio: Float = 1, reduceBoxesInLowestLayer: Bool = false, fixedAnchorSize: Bool = false) {
+    public init(
+        numLayers: Int, minScale: Float, maxScale: Float, inputWidth: Int, inputHeight: Int,
+        anchorOffsetX: Float = 0.5, anchorOffsetY: Float = 0.5, strides: [Int], aspectRatios: [Float],
+        interpolatedScaleAspectRatio: Float = 1, reduceBoxesInLowestLayer: Bool = false, fixedAnchorSize: Bool = false
+    ) {
         self.numLayers = numLayers
         self.minScale = minScale
         self.maxScale = maxScale
@@ -34,8 +36,9 @@ public struct SSDAnchors: Equatable, Sendable {
     }
 
     /// MediaPipe's face detection (short range) anchors: 896 fixed-size anchors on a 128×128 input.
-    public static let blazeFaceShortRange = SSDAnchors(numLayers: 4, minScale: 0.1484375, maxScale: 0.75, inputWidth: 128, inputHeight: 128,
-                                                       strides: [8, 16, 16, 16], aspectRatios: [1], fixedAnchorSize: true)
+    public static let blazeFaceShortRange = SSDAnchors(
+        numLayers: 4, minScale: 0.1484375, maxScale: 0.75, inputWidth: 128, inputHeight: 128,
+        strides: [8, 16, 16, 16], aspectRatios: [1], fixedAnchorSize: true)
 
     static func scale(_ minScale: Float, _ maxScale: Float, _ index: Int, _ count: Int) -> Float {
         count == 1 ? (minScale + maxScale) * 0.5 : minScale + (maxScale - minScale) * 1.0 * Float(index) / (Float(count) - 1.0)
@@ -47,9 +50,12 @@ public struct SSDAnchors: Equatable, Sendable {
             throw TFLiteModelError(.invalidBuilderInput, "SSD anchors need num_layers == strides count (> 0), positive strides and input size.")
         }
         guard numLayers <= 64, inputWidth <= 65536, inputHeight <= 65536, aspectRatios.count <= 64,
-              [minScale, maxScale, interpolatedScaleAspectRatio, anchorOffsetX, anchorOffsetY].allSatisfy({ $0.isFinite }),
-              aspectRatios.allSatisfy({ $0.isFinite && $0 > 0 }) else {
-            throw TFLiteModelError(.invalidBuilderInput, "SSD anchors need at most 64 layers and aspect ratios, an input of at most 65536 pixels a side, and finite positive numbers.")
+            [minScale, maxScale, interpolatedScaleAspectRatio, anchorOffsetX, anchorOffsetY].allSatisfy({ $0.isFinite }),
+            aspectRatios.allSatisfy({ $0.isFinite && $0 > 0 })
+        else {
+            throw TFLiteModelError(
+                .invalidBuilderInput,
+                "SSD anchors need at most 64 layers and aspect ratios, an input of at most 65536 pixels a side, and finite positive numbers.")
         }
         // At most a million anchors (each location has at most aspect ratios + 3 anchors).
         var total = 0
@@ -93,9 +99,10 @@ public struct SSDAnchors: Equatable, Sendable {
                     for id in heights.indices {
                         let xc = (Float(x) + anchorOffsetX) * 1.0 / Float(fmw)
                         let yc = (Float(y) + anchorOffsetY) * 1.0 / Float(fmh)
-                        anchors.append(fixedAnchorSize
-                            ? DetectorMetadata.Anchor(xCenter: xc, yCenter: yc, width: 1, height: 1)
-                            : DetectorMetadata.Anchor(xCenter: xc, yCenter: yc, width: widths[id], height: heights[id]))
+                        anchors.append(
+                            fixedAnchorSize
+                                ? DetectorMetadata.Anchor(xCenter: xc, yCenter: yc, width: 1, height: 1)
+                                : DetectorMetadata.Anchor(xCenter: xc, yCenter: yc, width: widths[id], height: heights[id]))
                     }
                 }
             }

@@ -30,8 +30,10 @@ public struct Tensor: Equatable, Sendable {
     public var quantization: QuantizationParameters?
     public var isVariable: Bool
 
-    public init(name: String, shape: [Int], shapeSignature: [Int]? = nil, type: TensorType, buffer: Int = 0,
-                quantization: QuantizationParameters? = nil, isVariable: Bool = false) {
+    public init(
+        name: String, shape: [Int], shapeSignature: [Int]? = nil, type: TensorType, buffer: Int = 0,
+        quantization: QuantizationParameters? = nil, isVariable: Bool = false
+    ) {
         self.name = name
         self.shape = shape
         self.shapeSignature = shapeSignature

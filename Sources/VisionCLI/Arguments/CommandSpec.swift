@@ -19,8 +19,10 @@ struct CommandSpec: Sendable {
     /// Runs the parsed command.
     let run: @Sendable (ParsedCommand, Console) throws -> Void
 
-    init(name: String, summary: String, positionals: String = "", positionalHelp: String = "", count: ClosedRange<Int> = 0...0,
-         options: [OptionSpec], notes: String = "", run: @escaping @Sendable (ParsedCommand, Console) throws -> Void) {
+    init(
+        name: String, summary: String, positionals: String = "", positionalHelp: String = "", count: ClosedRange<Int> = 0...0,
+        options: [OptionSpec], notes: String = "", run: @escaping @Sendable (ParsedCommand, Console) throws -> Void
+    ) {
         self.name = name
         self.summary = summary
         positionalName = positionals

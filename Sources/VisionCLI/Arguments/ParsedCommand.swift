@@ -55,7 +55,8 @@ struct ParsedCommand {
         guard spec.positionalCount.contains(positionals.count) else {
             let what = spec.positionalName.isEmpty ? "no arguments" : spec.positionalName
             if positionals.count < spec.positionalCount.lowerBound { throw CLIError.usage("\(spec.name) needs \(what)") }
-            let hint = positionals.first(where: { p in Suggestion.closest(to: p, in: spec.options.map(\.name)) != nil })
+            let hint =
+                positionals.first(where: { p in Suggestion.closest(to: p, in: spec.options.map(\.name)) != nil })
                 .map { " ('\($0)' is not an option; options start with --)" } ?? ""
             throw CLIError.usage("\(spec.name) takes \(what), got \(positionals.count) arguments\(hint)")
         }

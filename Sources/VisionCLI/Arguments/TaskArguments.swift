@@ -7,15 +7,17 @@ import MediaPipeTasksVision
 enum TaskArguments {
     static let model = OptionSpec(.model, .text, "MODEL", help: "the .tflite model (a path, or the name of a model fetched with 'vision-tasks models fetch')")
     static let maxResults = OptionSpec(.maxResults, .integer(-1...1_000_000), "N", help: "at most N results (-1: all)")
-    static let scoreThreshold = OptionSpec(.scoreThreshold, .number(-1_000_000...1_000_000, words: ["model"]), "F|model",
-                                           default: "0", help: "keep results scoring at least F ('model': the model's own threshold)")
+    static let scoreThreshold = OptionSpec(
+        .scoreThreshold, .number(-1_000_000...1_000_000, words: ["model"]), "F|model",
+        default: "0", help: "keep results scoring at least F ('model': the model's own threshold)")
     static let allow = OptionSpec(.allow, .list, "NAMES", help: "only these category names (comma list, repeatable)")
     static let deny = OptionSpec(.deny, .list, "NAMES", help: "not these category names")
     static let locale = OptionSpec(.locale, .text, "L", default: "en", help: "display-name locale")
     static let threads = OptionSpec(.threads, .integer(1...BaseOptions.maxThreads), "N", default: "1", help: "inference threads")
     static let fastHybrid = OptionSpec(.fastHybrid, .flag, help: "run hybrid int8-weight models in float (faster; not bit-identical to MediaPipe)")
-    static let orientation = OptionSpec(.orientation, .choice(["up", "down", "left", "right", "up-mirrored", "down-mirrored", "left-mirrored", "right-mirrored"]),
-                                        help: "how pictures are shown (default: their EXIF orientation)")
+    static let orientation = OptionSpec(
+        .orientation, .choice(["up", "down", "left", "right", "up-mirrored", "down-mirrored", "left-mirrored", "right-mirrored"]),
+        help: "how pictures are shown (default: their EXIF orientation)")
     static let roi = OptionSpec(.roi, .text, "x,y,w,h", help: "classify only this region (normalized coordinates)")
 
     /// MediaPipe's task options, in help order.

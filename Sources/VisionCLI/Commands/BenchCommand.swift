@@ -1,8 +1,8 @@
 import Foundation
 import Imaging
-import MediaPipeTasksVision
-import MLKit
 import LiteRT
+import MLKit
+import MediaPipeTasksVision
 import TFLiteModel
 import VisionCore
 
@@ -126,9 +126,10 @@ enum BenchCommand {
         var scratch = [UInt8](repeating: 0, count: format.byteCount)
 
         // Preprocessing alone, back to back (warm caches): the kernel's own speed.
-        let preHot = median(try time(runs, warmup) {
-            try scratch.withUnsafeMutableBytes { try preprocessor.process(image.bitmap, format: format, into: $0) }
-        })
+        let preHot = median(
+            try time(runs, warmup) {
+                try scratch.withUnsafeMutableBytes { try preprocessor.process(image.bitmap, format: format, into: $0) }
+            })
 
         // Interleave the four measurements round by round so that machine noise hits them alike.
         var rawT: [Double] = [], preT: [Double] = [], postT: [Double] = [], e2eT: [Double] = [], compareT: [Double] = []
@@ -152,11 +153,14 @@ enum BenchCommand {
         let ratio = e2e / raw
         let classify = compare == nil ? nil : median(compareT)
         if json {
-            console.out("{\"model\":\(JSONValue.escape(model)),\"image\":\(JSONValue.escape(imagePath)),\"width\":\(image.bitmap.width),\"height\":\(image.bitmap.height),"
-                  + "\"input\":[\(format.width),\(format.height)],\"threads\":\(threads),\"runs\":\(runs),"
-                  + String(format: "\"raw_ms\":%.4f,\"preprocess_ms\":%.4f,\"postprocess_ms\":%.4f,\"task\":\"\(task)\",\"detect_ms\":%.4f,\"detect_over_raw\":%.4f,\"preprocess_alone_ms\":%.4f",
-                           raw * 1000, pre * 1000, post * 1000, e2e * 1000, ratio, preHot * 1000)
-                  + (classify.map { String(format: ",\"classify_ms\":%.4f,\"label_over_classify\":%.4f", $0 * 1000, e2e / $0) } ?? "") + "}")
+            console.out(
+                "{\"model\":\(JSONValue.escape(model)),\"image\":\(JSONValue.escape(imagePath)),\"width\":\(image.bitmap.width),\"height\":\(image.bitmap.height),"
+                    + "\"input\":[\(format.width),\(format.height)],\"threads\":\(threads),\"runs\":\(runs),"
+                    + String(
+                        format:
+                            "\"raw_ms\":%.4f,\"preprocess_ms\":%.4f,\"postprocess_ms\":%.4f,\"task\":\"\(task)\",\"detect_ms\":%.4f,\"detect_over_raw\":%.4f,\"preprocess_alone_ms\":%.4f",
+                        raw * 1000, pre * 1000, post * 1000, e2e * 1000, ratio, preHot * 1000)
+                    + (classify.map { String(format: ",\"classify_ms\":%.4f,\"label_over_classify\":%.4f", $0 * 1000, e2e / $0) } ?? "") + "}")
         } else {
             console.out("model        \(model)")
             console.out("image        \(imagePath) (\(image.bitmap.width)x\(image.bitmap.height)) → input \(format.width)x\(format.height)")

@@ -1,6 +1,6 @@
 import Foundation
-import MediaPipeTasksVision
 import MLKit
+import MediaPipeTasksVision
 import TFLiteModel
 import VisionCore
 
@@ -26,7 +26,8 @@ enum InspectCommand {
         }
         console.out("ops          \(Set(file.operatorNames()).sorted().joined(separator: ", "))")
         if let pp = try? file.detectionPostProcessOptions() {
-            console.out("post-process max_detections \(pp.maxDetections), num_classes \(pp.numClasses), iou \(pp.nmsIouThreshold), score \(pp.nmsScoreThreshold)")
+            console.out(
+                "post-process max_detections \(pp.maxDetections), num_classes \(pp.numClasses), iou \(pp.nmsIouThreshold), score \(pp.nmsScoreThreshold)")
         }
         defer { checks(path, file, console) }
         guard let md = resources.metadata else {
@@ -75,13 +76,18 @@ enum InspectCommand {
                 return "vision-tasks metadata --model \(path) --labels LABELS.txt\(normalization) --output \(repaired)"
                     + "   (LABELS.txt: one name per class id; ours for COCO: ssd_mobilenet_v2_fpnlite_320_coco_labels.txt)"
             }
-            if outputs == 2 { return "vision-tasks metadata --model \(path) --anchor-strides 8,16,… (or --blazeface-short-range) [--labels LABELS.txt]\(normalization) --output \(repaired)" }
+            if outputs == 2 {
+                return
+                    "vision-tasks metadata --model \(path) --anchor-strides 8,16,… (or --blazeface-short-range) [--labels LABELS.txt]\(normalization) --output \(repaired)"
+            }
             return outputs == 1 ? "this is a classifier: use classify or label" : nil
         }
         let classifierOptions = ImageClassifierOptions()
         classifierOptions.baseOptions.modelAssetPath = path
         report("MediaPipe ImageClassifier", Result { try ImageClassifier(options: classifierOptions) }.failure) { message in
-            if message.contains("Normalization") { return "vision-tasks metadata --model \(path) --mean 127.5 --std 127.5 --output \(repaired)   (the mean/std the model was trained with)" }
+            if message.contains("Normalization") {
+                return "vision-tasks metadata --model \(path) --mean 127.5 --std 127.5 --output \(repaired)   (the mean/std the model was trained with)"
+            }
             return outputs > 1 ? "this is a detector: use detect" : nil
         }
         let labeler = ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(localModel: LocalModel(path: path)))

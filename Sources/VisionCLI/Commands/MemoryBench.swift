@@ -38,12 +38,17 @@ enum MemoryBench {
         withExtendedLifetime(keep) {}
         let mib = { (b: Int) in Double(b) / 1_048_576 }
         if p.flag(.json) {
-            console.out(JSONValue.object([("model", .string(model)), ("task", .string(task)), ("calls", .int(calls)),
-                                    ("baselineMiB", .number(mib(baseline))), ("createdMiB", .number(mib(created))),
-                                    ("firstCallMiB", .number(mib(first))), ("afterCallsMiB", .number(mib(after)))]).text)
+            console.out(
+                JSONValue.object([
+                    ("model", .string(model)), ("task", .string(task)), ("calls", .int(calls)),
+                    ("baselineMiB", .number(mib(baseline))), ("createdMiB", .number(mib(created))),
+                    ("firstCallMiB", .number(mib(first))), ("afterCallsMiB", .number(mib(after))),
+                ]).text)
         } else {
-            console.out(String(format: "resident memory: %.1f MiB before, %.1f MiB with the %@ created (+%.1f), %.1f MiB after 1 call, %.1f MiB after %d calls",
-                         mib(baseline), mib(created), task, mib(created - baseline), mib(first), mib(after), calls))
+            console.out(
+                String(
+                    format: "resident memory: %.1f MiB before, %.1f MiB with the %@ created (+%.1f), %.1f MiB after 1 call, %.1f MiB after %d calls",
+                    mib(baseline), mib(created), task, mib(created - baseline), mib(first), mib(after), calls))
         }
     }
 }

@@ -36,7 +36,8 @@ enum MetadataCommand {
             OptionSpec(.noExpBoxSize, .flag, help: "raw SSD: box sizes are linear, not exponential"),
             OptionSpec(.noSigmoidScore, .flag, help: "raw SSD: scores are already probabilities"),
         ],
-        notes: "Detectors with the TFLite_Detection_PostProcess op: --labels (and --mean/--std for float inputs).\nRaw SSD detectors: --blazeface-short-range or --anchor-strides with the --anchor-* options.\nClassifiers: --labels, --score-threshold, --mean/--std.",
+        notes:
+            "Detectors with the TFLite_Detection_PostProcess op: --labels (and --mean/--std for float inputs).\nRaw SSD detectors: --blazeface-short-range or --anchor-strides with the --anchor-* options.\nClassifiers: --labels, --score-threshold, --mean/--std.",
         run: run)
 
     static func run(_ p: ParsedCommand, _ console: Console) throws {
@@ -66,12 +67,13 @@ enum MetadataCommand {
             }
             guard !strides.isEmpty else { throw CLIError.usage("give --blazeface-short-range or --anchor-strides (with the other --anchor-* options)") }
             let input = file.subgraphs[0].inputTensors.first?.shape ?? []
-            anchors = SSDAnchors(numLayers: strides.count, minScale: args.float(.anchorMinScale) ?? 0.2,
-                                 maxScale: args.float(.anchorMaxScale) ?? 0.95,
-                                 inputWidth: args.int(.anchorInputWidth) ?? (input.count == 4 ? input[2] : 0),
-                                 inputHeight: args.int(.anchorInputHeight) ?? (input.count == 4 ? input[1] : 0),
-                                 strides: strides, aspectRatios: ratios.isEmpty ? [1] : ratios,
-                                 fixedAnchorSize: args.flag(.anchorFixedSize))
+            anchors = SSDAnchors(
+                numLayers: strides.count, minScale: args.float(.anchorMinScale) ?? 0.2,
+                maxScale: args.float(.anchorMaxScale) ?? 0.95,
+                inputWidth: args.int(.anchorInputWidth) ?? (input.count == 4 ? input[2] : 0),
+                inputHeight: args.int(.anchorInputHeight) ?? (input.count == 4 ? input[1] : 0),
+                strides: strides, aspectRatios: ratios.isEmpty ? [1] : ratios,
+                fixedAnchorSize: args.flag(.anchorFixedSize))
         }
         let generated: [DetectorMetadata.Anchor]
         do { generated = try anchors.generate() } catch let e as TFLiteModelError { throw CLIError.usage(e.message) }
@@ -93,7 +95,7 @@ enum MetadataCommand {
             applyExponentialOnBoxSize: !args.flag(.noExpBoxSize), sigmoidScore: !args.flag(.noSigmoidScore))
         let labelsPath = args.string(.labels)
         let mean = args.float(.mean), std = args.float(.std)
-        
+
         let labels = try labelsPath.map(readLabels)
         let normalization = mean.flatMap { m in std.map { (mean: m, std: $0) } }
         let bytes: [UInt8]
@@ -110,7 +112,9 @@ enum MetadataCommand {
     /// inputs, `--mean M --std S`.
     static func postProcessed(_ file: ModelFile, _ args: ParsedCommand, output: String, _ console: Console) throws {
         guard let labelsPath = args.string(.labels) else {
-            throw CLIError.usage("this detector ends in TFLite_Detection_PostProcess: give --labels FILE (one label per class id)\(file.subgraphs[0].inputTensors.first?.type == .float32 ? " and --mean M --std S" : "")")
+            throw CLIError.usage(
+                "this detector ends in TFLite_Detection_PostProcess: give --labels FILE (one label per class id)\(file.subgraphs[0].inputTensors.first?.type == .float32 ? " and --mean M --std S" : "")"
+            )
         }
         let labels = try readLabels(labelsPath)
         let mean = args.float(.mean), std = args.float(.std)
@@ -121,8 +125,9 @@ enum MetadataCommand {
         }
         guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else { throw CLIError.failure("Cannot write \(output).") }
         let count = (try? LabelMap.parseLines(labels.contents).count) ?? 0
-        console.out("wrote \(output): detector metadata (location, category, score, number of detections), \(count) labels from \(labels.name)"
-              + (normalization.map { ", normalization mean \($0.mean) std \($0.std)" } ?? ""))
+        console.out(
+            "wrote \(output): detector metadata (location, category, score, number of detections), \(count) labels from \(labels.name)"
+                + (normalization.map { ", normalization mean \($0.mean) std \($0.std)" } ?? ""))
     }
 
     /// Classifier metadata: `--labels FILE` (one label per class), `--mean M --std S`, `--score-threshold T`.
@@ -130,7 +135,7 @@ enum MetadataCommand {
         let labelsPath = args.string(.labels)
         let mean = args.float(.mean), std = args.float(.std)
         let threshold = args.float(.scoreThreshold)
-                guard labelsPath != nil || threshold != nil || (mean != nil && std != nil) else {
+        guard labelsPath != nil || threshold != nil || (mean != nil && std != nil) else {
             throw CLIError.usage("for a classifier, give --labels FILE, --score-threshold T and/or --mean M --std S")
         }
         let labels = try labelsPath.map(readLabels)

@@ -39,30 +39,38 @@ enum ModelZoo {
     }
 
     static let official: [Entry] = [
-        Entry(name: "coco_efficientdet_lite0_v1_1.0_quant_2021_09_06.tflite", kind: "detector, metadata",
-              sha256: "dee1b4af055a644804d5594442300ecc9e4f7080c25b7c044c98f527eeabb6cf",
-              url: base + "coco_efficientdet_lite0_v1_1.0_quant_2021_09_06.tflite?generation=1782184527668231"),
-        Entry(name: "coco_ssd_mobilenet_v1_1.0_quant_2018_06_29.tflite", kind: "detector, metadata",
-              sha256: "61d598093ed03ed41aa47c3a39a28ac01e960d6a810a5419b9a5016a1e9c469b",
-              url: base + "coco_ssd_mobilenet_v1_1.0_quant_2018_06_29.tflite?generation=1782184535239215"),
-        Entry(name: "efficientdet_lite0_fp16_no_nms.tflite", kind: "raw SSD detector, metadata",
-              sha256: "237a58389081333e5cf4154e42b593ce7dd357445536fcaf4ca5bc51c2c50f1c",
-              url: base + "efficientdet_lite0_fp16_no_nms.tflite?generation=1782184572419696"),
-        Entry(name: "mobilenet_v2_1.0_224.tflite", kind: "float classifier, metadata",
-              sha256: "ff5cb7f9e62c92ebdad971f8a98aa6b3106d82a64587a7787c6a385c9e791339",
-              url: base + "mobilenet_v2_1.0_224.tflite?generation=1782184975266616"),
-        Entry(name: "mobilenet_v1_0.25_224_quant.tflite", kind: "uint8 classifier, metadata",
-              sha256: "e480eb15572f86d3d5f1be6e83e35b3c7d509ab2bcec353707d1f614e14edca2",
-              url: base + "mobilenet_v1_0.25_224_quant.tflite?generation=1782184952510639"),
-        Entry(name: "cats_and_dogs.jpg", kind: "sample photo",
-              sha256: "a2eaa7ad3a1aae4e623dd362a5f737e8a88d122597ecd1a02b3e1444db56df9c",
-              url: base + "cats_and_dogs.jpg?generation=1782184491144775"),
-        Entry(name: "burger.jpg", kind: "sample photo",
-              sha256: "97c15bbbf3cf3615063b1031c85d669de55839f59262bbe145d15ca75b36ecbf",
-              url: base + "burger.jpg?generation=1782184424868164"),
-        Entry(name: "multi_objects.jpg", kind: "sample photo",
-              sha256: "ada6e36b40519cf0a4fbdf1b535de7fa7d0c472f2c0a08ada8ee5728e16c0c68",
-              url: base + "multi_objects.jpg?generation=1782185019846965"),
+        Entry(
+            name: "coco_efficientdet_lite0_v1_1.0_quant_2021_09_06.tflite", kind: "detector, metadata",
+            sha256: "dee1b4af055a644804d5594442300ecc9e4f7080c25b7c044c98f527eeabb6cf",
+            url: base + "coco_efficientdet_lite0_v1_1.0_quant_2021_09_06.tflite?generation=1782184527668231"),
+        Entry(
+            name: "coco_ssd_mobilenet_v1_1.0_quant_2018_06_29.tflite", kind: "detector, metadata",
+            sha256: "61d598093ed03ed41aa47c3a39a28ac01e960d6a810a5419b9a5016a1e9c469b",
+            url: base + "coco_ssd_mobilenet_v1_1.0_quant_2018_06_29.tflite?generation=1782184535239215"),
+        Entry(
+            name: "efficientdet_lite0_fp16_no_nms.tflite", kind: "raw SSD detector, metadata",
+            sha256: "237a58389081333e5cf4154e42b593ce7dd357445536fcaf4ca5bc51c2c50f1c",
+            url: base + "efficientdet_lite0_fp16_no_nms.tflite?generation=1782184572419696"),
+        Entry(
+            name: "mobilenet_v2_1.0_224.tflite", kind: "float classifier, metadata",
+            sha256: "ff5cb7f9e62c92ebdad971f8a98aa6b3106d82a64587a7787c6a385c9e791339",
+            url: base + "mobilenet_v2_1.0_224.tflite?generation=1782184975266616"),
+        Entry(
+            name: "mobilenet_v1_0.25_224_quant.tflite", kind: "uint8 classifier, metadata",
+            sha256: "e480eb15572f86d3d5f1be6e83e35b3c7d509ab2bcec353707d1f614e14edca2",
+            url: base + "mobilenet_v1_0.25_224_quant.tflite?generation=1782184952510639"),
+        Entry(
+            name: "cats_and_dogs.jpg", kind: "sample photo",
+            sha256: "a2eaa7ad3a1aae4e623dd362a5f737e8a88d122597ecd1a02b3e1444db56df9c",
+            url: base + "cats_and_dogs.jpg?generation=1782184491144775"),
+        Entry(
+            name: "burger.jpg", kind: "sample photo",
+            sha256: "97c15bbbf3cf3615063b1031c85d669de55839f59262bbe145d15ca75b36ecbf",
+            url: base + "burger.jpg?generation=1782184424868164"),
+        Entry(
+            name: "multi_objects.jpg", kind: "sample photo",
+            sha256: "ada6e36b40519cf0a4fbdf1b535de7fa7d0c472f2c0a08ada8ee5728e16c0c68",
+            url: base + "multi_objects.jpg?generation=1782185019846965"),
     ]
 
     /// `$XDG_CACHE_HOME/vision-tasks`, else `~/.cache/vision-tasks`.

@@ -13,18 +13,23 @@ enum TaskCommand {
             let s: LiveRunner.Summary
             do { s = try LiveRunner(task: task, live: live, output: outputConfig, console: console).run() } catch let e as VideoError {
                 let f = ItemFailure(e)
-                throw CLIError.task(code: f.code, message: e.message + (live.source.hasPrefix("/dev/") ? " (is the camera connected, and may this user open it?)" : ""))
+                throw CLIError.task(
+                    code: f.code, message: e.message + (live.source.hasPrefix("/dev/") ? " (is the camera connected, and may this user open it?)" : ""))
             }
             try (task as? TrackTask)?.finish()
             if !quiet {
-                console.err(String(format: "live: %d frames read, %d delivered, %d dropped (%.1f s, %.1f delivered/s)",
-                                   s.read, s.delivered, s.dropped, s.seconds, Double(s.delivered) / max(s.seconds, 1e-9)))
+                console.err(
+                    String(
+                        format: "live: %d frames read, %d delivered, %d dropped (%.1f s, %.1f delivered/s)",
+                        s.read, s.delivered, s.dropped, s.seconds, Double(s.delivered) / max(s.seconds, 1e-9)))
             }
             if let f = s.firstFailure { throw CLIError.task(code: f.code, message: "\(s.failures) frame(s) failed; first: \(f.message)") }
             return
         }
         let batch = try BatchConfig(p)
-        guard !batch.inputs.isEmpty else { throw CLIError.usage("\(p.spec.name) needs inputs: pictures, folders, videos, globs or - (paths on stdin); or --live SOURCE") }
+        guard !batch.inputs.isEmpty else {
+            throw CLIError.usage("\(p.spec.name) needs inputs: pictures, folders, videos, globs or - (paths on stdin); or --live SOURCE")
+        }
         var items = try InputCollector.collect(batch.inputs)
         let shard = try Shard.resolve(flag: batch.shard, count: batch.shardCount, environment: ProcessInfo.processInfo.environment)
         if let shard {

@@ -67,10 +67,13 @@ enum ThroughputBench {
             console.out(o.text)
         } else {
             let inputs = p.positionals.count > 3 ? "\(p.positionals.count) inputs" : p.positionals.joined(separator: " ")
-            console.out("\(taskName) on \(inputs): \(count) items, \(rounds) rounds interleaved, medians" + (p.flag(.withOutput) ? ", annotated output written" : ""))
+            console.out(
+                "\(taskName) on \(inputs): \(count) items, \(rounds) rounds interleaved, medians" + (p.flag(.withOutput) ? ", annotated output written" : ""))
             console.out(String(format: "sequential  %7.2f s  %7.2f items/s", seq, seqRate))
-            console.out(String(format: "pipelined   %7.2f s  %7.2f items/s  (reader, %d worker%@ of %d inference thread%@, writer)", pipe, pipeRate,
-                         workers, workers == 1 ? "" : "s", p.int(.threads) ?? 1, (p.int(.threads) ?? 1) == 1 ? "" : "s"))
+            console.out(
+                String(
+                    format: "pipelined   %7.2f s  %7.2f items/s  (reader, %d worker%@ of %d inference thread%@, writer)", pipe, pipeRate,
+                    workers, workers == 1 ? "" : "s", p.int(.threads) ?? 1, (p.int(.threads) ?? 1) == 1 ? "" : "s"))
             console.out(String(format: "speed-up    %7.2f×  (rounds: %.2f…%.2f)", pipeRate / max(seqRate, 1e-9), speedups.first ?? 0, speedups.last ?? 0))
             console.out("pipelined run's stages (the stages overlap):\n" + stageTable)
         }

@@ -20,7 +20,8 @@ final class AnnotatedOutput {
         singleFile = items.count == 1 && ((items.first?.kind == .picture && pictureTarget) || (items.first?.kind == .video && videoTarget))
         if !singleFile {
             if pictureTarget || videoTarget {
-                throw CLIError.usage("--output \(target) names a file, but the inputs are \(items.count == 1 ? "of another kind" : "\(items.count) items"): give a folder")
+                throw CLIError.usage(
+                    "--output \(target) names a file, but the inputs are \(items.count == 1 ? "of another kind" : "\(items.count) items"): give a folder")
             }
             do { try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true) } catch {
                 throw CLIError.failure("cannot create the output folder \(target): \(error.localizedDescription)")

@@ -6,9 +6,10 @@ enum Annotation {
     static func draw(_ record: TaskRecord, on bitmap: Bitmap, scale: Double = 1) -> Bitmap {
         var canvas = Canvas(bitmap)
         for m in record.marks {
-            canvas.drawLabeledBox(x: Int((Double(m.x) * scale).rounded()), y: Int((Double(m.y) * scale).rounded()),
-                                  width: Int((Double(m.width) * scale).rounded()), height: Int((Double(m.height) * scale).rounded()),
-                                  label: m.label, color: .forIndex(m.color))
+            canvas.drawLabeledBox(
+                x: Int((Double(m.x) * scale).rounded()), y: Int((Double(m.y) * scale).rounded()),
+                width: Int((Double(m.width) * scale).rounded()), height: Int((Double(m.height) * scale).rounded()),
+                label: m.label, color: .forIndex(m.color))
         }
         if record.marks.isEmpty, let caption = record.caption {
             canvas.drawLabeledBox(x: 0, y: 0, width: 0, height: 0, label: caption, color: .forIndex(0))

@@ -16,8 +16,10 @@ enum ErrorReport {
         case let e as TasksError:
             return (["vision-tasks: error \(e.code) (\(TasksError.domain)): \(e.message)"] + hints(e.message), Int32(e.code))
         case let e as NSError where e.domain.hasPrefix("com.google"):
-            return (["vision-tasks: error \(e.code) (\(e.domain)): \(e.localizedDescription)"] + hints(e.localizedDescription),
-                    Int32(clamping: e.code > 0 && e.code < 64 ? e.code : 1))
+            return (
+                ["vision-tasks: error \(e.code) (\(e.domain)): \(e.localizedDescription)"] + hints(e.localizedDescription),
+                Int32(clamping: e.code > 0 && e.code < 64 ? e.code : 1)
+            )
         default:
             return (["vision-tasks: \(error)"] + hints("\(error)"), 1)
         }

@@ -12,7 +12,9 @@ final class RecordSink {
     init(_ config: OutputConfig, resuming: Bool, console: Console) throws {
         self.console = console
         if let path = config.jsonl {
-            jsonl = path == "-" ? LineWriter.standardOutput(console, flushEachLine: true)
+            jsonl =
+                path == "-"
+                ? LineWriter.standardOutput(console, flushEachLine: true)
                 : try LineWriter(path: path, append: resuming, flushEachLine: true)
         } else {
             jsonl = nil

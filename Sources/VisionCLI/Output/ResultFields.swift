@@ -1,12 +1,14 @@
 import Foundation
-import MediaPipeTasksVision
 import MLKit
+import MediaPipeTasksVision
 
 /// The JSON of the API's result types, with the types' own field names.
 enum ResultFields {
     static func rect(_ r: CGRect) -> JSONValue {
-        .object([("originX", .number(Double(r.origin.x))), ("originY", .number(Double(r.origin.y))),
-                 ("width", .number(Double(r.size.width))), ("height", .number(Double(r.size.height)))])
+        .object([
+            ("originX", .number(Double(r.origin.x))), ("originY", .number(Double(r.origin.y))),
+            ("width", .number(Double(r.size.width))), ("height", .number(Double(r.size.height))),
+        ])
     }
 
     static func category(_ c: ResultCategory) -> JSONValue {
@@ -17,23 +19,34 @@ enum ResultFields {
     }
 
     static func detections(_ r: ObjectDetectorResult) -> JSONValue {
-        .array(r.detections.map { d in
-            var f: [(String, JSONValue)] = [("boundingBox", rect(d.boundingBox)), ("categories", .array(d.categories.map(category)))]
-            if let k = d.keypoints {
-                f.append(("keypoints", .array(k.map { p in
-                    .object([("x", .number(Double(p.location.x))), ("y", .number(Double(p.location.y))),
-                             ("label", p.label.map { JSONValue.string($0) } ?? .null), ("score", .float(p.score))])
-                })))
-            }
-            return .object(f)
-        })
+        .array(
+            r.detections.map { d in
+                var f: [(String, JSONValue)] = [("boundingBox", rect(d.boundingBox)), ("categories", .array(d.categories.map(category)))]
+                if let k = d.keypoints {
+                    f.append(
+                        (
+                            "keypoints",
+                            .array(
+                                k.map { p in
+                                    .object([
+                                        ("x", .number(Double(p.location.x))), ("y", .number(Double(p.location.y))),
+                                        ("label", p.label.map { JSONValue.string($0) } ?? .null), ("score", .float(p.score)),
+                                    ])
+                                })
+                        ))
+                }
+                return .object(f)
+            })
     }
 
     static func classifications(_ r: ImageClassifierResult) -> JSONValue {
-        .array(r.classificationResult.classifications.map { c in
-            .object([("headIndex", .int(c.headIndex)), ("headName", c.headName.map { JSONValue.string($0) } ?? .null),
-                     ("categories", .array(c.categories.map(category)))])
-        })
+        .array(
+            r.classificationResult.classifications.map { c in
+                .object([
+                    ("headIndex", .int(c.headIndex)), ("headName", c.headName.map { JSONValue.string($0) } ?? .null),
+                    ("categories", .array(c.categories.map(category))),
+                ])
+            })
     }
 
     static func label(text: String, confidence: Float, index: Int) -> JSONValue {
@@ -43,10 +56,13 @@ enum ResultFields {
     static func labels(_ labels: [ImageLabel]) -> JSONValue { .array(labels.map { label(text: $0.text, confidence: $0.confidence, index: $0.index) }) }
 
     static func objects(_ objects: [Object]) -> JSONValue {
-        .array(objects.map { o in
-            .object([("frame", rect(o.frame)), ("trackingID", o.trackingID.map { .int($0.intValue) } ?? .null),
-                     ("labels", .array(o.labels.map { label(text: $0.text, confidence: $0.confidence, index: $0.index) }))])
-        })
+        .array(
+            objects.map { o in
+                .object([
+                    ("frame", rect(o.frame)), ("trackingID", o.trackingID.map { .int($0.intValue) } ?? .null),
+                    ("labels", .array(o.labels.map { label(text: $0.text, confidence: $0.confidence, index: $0.index) })),
+                ])
+            })
     }
 
     /// `name 87%`: a category's display name (else its name, else its index) and score.

@@ -10,8 +10,10 @@ final class APILiveSession: LiveSession {
     private let waitUntilIdle: () -> Void
     private let droppedCount: () -> Int
 
-    init(owner: AnyObject, delegate: AnyObject, submit: @escaping (VideoFrame) throws -> Void,
-         waitUntilIdle: @escaping () -> Void, dropped: @escaping () -> Int) {
+    init(
+        owner: AnyObject, delegate: AnyObject, submit: @escaping (VideoFrame) throws -> Void,
+        waitUntilIdle: @escaping () -> Void, dropped: @escaping () -> Int
+    ) {
         self.owner = owner
         self.delegate = delegate
         submitFrame = submit

@@ -84,9 +84,10 @@ final class BatchRunner: @unchecked Sendable {
         for item in items {
             guard item.kind == .video else { total += 1; continue }
             // The frame count for progress; a video that cannot be opened is reported when processed.
-            let frames = (try? VideoReader(path: item.path)).flatMap { r in
-                r.info.frameCount ?? r.info.durationMs.flatMap { d in r.info.framesPerSecond.map { Int(Double(d) * $0 / 1000) } }
-            } ?? 1
+            let frames =
+                (try? VideoReader(path: item.path)).flatMap { r in
+                    r.info.frameCount ?? r.info.durationMs.flatMap { d in r.info.framesPerSecond.map { Int(Double(d) * $0 / 1000) } }
+                } ?? 1
             let expected = max(1, (frames + every - 1) / every)
             expectedFrames[item.path] = expected
             total += expected
@@ -268,8 +269,10 @@ final class BatchRunner: @unchecked Sendable {
                 if output != nil || report != nil {
                     let shown = p.shown
                     try output?.picture(item, Annotation.draw(r, on: shown))
-                    try report?.add(.init(source: item.path, detail: "\(p.shownWidth)×\(p.shownHeight)", thumbnails: [HTMLReport.thumbnail(shown, r)],
-                                          lines: Self.lines(r)), classes: r.classes)
+                    try report?.add(
+                        .init(
+                            source: item.path, detail: "\(p.shownWidth)×\(p.shownHeight)", thumbnails: [HTMLReport.thumbnail(shown, r)],
+                            lines: Self.lines(r)), classes: r.classes)
                 }
             case (_, .failure(let f)):
                 fail(item.path, f)
@@ -288,10 +291,13 @@ final class BatchRunner: @unchecked Sendable {
                 report?.add(.init(source: item.path, detail: ""), classes: [])
             }
             framesInVideo += 1
-            let head: [(String, JSONValue)] = [("source", .string(item.path)), ("frame", .int(frame.number)), ("timestampMs", .int(frame.timestampMs)),
-                                               ("width", .int(frame.bitmap.width)), ("height", .int(frame.bitmap.height))]
-            try sink.write(record(head, result), text: (try? result.get().text) ?? "",
-                           heading: "\(item.path) frame \(frame.number) (\(frame.timestampMs) ms):")
+            let head: [(String, JSONValue)] = [
+                ("source", .string(item.path)), ("frame", .int(frame.number)), ("timestampMs", .int(frame.timestampMs)),
+                ("width", .int(frame.bitmap.width)), ("height", .int(frame.bitmap.height)),
+            ]
+            try sink.write(
+                record(head, result), text: (try? result.get().text) ?? "",
+                heading: "\(item.path) frame \(frame.number) (\(frame.timestampMs) ms):")
             switch result {
             case .success(let r):
                 try output?.frame(item, Annotation.draw(r, on: frame.bitmap), timestampMs: frame.timestampMs, framesPerSecond: fps)
@@ -341,8 +347,10 @@ final class BatchRunner: @unchecked Sendable {
     }
 
     var summaryJSON: JSONValue {
-        .object([("pictures", .int(summary.pictures)), ("videos", .int(summary.videos)), ("frames", .int(summary.frames)),
-                 ("failures", .int(summary.failures)), ("skipped", .int(summary.skipped)), ("seconds", .number(summary.seconds))])
+        .object([
+            ("pictures", .int(summary.pictures)), ("videos", .int(summary.videos)), ("frames", .int(summary.frames)),
+            ("failures", .int(summary.failures)), ("skipped", .int(summary.skipped)), ("seconds", .number(summary.seconds)),
+        ])
     }
 
     var summaryLine: String {

@@ -1,8 +1,8 @@
-import VisionCore
 import Foundation
 import Imaging
 import MediaPipeTasksVision
 import Video
+import VisionCore
 
 /// `classify`: MediaPipe's ImageClassifier (optionally on a region) — image mode for pictures,
 /// video mode for video frames, live-stream mode for `--live`.
@@ -28,8 +28,9 @@ final class ClassifyTask: BatchTask {
 
     func frame(_ frame: VideoFrame, video: Int) throws -> TaskRecord {
         let classifier = try videoClassifier.get(video) { try ImageClassifier(options: try TaskArguments.copy(options, mode: .video)) }
-        let result = try classifier.classify(videoFrame: MPImage(bitmap: frame.bitmap, orientation: .up),
-                                             timestampInMilliseconds: frame.timestampMs, regionOfInterest: roi)
+        let result = try classifier.classify(
+            videoFrame: MPImage(bitmap: frame.bitmap, orientation: .up),
+            timestampInMilliseconds: frame.timestampMs, regionOfInterest: roi)
         return Self.record(result, StageTimings(classifier.lastTimings))
     }
 
@@ -49,18 +50,26 @@ final class ClassifyTask: BatchTask {
         o.imageClassifierLiveStreamDelegate = relay
         let classifier = try ImageClassifier(options: o)
         let roi = roi
-        return APILiveSession(owner: classifier, delegate: relay, submit: { frame in
-            try classifier.classifyAsync(image: MPImage(bitmap: frame.bitmap, orientation: .up), timestampInMilliseconds: frame.timestampMs, regionOfInterest: roi)
-        }, waitUntilIdle: { classifier.waitUntilIdle() }, dropped: { classifier.droppedFrameCount })
+        return APILiveSession(
+            owner: classifier, delegate: relay,
+            submit: { frame in
+                try classifier.classifyAsync(
+                    image: MPImage(bitmap: frame.bitmap, orientation: .up), timestampInMilliseconds: frame.timestampMs, regionOfInterest: roi)
+            }, waitUntilIdle: { classifier.waitUntilIdle() }, dropped: { classifier.droppedFrameCount })
     }
 
     /// Forwards the classifier's live results.
     private final class Relay: NSObject, ImageClassifierLiveStreamDelegate {
         let deliver: (Int, Result<TaskRecord, ItemFailure>) -> Void
         init(_ deliver: @escaping (Int, Result<TaskRecord, ItemFailure>) -> Void) { self.deliver = deliver }
-        func imageClassifier(_ imageClassifier: ImageClassifier, didFinishClassification result: ImageClassifierResult?, timestampInMilliseconds: Int, error: Error?) {
-            if let result { deliver(timestampInMilliseconds, .success(ClassifyTask.record(result, nil))) }
-            else { deliver(timestampInMilliseconds, .failure(ItemFailure(error ?? CLIError.failure("no result")))) }
+        func imageClassifier(
+            _ imageClassifier: ImageClassifier, didFinishClassification result: ImageClassifierResult?, timestampInMilliseconds: Int, error: Error?
+        ) {
+            if let result {
+                deliver(timestampInMilliseconds, .success(ClassifyTask.record(result, nil)))
+            } else {
+                deliver(timestampInMilliseconds, .failure(ItemFailure(error ?? CLIError.failure("no result"))))
+            }
         }
     }
 }

@@ -1,8 +1,8 @@
-import VisionCore
 import Foundation
 import Imaging
 import MediaPipeTasksVision
 import Video
+import VisionCore
 
 /// `detect`: MediaPipe's ObjectDetector — image mode for pictures, video mode for video frames
 /// (one detector per video: timestamps start again), live-stream mode for `--live`.
@@ -35,8 +35,10 @@ final class DetectTask: BatchTask {
         for d in r.detections {
             let top = d.categories.first
             let b = d.boundingBox
-            record.marks.append(.init(x: Int(b.origin.x), y: Int(b.origin.y), width: Int(b.size.width), height: Int(b.size.height),
-                                      label: top.map(ResultFields.caption) ?? "", color: top?.index ?? 0))
+            record.marks.append(
+                .init(
+                    x: Int(b.origin.x), y: Int(b.origin.y), width: Int(b.size.width), height: Int(b.size.height),
+                    label: top.map(ResultFields.caption) ?? "", color: top?.index ?? 0))
             record.classes.append(top.map { $0.displayName ?? $0.categoryName ?? "#\($0.index)" } ?? "?")
         }
         record.stages = t
@@ -48,9 +50,11 @@ final class DetectTask: BatchTask {
         let o = try TaskArguments.copy(options, mode: .liveStream)
         o.objectDetectorLiveStreamDelegate = relay
         let detector = try ObjectDetector(options: o)
-        return APILiveSession(owner: detector, delegate: relay, submit: { frame in
-            try detector.detectAsync(image: MPImage(bitmap: frame.bitmap, orientation: .up), timestampInMilliseconds: frame.timestampMs)
-        }, waitUntilIdle: { detector.waitUntilIdle() }, dropped: { detector.droppedFrameCount })
+        return APILiveSession(
+            owner: detector, delegate: relay,
+            submit: { frame in
+                try detector.detectAsync(image: MPImage(bitmap: frame.bitmap, orientation: .up), timestampInMilliseconds: frame.timestampMs)
+            }, waitUntilIdle: { detector.waitUntilIdle() }, dropped: { detector.droppedFrameCount })
     }
 
     /// Forwards the detector's live results.
@@ -58,8 +62,11 @@ final class DetectTask: BatchTask {
         let deliver: (Int, Result<TaskRecord, ItemFailure>) -> Void
         init(_ deliver: @escaping (Int, Result<TaskRecord, ItemFailure>) -> Void) { self.deliver = deliver }
         func objectDetector(_ objectDetector: ObjectDetector, didFinishDetection result: ObjectDetectorResult?, timestampInMilliseconds: Int, error: Error?) {
-            if let result { deliver(timestampInMilliseconds, .success(DetectTask.record(result, nil))) }
-            else { deliver(timestampInMilliseconds, .failure(ItemFailure(error ?? CLIError.failure("no result")))) }
+            if let result {
+                deliver(timestampInMilliseconds, .success(DetectTask.record(result, nil)))
+            } else {
+                deliver(timestampInMilliseconds, .failure(ItemFailure(error ?? CLIError.failure("no result"))))
+            }
         }
     }
 }

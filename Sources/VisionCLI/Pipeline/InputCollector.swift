@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Turns the command line's inputs into the items to process: files as given, folders searched
@@ -12,8 +13,10 @@ enum InputCollector {
     static let videoExtensions: Set<String> = ["mp4", "m4v", "mkv", "webm", "mov", "avi", "ts", "mts", "mpg", "mpeg", "flv", "ivf", "y4m", "3gp"]
 
     /// The items `arguments` name, in order. `readStandardInput` supplies the lines for `-`.
-    static func collect(_ arguments: [String], videos: Bool = true,
-                        readStandardInput: () -> String = { String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) }) throws -> [InputItem] {
+    static func collect(
+        _ arguments: [String], videos: Bool = true,
+        readStandardInput: () -> String = { String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) }
+    ) throws -> [InputItem] {
         var out: [InputItem] = []
         for argument in arguments {
             if argument == "-" {

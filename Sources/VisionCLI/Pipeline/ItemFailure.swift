@@ -1,6 +1,6 @@
 import Foundation
-import MediaPipeTasksVision
 import MLKit
+import MediaPipeTasksVision
 import Video
 
 /// Why one input could not be processed: the error's domain, code and message, as the record's

@@ -38,8 +38,9 @@ final class LabelTask: BatchTask {
     }
 
     static func record(_ labels: [ImageLabel]) -> TaskRecord {
-        var record = TaskRecord(fields: [("labels", ResultFields.labels(labels))],
-                                text: labels.map { String(format: "%@  %.5f  (index %d)", $0.text, $0.confidence, $0.index) }.joined(separator: "\n"))
+        var record = TaskRecord(
+            fields: [("labels", ResultFields.labels(labels))],
+            text: labels.map { String(format: "%@  %.5f  (index %d)", $0.text, $0.confidence, $0.index) }.joined(separator: "\n"))
         if let top = labels.first {
             record.caption = String(format: "%@ %.0f%%", top.text, top.confidence * 100)
             record.classes = [top.text]

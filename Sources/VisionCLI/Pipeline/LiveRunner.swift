@@ -65,11 +65,16 @@ final class LiveRunner: @unchecked Sendable {
         let session = try task.liveSession { [self] timestamp, result in deliver(timestamp, result) }
         // ML Kit tasks have no live-stream mode: the core's flow control (one frame processed, the
         // newest one waiting) runs them, as MediaPipe's tasks run themselves.
-        let flow = session == nil ? LiveStreamRunner<VideoFrame, TaskRecord>(label: "live", process: { [self] frame in
-            try task.frame(frame, video: 0)  // on the flow's worker only
-        }, deliver: { [self] result, timestamp in
-            deliver(timestamp, result.mapError(ItemFailure.init))
-        }) : nil
+        let flow =
+            session == nil
+            ? LiveStreamRunner<VideoFrame, TaskRecord>(
+                label: "live",
+                process: { [self] frame in
+                    try task.frame(frame, video: 0)  // on the flow's worker only
+                },
+                deliver: { [self] result, timestamp in
+                    deliver(timestamp, result.mapError(ItemFailure.init))
+                }) : nil
         var readError: Error?
         while LiveRunner.interrupted.load(ordering: .relaxed) == 0 {
             let frame: VideoFrame
@@ -126,8 +131,10 @@ final class LiveRunner: @unchecked Sendable {
         do {
             var head: [(String, JSONValue)] = [("source", .string(source))]
             if let frame {
-                head += [("frame", .int(frame.number)), ("timestampMs", .int(timestamp)),
-                         ("width", .int(frame.bitmap.width)), ("height", .int(frame.bitmap.height))]
+                head += [
+                    ("frame", .int(frame.number)), ("timestampMs", .int(timestamp)),
+                    ("width", .int(frame.bitmap.width)), ("height", .int(frame.bitmap.height)),
+                ]
             }
             switch result {
             case .success(let r):

@@ -26,7 +26,8 @@ struct ResumeIndex {
         }
         for line in data.prefix(complete).split(separator: 0x0A) where !line.isEmpty {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
-                  let source = object["source"] as? String else { continue }
+                let source = object["source"] as? String
+            else { continue }
             if object["error"] != nil { continue }
             done.insert(Self.key(source: source, frame: object["frame"] as? Int))
         }

@@ -73,11 +73,16 @@ final class TrackTask: BatchTask {
         let record = Self.record(try detector.results(in: image))
         if let detectionsOut {
             let items: [JSONValue] = detector.lastLocalizedObjects.map {
-                .object([("x", .number($0.box.origin.x)), ("y", .number($0.box.origin.y)), ("width", .number($0.box.size.width)),
-                         ("height", .number($0.box.size.height)), ("score", .float($0.score))])
+                .object([
+                    ("x", .number($0.box.origin.x)), ("y", .number($0.box.origin.y)), ("width", .number($0.box.size.width)),
+                    ("height", .number($0.box.size.height)), ("score", .float($0.score)),
+                ])
             }
-            try detectionsOut.write(JSONValue.object([("frame", .int(frame.number)), ("timestampMs", .int(frame.timestampMs)),
-                                                      ("detections", .array(items))]).text)
+            try detectionsOut.write(
+                JSONValue.object([
+                    ("frame", .int(frame.number)), ("timestampMs", .int(frame.timestampMs)),
+                    ("detections", .array(items)),
+                ]).text)
         }
         return record
     }
@@ -93,8 +98,10 @@ final class TrackTask: BatchTask {
             let id = o.trackingID?.intValue
             var label = id.map { "#\($0)" } ?? ""
             if let top = o.labels.first { label += (label.isEmpty ? "" : " ") + String(format: "%@ %.0f%%", top.text, top.confidence * 100) }
-            record.marks.append(.init(x: Int(o.frame.origin.x), y: Int(o.frame.origin.y), width: Int(o.frame.size.width),
-                                      height: Int(o.frame.size.height), label: label, color: id ?? (o.labels.first?.index ?? 0)))
+            record.marks.append(
+                .init(
+                    x: Int(o.frame.origin.x), y: Int(o.frame.origin.y), width: Int(o.frame.size.width),
+                    height: Int(o.frame.size.height), label: label, color: id ?? (o.labels.first?.index ?? 0)))
             record.classes.append(o.labels.first?.text ?? "object")
             record.identities.append(id)
         }

@@ -35,13 +35,16 @@ public struct ClassificationPostprocessor: Sendable {
         }
         let quantized = outputs.filter { $0.type == .uint8 }.count
         guard quantized == 0 || quantized == outputs.count else {
-            throw VisionCoreError(.invalidArgument,
-                                  "Expected either all or none of the output tensors to be quantized, but found \(quantized) quantized outputs for \(outputs.count) total outputs.")
+            throw VisionCoreError(
+                .invalidArgument,
+                "Expected either all or none of the output tensors to be quantized, but found \(quantized) quantized outputs for \(outputs.count) total outputs."
+            )
         }
         let metadata = resources.subgraphMetadata?.outputTensors
         if let metadata, metadata.count != outputs.count {
-            throw VisionCoreError(.invalidArgument,
-                                  "Mismatch between number of output tensors (\(outputs.count)) and output tensors metadata (\(metadata.count)).")
+            throw VisionCoreError(
+                .invalidArgument,
+                "Mismatch between number of output tensors (\(outputs.count)) and output tensors metadata (\(metadata.count)).")
         }
         var heads: [Head] = []
         for (i, tensor) in outputs.enumerated() {
@@ -64,12 +67,14 @@ public struct ClassificationPostprocessor: Sendable {
             let labelCount = rules.labels?.names.count
             if head.isBool && raw.count == 1 {
                 if let labelCount, labelCount != 2 {
-                    throw VisionCoreError(.internal, "The number of classes (2) of binary head \(head.index) does not match its number of labels (\(labelCount)).")
+                    throw VisionCoreError(
+                        .internal, "The number of classes (2) of binary head \(head.index) does not match its number of labels (\(labelCount)).")
                 }
                 categories = [rules.category(0, score: raw[0]), rules.category(1, score: 1 - raw[0])]
             } else {
                 if let labelCount, labelCount != raw.count {
-                    throw VisionCoreError(.internal, "The number of classes (\(raw.count)) of head \(head.index) does not match its number of labels (\(labelCount)).")
+                    throw VisionCoreError(
+                        .internal, "The number of classes (\(raw.count)) of head \(head.index) does not match its number of labels (\(labelCount)).")
                 }
                 for (i, s) in raw.enumerated() where rules.admits(i) && s >= rules.threshold {
                     categories.append(rules.category(i, score: s))

@@ -37,13 +37,16 @@ public struct DetectionPostprocessor: Sendable {
         }
         let quantized = outputs.filter { $0.type == .uint8 }.count
         guard quantized == 0 || quantized == outputs.count else {
-            throw VisionCoreError(.invalidArgument,
-                                  "Expected either all or none of the output tensors to be quantized, but found \(quantized) quantized outputs for \(outputs.count) total outputs.")
+            throw VisionCoreError(
+                .invalidArgument,
+                "Expected either all or none of the output tensors to be quantized, but found \(quantized) quantized outputs for \(outputs.count) total outputs."
+            )
         }
         let raw = outputs.count == 2
         guard outMeta.count == outputs.count else {
-            throw VisionCoreError(.invalidArgument,
-                                  "Mismatch between number of output tensors (\(outputs.count)) and output tensors metadata (\(outMeta.count)).")
+            throw VisionCoreError(
+                .invalidArgument,
+                "Mismatch between number of output tensors (\(outputs.count)) and output tensors metadata (\(outMeta.count)).")
         }
         // Output positions by metadata name, else the defaults.
         let names = outMeta.map { $0.name ?? "" }
@@ -55,7 +58,8 @@ public struct DetectionPostprocessor: Sendable {
             }
             (categoryIndex, countIndex) = (scoreIndex, -1)
         } else if let l = names.firstIndex(of: "location"), let c = names.firstIndex(of: "category"),
-                  let s = names.firstIndex(of: "score"), let n = names.firstIndex(of: "number of detections") {
+            let s = names.firstIndex(of: "score"), let n = names.firstIndex(of: "number of detections")
+        {
             (locationIndex, categoryIndex, scoreIndex, countIndex) = (l, c, s, n)
         } else {
             (locationIndex, categoryIndex, scoreIndex, countIndex) = (0, 1, 2, 3)
@@ -66,8 +70,9 @@ public struct DetectionPostprocessor: Sendable {
             throw VisionCoreError(.invalidArgument, "Expected BoundingBoxProperties for tensor \(locationMeta.name ?? "#0"), found none.")
         }
         guard case let .boundingBox(index, type, coordinates) = props else {
-            throw VisionCoreError(.invalidArgument,
-                                  "Expected BoundingBoxProperties for tensor \(locationMeta.name ?? "#0"), found \(ImageTensorSpec.contentName(props)).")
+            throw VisionCoreError(
+                .invalidArgument,
+                "Expected BoundingBoxProperties for tensor \(locationMeta.name ?? "#0"), found \(ImageTensorSpec.contentName(props)).")
         }
         guard type == .boundaries else {
             throw VisionCoreError(.invalidArgument, "Mobile SSD only supports BoundingBoxType BOUNDARIES, found \(Self.name(type))")
@@ -88,8 +93,9 @@ public struct DetectionPostprocessor: Sendable {
         }
         // Labels: value labels on the category tensor (in-model NMS), axis labels on the score tensor
         // (raw); calibration and threshold from the score tensor (raw SSD models are not calibrated).
-        rules = try OutputHeadRules(labelsFrom: outMeta[categoryIndex], labelType: raw ? .tensorAxisLabels : .tensorValueLabels,
-                                    scoresFrom: outMeta[scoreIndex], calibrated: !raw, options: options, resources: resources)
+        rules = try OutputHeadRules(
+            labelsFrom: outMeta[categoryIndex], labelType: raw ? .tensorAxisLabels : .tensorValueLabels,
+            scoresFrom: outMeta[scoreIndex], calibrated: !raw, options: options, resources: resources)
         if raw {
             guard let custom = resources.subgraphMetadata?.customMetadata.first(where: { $0.name == DetectorMetadata.name }) else {
                 throw VisionCoreError(.invalidArgument, "TensorsDecodingOptions is not found in the object detector metadata.")
@@ -126,14 +132,16 @@ public struct DetectionPostprocessor: Sendable {
         let count = try OutputHeadRules.floats(model, countIndex)
         let slots = classes.count
         guard count.count == 1, scores.count == slots, boxes.count == slots * 4 else {
-            throw VisionCoreError(.internal,
-                                  "Unexpected detection output sizes: \(boxes.count) box values, \(classes.count) classes, \(scores.count) scores, \(count.count) counts.")
+            throw VisionCoreError(
+                .internal,
+                "Unexpected detection output sizes: \(boxes.count) box values, \(classes.count) classes, \(scores.count) scores, \(count.count) counts.")
         }
         let k = maxClassesPerDetection
         let reported = count[0].isFinite ? Int(max(0, count[0])) : 0
         let detections = min(reported, slots / k)
-        let mapping = ImagePreprocessor.mapping(width: imageWidth, height: imageHeight, orientation: orientation, roi: .full,
-                                                dstWidth: 1, dstHeight: 1)
+        let mapping = ImagePreprocessor.mapping(
+            width: imageWidth, height: imageHeight, orientation: orientation, roi: .full,
+            dstWidth: 1, dstHeight: 1)
         var result: [DetectionBox] = []
         for d in 0..<detections {
             var categories: [Category] = []
@@ -148,37 +156,49 @@ public struct DetectionPostprocessor: Sendable {
             }
             if categories.isEmpty { continue }
             let v = (0..<4).map { boxes[d * k * 4 + boxOrder[$0]] }
-            guard let box = Self.pixelBox(left: v[0], top: v[1], right: v[2], bottom: v[3], mapping: mapping,
-                                          width: imageWidth, height: imageHeight) else { continue }
+            guard
+                let box = Self.pixelBox(
+                    left: v[0], top: v[1], right: v[2], bottom: v[3], mapping: mapping,
+                    width: imageWidth, height: imageHeight)
+            else { continue }
             result.append(DetectionBox(x: box.0, y: box.1, width: box.2, height: box.3, categories: categories))
             if maxResults > 0 && result.count >= maxResults { break }
         }
         return Self.mergeIdentical(result)
     }
 
-    func processRaw(_ decoder: RawSSDDecoder, _ model: ModelOutputs, imageWidth: Int, imageHeight: Int,
-                    orientation: ImageOrientation) throws -> [DetectionBox] {
+    func processRaw(
+        _ decoder: RawSSDDecoder, _ model: ModelOutputs, imageWidth: Int, imageHeight: Int,
+        orientation: ImageOrientation
+    ) throws -> [DetectionBox] {
         let raw = try OutputHeadRules.floats(model, locationIndex)
         let scores = try OutputHeadRules.floats(model, scoreIndex)
         guard raw.count == decoder.anchors.count * Int(decoder.options.numCoords),
-              scores.count == decoder.anchors.count * Int(decoder.options.numClasses) else {
+            scores.count == decoder.anchors.count * Int(decoder.options.numClasses)
+        else {
             throw VisionCoreError(.internal, "Unexpected raw detector output sizes: \(raw.count) box values, \(scores.count) scores.")
         }
         let candidates = decoder.decode(boxes: raw, scores: scores, threshold: rules.threshold) { rules.admits($0) }
         let kept = decoder.suppress(candidates, limit: maxResults)
-        let mapping = ImagePreprocessor.mapping(width: imageWidth, height: imageHeight, orientation: orientation, roi: .full,
-                                                dstWidth: 1, dstHeight: 1)
+        let mapping = ImagePreprocessor.mapping(
+            width: imageWidth, height: imageHeight, orientation: orientation, roi: .full,
+            dstWidth: 1, dstHeight: 1)
         var result: [DetectionBox] = []
         for c in kept {
-            guard let box = Self.pixelBox(left: c.xmin, top: c.ymin, right: c.xmax, bottom: c.ymax, mapping: mapping,
-                                          width: imageWidth, height: imageHeight) else { continue }
+            guard
+                let box = Self.pixelBox(
+                    left: c.xmin, top: c.ymin, right: c.xmax, bottom: c.ymax, mapping: mapping,
+                    width: imageWidth, height: imageHeight)
+            else { continue }
             let keypoints = c.keypoints.map { k -> (Float, Float) in
                 let (x, y) = mapping.source(x: Double(k.x), y: Double(k.y))
                 return (Float(x / Double(imageWidth)), Float(y / Double(imageHeight)))
             }
-            result.append(DetectionBox(x: box.0, y: box.1, width: box.2, height: box.3,
-                                       categories: [rules.category(c.classIndex, score: c.score)],
-                                       keypoints: keypoints))
+            result.append(
+                DetectionBox(
+                    x: box.0, y: box.1, width: box.2, height: box.3,
+                    categories: [rules.category(c.classIndex, score: c.score)],
+                    keypoints: keypoints))
         }
         return Self.mergeIdentical(result)
     }
@@ -186,8 +206,10 @@ public struct DetectionPostprocessor: Sendable {
     /// Projects a box given relative to the upright tensor frame into the stored image, then
     /// converts it to pixels as MediaPipe does: truncate, clamp x, y, w, h to [0, dim]. Boxes with
     /// negative or NaN sizes give nil.
-    public static func pixelBox(left: Float, top: Float, right: Float, bottom: Float,
-                                mapping: ImagePreprocessor.Mapping, width: Int, height: Int) -> (Int, Int, Int, Int)? {
+    public static func pixelBox(
+        left: Float, top: Float, right: Float, bottom: Float,
+        mapping: ImagePreprocessor.Mapping, width: Int, height: Int
+    ) -> (Int, Int, Int, Int)? {
         let w = right - left, h = bottom - top
         guard w >= 0, h >= 0, left.isFinite, top.isFinite, w.isFinite, h.isFinite else { return nil }
         let W = Double(width), H = Double(height)

@@ -41,8 +41,10 @@ public final class ImageInference: Sendable {
 
     /// Preprocesses `bitmap` into the input tensor, runs the model, then calls `read` with the
     /// compiled model (outputs readable) — all under the model's lock.
-    public func run<T>(_ bitmap: Bitmap, orientation: ImageOrientation, region: NormalizedRect,
-                       _ read: (ModelOutputs) throws -> T) throws -> T {
+    public func run<T>(
+        _ bitmap: Bitmap, orientation: ImageOrientation, region: NormalizedRect,
+        _ read: (ModelOutputs) throws -> T
+    ) throws -> T {
         try compiled.invoke {
             let t0 = Clock.now()
             do {

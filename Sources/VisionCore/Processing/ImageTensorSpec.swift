@@ -33,13 +33,16 @@ public struct ImageTensorSpec: Equatable, Sendable {
             throw VisionCoreError(.invalidArgument, "Only 4D tensors in BHWD layout are supported.")
         }
         guard tensor.type == .uint8 || tensor.type == .float32 else {
-            throw VisionCoreError(.invalidArgument, "Type mismatch for input tensor \(tensor.name). Requested one of these types: uint8/float32, got \(tensor.type).")
+            throw VisionCoreError(
+                .invalidArgument, "Type mismatch for input tensor \(tensor.name). Requested one of these types: uint8/float32, got \(tensor.type).")
         }
         let dims = tensor.shape
         let batch = dims[0] < 0 ? 1 : dims[0]
         guard batch == 1, dims[3] == 3 || dims[3] == 4, dims[1] > 0, dims[2] > 0 else {
-            throw VisionCoreError(.invalidArgument,
-                                  "The input tensor should have dimensions 1 x height x width x depth, where depth = 3 or 4. Got \(dims[0]) x \(dims[1]) x \(dims[2]) x \(dims[3]).")
+            throw VisionCoreError(
+                .invalidArgument,
+                "The input tensor should have dimensions 1 x height x width x depth, where depth = 3 or 4. Got \(dims[0]) x \(dims[1]) x \(dims[2]) x \(dims[3])."
+            )
         }
         height = dims[1]
         width = dims[2]
@@ -49,16 +52,19 @@ public struct ImageTensorSpec: Equatable, Sendable {
             return
         }
         guard let norm = meta?.normalization else {
-            throw VisionCoreError(.notFound,
-                                  "Input tensor has type float32: it requires specifying NormalizationOptions metadata to preprocess input images.")
+            throw VisionCoreError(
+                .notFound,
+                "Input tensor has type float32: it requires specifying NormalizationOptions metadata to preprocess input images.")
         }
         guard norm.mean.count == norm.std.count else {
-            throw VisionCoreError(.invalidArgument,
-                                  "NormalizationOptions: expected mean and std of same dimension, got \(norm.mean.count) and \(norm.std.count).")
+            throw VisionCoreError(
+                .invalidArgument,
+                "NormalizationOptions: expected mean and std of same dimension, got \(norm.mean.count) and \(norm.std.count).")
         }
         guard norm.mean.count == 1 || norm.mean.count == 3 else {
-            throw VisionCoreError(.invalidArgument,
-                                  "NormalizationOptions: only 1 or 3 mean and std values are supported, got \(norm.mean.count).")
+            throw VisionCoreError(
+                .invalidArgument,
+                "NormalizationOptions: only 1 or 3 mean and std values are supported, got \(norm.mean.count).")
         }
         if norm.mean.count == 3 && !allowPerChannelNormalization {
             let uniform = norm.mean.allSatisfy { $0 == norm.mean[0] } && norm.std.allSatisfy { $0 == norm.std[0] }

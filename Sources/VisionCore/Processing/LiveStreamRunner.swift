@@ -28,8 +28,10 @@ public final class LiveStreamRunner<Frame: Sendable, Output: Sendable>: Sendable
     ///   - label: names the callback queue (`com.mediapipe.tasks.vision.<label>_<uuid>`).
     ///   - process: runs a frame (on a worker queue).
     ///   - deliver: receives each processed frame's result and timestamp (on the callback queue).
-    public init(label: String, process: @escaping @Sendable (Frame) throws -> Output,
-                deliver: @escaping @Sendable (Result<Output, Error>, Int) -> Void) {
+    public init(
+        label: String, process: @escaping @Sendable (Frame) throws -> Output,
+        deliver: @escaping @Sendable (Result<Output, Error>, Int) -> Void
+    ) {
         self.process = process
         self.deliver = deliver
         let id = UUID().uuidString

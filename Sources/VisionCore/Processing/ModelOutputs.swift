@@ -14,7 +14,8 @@ public struct ModelOutputs: Sendable {
         var order: [Int] = []
         for name in tensorNames {
             guard let i = compiled.outputs.firstIndex(where: { $0.tensorName == name }) else {
-                throw VisionCoreError(.internal, "The runtime's outputs (\(compiled.outputs.map(\.tensorName))) do not include the model's output tensor '\(name)'.")
+                throw VisionCoreError(
+                    .internal, "The runtime's outputs (\(compiled.outputs.map(\.tensorName))) do not include the model's output tensor '\(name)'.")
             }
             order.append(i)
         }

@@ -21,8 +21,9 @@ public final class ObjectDetectionEngine: Sendable {
             throw VisionCoreError(.invalidArgument, "`category_allowlist` and `category_denylist` are mutually exclusive options.")
         }
         guard resources.file.subgraphs.count == 1 else {
-            throw VisionCoreError(.invalidArgument,
-                                  "Expected a model with a single subgraph, found \(resources.file.subgraphs.count).")
+            throw VisionCoreError(
+                .invalidArgument,
+                "Expected a model with a single subgraph, found \(resources.file.subgraphs.count).")
         }
         guard resources.metadata != nil else {
             throw VisionCoreError(.invalidArgument, "Object detection models require TFLite Model Metadata but none was found")

@@ -15,17 +15,21 @@ public struct OutputHeadRules: Sendable {
 
     /// The rules for a head: labels of `labelType` from `labelsFrom`'s metadata; the calibration
     /// (when `calibrated`) and the metadata threshold from `scoresFrom`'s; threshold and lists from `options`.
-    public init(labelsFrom: ModelMetadata.TensorMetadata?, labelType: ModelMetadata.AssociatedFileType,
-                scoresFrom: ModelMetadata.TensorMetadata?, calibrated: Bool = true, options: ResultOptions, resources: ModelResources) throws {
+    public init(
+        labelsFrom: ModelMetadata.TensorMetadata?, labelType: ModelMetadata.AssociatedFileType,
+        scoresFrom: ModelMetadata.TensorMetadata?, calibrated: Bool = true, options: ResultOptions, resources: ModelResources
+    ) throws {
         do {
             labels = try labelsFrom.flatMap { try LabelMap.load(tensor: $0, type: labelType, locale: options.displayNamesLocale, archive: resources.archive) }
             if calibrated, let metadata = scoresFrom, let cal = metadata.scoreCalibration {
                 guard let file = metadata.firstAssociatedFile(ofType: .tensorAxisScoreCalibration) else {
-                    throw VisionCoreError(.notFound,
-                                          "Found ScoreCalibrationOptions but missing required associated parameters file with type TENSOR_AXIS_SCORE_CALIBRATION.")
+                    throw VisionCoreError(
+                        .notFound,
+                        "Found ScoreCalibrationOptions but missing required associated parameters file with type TENSOR_AXIS_SCORE_CALIBRATION.")
                 }
-                calibration = try ScoreCalibration(fileContents: try resources.associatedFile(file.name), transformation: cal.transformation,
-                                                   defaultScore: cal.defaultScore)
+                calibration = try ScoreCalibration(
+                    fileContents: try resources.associatedFile(file.name), transformation: cal.transformation,
+                    defaultScore: cal.defaultScore)
             } else {
                 calibration = nil
             }
@@ -35,8 +39,9 @@ public struct OutputHeadRules: Sendable {
         threshold = options.scoreThreshold ?? scoresFrom?.scoreThreshold ?? options.fallbackScoreThreshold
         if !options.categoryAllowlist.isEmpty || !options.categoryDenylist.isEmpty {
             guard let labels else {
-                throw VisionCoreError(.invalidArgument,
-                                      "Using `category_allowlist` or `category_denylist` requires labels to be present in the TFLite Model Metadata but none was found.")
+                throw VisionCoreError(
+                    .invalidArgument,
+                    "Using `category_allowlist` or `category_denylist` requires labels to be present in the TFLite Model Metadata but none was found.")
             }
             func indices(_ list: [String]) -> Set<Int> { Set(list.compactMap { labels.names.firstIndex(of: $0) }) }
             let allow = indices(options.categoryAllowlist)
@@ -73,7 +78,9 @@ public struct OutputHeadRules: Sendable {
             return try model.withOutput(index) { raw in raw.map { q.scale * (Float($0) - Float(q.zeroPoint)) } }
         case .bool where allowingBool: return try model.withOutput(index) { raw in raw.map { $0 != 0 ? 1 : 0 } }
         default:
-            throw VisionCoreError(.invalidArgument, "Expected output tensor at index \(index) to have type UINT8 or FLOAT32\(allowingBool ? " or BOOL" : ""), found \(d.elementType) instead.")
+            throw VisionCoreError(
+                .invalidArgument,
+                "Expected output tensor at index \(index) to have type UINT8 or FLOAT32\(allowingBool ? " or BOOL" : ""), found \(d.elementType) instead.")
         }
     }
 }

@@ -33,17 +33,23 @@ public struct RawSSDDecoder: Sendable {
         }
         let boxes = Int(options.numBoxes), coords = Int(options.numCoords), classes = Int(options.numClasses)
         guard boxes > 0, coords >= 4, classes > 0, anchors.count == boxes else {
-            throw VisionCoreError(.invalidArgument,
-                                  "The object detector metadata is inconsistent: \(anchors.count) anchors for num_boxes \(boxes), num_coords \(coords), num_classes \(classes).")
+            throw VisionCoreError(
+                .invalidArgument,
+                "The object detector metadata is inconsistent: \(anchors.count) anchors for num_boxes \(boxes), num_coords \(coords), num_classes \(classes).")
         }
         let keypointEnd = Int(options.keypointCoordOffset) + Int(options.numKeypoints) * Int(options.numValuesPerKeypoint)
-        guard options.numKeypoints == 0 || (options.numKeypoints > 0 && options.keypointCoordOffset >= 0
-                                            && options.numValuesPerKeypoint >= 2 && keypointEnd <= coords) else {
+        guard
+            options.numKeypoints == 0
+                || (options.numKeypoints > 0 && options.keypointCoordOffset >= 0
+                    && options.numValuesPerKeypoint >= 2 && keypointEnd <= coords)
+        else {
             throw VisionCoreError(.invalidArgument, "The object detector metadata's keypoints do not fit in num_coords \(coords).")
         }
         guard boxesCount == boxes * coords, scoresCount == boxes * classes else {
-            throw VisionCoreError(.invalidArgument,
-                                  "The model's outputs (\(boxesCount) box values, \(scoresCount) scores) do not match the object detector metadata (\(boxes) boxes × \(coords) coordinates, \(classes) classes).")
+            throw VisionCoreError(
+                .invalidArgument,
+                "The model's outputs (\(boxesCount) box values, \(scoresCount) scores) do not match the object detector metadata (\(boxes) boxes × \(coords) coordinates, \(classes) classes)."
+            )
         }
         self.anchors = anchors
         self.options = options

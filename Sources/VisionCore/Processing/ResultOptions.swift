@@ -16,8 +16,10 @@ public struct ResultOptions: Equatable, Sendable {
     /// Not these label names.
     public var categoryDenylist: [String]
 
-    public init(displayNamesLocale: String? = "en", maxResults: Int = -1, scoreThreshold: Float? = nil,
-                categoryAllowlist: [String] = [], categoryDenylist: [String] = []) {
+    public init(
+        displayNamesLocale: String? = "en", maxResults: Int = -1, scoreThreshold: Float? = nil,
+        categoryAllowlist: [String] = [], categoryDenylist: [String] = []
+    ) {
         self.displayNamesLocale = displayNamesLocale
         self.maxResults = maxResults
         self.scoreThreshold = scoreThreshold

@@ -9,9 +9,11 @@ public enum AppearanceSignature {
     /// The signature of `box` in `bitmap` (packed RGB/RGBA/BGRA/gray; NV12 uses luma only), or nil
     /// when the box has no pixels inside the picture.
     public static func compute(_ bitmap: Bitmap, box: TrackBox, samples: Int = 24) -> [Float]? {
-        let inner = TrackBox(x: box.x + box.width * 0.2, y: box.y + box.height * 0.2,
-                             width: box.width * 0.6, height: box.height * 0.6)
-            .clipped(width: Double(bitmap.width), height: Double(bitmap.height))
+        let inner = TrackBox(
+            x: box.x + box.width * 0.2, y: box.y + box.height * 0.2,
+            width: box.width * 0.6, height: box.height * 0.6
+        )
+        .clipped(width: Double(bitmap.width), height: Double(bitmap.height))
         guard inner.width >= 1, inner.height >= 1 else { return nil }
         var histogram = [Float](repeating: 0, count: bins)
         let bpp = bitmap.format.bytesPerPixel

@@ -62,12 +62,13 @@ public final class ObjectTracker {
         // A box covering most of two or more followed objects is a group, not an object: it neither
         // moves a track nor starts one (the objects' own boxes, if any, do).
         let predictions = tracks.filter { $0.id != nil }.map { $0.filter.box }
-        let groups = Set(usable.filter { d in
-            let box = detections[d].box
-            // Each covered object is a sizeable part of the box, and the box is not one of them.
-            let covered = predictions.filter { $0.fractionInside(box) >= options.groupCoverage && $0.area >= 0.2 * box.area }
-            return covered.count >= 2 && !covered.contains { $0.iou(box) >= 0.6 }
-        })
+        let groups = Set(
+            usable.filter { d in
+                let box = detections[d].box
+                // Each covered object is a sizeable part of the box, and the box is not one of them.
+                let covered = predictions.filter { $0.fractionInside(box) >= options.groupCoverage && $0.area >= 0.2 * box.area }
+                return covered.count >= 2 && !covered.contains { $0.iou(box) >= 0.6 }
+            })
         let candidates = usable.filter { !groups.contains($0) }
         let high = candidates.filter { detections[$0].score >= options.highScoreThreshold }
         let low = candidates.filter { detections[$0].score >= options.lowScoreThreshold && detections[$0].score < options.highScoreThreshold }
@@ -155,8 +156,9 @@ public final class ObjectTracker {
         }
         for d in third.unmatchedDetections where !taken.contains(d) && detections[d].score >= options.newTrackThreshold && !isPart(d) {
             let det = detections[d]
-            var track = Track(filter: KalmanBoxFilter(det.box), id: nil, hits: 1, missed: 0, lastMatchMs: timestampMs,
-                              lastBox: det.box, appearance: det.appearance)
+            var track = Track(
+                filter: KalmanBoxFilter(det.box), id: nil, hits: 1, missed: 0, lastMatchMs: timestampMs,
+                lastBox: det.box, appearance: det.appearance)
             if options.confirmationHits <= 1 {
                 track.id = nextID
                 nextID += 1
@@ -169,9 +171,12 @@ public final class ObjectTracker {
 
     /// Optimal assignment of `trackIndices` to `detectionIndices` by 1 − IoU (blended with the
     /// appearance distance when asked), pairs below `minimumIoU` excluded.
-    private func associate(_ trackIndices: [Int], _ detectionIndices: [Int], _ detections: [TrackerDetection],
-                           minimumIoU: Double, appearance: Bool)
-        -> (matches: [(track: Int, detection: Int)], unmatchedTracks: [Int], unmatchedDetections: [Int]) {
+    private func associate(
+        _ trackIndices: [Int], _ detectionIndices: [Int], _ detections: [TrackerDetection],
+        minimumIoU: Double, appearance: Bool
+    )
+        -> (matches: [(track: Int, detection: Int)], unmatchedTracks: [Int], unmatchedDetections: [Int])
+    {
         guard !trackIndices.isEmpty, !detectionIndices.isEmpty else { return ([], trackIndices, detectionIndices) }
         let weight = appearance ? min(max(options.appearanceWeight, 0), 1) : 0
         var cost = [[Double]](repeating: [Double](repeating: .infinity, count: detectionIndices.count), count: trackIndices.count)

@@ -20,8 +20,10 @@ public struct StreamDetectionOptions: Equatable, Sendable {
 
     /// Options with out-of-range values replaced by the defaults (threshold 0.5, interval ≥ 1,
     /// IoU 0.6, margin 0…1 else 0.1, at least one object).
-    public init(mode: Mode, maxObjects: Int, localizerThreshold: Float = 0.5, reclassifyInterval: Int = 30, reclassifyIoU: Double = 0.6,
-                classificationMargin: Double = 0.1, tracker: TrackerOptions = TrackerOptions()) {
+    public init(
+        mode: Mode, maxObjects: Int, localizerThreshold: Float = 0.5, reclassifyInterval: Int = 30, reclassifyIoU: Double = 0.6,
+        classificationMargin: Double = 0.1, tracker: TrackerOptions = TrackerOptions()
+    ) {
         self.mode = mode
         self.maxObjects = max(1, maxObjects)
         self.localizerThreshold = localizerThreshold.isFinite ? localizerThreshold : 0.5

@@ -32,8 +32,10 @@ public final class StreamDetectionSession {
     }
 
     /// `started`: the time (uptime nanoseconds) pictures without a timestamp are timed from.
-    public init(options: StreamDetectionOptions, localizer: any ObjectLocalizing, classifier: (any RegionClassifying)?,
-                started: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+    public init(
+        options: StreamDetectionOptions, localizer: any ObjectLocalizing, classifier: (any RegionClassifying)?,
+        started: UInt64 = DispatchTime.now().uptimeNanoseconds
+    ) {
         self.options = options
         self.localizer = localizer
         self.classifier = classifier
@@ -54,7 +56,8 @@ public final class StreamDetectionSession {
         case .singleImage:
             let confident = candidates.filter { $0.score >= options.localizerThreshold }
             if options.maxObjects == 1 {
-                chosen = confident.max { Self.prominence($0.box, $0.score, width, height) < Self.prominence($1.box, $1.score, width, height) }
+                chosen =
+                    confident.max { Self.prominence($0.box, $0.score, width, height) < Self.prominence($1.box, $1.score, width, height) }
                     .map { [($0.box, $0.score, nil)] } ?? []
             } else {
                 chosen = confident.prefix(options.maxObjects).map { ($0.box, $0.score, nil) }
@@ -82,7 +85,8 @@ public final class StreamDetectionSession {
             if let kept = tracked.first(where: { $0.trackingID == mainID }) {
                 picked = [kept]
             } else {
-                picked = tracked.max { Self.prominence($0.box, Float($0.score), width, height) < Self.prominence($1.box, Float($1.score), width, height) }
+                picked =
+                    tracked.max { Self.prominence($0.box, Float($0.score), width, height) < Self.prominence($1.box, Float($1.score), width, height) }
                     .map { [$0] } ?? []
             }
             mainID = picked.first?.trackingID ?? mainID
@@ -101,15 +105,20 @@ public final class StreamDetectionSession {
 
     /// An object's labels: classified now, or (stream mode) the track's labels while its box has
     /// not changed much and fewer than `reclassifyInterval` frames have passed.
-    private func labels(_ box: TrackBox, id: Int?, in bitmap: Bitmap, orientation: ImageOrientation,
-                        _ classifier: any RegionClassifying) throws -> [Category] {
+    private func labels(
+        _ box: TrackBox, id: Int?, in bitmap: Bitmap, orientation: ImageOrientation,
+        _ classifier: any RegionClassifying
+    ) throws -> [Category] {
         if let id, let cached = labelCache[id], frameCount - cached.frame < options.reclassifyInterval,
-           cached.box.iou(box) >= options.reclassifyIoU {
+            cached.box.iou(box) >= options.reclassifyIoU
+        {
             return cached.labels
         }
         let width = Double(bitmap.width), height = Double(bitmap.height), margin = options.classificationMargin
-        let grown = TrackBox(x: box.x - box.width * margin, y: box.y - box.height * margin,
-                             width: box.width * (1 + 2 * margin), height: box.height * (1 + 2 * margin)).clipped(width: width, height: height)
+        let grown = TrackBox(
+            x: box.x - box.width * margin, y: box.y - box.height * margin,
+            width: box.width * (1 + 2 * margin), height: box.height * (1 + 2 * margin)
+        ).clipped(width: width, height: height)
         guard grown.width >= 1, grown.height >= 1 else { return [] }
         let region = NormalizedRect(x: grown.x / width, y: grown.y / height, width: grown.width / width, height: grown.height / height)
         let labels = try classifier.classifyRegion(bitmap, orientation: orientation, region: region)

@@ -19,7 +19,8 @@ extension TrackBox {
         // Whole-pixel boxes stay whole: values a rounding error away from an integer are that integer.
         func snapped(_ v: Double) -> Double { abs(v - v.rounded()) < 1e-6 ? v.rounded() : v }
         let a = normalized(x, y), b = normalized(x + width, y + height)
-        return TrackBox(x: snapped(min(a.0, b.0) * shownWidth), y: snapped(min(a.1, b.1) * shownHeight),
-                        width: snapped(abs(a.0 - b.0) * shownWidth), height: snapped(abs(a.1 - b.1) * shownHeight))
+        return TrackBox(
+            x: snapped(min(a.0, b.0) * shownWidth), y: snapped(min(a.1, b.1) * shownHeight),
+            width: snapped(abs(a.0 - b.0) * shownWidth), height: snapped(abs(a.1 - b.1) * shownHeight))
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
-import MediaPipeTasksVision
 import MLKit
+import MediaPipeTasksVision
+import Synchronization
 import Video
 
 // The APIs from Swift 6 concurrency: a detector shared by Tasks, owned by an actor, called from a
@@ -61,7 +61,9 @@ enum Concurrency {
         let mismatches = Counter()
         for _ in 0..<4 {
             queue.async(group: group) {
-                let same = (try? UIImage(contentsOfFile: photo).map { try JSON.text(Output.detections(try shared.detect(image: MPImage(uiImage: $0)).detections)) }) == expected
+                let same =
+                    (try? UIImage(contentsOfFile: photo).map { try JSON.text(Output.detections(try shared.detect(image: MPImage(uiImage: $0)).detections)) })
+                    == expected
                 if !same { mismatches.add() }
             }
         }
@@ -115,7 +117,9 @@ enum Concurrency {
         }
         live.finishLiveStreamResults()
         let streamed = try await reader.value
-        guard streamed.count == 5, streamed.allSatisfy({ $0 == expected }) else { throw AppError("live-stream async results: \(streamed.count) of 5, or different") }
+        guard streamed.count == 5, streamed.allSatisfy({ $0 == expected }) else {
+            throw AppError("live-stream async results: \(streamed.count) of 5, or different")
+        }
 
         // Video frames as an async sequence.
         var frames = 0
@@ -125,9 +129,11 @@ enum Concurrency {
                 if frame.number != frames { throw AppError("video frames out of order") }
             }
         }
-        return ["seed": "concurrency", "tasks": fromTasks.count, "dispatch": 4, "actor": fromActor.count,
-                "asyncLabels": fromTask.count, "liveStream": streamed.count, "videoFrames": frames,
-                "seed000LiveTimestamps": try Seed000.liveStream(photo: photo), "seed001LiveSetUp": try Seed001.liveStreamSetUp()]
+        return [
+            "seed": "concurrency", "tasks": fromTasks.count, "dispatch": 4, "actor": fromActor.count,
+            "asyncLabels": fromTask.count, "liveStream": streamed.count, "videoFrames": frames,
+            "seed000LiveTimestamps": try Seed000.liveStream(photo: photo), "seed001LiveSetUp": try Seed001.liveStreamSetUp(),
+        ]
     }
 }
 

@@ -1,14 +1,16 @@
 import Foundation
-import MediaPipeTasksVision
 import MLKit
+import MediaPipeTasksVision
 
 /// What the app prints: one JSON object per line, compared with MediaPipe's goldens by check.sh.
 enum Output {
     static func detections(_ detections: [Detection]) -> [[String: Any]] {
         detections.map { d in
             let b = d.boundingBox
-            return ["box": [Int(b.origin.x), Int(b.origin.y), Int(b.size.width), Int(b.size.height)],
-                    "categories": categories(d.categories)]
+            return [
+                "box": [Int(b.origin.x), Int(b.origin.y), Int(b.size.width), Int(b.size.height)],
+                "categories": categories(d.categories),
+            ]
         }
     }
 
@@ -18,8 +20,10 @@ enum Output {
 
     static func objects(_ objects: [Object]) -> [[String: Any]] {
         objects.map { o in
-            ["frame": [Int(o.frame.origin.x), Int(o.frame.origin.y), Int(o.frame.size.width), Int(o.frame.size.height)],
-             "labels": o.labels.map { ["index": $0.index, "text": $0.text, "confidence": Double($0.confidence)] }]
+            [
+                "frame": [Int(o.frame.origin.x), Int(o.frame.origin.y), Int(o.frame.size.width), Int(o.frame.size.height)],
+                "labels": o.labels.map { ["index": $0.index, "text": $0.text, "confidence": Double($0.confidence)] },
+            ]
         }
     }
 

@@ -13,7 +13,8 @@ class ObjectDetectorResultProcessor: NSObject, ObjectDetectorLiveStreamDelegate 
         _ objectDetector: ObjectDetector,
         didFinishDetection objectDetectionResult: ObjectDetectorResult?,
         timestampInMilliseconds: Int,
-        error: Error?) {
+        error: Error?
+    ) {
         // Process the detection result or errors here.
         timestamps.append(timestampInMilliseconds)
     }

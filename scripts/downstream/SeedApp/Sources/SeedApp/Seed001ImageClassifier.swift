@@ -8,7 +8,8 @@ class ImageClassifierResultProcessor: NSObject, ImageClassifierLiveStreamDelegat
         _ imageClassifier: ImageClassifier,
         didFinishClassification result: ImageClassifierResult?,
         timestampInMilliseconds: Int,
-        error: Error?) {
+        error: Error?
+    ) {
         // Process the image classifier result or errors here.
     }
 }

@@ -4,21 +4,21 @@ import MLKit
 // Seed 004 (ML Kit: label images with a custom model), as written; the camera helper included.
 
 func imageOrientation(
-  deviceOrientation: UIDeviceOrientation,
-  cameraPosition: AVCaptureDevice.Position
+    deviceOrientation: UIDeviceOrientation,
+    cameraPosition: AVCaptureDevice.Position
 ) -> UIImage.Orientation {
-  switch deviceOrientation {
-  case .portrait:
-    return cameraPosition == .front ? .leftMirrored : .right
-  case .landscapeLeft:
-    return cameraPosition == .front ? .downMirrored : .up
-  case .portraitUpsideDown:
-    return cameraPosition == .front ? .rightMirrored : .left
-  case .landscapeRight:
-    return cameraPosition == .front ? .upMirrored : .down
-  case .faceDown, .faceUp, .unknown:
-    return .up
-  }
+    switch deviceOrientation {
+    case .portrait:
+        return cameraPosition == .front ? .leftMirrored : .right
+    case .landscapeLeft:
+        return cameraPosition == .front ? .downMirrored : .up
+    case .portraitUpsideDown:
+        return cameraPosition == .front ? .rightMirrored : .left
+    case .landscapeRight:
+        return cameraPosition == .front ? .upMirrored : .down
+    case .faceDown, .faceUp, .unknown:
+        return .up
+    }
 }
 
 enum Seed004 {
