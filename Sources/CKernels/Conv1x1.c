@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { kNR = 16, kMR = 6 };
+enum { kNR = 16, kMR = 6, kQuadMR = 12 };
 enum { kUInt8, kHybrid };
 
 struct vt_conv1x1 {
@@ -30,6 +30,10 @@ struct vt_conv1x1 {
   float *channel_scales;      // [nb · 16]
   float *fbias;               // [nb · 16]
   float min, max;             // the activation's range
+  // the dot-product (VNNI) path, made on its first run (runs of one op are serialized)
+  int32_t kq;                 // input channel quads
+  uint8_t *quads;             // [nb][kq][16][4] signed filter bytes (uint8 kind: w − 128), zero-padded
+  int32_t *quad_terms;        // [nb · 16] uint8: bias − izp·Σw + K·izp·fzp; hybrid: Σw
 };
 
 static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
@@ -56,6 +60,7 @@ static vt_conv1x1 *alloc_op(int kind, int32_t k, int32_t n) {
   op->k = k;
   op->n = n;
   op->kp = (k + 1) / 2;
+  op->kq = (k + 3) / 4;
   op->nb = (n + kNR - 1) / kNR;
   const size_t packed = (size_t)op->nb * (size_t)op->kp * kNR * 2;
   op->packed = aligned_alloc(64, align64(packed));
@@ -130,6 +135,8 @@ void vt_conv1x1_free(vt_conv1x1 *op) {
   free(op->bias);
   free(op->channel_scales);
   free(op->fbias);
+  free(op->quads);
+  free(op->quad_terms);
   free(op);
 }
 
@@ -140,7 +147,11 @@ int vt_conv1x1_is_hybrid(const vt_conv1x1 *op) { return op && op->kind == kHybri
 enum { kChunk = 16 * kMR };  // rows prepared and multiplied together (their int16 input stays in L1/L2)
 
 // Each thread's scratch: a chunk's int16 input rows, then (hybrid) their float dequantization scales.
-static size_t part_bytes(const vt_conv1x1 *op) { return align64((size_t)kChunk * (size_t)op->kp * 4) + align64(kChunk * sizeof(float)); }
+// (The dot-product path also keeps the chunk's rows as bytes and two int32 per row after these.)
+static size_t quad_bytes(const vt_conv1x1 *op) { return align64((size_t)kChunk * (size_t)op->kq * 4) + align64(2 * kChunk * sizeof(int32_t)); }
+static size_t part_bytes(const vt_conv1x1 *op) {
+  return align64((size_t)kChunk * (size_t)op->kp * 4) + align64(kChunk * sizeof(float)) + quad_bytes(op);
+}
 
 size_t vt_conv1x1_scratch_size(const vt_conv1x1 *op, int32_t threads) {
   if (!op || threads < 1 || threads > 64) return 0;
@@ -192,7 +203,7 @@ static inline __attribute__((always_inline)) void store_row_correction(const vt_
 }
 
 // Rows m0..<m1 of the input as int16 (scalar), into a[0…] and dequant[0…].
-static void prepare_plain(const vt_conv1x1 *op, const void *input, int64_t m0, int64_t m1, int16_t *a, float *dequant) {
+static void prepare_plain(const vt_conv1x1 *op, const void *input, int64_t m0, int64_t m1, int16_t *a, float *dequant, int32_t *zps) {
   const int32_t k = op->k, k2 = op->kp * 2;
   for (int64_t m = m0; m < m1; m++) {
     int16_t *row = a + (size_t)(m - m0) * (size_t)k2;
@@ -210,6 +221,7 @@ static void prepare_plain(const vt_conv1x1 *op, const void *input, int64_t m0, i
       float multiplier;
       int32_t zp;
       pixel_params(lo, hi, &multiplier, &zp, &dequant[m - m0]);
+      if (zps) zps[m - m0] = zp;
       for (int32_t c = 0; c < k; c++) row[c] = quantize_value(x[c], multiplier, zp);
     }
     if (k2 > k) row[k] = 0;
@@ -239,7 +251,7 @@ static void rows_plain(const vt_conv1x1 *op, const void *input, int64_t m0, int6
   const int32_t k2 = op->kp * 2;
   for (int64_t m = m0; m < m1; m++) {
     const int64_t c0 = m0 + (m - m0) / kChunk * kChunk;
-    if (m == c0) prepare_plain(op, input, c0, c0 + kChunk < m1 ? c0 + kChunk : m1, a, dequant);
+    if (m == c0) prepare_plain(op, input, c0, c0 + kChunk < m1 ? c0 + kChunk : m1, a, dequant, NULL);
     const int16_t *x = a + (size_t)(m - c0) * (size_t)k2;
     int32_t correction = 0;
     if (op->kind == kUInt8) memcpy(&correction, &dequant[m - c0], 4);
@@ -262,7 +274,7 @@ static void rows_plain(const vt_conv1x1 *op, const void *input, int64_t m0, int6
 #include <immintrin.h>
 
 __attribute__((target("avx2"))) static void prepare_avx2(const vt_conv1x1 *op, const void *input, int64_t m0, int64_t m1, int16_t *a,
-                                                         float *dequant) {
+                                                         float *dequant, int32_t *zps) {
   const int32_t k = op->k, k2 = op->kp * 2;
   for (int64_t m = m0; m < m1; m++) {
     int16_t *row = a + (size_t)(m - m0) * (size_t)k2;
@@ -301,6 +313,7 @@ __attribute__((target("avx2"))) static void prepare_avx2(const vt_conv1x1 *op, c
       float multiplier;
       int32_t zp;
       pixel_params(lo, hi, &multiplier, &zp, &dequant[m - m0]);
+      if (zps) zps[m - m0] = zp;
       const __m256 vm = _mm256_set1_ps(multiplier), vcap = _mm256_set1_ps(32767.0f);
       const __m256i vzp = _mm256_set1_epi16((int16_t)zp);
       for (c = 0; c + 16 <= k; c += 16) {
@@ -447,7 +460,7 @@ __attribute__((target("avx2,fma"))) static inline __attribute__((always_inline))
   const int rows_outer = (size_t)op->nb * (size_t)op->kp * kNR * 2 <= kRowsOuterFilterBytes;
   for (int64_t c0 = m0; c0 < m1; c0 += kChunk) {
     const int64_t c1 = c0 + kChunk < m1 ? c0 + kChunk : m1;
-    prepare_avx2(op, input, c0, c1, a, row_slot);
+    prepare_avx2(op, input, c0, c1, a, row_slot, NULL);
     if (rows_outer) {
       for (int64_t mb = c0; mb < c1; mb += kMR)
         for (int32_t nb = 0; nb < op->nb; nb++) block_avx2(op, kind, nb, mb, c0, c1, a, row_slot, output);
@@ -465,21 +478,229 @@ __attribute__((target("avx2,fma"))) static void rows_avx2(const vt_conv1x1 *op, 
 }
 #endif
 
+
+// --- The dot-product (VNNI) path -----------------------------------------------------------------
+
+// The filters as signed-byte quads, and the per-column terms (see Conv1x1Quad.h). Made once, on the
+// op's first dot-product run; 0, or -1 when out of memory.
+static int make_quads(vt_conv1x1 *op) {
+  if (op->quads) return 0;
+  const size_t bytes = (size_t)op->nb * (size_t)op->kq * 64;
+  uint8_t *quads = aligned_alloc(64, align64(bytes));
+  int32_t *terms = aligned_alloc(64, align64((size_t)op->nb * kNR * sizeof(int32_t)));
+  if (!quads || !terms) {
+    free(quads);
+    free(terms);
+    return -1;
+  }
+  memset(quads, 0, bytes);
+  memset(terms, 0, (size_t)op->nb * kNR * sizeof(int32_t));
+  for (int32_t n = 0; n < op->n; n++) {
+    uint32_t sum = 0;  // int32 wrap-around, as the vectors do
+    for (int32_t k = 0; k < op->k; k++) {
+      const uint8_t b = *packed_at(op, n, k);
+      const int32_t w = op->kind == kUInt8 ? (int32_t)b : (int32_t)(int8_t)b;
+      sum += (uint32_t)w;
+      const size_t at = (((size_t)(n / kNR) * (size_t)op->kq + (size_t)(k / 4)) * kNR + (size_t)(n % kNR)) * 4 + (size_t)(k % 4);
+      quads[at] = (uint8_t)(int8_t)(op->kind == kUInt8 ? w - 128 : w);
+    }
+    if (op->kind == kUInt8) {
+      const uint32_t izp = (uint32_t)op->input_zero_point, fzp = (uint32_t)op->filter_zero_point;
+      terms[n] = (int32_t)((uint32_t)op->bias[n] - izp * sum + (uint32_t)op->k * izp * fzp);
+    } else {
+      terms[n] = (int32_t)sum;
+    }
+  }
+  op->quads = quads;
+  op->quad_terms = terms;
+  return 0;
+}
+
+// Rows c0..<c1 as unsigned bytes, kq·4 each (zero-padded), and each row's term: uint8 kind
+// (128 − fzp)·Σx; hybrid kind −(128 + zp), its pixel scale in `slot` (the int16 rows made by
+// `prepare` give q − zp, hence q + 128).
+typedef void (*prepare_fn)(const vt_conv1x1 *, const void *, int64_t, int64_t, int16_t *, float *, int32_t *);
+static inline __attribute__((always_inline)) void prepare_quads(const vt_conv1x1 *op, prepare_fn prepare, const void *input, int64_t c0, int64_t c1,
+                                                                  int16_t *a, uint8_t *rows, int32_t *row_terms, float *slot) {
+  const int32_t k = op->k, stride = op->kq * 4;
+  if (op->kind == kUInt8) {
+    const uint32_t factor = 128u - (uint32_t)op->filter_zero_point;
+    for (int64_t m = c0; m < c1; m++) {
+      const uint8_t *x = (const uint8_t *)input + (size_t)m * (size_t)k;
+      uint8_t *row = rows + (size_t)(m - c0) * (size_t)stride;
+      uint32_t sum = 0;
+      for (int32_t c = 0; c < k; c++) {
+        row[c] = x[c];
+        sum += x[c];
+      }
+      for (int32_t c = k; c < stride; c++) row[c] = 0;
+      row_terms[m - c0] = (int32_t)(factor * sum);
+    }
+  } else {
+    int32_t *zps = row_terms + kChunk;
+    prepare(op, input, c0, c1, a, slot, zps);
+    const int32_t k2 = op->kp * 2;
+    for (int64_t m = c0; m < c1; m++) {
+      const int16_t *q = a + (size_t)(m - c0) * (size_t)k2;
+      uint8_t *row = rows + (size_t)(m - c0) * (size_t)stride;
+      const int32_t zp = zps[m - c0];
+      for (int32_t c = 0; c < k; c++) row[c] = (uint8_t)(q[c] + zp + 128);
+      for (int32_t c = k; c < stride; c++) row[c] = 0;
+      row_terms[m - c0] = -(128 + zp);
+    }
+  }
+}
+
+// The portable variant: each operation as the instruction computes it, lane by lane.
+typedef struct { int32_t v[16]; } qv_portable;
+typedef struct { float v[16]; } fv_portable;
+static inline qv_portable qvp_load(const int32_t *p) { qv_portable r; memcpy(r.v, p, sizeof r.v); return r; }
+static inline qv_portable qvp_set1(int32_t x) { qv_portable r; for (int i = 0; i < 16; i++) r.v[i] = x; return r; }
+static inline qv_portable qvp_add(qv_portable a, qv_portable b) {
+  for (int i = 0; i < 16; i++) a.v[i] = (int32_t)((uint32_t)a.v[i] + (uint32_t)b.v[i]);
+  return a;
+}
+static inline qv_portable qvp_mullo(qv_portable a, qv_portable b) {
+  for (int i = 0; i < 16; i++) a.v[i] = (int32_t)((uint32_t)a.v[i] * (uint32_t)b.v[i]);
+  return a;
+}
+// vpdpbusd: each lane adds the four products of its unsigned bytes of `quad` (broadcast) and its signed
+// bytes of `w`, without saturation (int32 wrap-around).
+static inline qv_portable qvp_dpbusd(qv_portable acc, int32_t quad, const uint8_t *w) {
+  uint8_t u[4];
+  memcpy(u, &quad, 4);
+  for (int i = 0; i < 16; i++) {
+    int32_t sum = 0;
+    for (int t = 0; t < 4; t++) sum += (int32_t)u[t] * (int32_t)(int8_t)w[i * 4 + t];
+    acc.v[i] = (int32_t)((uint32_t)acc.v[i] + (uint32_t)sum);
+  }
+  return acc;
+}
+static inline fv_portable fvp_from(qv_portable a) { fv_portable r; for (int i = 0; i < 16; i++) r.v[i] = (float)a.v[i]; return r; }
+static inline fv_portable fvp_load(const float *p) { fv_portable r; memcpy(r.v, p, sizeof r.v); return r; }
+static inline fv_portable fvp_set1(float x) { fv_portable r; for (int i = 0; i < 16; i++) r.v[i] = x; return r; }
+static inline fv_portable fvp_mul(fv_portable a, fv_portable b) { for (int i = 0; i < 16; i++) a.v[i] = a.v[i] * b.v[i]; return a; }
+static inline fv_portable fvp_fmadd(fv_portable a, fv_portable b, fv_portable c) {
+  for (int i = 0; i < 16; i++) a.v[i] = fmaf(a.v[i], b.v[i], c.v[i]);
+  return a;
+}
+static inline fv_portable fvp_max(fv_portable a, fv_portable b) { for (int i = 0; i < 16; i++) a.v[i] = a.v[i] > b.v[i] ? a.v[i] : b.v[i]; return a; }
+static inline fv_portable fvp_min(fv_portable a, fv_portable b) { for (int i = 0; i < 16; i++) a.v[i] = a.v[i] < b.v[i] ? a.v[i] : b.v[i]; return a; }
+static inline qv_portable qvp_round(fv_portable a) { qv_portable r; for (int i = 0; i < 16; i++) r.v[i] = cvt_rne(a.v[i]); return r; }
+static inline void qvp_store_u8(uint8_t *p, qv_portable a, int32_t n) { for (int i = 0; i < n; i++) p[i] = (uint8_t)a.v[i]; }
+static inline void fvp_store(float *p, fv_portable a, int32_t n) { memcpy(p, a.v, (size_t)n * sizeof(float)); }
+
+#define qv qv_portable
+#define fv fv_portable
+#define qv_load qvp_load
+#define qv_set1 qvp_set1
+#define qv_add qvp_add
+#define qv_mullo qvp_mullo
+#define qv_dpbusd qvp_dpbusd
+#define fv_from fvp_from
+#define fv_load fvp_load
+#define fv_set1 fvp_set1
+#define fv_mul fvp_mul
+#define fv_fmadd fvp_fmadd
+#define fv_max fvp_max
+#define fv_min fvp_min
+#define qv_round qvp_round
+#define qv_store_u8 qvp_store_u8
+#define fv_store fvp_store
+#define QUAD(name) quad_portable_##name
+#define QUAD_TARGET
+#define QUAD_PREPARE prepare_plain
+#include "Conv1x1Quad.h"
+#undef qv
+#undef fv
+#undef qv_load
+#undef qv_set1
+#undef qv_add
+#undef qv_mullo
+#undef qv_dpbusd
+#undef fv_from
+#undef fv_load
+#undef fv_set1
+#undef fv_mul
+#undef fv_fmadd
+#undef fv_max
+#undef fv_min
+#undef qv_round
+#undef qv_store_u8
+#undef fv_store
+#undef QUAD
+#undef QUAD_TARGET
+#undef QUAD_PREPARE
+
+#if defined(__x86_64__) || defined(__i386__)
+// The hardware variant: the same operations as AVX-512 (VNNI) instructions.
+#define VT_AVX512VNNI __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,avx2,fma")))
+#define qv __m512i
+#define fv __m512
+#define qv_load(p) _mm512_loadu_si512((const void *)(p))
+#define qv_set1 _mm512_set1_epi32
+#define qv_add _mm512_add_epi32
+#define qv_mullo _mm512_mullo_epi32
+#define qv_dpbusd(acc, quad, w) _mm512_dpbusd_epi32((acc), _mm512_set1_epi32(quad), _mm512_loadu_si512((const void *)(w)))
+#define fv_from _mm512_cvtepi32_ps
+#define fv_load _mm512_loadu_ps
+#define fv_set1 _mm512_set1_ps
+#define fv_mul _mm512_mul_ps
+#define fv_fmadd _mm512_fmadd_ps
+#define fv_max _mm512_max_ps
+#define fv_min _mm512_min_ps
+#define qv_round _mm512_cvtps_epi32
+#define qv_store_u8(p, a, n) _mm_mask_storeu_epi8((void *)(p), (__mmask16)((1u << (n)) - 1u), _mm512_cvtepi32_epi8(a))
+#define fv_store(p, a, n) _mm512_mask_storeu_ps((void *)(p), (__mmask16)((1u << (n)) - 1u), (a))
+#define QUAD(name) quad_vnni_##name
+#define QUAD_TARGET VT_AVX512VNNI
+#define QUAD_PREPARE prepare_avx2
+#include "Conv1x1Quad.h"
+#undef qv
+#undef fv
+#undef qv_load
+#undef qv_set1
+#undef qv_add
+#undef qv_mullo
+#undef qv_dpbusd
+#undef fv_from
+#undef fv_load
+#undef fv_set1
+#undef fv_mul
+#undef fv_fmadd
+#undef fv_max
+#undef fv_min
+#undef qv_round
+#undef qv_store_u8
+#undef fv_store
+#undef QUAD
+#undef QUAD_TARGET
+#undef QUAD_PREPARE
+#endif
+
+// Whether this CPU has the dot-product instructions (AVX-512 with VNNI).
+static int has_vnni(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+         __builtin_cpu_supports("avx512vnni");
+#else
+  return 0;
+#endif
+}
+
 const char *vt_conv1x1_path(void) {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_cpu_init();
+  if (has_vnni()) return "vnni";
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return "avx2";
 #endif
   return "scalar";
 }
 
 int vt_conv1x1_preferred(void) {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_cpu_init();
-  return vt_conv1x1_path()[0] == 'a' && !__builtin_cpu_supports("avx512vnni") && !__builtin_cpu_supports("avxvnni");
-#else
-  return 0;
-#endif
+  const char *path = vt_conv1x1_path();
+  return path[0] == 'a' || path[0] == 'v';
 }
 
 typedef void (*rows_fn)(const vt_conv1x1 *, const void *, int64_t, int64_t, void *, int16_t *, float *);
@@ -523,12 +744,34 @@ int vt_conv1x1_run_scalar(const vt_conv1x1 *op, const void *input, int64_t pixel
   return run_with(rows_plain, op, input, pixels, output, scratch, scratch_size, 1, NULL);
 }
 
+int vt_conv1x1_run_path(const vt_conv1x1 *op, const char *path, const void *input, int64_t pixels, void *output, void *scratch,
+                        size_t scratch_size, int32_t threads, vt_pool *pool) {
+  if (!op || !path) return -1;
+  if (strcmp(path, "scalar") == 0) return run_with(rows_plain, op, input, pixels, output, scratch, scratch_size, threads, pool);
+  if (strcmp(path, "vnni-portable") == 0) {
+    if (make_quads((vt_conv1x1 *)op) != 0) return -1;
+    return run_with(quad_portable_rows, op, input, pixels, output, scratch, scratch_size, threads, pool);
+  }
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  if (strcmp(path, "avx2") == 0) {
+    if (!(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))) return -2;
+    return run_with(rows_avx2, op, input, pixels, output, scratch, scratch_size, threads, pool);
+  }
+  if (strcmp(path, "vnni") == 0) {
+    if (!has_vnni()) return -2;
+    if (make_quads((vt_conv1x1 *)op) != 0) return -1;
+    return run_with(quad_vnni_rows, op, input, pixels, output, scratch, scratch_size, threads, pool);
+  }
+  return -1;
+#else
+  return strcmp(path, "avx2") == 0 || strcmp(path, "vnni") == 0 ? -2 : -1;
+#endif
+}
+
 int vt_conv1x1_run(const vt_conv1x1 *op, const void *input, int64_t pixels, void *output, void *scratch, size_t scratch_size,
                    int32_t threads, vt_pool *pool) {
-#if defined(__x86_64__) || defined(__i386__)
-  if (vt_conv1x1_path()[0] == 'a') return run_with(rows_avx2, op, input, pixels, output, scratch, scratch_size, threads, pool);
-#endif
-  return run_with(rows_plain, op, input, pixels, output, scratch, scratch_size, threads, pool);
+  return vt_conv1x1_run_path(op, vt_conv1x1_path(), input, pixels, output, scratch, scratch_size, threads, pool);
 }
 
 // --- Custom options ----------------------------------------------------------------------------

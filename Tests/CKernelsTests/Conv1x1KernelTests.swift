@@ -115,38 +115,87 @@ struct Conv1x1KernelTests {
         }
     }
 
-    @Test("the scalar path computes what the fast path does")
-    func scalarPath() throws {
-        #expect(["avx2", "scalar"].contains(CompiledModel.conv1x1KernelPath))
+    /// The paths this CPU can run; "vnni-portable" (the VNNI kernel's source in portable C) runs everywhere.
+    static var paths: [String] {
+        var paths = ["scalar", "avx2", "vnni", "vnni-portable"]
+        if CompiledModel.conv1x1KernelPath == "scalar" { paths.removeAll { $0 == "avx2" || $0 == "vnni" } }
+        if CompiledModel.conv1x1KernelPath == "avx2" { paths.removeAll { $0 == "vnni" } }
+        return paths
+    }
+
+    /// Runs `op` on every path (1 and 2 threads) and returns each path's output.
+    static func allPaths(_ op: OpaquePointer, input: UnsafeRawPointer, pixels: Int64, outputBytes: Int) -> [String: [UInt8]] {
+        var outputs: [String: [UInt8]] = [:]
+        var scratch = [UInt8](repeating: 0, count: vt_conv1x1_scratch_size(op, 2))
+        for path in paths {
+            for threads: Int32 in [1, 2] {
+                var out = [UInt8](repeating: 0xA5, count: outputBytes)
+                let status = vt_conv1x1_run_path(op, path, input, pixels, &out, &scratch, scratch.count, threads, nil)
+                #expect(status == 0, "\(path), \(threads) threads")
+                outputs["\(path)/\(threads)"] = out
+            }
+        }
+        return outputs
+    }
+
+    @Test("uint8: every path — scalar, AVX2, AVX-512 VNNI, and the VNNI kernel in portable C — gives the same bytes")
+    func pathsUInt8() throws {
+        #expect(["vnni", "avx2", "scalar"].contains(CompiledModel.conv1x1KernelPath))
         var r = Random(state: 99)
-        for c in Self.cases {
-            let (fast, plain) = try Self.compareScalar(c, &r)
-            #expect(fast == plain, "\(c)")
+        for c in Self.cases + [
+            Case(h: 1, w: 13, k: 2, n: 16, izp: 200, fzp: 3, ozp: 7, iscale: 0.3, fscale: 0.4, oscale: 0.2, activation: 0, bias: true),
+            Case(h: 5, w: 5, k: 4, n: 1, izp: 0, fzp: 255, ozp: 0, iscale: 0.1, fscale: 0.1, oscale: 0.1, activation: 3, bias: true),
+        ] {
+            let weights = (0..<(c.n * c.k)).map { _ in UInt8(truncatingIfNeeded: r.next()) }
+            let bias = (0..<c.n).map { _ in Int32(truncatingIfNeeded: Int(r.next() % 40_001) - 20_000) }
+            let input = (0..<(c.h * c.w * c.k)).map { _ in UInt8(truncatingIfNeeded: r.next()) }
+            let op: OpaquePointer? = weights.withUnsafeBufferPointer { w in
+                bias.withUnsafeBufferPointer { b in
+                    var p = vt_qconv_params(
+                        in_channels: Int32(c.k), out_channels: Int32(c.n), activation: Int32(c.activation),
+                        input_zero_point: Int32(c.izp), filter_zero_point: Int32(c.fzp), output_zero_point: Int32(c.ozp),
+                        input_scale: c.iscale, filter_scale: c.fscale, output_scale: c.oscale, filter: w.baseAddress, bias: b.baseAddress)
+                    return vt_qconv_create(&p)
+                }
+            }
+            let kernel = try #require(op)
+            defer { vt_conv1x1_free(kernel) }
+            let outputs = input.withUnsafeBytes { Self.allPaths(kernel, input: $0.baseAddress!, pixels: Int64(c.h * c.w), outputBytes: c.h * c.w * c.n) }
+            let reference = try #require(outputs["scalar/1"])
+            for (path, out) in outputs.sorted(by: { $0.key < $1.key }) { #expect(out == reference, "\(c) on \(path)") }
+            #expect(outputs.count == Self.paths.count * 2)
         }
     }
 
-    /// The kernel's two C paths on one case's random input.
-    static func compareScalar(_ c: Case, _ r: inout Random) throws -> ([UInt8], [UInt8]) {
-        let weights = (0..<(c.n * c.k)).map { _ in UInt8(truncatingIfNeeded: r.next()) }
-        let bias = (0..<c.n).map { _ in Int32(truncatingIfNeeded: Int(r.next() % 40_001) - 20_000) }
-        let input = (0..<(c.h * c.w * c.k)).map { _ in UInt8(truncatingIfNeeded: r.next()) }
-        let pixels = Int64(c.h * c.w)
-        let op: OpaquePointer? = weights.withUnsafeBufferPointer { w in
-            bias.withUnsafeBufferPointer { b in
-                var p = vt_qconv_params(
-                    in_channels: Int32(c.k), out_channels: Int32(c.n), activation: Int32(c.activation),
-                    input_zero_point: Int32(c.izp), filter_zero_point: Int32(c.fzp), output_zero_point: Int32(c.ozp),
-                    input_scale: c.iscale, filter_scale: c.fscale, output_scale: c.oscale, filter: w.baseAddress, bias: b.baseAddress)
-                return vt_qconv_create(&p)
+    @Test("hybrid: every path gives the same floats, bit for bit (extreme and constant pixels included)")
+    func pathsHybrid() throws {
+        var r = Random(state: 123)
+        let shapes: [(k: Int, n: Int, pixels: Int)] = [(1, 3, 7), (3, 16, 13), (5, 17, 25), (64, 40, 100), (130, 31, 37), (256, 96, 97)]
+        for (k, n, pixels) in shapes {
+            for activation: Int32 in [0, 1, 3] {
+                let weights = (0..<(n * k)).map { _ in Int8(truncatingIfNeeded: r.next()) }
+                let scales = (0..<n).map { _ in r.float(0.001...0.05) }
+                let bias = (0..<n).map { _ in r.float(-2...2) }
+                var input = (0..<(pixels * k)).map { _ in r.float(-6...6) }
+                for c in 0..<k { input[c] = 0 }  // a constant pixel
+                if pixels > 2 { for c in 0..<k { input[k + c] = c % 2 == 0 ? 3.0e4 : -1.0e-30 } }  // an extreme one
+                let op: OpaquePointer? = weights.withUnsafeBufferPointer { w in
+                    scales.withUnsafeBufferPointer { s in
+                        bias.withUnsafeBufferPointer { b in
+                            var p = vt_hconv_params(
+                                in_channels: Int32(k), out_channels: Int32(n), activation: activation, filter: w.baseAddress,
+                                channel_scales: s.baseAddress, bias: b.baseAddress)
+                            return vt_hconv_create(&p)
+                        }
+                    }
+                }
+                let kernel = try #require(op)
+                defer { vt_conv1x1_free(kernel) }
+                let outputs = input.withUnsafeBytes { Self.allPaths(kernel, input: $0.baseAddress!, pixels: Int64(pixels), outputBytes: pixels * n * 4) }
+                let reference = try #require(outputs["scalar/1"])
+                for (path, out) in outputs.sorted(by: { $0.key < $1.key }) { #expect(out == reference, "hybrid \(k)→\(n) act\(activation) on \(path)") }
             }
         }
-        let kernel = try #require(op)
-        defer { vt_conv1x1_free(kernel) }
-        var fast = [UInt8](repeating: 0, count: c.h * c.w * c.n), plain = fast
-        var scratch = [UInt8](repeating: 0, count: vt_conv1x1_scratch_size(kernel, 2))
-        #expect(vt_conv1x1_run(kernel, input, pixels, &fast, &scratch, scratch.count, 2, nil) == 0)
-        #expect(vt_conv1x1_run_scalar(kernel, input, pixels, &plain, &scratch, scratch.count) == 0)
-        return (fast, plain)
     }
 
     @Test("invalid parameters are refused: zero points out of range, a requantization scale ≥ 256, bad scales or activations")

@@ -5,7 +5,10 @@ and with --mediapipe PYTHON, MediaPipe 1.2.2's Python detect/classify on the sam
 With MediaPipe, the comparison is interleaved: ROUNDS rounds of (ours, MediaPipe) — ABAB… — each a
 process of its own pinned to the same CPU (taskset -c CPU), each giving the median of RUNS calls; the
 table shows the median of the rounds' medians and the ratio ours/MediaPipe with its spread (min–max
-over rounds), so that one noisy minute cannot decide a comparison. The CPU's name and flags are
+over rounds), so that one noisy minute cannot decide a comparison. Each row is followed by the end to
+end line — a photo file in, a result out: decoding alone, and file → result (decoding + the task),
+ours (`MPImage(contentsOfFile:)`) vs MediaPipe's `mp.Image.create_from_file` — and the model's load
+time (cold: its pages dropped from the page cache; warm) and first call. The CPU's name and flags are
 printed and stored with the results (out/bench.jsonl).
 
 Usage: bench.py --bin VISION_TASKS --assets DIR [--mediapipe PYTHON] [--runs 100] [--rounds 5] [--cpu 1]
@@ -93,11 +96,12 @@ def main():
             rounds = []
             for _ in range(a.rounds if a.mediapipe else 1):
                 ours = run_json(ours_cmd, env)
-                mp = None
+                mp, mp_all = None, None
                 if a.mediapipe:
-                    mp = run_json(pinned([a.mediapipe, os.path.join(here, "mediapipe_bench.py"), model_path, image_path,
-                                          str(a.runs), "5", ours["task"]], cpu_index))["detect_ms"]
-                rounds.append((ours, mp))
+                    mp_all = run_json(pinned([a.mediapipe, os.path.join(here, "mediapipe_bench.py"), model_path, image_path,
+                                              str(a.runs), "5", ours["task"]], cpu_index))
+                    mp = mp_all["detect_ms"]
+                rounds.append((ours, mp, mp_all))
             med = lambda key: statistics.median(r[0][key] for r in rounds)
             row = f"{model + (' ' + ' '.join(extra) if extra else ''):<60} {image:<13} {med('raw_ms'):7.3f} {med('preprocess_ms'):7.3f} " \
                   f"{med('postprocess_ms'):7.3f} {med('detect_ms'):8.3f} {med('detect_over_raw'):8.3f}"
@@ -112,6 +116,23 @@ def main():
                 record.update({"mediapipe_ms": mp_med, "mediapipe_rounds_ms": [r[1] for r in rounds],
                                "ours_over_mediapipe": statistics.median(ratios), "ratio_min": min(ratios), "ratio_max": max(ratios)})
             print(row, flush=True)
+            mo = lambda key: statistics.median(r[0][key] for r in rounds)
+            e2e = f"{'':<4}end to end: decode {mo('decode_ms'):.2f} ms, file → result {mo('file_to_result_ms'):.2f} ms"
+            record.update({"decode_ms": mo("decode_ms"), "file_to_result_ms": mo("file_to_result_ms"),
+                           "load_cold_ms": mo("load_cold_ms"), "load_warm_ms": mo("load_warm_ms"), "first_call_ms": mo("first_call_ms")})
+            if a.mediapipe:
+                e2e_ratios = [r[0]["file_to_result_ms"] / r[2]["file_to_result_ms"] for r in rounds]
+                dec_ratios = [r[0]["decode_ms"] / r[2]["decode_ms"] for r in rounds]
+                mp_dec = statistics.median(r[2]["decode_ms"] for r in rounds)
+                mp_e2e = statistics.median(r[2]["file_to_result_ms"] for r in rounds)
+                e2e += (f" | MediaPipe decode {mp_dec:.2f} ms, file → result {mp_e2e:.2f} ms | ours/mp: file → result "
+                        f"{statistics.median(e2e_ratios):.2f} ({min(e2e_ratios):.2f}–{max(e2e_ratios):.2f}), decode "
+                        f"{statistics.median(dec_ratios):.2f} ({min(dec_ratios):.2f}–{max(dec_ratios):.2f})")
+                record.update({"mediapipe_decode_ms": mp_dec, "mediapipe_file_to_result_ms": mp_e2e,
+                               "file_to_result_over_mediapipe": statistics.median(e2e_ratios), "file_to_result_ratio_min": min(e2e_ratios),
+                               "file_to_result_ratio_max": max(e2e_ratios), "decode_over_mediapipe": statistics.median(dec_ratios)})
+            print(e2e)
+            print(f"{'':<4}load: {mo('load_cold_ms'):.1f} ms cold, {mo('load_warm_ms'):.1f} ms warm; first call {mo('first_call_ms'):.2f} ms", flush=True)
             log.write(json.dumps(record) + "\n")
     print(f"(results appended to {a.out})")
 

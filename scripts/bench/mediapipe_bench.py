@@ -1,5 +1,7 @@
 """Times MediaPipe 1.2.2's Python ObjectDetector.detect or ImageClassifier.classify on one model and
-photo (IMAGE mode, CPU, default options): median of RUNS calls after WARMUP. Prints one JSON object.
+photo (IMAGE mode, CPU, default options): median of RUNS calls after WARMUP; then, interleaved, the
+decoding of the file alone (mp.Image.create_from_file) and file → result (decoding + the call).
+Prints one JSON object.
 
 Usage: python mediapipe_bench.py MODEL IMAGE [RUNS] [WARMUP] [detect|classify]
 """
@@ -32,13 +34,21 @@ def main():
     with runner:
         for _ in range(warmup):
             call(image)
-        samples = []
+        samples, decode, whole = [], [], []
         for _ in range(runs):
             t0 = time.perf_counter()
             call(image)
-            samples.append(time.perf_counter() - t0)
+            t1 = time.perf_counter()
+            mp.Image.create_from_file(image_path)
+            t2 = time.perf_counter()
+            call(mp.Image.create_from_file(image_path))
+            t3 = time.perf_counter()
+            samples.append(t1 - t0)
+            decode.append(t2 - t1)
+            whole.append(t3 - t2)
     print(json.dumps({"mediapipe": mp.__version__, "model": model, "image": image_path, "runs": runs,
-                      "detect_ms": statistics.median(samples) * 1000}))
+                      "detect_ms": statistics.median(samples) * 1000, "decode_ms": statistics.median(decode) * 1000,
+                      "file_to_result_ms": statistics.median(whole) * 1000}))
 
 
 if __name__ == "__main__":

@@ -52,6 +52,15 @@ typedef struct {
 /// failure and 2 when the picture exceeds the limits; on failure fills `out->message`.
 int vt_jpeg_read_coefficients(const uint8_t* data, size_t size, vt_jpeg_limits limits, vt_jpeg_coefficients* out);
 
+/// How the components become pixels.
+enum { VT_JPEG_GRAY = 0, VT_JPEG_YCBCR = 1, VT_JPEG_RGB = 2, VT_JPEG_CMYK = 3, VT_JPEG_YCCK = 4 };
+
+/// The pixels from the coefficients, exactly as stb_image (MediaPipe's decoder) makes them:
+/// `kind` VT_JPEG_GRAY writes width × height bytes, the others width × height × 3 (RGB). The
+/// components' sampling factors must divide the largest ones. Returns 0, or -1 (bad arguments, out
+/// of memory).
+int vt_jpeg_reconstruct(const vt_jpeg_coefficients* c, int kind, uint8_t* out);
+
 /// Frees what vt_jpeg_read_coefficients allocated.
 void vt_jpeg_free_coefficients(vt_jpeg_coefficients* c);
 

@@ -125,10 +125,16 @@ int vt_conv1x1_run(const vt_conv1x1 *op, const void *input, int64_t pixels, void
                    int32_t threads, vt_pool *pool);
 /// The same with the plain scalar path (the reference the fast path is tested against).
 int vt_conv1x1_run_scalar(const vt_conv1x1 *op, const void *input, int64_t pixels, void *output, void *scratch, size_t scratch_size);
-/// Which path `vt_conv1x1_run` takes here: "avx2" or "scalar".
+/// The same on one path: "scalar", "avx2" (vpmaddwd, two bytes per lane), "vnni" (AVX-512 vpdpbusd,
+/// four bytes per lane), or "vnni-portable" (the vnni path's kernel source with each instruction
+/// computed in portable C: the same results on any CPU). 0; -1 on bad arguments; -2 when this CPU
+/// lacks the path's instructions.
+int vt_conv1x1_run_path(const vt_conv1x1 *op, const char *path, const void *input, int64_t pixels, void *output, void *scratch,
+                        size_t scratch_size, int32_t threads, vt_pool *pool);
+/// Which path `vt_conv1x1_run` takes here: "vnni", "avx2" or "scalar".
 const char *vt_conv1x1_path(void);
-/// Whether the uint8 kernel beats XNNPACK's on this CPU: true on x86 with AVX2 and without AVX-VNNI /
-/// AVX512-VNNI (XNNPACK's VNNI kernels multiply four bytes per lane where ours multiplies two).
+/// Whether the kernel has a vector path on this CPU (avx2 or vnni) and so is the default for
+/// optimized builds.
 int vt_conv1x1_preferred(void);
 
 /// Custom options of the uint8 kind: "VTQC", version 2, six int32 (in/out channels, activation,

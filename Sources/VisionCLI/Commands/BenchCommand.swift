@@ -79,6 +79,10 @@ enum BenchCommand {
         // The task through the public API, and the same model compiled again and driven stage by
         // stage, for the raw-run and per-stage figures.
         var endToEnd: () throws -> Void
+        // The same task on a picture read from the file each time (decoding included).
+        var fromFile: () throws -> Void
+        // Makes the task anew (for the load times): the task's call on a picture.
+        var makeTask: () throws -> (MPImage) throws -> Void
         // For `label`: the classifier on the same model, measured in the same rounds.
         var compare: (() throws -> Void)?
         let inference: ImageInference
@@ -92,8 +96,13 @@ enum BenchCommand {
         if task == "detect" {
             let options = ObjectDetectorOptions()
             configure(options.baseOptions)
-            let detector = try ObjectDetector(options: options)
-            endToEnd = { _ = try detector.detect(image: image) }
+            makeTask = {
+                let detector = try ObjectDetector(options: options)
+                return { _ = try detector.detect(image: $0) }
+            }
+            let detect = try makeTask()
+            endToEnd = { try detect(image) }
+            fromFile = { try detect(MPImage(contentsOfFile: imagePath)) }
             let loaded = try resources()
             let engine = try TasksErrorBridge.run { try ObjectDetectionEngine(resources: loaded, options: DetectorOptions(), threads: threads) }
             inference = engine.inference
@@ -102,8 +111,13 @@ enum BenchCommand {
         } else {
             let options = ImageClassifierOptions()
             configure(options.baseOptions)
-            let classifier = try ImageClassifier(options: options)
-            endToEnd = { _ = try classifier.classify(image: image) }
+            makeTask = {
+                let classifier = try ImageClassifier(options: options)
+                return { _ = try classifier.classify(image: $0) }
+            }
+            let classify = try makeTask()
+            endToEnd = { try classify(image) }
+            fromFile = { try classify(MPImage(contentsOfFile: imagePath)) }
             let loaded = try resources()
             let engine = try TasksErrorBridge.run { try ImageClassificationEngine(resources: loaded, options: ClassifierOptions(), threads: threads) }
             inference = engine.inference
@@ -117,6 +131,7 @@ enum BenchCommand {
                 let visionImage = VisionImage(image: UIImage(bitmap: image.bitmap))
                 compare = endToEnd
                 endToEnd = { _ = try labeler.results(in: visionImage) }
+                fromFile = { _ = try labeler.results(in: VisionImage(image: try UIImage(contentsOfFile: imagePath).orThrow(imagePath))) }
             }
         }
         let compiled = inference.compiled
@@ -131,8 +146,12 @@ enum BenchCommand {
                 try scratch.withUnsafeMutableBytes { try preprocessor.process(image.bitmap, format: format, into: $0) }
             })
 
-        // Interleave the four measurements round by round so that machine noise hits them alike.
+        // Model load and first call: cold (the model's pages dropped from the page cache first) and warm.
+        let loads = try Self.loadTimes(model: model, rounds: 3, makeTask, image)
+
+        // Interleave the measurements round by round so that machine noise hits them alike.
         var rawT: [Double] = [], preT: [Double] = [], postT: [Double] = [], e2eT: [Double] = [], compareT: [Double] = []
+        var decodeT: [Double] = [], fileT: [Double] = []
         for round in 0..<(runs + warmup) {
             let t0 = Clock.now()
             try compiled.run()
@@ -145,10 +164,16 @@ enum BenchCommand {
             let t4 = Clock.now()
             try compare?()
             let t5 = Clock.now()
+            _ = try MPImage(contentsOfFile: imagePath)
+            let t6 = Clock.now()
+            try fromFile()
+            let t7 = Clock.now()
             if round >= warmup {
                 rawT.append(t1 - t0); preT.append(t2 - t1); postT.append(t3 - t2); e2eT.append(t4 - t3); compareT.append(t5 - t4)
+                decodeT.append(t6 - t5); fileT.append(t7 - t6)
             }
         }
+        let decode = median(decodeT), file = median(fileT)
         let raw = median(rawT), pre = median(preT), post = median(postT), e2e = median(e2eT)
         let ratio = e2e / raw
         let classify = compare == nil ? nil : median(compareT)
@@ -160,6 +185,10 @@ enum BenchCommand {
                         format:
                             "\"raw_ms\":%.4f,\"preprocess_ms\":%.4f,\"postprocess_ms\":%.4f,\"task\":\"\(task)\",\"detect_ms\":%.4f,\"detect_over_raw\":%.4f,\"preprocess_alone_ms\":%.4f",
                         raw * 1000, pre * 1000, post * 1000, e2e * 1000, ratio, preHot * 1000)
+                    + String(format: ",\"decode_ms\":%.4f,\"file_to_result_ms\":%.4f", decode * 1000, file * 1000)
+                    + String(
+                        format: ",\"load_cold_ms\":%.3f,\"load_warm_ms\":%.3f,\"first_call_ms\":%.3f", loads.cold * 1000, loads.warm * 1000,
+                        loads.firstCall * 1000)
                     + (classify.map { String(format: ",\"classify_ms\":%.4f,\"label_over_classify\":%.4f", $0 * 1000, e2e / $0) } ?? "") + "}")
         } else {
             console.out("model        \(model)")
@@ -170,11 +199,56 @@ enum BenchCommand {
             console.out(String(format: "post-processing      %8.3f ms", post * 1000))
             console.out(String(format: "\(task) (end to end) %8.3f ms", e2e * 1000))
             console.out(String(format: "\(task) / raw        %8.3f", ratio))
+            console.out(String(format: "decode (file)        %8.3f ms", decode * 1000))
+            console.out(String(format: "file → result        %8.3f ms", file * 1000))
+            console.out(
+                String(
+                    format: "model load           %8.3f ms cold (not in the page cache), %.3f ms warm; first call %.3f ms",
+                    loads.cold * 1000, loads.warm * 1000, loads.firstCall * 1000))
             if let classify {
                 console.out(String(format: "classify (same model) %7.3f ms", classify * 1000))
                 console.out(String(format: "label / classify     %8.3f", e2e / classify))
             }
         }
+    }
+}
+
+extension BenchCommand {
+    /// Medians of `rounds` task creations with the model file dropped from the page cache first
+    /// (`posix_fadvise` DONTNEED: read from the disk again), of as many with it cached, and of the
+    /// first call after creation.
+    static func loadTimes(
+        model: String, rounds: Int, _ make: () throws -> (MPImage) throws -> Void, _ image: MPImage
+    ) throws
+        -> (cold: Double, warm: Double, firstCall: Double)
+    {
+        var cold: [Double] = [], warm: [Double] = [], first: [Double] = []
+        for _ in 0..<rounds {
+            let fd = open(model, O_RDONLY)
+            if fd >= 0 {
+                fdatasync(fd)
+                _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_DONTNEED))
+                close(fd)
+            }
+            var t0 = Clock.now()
+            _ = try make()
+            cold.append(Clock.now() - t0)
+            t0 = Clock.now()
+            let call = try make()
+            warm.append(Clock.now() - t0)
+            t0 = Clock.now()
+            try call(image)
+            first.append(Clock.now() - t0)
+        }
+        return (median(cold), median(warm), median(first))
+    }
+}
+
+extension Optional {
+    /// The value, or a "cannot read" failure naming `path`.
+    func orThrow(_ path: String) throws -> Wrapped {
+        guard let self else { throw CLIError.failure("cannot read \(path)") }
+        return self
     }
 }
 

@@ -1,0 +1,75 @@
+// The dot-product (VNNI) 1×1 kernel's body, included twice by Conv1x1.c: once with the AVX-512 VNNI
+// instructions, once with portable C that computes exactly what each instruction computes — the
+// same kernel source, so that the tests run its arithmetic bit for bit on any CPU. The includer
+// defines QUAD(name) (the variant's names), QUAD_TARGET (the functions' attributes), QUAD_PREPARE (the
+// input quantizer for the hybrid kind), and:
+//   qv (16 int32 lanes), fv (16 float lanes) and
+//   qv_load(const int32_t *), qv_set1(int32_t), qv_add(qv, qv), qv_mullo(qv, qv),
+//   qv_dpbusd(qv acc, int32_t four unsigned bytes, const uint8_t *64 signed bytes)  (vpdpbusd),
+//   fv_from(qv) (vcvtdq2ps), fv_load(const float *), fv_set1(float), fv_mul, fv_fmadd(a, b, c) (a·b + c,
+//   one rounding), fv_max(a, b) (vmaxps: b unless a > b), fv_min(a, b) (vminps: b unless a < b),
+//   qv_round(fv) (vcvtps2dq, nearest-even), qv_store_u8(uint8_t *, qv, n) (the low byte of the first n
+//   lanes, values already 0…255), fv_store(float *, fv, n) (the first n lanes).
+//
+// Arithmetic (docs/conv1x1.md): filters are packed as signed bytes in quads of input channels, the
+// uint8 kind's as w − 128; activations as unsigned bytes (the uint8 kind's x as is, the hybrid kind's
+// int8 q as q + 128). vpdpbusd's exact int32 sums then give XNNPACK's Σ (x − izp)(w − fzp) through a
+// per-row term (128 − fzp)·Σx and a per-column term (bias − izp·Σw + K·izp·fzp), and the hybrid
+// Σ (q − zp)·w through − (128 + zp)·Σw.
+
+// One tile: rows mb..<mb + valid of the chunk starting at row c0, × the 16 columns of block nb.
+static QUAD_TARGET inline __attribute__((always_inline)) void QUAD(tile)(const vt_conv1x1 *op, int32_t nb, int64_t mb, int64_t c0, int valid,
+                                                                          const uint8_t *rows, const int32_t *row_terms, const float *pixel_scales,
+                                                                          void *output) {
+  const int32_t kq = op->kq, stride = kq * 4;
+  const uint8_t *w = op->quads + (size_t)nb * (size_t)kq * 64;
+  const qv column = qv_load(op->quad_terms + (size_t)nb * 16);
+  qv acc[kQuadMR];
+#pragma clang loop unroll(full)
+  for (int r = 0; r < kQuadMR; r++) {
+    const int64_t row = (r < valid ? mb + r : mb) - c0;
+    acc[r] = op->kind == kUInt8 ? qv_add(column, qv_set1(row_terms[row])) : qv_mullo(column, qv_set1(row_terms[row]));
+  }
+  for (int32_t p = 0; p < kq; p++) {
+    const uint8_t *wp = w + (size_t)p * 64;
+#pragma clang loop unroll(full)
+    for (int r = 0; r < kQuadMR; r++) {
+      const int64_t row = (r < valid ? mb + r : mb) - c0;
+      int32_t quad;
+      memcpy(&quad, rows + (size_t)row * (size_t)stride + (size_t)p * 4, 4);
+      acc[r] = qv_dpbusd(acc[r], quad, wp);
+    }
+  }
+  const int32_t columns = op->n - nb * 16 < 16 ? op->n - nb * 16 : 16;
+  if (op->kind == kUInt8) {
+    const fv scale = fv_set1(op->scale), low = fv_set1(op->low), high = fv_set1(op->high);
+    const qv zp = qv_set1(op->output_zero_point);
+    for (int r = 0; r < valid; r++) {
+      const fv f = fv_min(fv_max(fv_mul(fv_from(acc[r]), scale), low), high);
+      qv_store_u8((uint8_t *)output + (size_t)(mb + r) * (size_t)op->n + (size_t)nb * 16, qv_add(qv_round(f), zp), columns);
+    }
+  } else {
+    const fv s = fv_load(op->channel_scales + (size_t)nb * 16), b = fv_load(op->fbias + (size_t)nb * 16);
+    const fv lo = fv_set1(op->min), hi = fv_set1(op->max);
+    for (int r = 0; r < valid; r++) {
+      const fv v = fv_fmadd(fv_mul(fv_from(acc[r]), fv_set1(pixel_scales[mb + r - c0])), s, b);
+      fv_store((float *)output + (size_t)(mb + r) * (size_t)op->n + (size_t)nb * 16, fv_min(fv_max(v, lo), hi), columns);
+    }
+  }
+}
+
+// Rows m0..<m1: each chunk's rows made unsigned bytes (with their row terms), then its tiles.
+static QUAD_TARGET void QUAD(rows)(const vt_conv1x1 *op, const void *input, int64_t m0, int64_t m1, void *output, int16_t *a, float *slot) {
+  // After the thread's int16 rows and pixel scales (run_chunk): the chunk's rows as bytes, then the
+  // row terms and (hybrid) zero points.
+  uint8_t *rows = (uint8_t *)slot + align64(kChunk * sizeof(float));
+  int32_t *row_terms = (int32_t *)(rows + align64((size_t)kChunk * (size_t)op->kq * 4));
+  for (int64_t c0 = m0; c0 < m1; c0 += kChunk) {
+    const int64_t c1 = c0 + kChunk < m1 ? c0 + kChunk : m1;
+    prepare_quads(op, QUAD_PREPARE, input, c0, c1, a, rows, row_terms, slot);
+    for (int64_t mb = c0; mb < c1; mb += kQuadMR) {
+      const int valid = c1 - mb < kQuadMR ? (int)(c1 - mb) : kQuadMR;
+      for (int32_t nb = 0; nb < op->nb; nb++) QUAD(tile)(op, nb, mb, c0, valid, rows, row_terms, slot, output);
+    }
+  }
+}
