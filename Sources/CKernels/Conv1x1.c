@@ -678,16 +678,14 @@ static inline void fvp_store(float *p, fv_portable a, int32_t n) { memcpy(p, a.v
 #undef QUAD_PREPARE
 #endif
 
+#if defined(__x86_64__) || defined(__i386__)
 // Whether this CPU has the dot-product instructions (AVX-512 with VNNI).
 static int has_vnni(void) {
-#if defined(__x86_64__) || defined(__i386__)
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
          __builtin_cpu_supports("avx512vnni");
-#else
-  return 0;
-#endif
 }
+#endif
 
 const char *vt_conv1x1_path(void) {
 #if defined(__x86_64__) || defined(__i386__)

@@ -38,11 +38,6 @@ public final class Environment: @unchecked Sendable {
 
     /// The process-wide environment on ``LiteRTLibrary/shared()``.
     public static func shared() throws -> Environment {
-        try cached.withLock { cached in
-            if let cached { return cached }
-            let env = try Environment()
-            cached = env
-            return env
-        }
+        try cached.value { try Environment() }
     }
 }

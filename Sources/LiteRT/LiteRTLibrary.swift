@@ -40,12 +40,7 @@ public final class LiteRTLibrary: @unchecked Sendable {
 
     /// The library found by the default search order, opened once per process.
     public static func shared() throws -> LiteRTLibrary {
-        try cached.withLock { cached in
-            if let cached { return cached }
-            let library = try load()
-            cached = library
-            return library
-        }
+        try cached.value { try load() }
     }
 
     /// The ai-edge-litert release whose `libLiteRt.so` VisionTasks is built and tested against.

@@ -20,3 +20,15 @@ package final class Locked<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+extension Locked {
+    /// The value made by `make` the first time (under the lock, so once), then the same one.
+    package func value<Wrapped>(orMake make: () throws -> Wrapped) rethrows -> Wrapped where Value == Wrapped?, Wrapped: Sendable {
+        try withLock { value in
+            if let value { return value }
+            let made = try make()
+            value = made
+            return made
+        }
+    }
+}

@@ -55,6 +55,17 @@ public final class CustomObjectDetectorOptions: CommonObjectDetectorOptions {
             reclassifyIoU: reclassifyIoU, classificationMargin: classificationMargin, tracker: trackerOptions.core)
     }
 
+    /// The core session these options describe, with its models loaded (the classifier only when
+    /// classification is on); ML Kit's errors, messages starting with `failure`.
+    func session(failure: String) throws -> sending StreamDetectionSession {
+        let classifier =
+            shouldEnableClassification
+            ? try CustomClassifier.load(localModel, threshold: resolvedThreshold, maxResults: resolvedLabelCount, threads: numThreads, failure: failure)
+            : nil
+        let localizer = try ObjectLocalizer.load(path: localizerModel?.path, minimumScore: localizerFloor, threads: numThreads, failure: failure)
+        return StreamDetectionSession(options: sessionOptions, localizer: localizer, classifier: classifier)
+    }
+
     /// The lowest localizer score the session needs (stream mode's low-score tracking included).
     var localizerFloor: Float {
         let floor = Float(min(trackerOptions.lowScoreThreshold, Double(localizerScoreThreshold)))

@@ -3,15 +3,9 @@ import Imaging
 import Locking
 import VisionCore
 
-/// The completion of ``ObjectDetector/process(_:completion:)``: objects, or the error.
-public typealias ObjectDetectionCallback = ([Object]?, Error?) -> Void
-
-/// Detects, tracks and classifies objects (`MLKObjectDetector` with custom-model options), on the
-/// core's ``StreamDetectionSession``: a class-agnostic localizer finds objects; single-image mode
-/// returns the most prominent one (or up to 5 with multiple objects); stream mode tracks them and
-/// gives each a tracking ID; classification labels each object with the custom classifier run on
-/// its box. Frames are in the picture as shown for `VisionImage(image:)`, in the stored pixels for
-/// `VisionImage(buffer:)`. See docs/compatibility.md for the rules chosen where ML Kit has none.
+/// Detects, tracks and classifies objects (`MLKObjectDetector` with custom-model options): a facade on
+/// the core's ``StreamDetectionSession``. Frames are in the picture as shown for `VisionImage(image:)`,
+/// in the stored pixels for `VisionImage(buffer:)`; docs/compatibility.md has the rules ML Kit leaves open.
 public final class ObjectDetector: NSObject, Sendable {
     /// The session and the geometry of the last picture (to report ``lastLocalizedObjects``).
     private struct State {
@@ -20,36 +14,25 @@ public final class ObjectDetector: NSObject, Sendable {
     }
 
     private let state: Locked<State>?
-    /// Why the models could not be loaded, if they could not (an extension: iOS reports it at the
-    /// first call). Every call then fails with this error.
+    /// Why the models could not be loaded (an extension: iOS reports it at the first call, as every call does).
     public let modelError: Error?
     private let work = DispatchQueue(label: "com.google.mlkit.objectDetector")
     private let queue = Locked<DispatchQueue>(.main)
 
-    /// Where ``process(_:completion:)`` calls its completion: the main queue by default, as on iOS
-    /// (an extension lets a Linux program without a main run loop name another).
+    /// Where ``process(_:completion:)`` calls its completion: the main queue, as on iOS, unless set (an extension).
     public var completionQueue: DispatchQueue {
         get { queue.withLock { $0 } }
         set { queue.withLock { $0 = newValue } }
     }
 
-    /// A detector for `options` (read once). Never fails: models that cannot be used make every
-    /// call fail with ``modelError``.
+    /// A detector for `options` (read once). Never fails: unusable models make every call fail with ``modelError``.
     public static func objectDetector(options: CustomObjectDetectorOptions) -> ObjectDetector { ObjectDetector(options: options) }
 
     static let failure = "Failed to initialize detector."
 
     private init(options: CustomObjectDetectorOptions) {
         do {
-            let classifier =
-                options.shouldEnableClassification
-                ? try CustomClassifier.load(
-                    options.localModel, threshold: options.resolvedThreshold, maxResults: options.resolvedLabelCount,
-                    threads: options.numThreads, failure: Self.failure) : nil
-            let localizer = try ObjectLocalizer.load(
-                path: options.localizerModel?.path, minimumScore: options.localizerFloor,
-                threads: options.numThreads, failure: Self.failure)
-            state = Locked(State(session: StreamDetectionSession(options: options.sessionOptions, localizer: localizer, classifier: classifier)))
+            state = Locked(State(session: try options.session(failure: Self.failure)))
             modelError = nil
         } catch {
             state = nil
@@ -84,9 +67,8 @@ public final class ObjectDetector: NSObject, Sendable {
         CompletionBox(completion).run(on: work, deliver: completionQueue) { [self] in try results(of: contents) }
     }
 
-    /// The objects in `image`, awaited: the form iOS imports `process(_:completion:)` as in Swift
-    /// (`let objects = try await objectDetector.process(image)`). Runs on the detector's queue; the
-    /// image is read when the call is made. Callable from any actor or task.
+    /// The objects in `image`, awaited — iOS's Swift form of `process(_:completion:)`: `try await
+    /// objectDetector.process(image)`. The image is read at the call; callable from any actor or task.
     nonisolated(nonsending) public func process(_ image: VisionImage) async throws -> [Object] {
         let contents = image.contents
         return try await CompletionBox<[Object]>.value(on: work) { [self] in try results(of: contents) }

@@ -35,6 +35,9 @@ for c in "$root"/Sources/CKernels/*.c "$here/kernels_probe.c"; do
   clang --target=aarch64-linux-gnu -std=gnu11 -O2 -Wall -Werror -fPIC -I "$root/Sources/CKernels/include" -I "$root/Sources/CLiteRT/include" -c "$c" -o "$o"
   objects+=("$o")
 done
+# The JPEG reconstruction (IDCT, upsampling, colour) is plain C too; CJPEG.c itself is a thin
+# wrapper over the system libjpeg and needs that library's arm64 headers, which this machine lacks.
+clang --target=aarch64-linux-gnu -std=gnu11 -O2 -Wall -Werror -fPIC -I "$root/Sources/CJPEG/include" -c "$root/Sources/CJPEG/Reconstruct.c" -o "$work/Reconstruct.o"
 aarch64-linux-gnu-gcc -o "$work/kernels_probe" "${objects[@]}" -lpthread -lm
 qemu-aarch64-static -L /usr/aarch64-linux-gnu "$work/kernels_probe"
 

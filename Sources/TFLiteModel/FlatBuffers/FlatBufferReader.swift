@@ -77,6 +77,16 @@ public struct FlatBufferReader: Sendable {
         return try table(at: offset)
     }
 
+    /// The root table of a buffer whose file identifier must be `identifier` (else the metadata
+    /// error naming `schema`: "Invalid <schema> schema version: expected …, got …").
+    public func root(identifier: String, schema: String) throws -> FlatTable {
+        let id = fileIdentifier ?? ""
+        guard id == identifier else {
+            throw TFLiteModelError(.invalidMetadataIdentifier, "Invalid \(schema) schema version: expected \(identifier), got \(id)")
+        }
+        return try root()
+    }
+
     /// The table at absolute (buffer-relative) `position`.
     public func table(at position: Int) throws -> FlatTable {
         try spend(1)

@@ -62,12 +62,7 @@ public struct DetectorMetadata: Equatable, Sendable {
 
     /// Parses the flatbuffer.
     public init(flatBuffer bytes: [UInt8]) throws {
-        let reader = try FlatBufferReader(bytes: bytes)
-        let id = reader.fileIdentifier ?? ""
-        guard id == Self.fileIdentifier else {
-            throw TFLiteModelError(.invalidMetadataIdentifier, "Invalid object detector metadata schema version: expected \(Self.fileIdentifier), got \(id)")
-        }
-        let root = try reader.root()
+        let root = try FlatBufferReader(bytes: bytes).root(identifier: Self.fileIdentifier, schema: "object detector metadata")
         minParserVersion = try root.string(0)
         if let ssd = try root.table(1) {
             let schema = try ssd.table(0)

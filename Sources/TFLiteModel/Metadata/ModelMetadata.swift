@@ -224,12 +224,7 @@ public struct ModelMetadata: Equatable, Sendable {
 
     /// Parses a metadata flatbuffer.
     public init(flatBuffer bytes: [UInt8]) throws {
-        let reader = try FlatBufferReader(bytes: bytes)
-        let id = reader.fileIdentifier ?? ""
-        guard id == Self.fileIdentifier else {
-            throw TFLiteModelError(.invalidMetadataIdentifier, "Invalid metadata schema version: expected \(Self.fileIdentifier), got \(id)")
-        }
-        let root = try reader.root()
+        let root = try FlatBufferReader(bytes: bytes).root(identifier: Self.fileIdentifier, schema: "metadata")
         name = try root.string(0)
         description = try root.string(1)
         version = try root.string(2)
