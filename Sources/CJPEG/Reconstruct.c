@@ -1,13 +1,25 @@
-// The pixels of a JPEG from its coefficients, exactly as MediaPipe's decoder (stb_image) makes them
-// (docs/compatibility.md): dequantization with a 16-bit product, stb's integer inverse DCT (12-bit
-// constants; a column whose AC terms are all zero takes the DC shortcut), its chroma upsampling
-// (triangle filter, +2/+8 rounding; nearest neighbour for unusual factors) and its YCbCr→RGB
-// conversion (20-bit fixed point), CMYK and YCCK with its x·y/255. Integer arithmetic wraps
-// (unsigned), as the Swift reference it replaces did with &+ and &*.
+// The pixels of a JPEG from its coefficients, exactly as MediaPipe's decoder makes them
+// (docs/compatibility.md): MediaPipe 1.2.2's x86-64 wheel builds stb_image with its SSE2 kernels, so
+// the inverse DCT here has their arithmetic — dequantization with a 16-bit product, 12-bit constants
+// combined in pairs, the sums r0±r4, r1+r7, r3+r5 wrapped to 16 bits and each pass's output saturated
+// to 16 bits — then stb's chroma upsampling (triangle filter, +2/+8 rounding; nearest neighbour for
+// unusual factors) and its YCbCr→RGB conversion (20-bit fixed point, equal for every input to its
+// 16-bit SIMD form), CMYK and YCCK with its x·y/255.
+//
+// Every step is written twice: in portable C (the definition, run on any CPU and by the tests) and
+// with SSE2 (x86-64's baseline). The tests check the two bit for bit: every 8×8 block kind, random
+// and extreme coefficient blocks, all 2^24 colours, and whole pictures of every sampling.
 #include "CJPEG.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define VT_JPEG_SSE2 1
+#else
+#define VT_JPEG_SSE2 0
+#endif
 
 typedef struct {
   uint8_t* pixels;
@@ -15,144 +27,259 @@ typedef struct {
   int hs, vs;                 // upsampling factors to full size
 } plane;
 
-#define W32(x) ((int32_t)(uint32_t)(x))
-static inline int32_t f2f(double x) { return (int32_t)(x * 4096 + 0.5); }
+static inline int16_t wrap16(uint32_t x) { return (int16_t)(uint16_t)x; }
+static inline int16_t sat16(int32_t x) { return (int16_t)(x < -32768 ? -32768 : x > 32767 ? 32767 : x); }
 static inline uint8_t clamp8(int32_t v) { return v < 0 ? 0 : v > 255 ? 255 : (uint8_t)v; }
 
-typedef struct { int32_t k[12]; } idct_constants;
-static idct_constants constants(void) {
-  idct_constants c = {{f2f(0.5411961), f2f(-1.847759065), f2f(0.765366865), f2f(1.175875602), f2f(0.298631336), f2f(2.053119869),
-                       f2f(3.072711026), f2f(1.501321110), f2f(-0.899976223), f2f(-2.562915447), f2f(-1.961570560), f2f(-0.390180644)}};
-  return c;
+// The 12-bit constants (x · 4096 rounded) of the 1-D transform, as the SIMD form pairs them:
+// even part (k0, k0+k1), (k0+k2, k0); odd part (k4+k10, k10), (k10, k6+k10), (k5+k11, k11),
+// (k11, k7+k11), (k8+k3, k3), (k3, k3+k9).
+enum {
+  kE1a = 2217, kE1b = -5350, kE2a = 5352, kE2b = 2217,
+  kO0a = -6811, kO0b = -8034, kO2a = -8034, kO2b = 4552,
+  kO1a = 6813, kO1b = -1597, kO3a = -1597, kO3b = 4552,
+  kO4a = 1131, kO4b = 4816, kO5a = 4816, kO5b = -5681,
+};
+#define BIAS1 512u
+#define SHIFT1 10
+#define BIAS2 (65536u + (128u << 17))
+#define SHIFT2 17
+
+// ---- Inverse DCT, portable ----
+
+// One 1-D pass on s[0…7] (every s[i] at s[i · step]): 32-bit wrapping arithmetic, outputs shifted and
+// saturated to 16 bits, written at o[i · step].
+static void idct_pass(const int16_t* s, int step, int16_t* o, uint32_t bias, int shift) {
+  const int32_t r0 = s[0], r1 = s[step], r2 = s[2 * step], r3 = s[3 * step], r4 = s[4 * step], r5 = s[5 * step], r6 = s[6 * step],
+                r7 = s[7 * step];
+  const uint32_t t2e = (uint32_t)(r2 * kE1a) + (uint32_t)(r6 * kE1b), t3e = (uint32_t)(r2 * kE2a) + (uint32_t)(r6 * kE2b);
+  const uint32_t t0e = (uint32_t)(int32_t)wrap16((uint32_t)(r0 + r4)) * 4096u, t1e = (uint32_t)(int32_t)wrap16((uint32_t)(r0 - r4)) * 4096u;
+  const uint32_t x0 = t0e + t3e, x3 = t0e - t3e, x1 = t1e + t2e, x2 = t1e - t2e;
+  const int32_t s17 = wrap16((uint32_t)(r1 + r7)), s35 = wrap16((uint32_t)(r3 + r5));
+  const uint32_t y0 = (uint32_t)(r7 * kO0a) + (uint32_t)(r3 * kO0b), y2 = (uint32_t)(r7 * kO2a) + (uint32_t)(r3 * kO2b);
+  const uint32_t y1 = (uint32_t)(r5 * kO1a) + (uint32_t)(r1 * kO1b), y3 = (uint32_t)(r5 * kO3a) + (uint32_t)(r1 * kO3b);
+  const uint32_t y4 = (uint32_t)(s17 * kO4a) + (uint32_t)(s35 * kO4b), y5 = (uint32_t)(s17 * kO5a) + (uint32_t)(s35 * kO5b);
+  const uint32_t t0 = y0 + y4, t1 = y1 + y5, t2 = y2 + y5, t3 = y3 + y4;
+#define OUT(i, v) o[(i) * step] = sat16((int32_t)(v) >> shift)
+  OUT(0, x0 + bias + t3);
+  OUT(7, x0 + bias - t3);
+  OUT(1, x1 + bias + t2);
+  OUT(6, x1 + bias - t2);
+  OUT(2, x2 + bias + t1);
+  OUT(5, x2 + bias - t1);
+  OUT(3, x3 + bias + t0);
+  OUT(4, x3 + bias - t0);
+#undef OUT
 }
 
-// One 1-D pass: x0…x3 (even part) and t0…t3 (odd part) from s0…s7, wrapping.
-static inline void idct1d(const int32_t* k, uint32_t s0, uint32_t s1, uint32_t s2, uint32_t s3, uint32_t s4, uint32_t s5, uint32_t s6,
-                          uint32_t s7, uint32_t x[4], uint32_t t[4]) {
-  uint32_t p1 = (s2 + s6) * (uint32_t)k[0];
-  uint32_t t2 = p1 + s6 * (uint32_t)k[1];
-  uint32_t t3 = p1 + s2 * (uint32_t)k[2];
-  uint32_t t0 = (s0 + s4) * 4096u;
-  uint32_t t1 = (s0 - s4) * 4096u;
-  x[0] = t0 + t3;
-  x[3] = t0 - t3;
-  x[1] = t1 + t2;
-  x[2] = t1 - t2;
-  t0 = s7;
-  t1 = s5;
-  t2 = s3;
-  t3 = s1;
-  uint32_t p3 = t0 + t2, p4 = t1 + t3;
-  p1 = t0 + t3;
-  uint32_t p2 = t1 + t2;
-  const uint32_t p5 = (p3 + p4) * (uint32_t)k[3];
-  t0 *= (uint32_t)k[4];
-  t1 *= (uint32_t)k[5];
-  t2 *= (uint32_t)k[6];
-  t3 *= (uint32_t)k[7];
-  p1 = p5 + p1 * (uint32_t)k[8];
-  p2 = p5 + p2 * (uint32_t)k[9];
-  p3 *= (uint32_t)k[10];
-  p4 *= (uint32_t)k[11];
-  t[3] = t3 + p1 + p4;
-  t[2] = t2 + p2 + p3;
-  t[1] = t1 + p2 + p4;
-  t[0] = t0 + p1 + p3;
+static void idct_block_portable(const int16_t* coef, const uint16_t* quant, uint8_t* out, int stride) {
+  int16_t d[64], v[64], p[64];
+  for (int i = 0; i < 64; i++) d[i] = wrap16((uint32_t)(int32_t)coef[i] * (uint32_t)quant[i]);
+  for (int i = 0; i < 8; i++) idct_pass(d + i, 8, v + i, BIAS1, SHIFT1);  // columns
+  for (int r = 0; r < 8; r++) idct_pass(v + r * 8, 1, p + r * 8, BIAS2, SHIFT2);  // rows
+  for (int r = 0; r < 8; r++)
+    for (int x = 0; x < 8; x++) out[(size_t)r * (size_t)stride + (size_t)x] = clamp8(p[r * 8 + x]);
 }
 
-// One block: coefficients (natural order) × quantization table (16-bit product) → 8×8 pixels.
-static void idct_block(const int32_t* k, const int16_t* coef, const uint16_t* quant, uint8_t* out, int stride) {
-  int32_t d[64], v[64];
-  for (int i = 0; i < 64; i++) d[i] = (int16_t)(uint16_t)((uint32_t)(int32_t)coef[i] * (uint32_t)quant[i]);
-  for (int i = 0; i < 8; i++) {
-    if (d[8 + i] == 0 && d[16 + i] == 0 && d[24 + i] == 0 && d[32 + i] == 0 && d[40 + i] == 0 && d[48 + i] == 0 && d[56 + i] == 0) {
-      const int32_t dc = W32((uint32_t)d[i] * 4u);
-      for (int r = 0; r < 8; r++) v[r * 8 + i] = dc;
-      continue;
-    }
-    uint32_t x[4], t[4];
-    idct1d(k, (uint32_t)d[i], (uint32_t)d[8 + i], (uint32_t)d[16 + i], (uint32_t)d[24 + i], (uint32_t)d[32 + i], (uint32_t)d[40 + i],
-           (uint32_t)d[48 + i], (uint32_t)d[56 + i], x, t);
-    for (int j = 0; j < 4; j++) x[j] += 512u;
-    v[i] = W32(x[0] + t[3]) >> 10;
-    v[56 + i] = W32(x[0] - t[3]) >> 10;
-    v[8 + i] = W32(x[1] + t[2]) >> 10;
-    v[48 + i] = W32(x[1] - t[2]) >> 10;
-    v[16 + i] = W32(x[2] + t[1]) >> 10;
-    v[40 + i] = W32(x[2] - t[1]) >> 10;
-    v[24 + i] = W32(x[3] + t[0]) >> 10;
-    v[32 + i] = W32(x[3] - t[0]) >> 10;
+// ---- Inverse DCT, SSE2: eight lanes of the pass above at once ----
+#if VT_JPEG_SSE2
+// a·ka + b·kb per lane, in 32 bits: the low and the high four lanes.
+static inline void madd_pair(__m128i a, __m128i b, int16_t ka, int16_t kb, __m128i* lo, __m128i* hi) {
+  const __m128i k = _mm_set1_epi32((int32_t)(((uint32_t)(uint16_t)kb << 16) | (uint16_t)ka));
+  *lo = _mm_madd_epi16(_mm_unpacklo_epi16(a, b), k);
+  *hi = _mm_madd_epi16(_mm_unpackhi_epi16(a, b), k);
+}
+
+// x · 4096 in 32 bits, sign extended.
+static inline void times4096(__m128i x, __m128i* lo, __m128i* hi) {
+  *lo = _mm_srai_epi32(_mm_unpacklo_epi16(_mm_setzero_si128(), x), 4);
+  *hi = _mm_srai_epi32(_mm_unpackhi_epi16(_mm_setzero_si128(), x), 4);
+}
+
+static inline void idct_pass_sse2(__m128i r[8], uint32_t bias, int shift) {
+  const __m128i b = _mm_set1_epi32((int32_t)bias), count = _mm_cvtsi32_si128(shift);
+  __m128i t2l, t2h, t3l, t3h, t0l, t0h, t1l, t1h;
+  madd_pair(r[2], r[6], kE1a, kE1b, &t2l, &t2h);
+  madd_pair(r[2], r[6], kE2a, kE2b, &t3l, &t3h);
+  times4096(_mm_add_epi16(r[0], r[4]), &t0l, &t0h);
+  times4096(_mm_sub_epi16(r[0], r[4]), &t1l, &t1h);
+  __m128i xl[4] = {_mm_add_epi32(t0l, t3l), _mm_add_epi32(t1l, t2l), _mm_sub_epi32(t1l, t2l), _mm_sub_epi32(t0l, t3l)};
+  __m128i xh[4] = {_mm_add_epi32(t0h, t3h), _mm_add_epi32(t1h, t2h), _mm_sub_epi32(t1h, t2h), _mm_sub_epi32(t0h, t3h)};
+  const __m128i s17 = _mm_add_epi16(r[1], r[7]), s35 = _mm_add_epi16(r[3], r[5]);
+  __m128i y0l, y0h, y1l, y1h, y2l, y2h, y3l, y3h, y4l, y4h, y5l, y5h;
+  madd_pair(r[7], r[3], kO0a, kO0b, &y0l, &y0h);
+  madd_pair(r[7], r[3], kO2a, kO2b, &y2l, &y2h);
+  madd_pair(r[5], r[1], kO1a, kO1b, &y1l, &y1h);
+  madd_pair(r[5], r[1], kO3a, kO3b, &y3l, &y3h);
+  madd_pair(s17, s35, kO4a, kO4b, &y4l, &y4h);
+  madd_pair(s17, s35, kO5a, kO5b, &y5l, &y5h);
+  // t3, t2, t1, t0 — the odd term paired with x0, x1, x2, x3.
+  const __m128i tl[4] = {_mm_add_epi32(y3l, y4l), _mm_add_epi32(y2l, y5l), _mm_add_epi32(y1l, y5l), _mm_add_epi32(y0l, y4l)};
+  const __m128i th[4] = {_mm_add_epi32(y3h, y4h), _mm_add_epi32(y2h, y5h), _mm_add_epi32(y1h, y5h), _mm_add_epi32(y0h, y4h)};
+  for (int i = 0; i < 4; i++) {
+    const __m128i al = _mm_add_epi32(xl[i], b), ah = _mm_add_epi32(xh[i], b);
+    r[i] = _mm_packs_epi32(_mm_sra_epi32(_mm_add_epi32(al, tl[i]), count), _mm_sra_epi32(_mm_add_epi32(ah, th[i]), count));
+    r[7 - i] = _mm_packs_epi32(_mm_sra_epi32(_mm_sub_epi32(al, tl[i]), count), _mm_sra_epi32(_mm_sub_epi32(ah, th[i]), count));
   }
-  const uint32_t bias = 65536u + (128u << 17);
-  for (int r = 0; r < 8; r++) {
-    const int32_t* b = v + r * 8;
-    uint32_t x[4], t[4];
-    idct1d(k, (uint32_t)b[0], (uint32_t)b[1], (uint32_t)b[2], (uint32_t)b[3], (uint32_t)b[4], (uint32_t)b[5], (uint32_t)b[6], (uint32_t)b[7], x, t);
-    for (int j = 0; j < 4; j++) x[j] += bias;
-    uint8_t* o = out + (size_t)r * (size_t)stride;
-    o[0] = clamp8(W32(x[0] + t[3]) >> 17);
-    o[7] = clamp8(W32(x[0] - t[3]) >> 17);
-    o[1] = clamp8(W32(x[1] + t[2]) >> 17);
-    o[6] = clamp8(W32(x[1] - t[2]) >> 17);
-    o[2] = clamp8(W32(x[2] + t[1]) >> 17);
-    o[5] = clamp8(W32(x[2] - t[1]) >> 17);
-    o[3] = clamp8(W32(x[3] + t[0]) >> 17);
-    o[4] = clamp8(W32(x[3] - t[0]) >> 17);
-  }
 }
 
-// Output row y of a plane, upsampled to full width into out[0…].
-static void upsample_row(const plane* p, int y, int32_t* out, int out_count) {
+static inline void transpose8x16(__m128i r[8]) {
+  const __m128i a0 = _mm_unpacklo_epi16(r[0], r[1]), a1 = _mm_unpackhi_epi16(r[0], r[1]);
+  const __m128i a2 = _mm_unpacklo_epi16(r[2], r[3]), a3 = _mm_unpackhi_epi16(r[2], r[3]);
+  const __m128i a4 = _mm_unpacklo_epi16(r[4], r[5]), a5 = _mm_unpackhi_epi16(r[4], r[5]);
+  const __m128i a6 = _mm_unpacklo_epi16(r[6], r[7]), a7 = _mm_unpackhi_epi16(r[6], r[7]);
+  const __m128i b0 = _mm_unpacklo_epi32(a0, a2), b1 = _mm_unpackhi_epi32(a0, a2);
+  const __m128i b2 = _mm_unpacklo_epi32(a1, a3), b3 = _mm_unpackhi_epi32(a1, a3);
+  const __m128i b4 = _mm_unpacklo_epi32(a4, a6), b5 = _mm_unpackhi_epi32(a4, a6);
+  const __m128i b6 = _mm_unpacklo_epi32(a5, a7), b7 = _mm_unpackhi_epi32(a5, a7);
+  r[0] = _mm_unpacklo_epi64(b0, b4);
+  r[1] = _mm_unpackhi_epi64(b0, b4);
+  r[2] = _mm_unpacklo_epi64(b1, b5);
+  r[3] = _mm_unpackhi_epi64(b1, b5);
+  r[4] = _mm_unpacklo_epi64(b2, b6);
+  r[5] = _mm_unpackhi_epi64(b2, b6);
+  r[6] = _mm_unpacklo_epi64(b3, b7);
+  r[7] = _mm_unpackhi_epi64(b3, b7);
+}
+
+static void idct_block_sse2(const int16_t* coef, const uint16_t* quant, uint8_t* out, int stride) {
+  __m128i r[8];
+  for (int i = 0; i < 8; i++)
+    r[i] = _mm_mullo_epi16(_mm_loadu_si128((const __m128i*)(coef + i * 8)), _mm_loadu_si128((const __m128i*)(quant + i * 8)));
+  idct_pass_sse2(r, BIAS1, SHIFT1);
+  transpose8x16(r);
+  idct_pass_sse2(r, BIAS2, SHIFT2);
+  transpose8x16(r);
+  for (int i = 0; i < 8; i++) _mm_storel_epi64((__m128i*)(out + (size_t)i * (size_t)stride), _mm_packus_epi16(r[i], r[i]));
+}
+#endif
+
+// ---- Upsampling: output row y of a plane at full width, into out[0…] ----
+
+static void upsample_row(const plane* p, int y, uint8_t* out, int out_count, int simd) {
   const int w = p->width, h = p->height, hs = p->hs, vs = p->vs;
   int near = y / vs, far = near;
-  if (vs == 2) {
-    far = (y % 2 == 0) ? (near - 1 > 0 ? near - 1 : 0) : (near + 1 < h - 1 ? near + 1 : h - 1);
-  } else if (vs > 2) {
-    near = y / vs < h - 1 ? y / vs : h - 1;
-    far = near;
-  }
+  if (vs == 2) far = (y % 2 == 0) ? (near - 1 > 0 ? near - 1 : 0) : (near + 1 < h - 1 ? near + 1 : h - 1);
   near = near < h - 1 ? near : h - 1;
   far = far < h - 1 ? far : h - 1;
   const uint8_t* n = p->pixels + (size_t)near * (size_t)p->stride;
   const uint8_t* f = p->pixels + (size_t)far * (size_t)p->stride;
-#define V(x) (vs == 2 ? 3 * (int32_t)n[x] + (int32_t)f[x] : (int32_t)n[x])
+  (void)simd;
   if (hs == 1 && vs == 1) {
-    for (int x = 0; x < w; x++) out[x] = n[x];
+    memcpy(out, n, (size_t)w);
   } else if (hs == 1 && vs == 2) {
-    for (int x = 0; x < w; x++) out[x] = (V(x) + 2) >> 2;
+    for (int x = 0; x < w; x++) out[x] = (uint8_t)((3 * n[x] + f[x] + 2) >> 2);
   } else if (hs == 2 && vs == 1) {
     if (w == 1) {
       out[0] = out[1] = n[0];
       return;
     }
     out[0] = n[0];
-    out[1] = ((int32_t)n[0] * 3 + (int32_t)n[1] + 2) >> 2;
+    out[1] = (uint8_t)((n[0] * 3 + n[1] + 2) >> 2);
     int i = 1;
-    for (; i < w - 1; i++) {
-      const int32_t m = 3 * (int32_t)n[i] + 2;
-      out[i * 2] = (m + (int32_t)n[i - 1]) >> 2;
-      out[i * 2 + 1] = (m + (int32_t)n[i + 1]) >> 2;
+#if VT_JPEG_SSE2
+    if (simd) {
+      const __m128i z = _mm_setzero_si128(), two = _mm_set1_epi16(2);
+      for (; i + 8 <= w - 1; i += 8) {
+        const __m128i prev = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i*)(n + i - 1)), z);
+        const __m128i cur = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i*)(n + i)), z);
+        const __m128i next = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i*)(n + i + 1)), z);
+        const __m128i m = _mm_add_epi16(_mm_add_epi16(_mm_add_epi16(cur, cur), cur), two);
+        const __m128i even = _mm_srli_epi16(_mm_add_epi16(m, prev), 2), odd = _mm_srli_epi16(_mm_add_epi16(m, next), 2);
+        _mm_storeu_si128((__m128i*)(out + 2 * i), _mm_packus_epi16(_mm_unpacklo_epi16(even, odd), _mm_unpackhi_epi16(even, odd)));
+      }
     }
-    out[i * 2] = ((int32_t)n[w - 2] * 3 + (int32_t)n[w - 1] + 2) >> 2;
+#endif
+    for (; i < w - 1; i++) {
+      const int m = 3 * n[i] + 2;
+      out[i * 2] = (uint8_t)((m + n[i - 1]) >> 2);
+      out[i * 2 + 1] = (uint8_t)((m + n[i + 1]) >> 2);
+    }
+    out[i * 2] = (uint8_t)((n[w - 2] * 3 + n[w - 1] + 2) >> 2);
     out[i * 2 + 1] = n[w - 1];
   } else if (hs == 2 && vs == 2) {
     if (w == 1) {
-      out[0] = out[1] = (V(0) + 2) >> 2;
+      out[0] = out[1] = (uint8_t)((3 * n[0] + f[0] + 2) >> 2);
       return;
     }
-    int32_t t1 = V(0);
-    out[0] = (t1 + 2) >> 2;
-    for (int i = 1; i < w; i++) {
-      const int32_t t0 = t1;
-      t1 = V(i);
-      out[i * 2 - 1] = (3 * t0 + t1 + 8) >> 4;
-      out[i * 2] = (3 * t1 + t0 + 8) >> 4;
+    out[0] = (uint8_t)((3 * n[0] + f[0] + 2) >> 2);
+    int i = 1;
+#if VT_JPEG_SSE2
+    if (simd) {
+      const __m128i z = _mm_setzero_si128(), eight = _mm_set1_epi16(8);
+      for (; i + 8 <= w; i += 8) {
+        const __m128i np = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i*)(n + i - 1)), z);
+        const __m128i fp = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i*)(f + i - 1)), z);
+        const __m128i nc = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i*)(n + i)), z);
+        const __m128i fc = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i*)(f + i)), z);
+        const __m128i tp = _mm_add_epi16(_mm_add_epi16(_mm_add_epi16(np, np), np), fp);
+        const __m128i tc = _mm_add_epi16(_mm_add_epi16(_mm_add_epi16(nc, nc), nc), fc);
+        const __m128i a = _mm_srli_epi16(_mm_add_epi16(_mm_add_epi16(_mm_add_epi16(_mm_add_epi16(tp, tp), tp), tc), eight), 4);
+        const __m128i c = _mm_srli_epi16(_mm_add_epi16(_mm_add_epi16(_mm_add_epi16(_mm_add_epi16(tc, tc), tc), tp), eight), 4);
+        _mm_storeu_si128((__m128i*)(out + 2 * i - 1), _mm_packus_epi16(_mm_unpacklo_epi16(a, c), _mm_unpackhi_epi16(a, c)));
+      }
     }
-    out[w * 2 - 1] = (t1 + 2) >> 2;
+#endif
+    int t1 = 3 * n[i - 1] + f[i - 1];
+    for (; i < w; i++) {
+      const int t0 = t1;
+      t1 = 3 * n[i] + f[i];
+      out[i * 2 - 1] = (uint8_t)((3 * t0 + t1 + 8) >> 4);
+      out[i * 2] = (uint8_t)((3 * t1 + t0 + 8) >> 4);
+    }
+    out[w * 2 - 1] = (uint8_t)((t1 + 2) >> 2);
   } else {
     for (int x = 0; x < w * hs && x < out_count; x++) out[x] = n[x / hs < w - 1 ? x / hs : w - 1];
   }
-#undef V
+}
+
+// ---- Colour ----
+
+static const int32_t cr_r = 1470208, cr_g = 748800, cb_g = 360960, cb_b = 1858048;  // (int)(x·4096 + 0.5f) << 8
+
+static inline void ycc_pixel(int32_t Y, int32_t Cb, int32_t Cr, uint8_t* o) {
+  const int32_t yf = (Y << 20) + (1 << 19), cr = Cr - 128, cb = Cb - 128;
+  o[0] = clamp8((yf + cr * cr_r) >> 20);
+  o[1] = clamp8((yf + cr * -cr_g + ((cb * -cb_g) & ~0xffff)) >> 20);
+  o[2] = clamp8((yf + cb * cb_b) >> 20);
+}
+
+// YCbCr → RGB for `count` pixels; the SSE2 form is the 16-bit one (equal for every input).
+static void ycc_row(const uint8_t* y, const uint8_t* cb, const uint8_t* cr, uint8_t* o, int count, int simd) {
+  int x = 0;
+  (void)simd;
+#if VT_JPEG_SSE2
+  if (simd) {
+    const __m128i z = _mm_setzero_si128(), flip = _mm_set1_epi8((char)0x80), eight = _mm_set1_epi16(8);
+    const __m128i kcr0 = _mm_set1_epi16(5743), kcr1 = _mm_set1_epi16(-2925), kcb0 = _mm_set1_epi16(-1410), kcb1 = _mm_set1_epi16(7258);
+    uint8_t t[3][16];
+    for (; x + 16 <= count; x += 16) {
+      const __m128i yv = _mm_loadu_si128((const __m128i*)(y + x));
+      const __m128i cbv = _mm_xor_si128(_mm_loadu_si128((const __m128i*)(cb + x)), flip);
+      const __m128i crv = _mm_xor_si128(_mm_loadu_si128((const __m128i*)(cr + x)), flip);
+      __m128i rgb[3][2];
+      for (int half = 0; half < 2; half++) {
+        const __m128i yw = half ? _mm_unpackhi_epi8(yv, z) : _mm_unpacklo_epi8(yv, z);
+        const __m128i cbw = half ? _mm_unpackhi_epi8(z, cbv) : _mm_unpacklo_epi8(z, cbv);  // (Cb − 128) << 8
+        const __m128i crw = half ? _mm_unpackhi_epi8(z, crv) : _mm_unpacklo_epi8(z, crv);
+        const __m128i yws = _mm_add_epi16(_mm_slli_epi16(yw, 4), eight);
+        const __m128i cr0 = _mm_mulhi_epi16(kcr0, crw), cr1 = _mm_mulhi_epi16(crw, kcr1);
+        const __m128i cb0 = _mm_mulhi_epi16(kcb0, cbw), cb1 = _mm_mulhi_epi16(cbw, kcb1);
+        rgb[0][half] = _mm_srai_epi16(_mm_add_epi16(yws, cr0), 4);
+        rgb[1][half] = _mm_srai_epi16(_mm_add_epi16(_mm_add_epi16(yws, cb0), cr1), 4);
+        rgb[2][half] = _mm_srai_epi16(_mm_add_epi16(yws, cb1), 4);
+      }
+      for (int k = 0; k < 3; k++) _mm_storeu_si128((__m128i*)t[k], _mm_packus_epi16(rgb[k][0], rgb[k][1]));
+      uint8_t* d = o + (size_t)x * 3;
+      for (int i = 0; i < 16; i++) {
+        d[i * 3] = t[0][i];
+        d[i * 3 + 1] = t[1][i];
+        d[i * 3 + 2] = t[2][i];
+      }
+    }
+  }
+#endif
+  for (; x < count; x++) ycc_pixel(y[x], cb[x], cr[x], o + (size_t)x * 3);
 }
 
 static inline uint8_t blinn(int32_t x, int32_t y) {
@@ -160,8 +287,11 @@ static inline uint8_t blinn(int32_t x, int32_t y) {
   return (uint8_t)((t + (t >> 8)) >> 8);
 }
 
-int vt_jpeg_reconstruct(const vt_jpeg_coefficients* c, int kind, uint8_t* out) {
+// ---- The picture ----
+
+int vt_jpeg_reconstruct_path(const vt_jpeg_coefficients* c, int kind, uint8_t* out, int simd) {
   if (!c || !out || c->num_components < 1 || c->num_components > VT_JPEG_MAX_COMPONENTS) return -1;
+  simd = simd && VT_JPEG_SSE2;
   const int n = c->num_components, width = c->width, height = c->height;
   int hmax = 1, vmax = 1;
   for (int k = 0; k < n; k++) {
@@ -170,8 +300,7 @@ int vt_jpeg_reconstruct(const vt_jpeg_coefficients* c, int kind, uint8_t* out) {
   }
   plane planes[VT_JPEG_MAX_COMPONENTS];
   memset(planes, 0, sizeof planes);
-  const idct_constants k12 = constants();
-  int status = 0;
+  int status = 0, row_count = width + 16;
   for (int k = 0; k < n && status == 0; k++) {
     if (!c->coefficients[k] || c->h_samp[k] < 1 || c->v_samp[k] < 1 || hmax % c->h_samp[k] || vmax % c->v_samp[k]) {
       status = -1;
@@ -188,55 +317,66 @@ int vt_jpeg_reconstruct(const vt_jpeg_coefficients* c, int kind, uint8_t* out) {
     p->height = (height * c->v_samp[k] + vmax - 1) / vmax;
     p->hs = hmax / c->h_samp[k];
     p->vs = vmax / c->v_samp[k];
-    for (int by = 0; by < c->height_in_blocks[k]; by++)
-      for (int bx = 0; bx < c->width_in_blocks[k]; bx++)
-        idct_block(k12.k, c->coefficients[k] + ((size_t)by * (size_t)c->width_in_blocks[k] + (size_t)bx) * 64, c->quant[k],
-                   p->pixels + (size_t)by * 8 * (size_t)p->stride + (size_t)bx * 8, p->stride);
+    if (p->width * p->hs + 16 > row_count) row_count = p->width * p->hs + 16;
+    const int16_t* coef = c->coefficients[k];
+    for (int by = 0; by < c->height_in_blocks[k]; by++) {
+      uint8_t* row = p->pixels + (size_t)by * 8 * (size_t)p->stride;
+      for (int bx = 0; bx < c->width_in_blocks[k]; bx++, coef += 64) {
+#if VT_JPEG_SSE2
+        if (simd) {
+          idct_block_sse2(coef, c->quant[k], row + (size_t)bx * 8, p->stride);
+          continue;
+        }
+#endif
+        idct_block_portable(coef, c->quant[k], row + (size_t)bx * 8, p->stride);
+      }
+    }
   }
-  const int32_t cr_r = 1470208, cr_g = 748800, cb_g = 360960, cb_b = 1858048;  // (int)(x·4096 + 0.5f) << 8, Float arithmetic
-  int32_t* rows = NULL;
-  const int row_count = width + 16;
+  uint8_t* rows = NULL;
   if (status == 0 && kind != VT_JPEG_GRAY) {
-    rows = (int32_t*)malloc((size_t)n * (size_t)row_count * sizeof(int32_t));
+    rows = (uint8_t*)malloc((size_t)n * (size_t)row_count);
     if (!rows) status = -1;
   }
   if (status == 0 && kind == VT_JPEG_GRAY) {
     for (int y = 0; y < height; y++) memcpy(out + (size_t)y * (size_t)width, planes[0].pixels + (size_t)y * (size_t)planes[0].stride, (size_t)width);
   } else if (status == 0) {
+    const uint8_t* r[VT_JPEG_MAX_COMPONENTS] = {NULL, NULL, NULL, NULL};
     for (int y = 0; y < height; y++) {
-      for (int k = 0; k < n; k++) upsample_row(&planes[k], y, rows + (size_t)k * (size_t)row_count, row_count);
-      const int32_t *r0 = rows, *r1 = rows + row_count, *r2 = rows + 2 * (size_t)row_count, *r3 = rows + 3 * (size_t)row_count;
+      for (int k = 0; k < n; k++) {
+        const plane* p = &planes[k];
+        if (p->hs == 1 && p->vs == 1 && y < p->height) {
+          r[k] = p->pixels + (size_t)y * (size_t)p->stride;  // full size: the plane's own row
+        } else {
+          uint8_t* buffer = rows + (size_t)k * (size_t)row_count;
+          upsample_row(p, y, buffer, row_count, simd);
+          r[k] = buffer;
+        }
+      }
       uint8_t* o = out + (size_t)y * (size_t)width * 3;
       switch (kind) {
         case VT_JPEG_RGB:
           for (int x = 0; x < width; x++) {
-            o[x * 3] = clamp8(r0[x]);
-            o[x * 3 + 1] = clamp8(r1[x]);
-            o[x * 3 + 2] = clamp8(r2[x]);
+            o[x * 3] = r[0][x];
+            o[x * 3 + 1] = r[1][x];
+            o[x * 3 + 2] = r[2][x];
           }
           break;
         case VT_JPEG_CMYK:
           for (int x = 0; x < width; x++) {
-            o[x * 3] = blinn(clamp8(r0[x]), r3[x]);
-            o[x * 3 + 1] = blinn(clamp8(r1[x]), r3[x]);
-            o[x * 3 + 2] = blinn(clamp8(r2[x]), r3[x]);
+            o[x * 3] = blinn(r[0][x], r[3][x]);
+            o[x * 3 + 1] = blinn(r[1][x], r[3][x]);
+            o[x * 3 + 2] = blinn(r[2][x], r[3][x]);
           }
           break;
-        default:  // YCbCr, and YCCK (then inverted and multiplied by K)
+        case VT_JPEG_YCCK:
           for (int x = 0; x < width; x++) {
-            const int32_t yf = (r0[x] << 20) + (1 << 19), cr = r2[x] - 128, cb = r1[x] - 128;
-            uint8_t r = clamp8((yf + cr * cr_r) >> 20);
-            uint8_t g = clamp8((yf + cr * -cr_g + ((cb * -cb_g) & ~0xffff)) >> 20);
-            uint8_t b = clamp8((yf + cb * cb_b) >> 20);
-            if (kind == VT_JPEG_YCCK) {
-              r = blinn(255 - r, r3[x]);
-              g = blinn(255 - g, r3[x]);
-              b = blinn(255 - b, r3[x]);
-            }
-            o[x * 3] = r;
-            o[x * 3 + 1] = g;
-            o[x * 3 + 2] = b;
+            uint8_t px[3];
+            ycc_pixel(r[0][x], r[1][x], r[2][x], px);
+            for (int j = 0; j < 3; j++) o[x * 3 + j] = blinn(255 - px[j], r[3][x]);
           }
+          break;
+        default:
+          ycc_row(r[0], r[1], r[2], o, width, simd);
           break;
       }
     }
@@ -244,4 +384,23 @@ int vt_jpeg_reconstruct(const vt_jpeg_coefficients* c, int kind, uint8_t* out) {
   free(rows);
   for (int k = 0; k < n; k++) free(planes[k].pixels);
   return status;
+}
+
+int vt_jpeg_reconstruct(const vt_jpeg_coefficients* c, int kind, uint8_t* out) { return vt_jpeg_reconstruct_path(c, kind, out, 1); }
+
+int vt_jpeg_simd_available(void) { return VT_JPEG_SSE2; }
+
+void vt_jpeg_idct_block_path(const int16_t* coefficients, const uint16_t* quant, uint8_t* out, int stride, int simd) {
+#if VT_JPEG_SSE2
+  if (simd) {
+    idct_block_sse2(coefficients, quant, out, stride);
+    return;
+  }
+#endif
+  (void)simd;
+  idct_block_portable(coefficients, quant, out, stride);
+}
+
+void vt_jpeg_ycc_row_path(const uint8_t* y, const uint8_t* cb, const uint8_t* cr, uint8_t* rgb, int count, int simd) {
+  ycc_row(y, cb, cr, rgb, count, simd && VT_JPEG_SSE2);
 }

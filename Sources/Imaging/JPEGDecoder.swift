@@ -3,10 +3,13 @@ import CJPEG
 /// Decodes JPEGs to RGB exactly as MediaPipe's own decoder (stb_image) does, so that tensors and
 /// results match MediaPipe's bit for bit: libjpeg reads the entropy-coded DCT coefficients
 /// (baseline, progressive, arithmetic), then CJPEG's `vt_jpeg_reconstruct` does stb_image's integer
-/// inverse DCT (12-bit constants), its chroma upsampling (triangle filter, `+2`/`+8` rounding) and
-/// its YCbCr→RGB conversion (20-bit fixed point).
-enum JPEGDecoder {
-    static func decode(_ bytes: [UInt8]) throws -> Bitmap {
+/// inverse DCT (12-bit constants, with the 16-bit wrapping and saturation of the SSE2 form MediaPipe's
+/// x86-64 build runs), its chroma upsampling (triangle filter, `+2`/`+8` rounding) and its YCbCr→RGB
+/// conversion (20-bit fixed point), with SSE2 where the CPU has it.
+package enum JPEGDecoder {
+    /// Decodes `bytes`; `simd` false takes the portable C that defines the SSE2 kernels (the same
+    /// bytes, for the tests).
+    package static func decode(_ bytes: [UInt8], simd: Bool = true) throws -> Bitmap {
         var c = vt_jpeg_coefficients()
         let l = ImageDecoder.limits
         let cLimits = vt_jpeg_limits(max_pixels: Int64(l.maxPixels), max_side: Int32(clamping: l.maxSide), max_memory: Int64(l.maxDecoderMemory))
@@ -44,7 +47,7 @@ enum JPEGDecoder {
         let channels = n == 1 ? 1 : 3
         var made: Int32 = 0
         let pixels = [UInt8](unsafeUninitializedCapacity: width * height * channels) { buffer, count in
-            made = buffer.baseAddress.map { vt_jpeg_reconstruct(&c, kind, $0) } ?? -1
+            made = buffer.baseAddress.map { vt_jpeg_reconstruct_path(&c, kind, $0, simd ? 1 : 0) } ?? -1
             count = made == 0 ? width * height * channels : 0
         }
         guard made == 0 else { throw ImagingError(.tooLarge, "Out of memory for a JPEG of \(width)x\(height) pixels.") }
