@@ -36,6 +36,9 @@ int vt_hdw_output_size(const vt_hdw_params *p, int32_t h, int32_t w, int32_t *oh
 
 static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
 
+// The most taps the paired-tap and dot-product paths take (larger kernels take the plain one).
+enum { kMaxTaps = 64 };
+
 
 // Float to int32 by truncation as x86's cvttps2dq does it: out-of-range and NaN values give INT32_MIN
 // (a C cast would be undefined there; such values only come from non-finite activations).
@@ -221,7 +224,6 @@ __attribute__((target("avx2"))) static void round_avx2(const float *x, int8_t *q
   }
   round_values(x, q, i, to, n, zp, inv);
 }
-enum { kMaxTaps = 64 };
 
 // Depth multiplier 1 (every depthwise op of the MobileNets): 16 channels at a time, their int32 sums
 // kept in registers over all taps, taps taken in pairs so that vpmaddwd multiplies and adds two
@@ -286,19 +288,126 @@ __attribute__((target("avx2"))) static void rows_avx2(const vt_hdw_params *p, co
   if (p->depth_multiplier == 1 && p->kernel_h * p->kernel_w <= kMaxTaps) rows_dm1_avx2(p, q, zp, s, h, w, ow, ph, pw, oy0, oy1, out, acc);
   else rows_body(p, q, zp, s, h, w, ow, ph, pw, oy0, oy1, out, acc);
 }
-__attribute__((target("avx512f,avx512bw,avx512vl"))) static void range_avx512(const float *x, size_t from, size_t to, float *lo, float *hi) {
-  range_body(x, from, to, lo, hi);
-}
-__attribute__((target("avx512f,avx512bw,avx512vl"))) static void round_avx512(const float *x, int8_t *q, size_t from, size_t to, size_t n,
-                                                                              int32_t zp, float inv) {
-  round_values(x, q, from, to, n, zp, inv);
-}
 __attribute__((target("avx512f,avx512bw,avx512vl"))) static void rows_avx512(const vt_hdw_params *p, const int8_t *q, int32_t zp, float s,
                                                                              int32_t h, int32_t w, int32_t ow, int32_t ph, int32_t pw,
                                                                              int32_t oy0, int32_t oy1, float *out, int32_t *acc) {
   rows_body(p, q, zp, s, h, w, ow, ph, pw, oy0, oy1, out, acc);
 }
+
+// The dot-product kernel's operations as AVX-512 VNNI instructions on 256-bit vectors.
+#define VT_HDW_VNNI __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,avx2")))
+#define dv __m256i
+#define dv_load(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define dv_store(p, a) _mm256_storeu_si256((__m256i *)(void *)(p), (a))
+#define dv_xor80(a) _mm256_xor_si256((a), _mm256_set1_epi8((char)0x80))
+#define dv_unpacklo8 _mm256_unpacklo_epi8
+#define dv_unpackhi8 _mm256_unpackhi_epi8
+#define dv_unpacklo16 _mm256_unpacklo_epi16
+#define dv_unpackhi16 _mm256_unpackhi_epi16
+#define dv_dpbusd _mm256_dpbusd_epi32
+#define dv_perm_lo(a, b) _mm256_permute2x128_si256((a), (b), 0x20)
+#define dv_perm_hi(a, b) _mm256_permute2x128_si256((a), (b), 0x31)
+#define DQ(name) dq_vnni_##name
+#define DQ_TARGET VT_HDW_VNNI
+#include "HybridDepthwiseQuad.h"
+#undef dv
+#undef dv_load
+#undef dv_store
+#undef dv_xor80
+#undef dv_unpacklo8
+#undef dv_unpackhi8
+#undef dv_unpacklo16
+#undef dv_unpackhi16
+#undef dv_dpbusd
+#undef dv_perm_lo
+#undef dv_perm_hi
+#undef DQ
+#undef DQ_TARGET
+
+VT_HDW_VNNI static void rows_vnni(const vt_hdw_params *p, const int8_t *q, int32_t zp, float s, int32_t h, int32_t w, int32_t ow, int32_t ph,
+                                  int32_t pw, int32_t oy0, int32_t oy1, float *out, int32_t *acc) {
+  if (p->depth_multiplier == 1 && p->kernel_h * p->kernel_w <= kMaxTaps) dq_vnni_rows(p, q, zp, s, h, w, ow, ph, pw, oy0, oy1, out, acc);
+  else rows_body(p, q, zp, s, h, w, ow, ph, pw, oy0, oy1, out, acc);
+}
 #endif
+
+// The same operations in portable C, each computing exactly what its instruction computes.
+typedef struct {
+  uint8_t b[32];
+} dv_portable;
+static inline dv_portable dvp_load(const void *p) {
+  dv_portable r;
+  memcpy(r.b, p, 32);
+  return r;
+}
+static inline void dvp_store(void *p, dv_portable a) { memcpy(p, a.b, 32); }
+static inline dv_portable dvp_xor80(dv_portable a) {
+  for (int i = 0; i < 32; i++) a.b[i] ^= 0x80;
+  return a;
+}
+// Within each 16-byte half: elements of `size` bytes from offset `from` (0 low, 8 high) of a and b, interleaved.
+static inline dv_portable dvp_unpack(dv_portable a, dv_portable b, int size, int from) {
+  dv_portable r;
+  for (int half = 0; half < 32; half += 16)
+    for (int e = 0; e < 8 / size; e++) {
+      memcpy(r.b + half + 2 * e * size, a.b + half + from + e * size, (size_t)size);
+      memcpy(r.b + half + (2 * e + 1) * size, b.b + half + from + e * size, (size_t)size);
+    }
+  return r;
+}
+static inline dv_portable dvp_unpacklo8(dv_portable a, dv_portable b) { return dvp_unpack(a, b, 1, 0); }
+static inline dv_portable dvp_unpackhi8(dv_portable a, dv_portable b) { return dvp_unpack(a, b, 1, 8); }
+static inline dv_portable dvp_unpacklo16(dv_portable a, dv_portable b) { return dvp_unpack(a, b, 2, 0); }
+static inline dv_portable dvp_unpackhi16(dv_portable a, dv_portable b) { return dvp_unpack(a, b, 2, 8); }
+static inline dv_portable dvp_dpbusd(dv_portable acc, dv_portable a, dv_portable b) {
+  for (int l = 0; l < 8; l++) {
+    int32_t lane, sum = 0;
+    memcpy(&lane, acc.b + 4 * l, 4);
+    for (int j = 0; j < 4; j++) sum += (int32_t)a.b[4 * l + j] * (int32_t)(int8_t)b.b[4 * l + j];
+    lane = (int32_t)((uint32_t)lane + (uint32_t)sum);
+    memcpy(acc.b + 4 * l, &lane, 4);
+  }
+  return acc;
+}
+static inline dv_portable dvp_perm(dv_portable a, dv_portable b, int from) {
+  dv_portable r;
+  memcpy(r.b, a.b + from, 16);
+  memcpy(r.b + 16, b.b + from, 16);
+  return r;
+}
+#define dv dv_portable
+#define dv_load dvp_load
+#define dv_store dvp_store
+#define dv_xor80 dvp_xor80
+#define dv_unpacklo8 dvp_unpacklo8
+#define dv_unpackhi8 dvp_unpackhi8
+#define dv_unpacklo16 dvp_unpacklo16
+#define dv_unpackhi16 dvp_unpackhi16
+#define dv_dpbusd dvp_dpbusd
+#define dv_perm_lo(a, b) dvp_perm((a), (b), 0)
+#define dv_perm_hi(a, b) dvp_perm((a), (b), 16)
+#define DQ(name) dq_portable_##name
+#define DQ_TARGET
+#include "HybridDepthwiseQuad.h"
+#undef dv
+#undef dv_load
+#undef dv_store
+#undef dv_xor80
+#undef dv_unpacklo8
+#undef dv_unpackhi8
+#undef dv_unpacklo16
+#undef dv_unpackhi16
+#undef dv_dpbusd
+#undef dv_perm_lo
+#undef dv_perm_hi
+#undef DQ
+#undef DQ_TARGET
+
+static void rows_vnni_portable(const vt_hdw_params *p, const int8_t *q, int32_t zp, float s, int32_t h, int32_t w, int32_t ow, int32_t ph,
+                               int32_t pw, int32_t oy0, int32_t oy1, float *out, int32_t *acc) {
+  if (p->depth_multiplier == 1 && p->kernel_h * p->kernel_w <= kMaxTaps) dq_portable_rows(p, q, zp, s, h, w, ow, ph, pw, oy0, oy1, out, acc);
+  else rows_body(p, q, zp, s, h, w, ow, ph, pw, oy0, oy1, out, acc);
+}
 
 int vt_kernels_optimized(void) {
 #if defined(__OPTIMIZE__)
@@ -308,20 +417,41 @@ int vt_kernels_optimized(void) {
 #endif
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+static int has_avx512(void) {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+}
+#endif
+
 const char *vt_hdw_path(void) {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl")) return "avx512";
+  if (has_avx512() && __builtin_cpu_supports("avx512vnni")) return "vnni";
+  if (has_avx512()) return "avx512";
   if (__builtin_cpu_supports("avx2")) return "avx2";
 #endif
   return "scalar";
 }
 
+// One thread's scratch: the sums, then (depth multiplier 1) a row of zero points and a zero filter
+// row; for the dot-product path also the per-channel start values, the filter quads and a padded row
+// of zero points (HybridDepthwiseQuad.h).
+static size_t thread_bytes(const vt_hdw_params *p) {
+  const size_t oc = (size_t)p->in_channels * (size_t)p->depth_multiplier;
+  size_t bytes = align64(oc * sizeof(int32_t) + 2 * oc);
+  if (p->depth_multiplier == 1 && p->kernel_h * p->kernel_w <= kMaxTaps) {
+    const size_t cp = ((size_t)p->in_channels + 31) / 32 * 32, groups = ((size_t)p->kernel_h * (size_t)p->kernel_w + 3) / 4;
+    bytes += align64(cp * sizeof(int32_t)) + align64(groups * cp * 4) + align64(cp + 32);
+  }
+  return bytes;
+}
+
 size_t vt_hdw_scratch_size(const vt_hdw_params *p, int32_t h, int32_t w, int32_t threads) {
   if (!p || h < 1 || w < 1 || p->in_channels < 1 || p->depth_multiplier < 1 || threads < 1 || threads > 64) return 0;
-  size_t oc = (size_t)p->in_channels * (size_t)p->depth_multiplier;
-  // Per thread: the sums, then (depth multiplier 1) a row of zero points and a zero filter row.
-  return align64((size_t)h * (size_t)w * (size_t)p->in_channels) + (size_t)threads * align64(oc * sizeof(int32_t) + 2 * oc);
+  // The quantized input (with 32 bytes after it, which the 32-byte loads of the last pixel may touch),
+  // then each thread's part.
+  return align64((size_t)h * (size_t)w * (size_t)p->in_channels + 32) + (size_t)threads * thread_bytes(p);
 }
 
 typedef struct {
@@ -406,7 +536,7 @@ static int run_with(range_fn range, round_fn round, rows_fn rows, const vt_hdw_p
   int8_t *q = (int8_t *)scratch;
   for (int32_t b = 0; b < batches; b++) {
     rows_job job = {rows, p, q, 0, h, w, oh, ow, pad_h, pad_w, per, 0, output + (size_t)b * (size_t)oh * (size_t)ow * (size_t)oc_count,
-                    (uint8_t *)scratch + align64(n), align64((size_t)oc_count * sizeof(int32_t) + 2 * (size_t)oc_count)};
+                    (uint8_t *)scratch + align64(n + 32), thread_bytes(p)};
     quantize(range, round, input + (size_t)b * n, n, q, &job.s, &job.zp, threads, pool);
     vt_parallel_chunks(pool, threads, (oh + per - 1) / per, rows_chunk, &job);
   }
@@ -418,14 +548,33 @@ int vt_hdw_run_scalar(const vt_hdw_params *p, const float *input, int32_t batche
   return run_with(range_plain, round_plain, rows_plain, p, input, batches, h, w, output, scratch, scratch_size, 1, NULL);
 }
 
+int vt_hdw_run_path(const vt_hdw_params *p, const char *path, const float *input, int32_t batches, int32_t h, int32_t w, float *output,
+                    void *scratch, size_t scratch_size, int32_t threads, vt_pool *pool) {
+  if (!path) return -1;
+  if (strcmp(path, "scalar") == 0)
+    return run_with(range_plain, round_plain, rows_plain, p, input, batches, h, w, output, scratch, scratch_size, threads, pool);
+  if (strcmp(path, "vnni-portable") == 0)
+    return run_with(range_plain, round_plain, rows_vnni_portable, p, input, batches, h, w, output, scratch, scratch_size, threads, pool);
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  const int avx2 = __builtin_cpu_supports("avx2");
+  if (strcmp(path, "avx2") == 0)
+    return avx2 ? run_with(range_avx2, round_avx2, rows_avx2, p, input, batches, h, w, output, scratch, scratch_size, threads, pool) : -2;
+  if (strcmp(path, "avx512") == 0)
+    return has_avx512() ? run_with(range_avx2, round_avx2, rows_avx512, p, input, batches, h, w, output, scratch, scratch_size, threads, pool) : -2;
+  if (strcmp(path, "vnni") == 0)
+    return has_avx512() && __builtin_cpu_supports("avx512vnni")
+               ? run_with(range_avx2, round_avx2, rows_vnni, p, input, batches, h, w, output, scratch, scratch_size, threads, pool)
+               : -2;
+  return -1;
+#else
+  return strcmp(path, "avx2") == 0 || strcmp(path, "avx512") == 0 || strcmp(path, "vnni") == 0 ? -2 : -1;
+#endif
+}
+
 int vt_hdw_run(const vt_hdw_params *p, const float *input, int32_t batches, int32_t h, int32_t w,
                float *output, void *scratch, size_t scratch_size, int32_t threads, vt_pool *pool) {
-#if defined(__x86_64__) || defined(__i386__)
-  const char *path = vt_hdw_path();
-  if (path[0] == 'a' && path[3] == '5') return run_with(range_avx512, round_avx512, rows_avx512, p, input, batches, h, w, output, scratch, scratch_size, threads, pool);
-  if (path[0] == 'a') return run_with(range_avx2, round_avx2, rows_avx2, p, input, batches, h, w, output, scratch, scratch_size, threads, pool);
-#endif
-  return run_with(range_plain, round_plain, rows_plain, p, input, batches, h, w, output, scratch, scratch_size, threads, pool);
+  return vt_hdw_run_path(p, vt_hdw_path(), input, batches, h, w, output, scratch, scratch_size, threads, pool);
 }
 
 // --- Custom options --------------------------------------------------------------------------

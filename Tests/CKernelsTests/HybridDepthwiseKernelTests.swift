@@ -1,3 +1,4 @@
+import CKernels
 import Foundation
 import LiteRT
 import TFLiteModel
@@ -32,17 +33,31 @@ struct HybridDepthwiseKernelTests {
     /// A generator with a fixed seed (xorshift64).
     typealias Random = TestRandom
 
-    static func model(_ k: Case, _ r: inout Random) throws -> [UInt8] {
+    /// The op's constants: int8 filter [kh][kw][oc], per-channel scales, bias.
+    struct Parts {
+        var weights: [Int8], scales: [Float], bias: [Float]
+    }
+
+    static func parts(_ k: Case, _ r: inout Random) -> Parts {
+        let oc = k.c * k.dm
+        let weights = (0..<(k.kh * k.kw * oc)).map { _ in Int8(truncatingIfNeeded: Int(r.next() % 255) - 127) }
+        let scales = (0..<oc).map { _ in r.float(1e-4...2e-2) }
+        return Parts(weights: weights, scales: scales, bias: (0..<oc).map { _ in r.float(-1...1) })
+    }
+
+    static func model(_ k: Case, _ r: inout Random) throws -> [UInt8] { try model(k, parts(k, &r)) }
+
+    static func model(_ k: Case, _ parts: Parts) throws -> [UInt8] {
         var b = ModelBuilder(description: "hybrid depthwise")
         let oc = k.c * k.dm
         let input = b.addTensor(Tensor(name: "input", shape: [1, k.h, k.w, k.c], type: .float32))
-        let weights = (0..<(k.kh * k.kw * oc)).map { _ in UInt8(bitPattern: Int8(truncatingIfNeeded: Int(r.next() % 255) - 127)) }
-        let scales = (0..<oc).map { _ in r.float(1e-4...2e-2) }
+        let weights = parts.weights.map { UInt8(bitPattern: $0) }
+        let scales = parts.scales
         let filter = b.addTensor(
             Tensor(
                 name: "filter", shape: [1, k.kh, k.kw, oc], type: .int8, buffer: b.addBuffer(weights),
                 quantization: .init(scales: scales, zeroPoints: Array(repeating: 0, count: oc), quantizedDimension: 3)))
-        let bias = b.addConstant(name: "bias", shape: [oc], floats: (0..<oc).map { _ in r.float(-1...1) })
+        let bias = b.addConstant(name: "bias", shape: [oc], floats: parts.bias)
         let effH = (k.kh - 1) * Int(k.dh) + 1, effW = (k.kw - 1) * Int(k.dw) + 1
         let oh = k.valid ? (k.h - effH + Int(k.sh)) / Int(k.sh) : (k.h + Int(k.sh) - 1) / Int(k.sh)
         let ow = k.valid ? (k.w - effW + Int(k.sw)) / Int(k.sw) : (k.w + Int(k.sw) - 1) / Int(k.sw)
@@ -118,6 +133,55 @@ struct HybridDepthwiseKernelTests {
 
     @Test("the kernel path for this CPU is named")
     func path() {
-        #expect(["avx512", "avx2", "scalar"].contains(CompiledModel.hybridDepthwiseKernelPath))
+        #expect(["vnni", "avx512", "avx2", "scalar"].contains(CompiledModel.hybridDepthwiseKernelPath))
+    }
+
+    /// Every path this CPU can run; the VNNI kernel in portable C runs everywhere.
+    static func runnablePaths() -> [String] {
+        var paths = ["scalar", "vnni-portable"]
+        switch CompiledModel.hybridDepthwiseKernelPath {
+        case "vnni": paths += ["avx2", "avx512", "vnni"]
+        case "avx512": paths += ["avx2", "avx512"]
+        case "avx2": paths += ["avx2"]
+        default: break
+        }
+        return paths
+    }
+
+    @Test(
+        "every path — scalar, AVX2, AVX-512, AVX-512 VNNI, and the VNNI kernel in portable C — bit-identical to the built-in kernel",
+        arguments: cases)
+    func paths(_ k: Case) throws {
+        var r = Random(state: 0x51ED_2026 &+ UInt64(k.h * 131 + k.c * 7 + k.dm))
+        let parts = Self.parts(k, &r)
+        let builtin = try ModelResources(bytes: try Self.model(k, parts), exactHybridKernel: false, conv1x1Kernel: false)
+        let input: [Float] = (0..<(k.h * k.w * k.c)).map { _ in r.float(-3...6) }
+        let expected = try Self.run(builtin, input)
+        var ran: Set<String> = []
+        for path in ["scalar", "avx2", "avx512", "vnni", "vnni-portable"] {
+            for threads: Int32 in [1, 2] {
+                let output: [UInt8]? = parts.weights.withUnsafeBufferPointer { wp in
+                    parts.scales.withUnsafeBufferPointer { sp in
+                        parts.bias.withUnsafeBufferPointer { bp in
+                            var p = vt_hdw_params(
+                                kernel_h: Int32(k.kh), kernel_w: Int32(k.kw), in_channels: Int32(k.c), depth_multiplier: Int32(k.dm),
+                                stride_h: k.sh, stride_w: k.sw, dilation_h: k.dh, dilation_w: k.dw, padding: k.valid ? 1 : 0,
+                                activation: Int32(k.activation), filter: wp.baseAddress, channel_scales: sp.baseAddress, bias: bp.baseAddress)
+                            var oh: Int32 = 0, ow: Int32 = 0, ph: Int32 = 0, pw: Int32 = 0
+                            guard vt_hdw_output_size(&p, Int32(k.h), Int32(k.w), &oh, &ow, &ph, &pw) == 0 else { return [] }
+                            var out = [Float](repeating: .nan, count: Int(oh * ow) * k.c * k.dm)
+                            var scratch = [UInt8](repeating: 0xA5, count: vt_hdw_scratch_size(&p, Int32(k.h), Int32(k.w), threads))
+                            let status = vt_hdw_run_path(&p, path, input, 1, Int32(k.h), Int32(k.w), &out, &scratch, scratch.count, threads, nil)
+                            if status == -2 { return nil }  // not on this CPU
+                            return status == 0 ? out.withUnsafeBytes { Array($0) } : []
+                        }
+                    }
+                }
+                guard let output else { continue }
+                ran.insert(path)
+                #expect(output.count == expected.count && output == expected, "\(k), \(path), \(threads) threads")
+            }
+        }
+        #expect(ran == Set(Self.runnablePaths()), "\(k): ran \(ran.sorted())")
     }
 }

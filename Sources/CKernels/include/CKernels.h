@@ -55,7 +55,13 @@ int vt_hdw_run(const vt_hdw_params *p, const float *input, int32_t batches, int3
 int vt_hdw_run_scalar(const vt_hdw_params *p, const float *input, int32_t batches, int32_t h, int32_t w,
                       float *output, void *scratch, size_t scratch_size);
 
-/// Which path `vt_hdw_run` takes here: "avx512", "avx2" or "scalar".
+/// vt_hdw_run on a named path: "scalar", "avx2", "avx512", "vnni" (AVX-512 VNNI dot products) or
+/// "vnni-portable" (the same dot-product kernel in portable C, exactly as the instructions compute);
+/// all give the same bytes. Returns 0, -1 for bad sizes or an unknown path, -2 when this CPU lacks
+/// the path's instructions.
+int vt_hdw_run_path(const vt_hdw_params *p, const char *path, const float *input, int32_t batches, int32_t h, int32_t w, float *output,
+                    void *scratch, size_t scratch_size, int32_t threads, vt_pool *pool);
+/// Which path `vt_hdw_run` takes here: "vnni", "avx512", "avx2" or "scalar".
 const char *vt_hdw_path(void);
 
 /// Whether this module was compiled with optimization (`__OPTIMIZE__`: SwiftPM's release
