@@ -209,3 +209,77 @@ int vt_jpeg_encode_rgb(const uint8_t* rgb, int width, int height, int stride, in
   *out_size = size;
   return 0;
 }
+
+int vt_jpeg_decode_scaled(const uint8_t* data, size_t size, vt_jpeg_limits limits, int min_width, int min_height, vt_jpeg_image* out) {
+  memset(out, 0, sizeof(*out));
+  struct jpeg_decompress_struct cinfo;
+  vt_error_mgr err;
+  cinfo.err = vt_errors(&err);
+  // volatile: written after setjmp and read after a longjmp back to it.
+  uint8_t* volatile pixels = NULL;
+  if (setjmp(err.jump)) {
+    vt_format((j_common_ptr)&cinfo, out->message, sizeof(out->message));
+    jpeg_destroy_decompress(&cinfo);
+    free(pixels);
+    out->pixels = NULL;
+    return 1;
+  }
+  jpeg_create_decompress(&cinfo);
+  jpeg_mem_src(&cinfo, data, (unsigned long)size);
+  jpeg_read_header(&cinfo, TRUE);
+  out->full_width = (int)cinfo.image_width;
+  out->full_height = (int)cinfo.image_height;
+  if (cinfo.image_width < 1 || cinfo.image_height < 1 || (long long)cinfo.image_width > limits.max_side ||
+      (long long)cinfo.image_height > limits.max_side ||
+      (long long)cinfo.image_width * (long long)cinfo.image_height > limits.max_pixels) {
+    snprintf(out->message, sizeof(out->message), "JPEG of %ux%u pixels exceeds the limits (%d a side, %lld pixels)",
+             cinfo.image_width, cinfo.image_height, limits.max_side, limits.max_pixels);
+    jpeg_destroy_decompress(&cinfo);
+    return 2;
+  }
+  // libjpeg converts 1 and 3 components (gray, YCbCr, RGB) itself; CMYK and YCCK take the exact path.
+  if (cinfo.num_components != 1 && cinfo.num_components != 3) {
+    jpeg_destroy_decompress(&cinfo);
+    return 3;
+  }
+  cinfo.mem->max_memory_to_use = (long)limits.max_memory;
+  // The smallest DCT scale (1/8, 1/4, 1/2) that keeps at least min_width × min_height pixels.
+  int denom = 1;
+  for (int d = 8; d >= 2; d /= 2) {
+    const long long w = ((long long)cinfo.image_width + d - 1) / d, h = ((long long)cinfo.image_height + d - 1) / d;
+    if (w >= min_width && h >= min_height) {
+      denom = d;
+      break;
+    }
+  }
+  if (denom == 1) {  // no reduction possible: the exact path is as fast
+    jpeg_destroy_decompress(&cinfo);
+    return 3;
+  }
+  cinfo.scale_num = 1;
+  cinfo.scale_denom = (unsigned int)denom;
+  cinfo.out_color_space = cinfo.num_components == 1 ? JCS_GRAYSCALE : JCS_RGB;
+  cinfo.dct_method = JDCT_ISLOW;
+  jpeg_start_decompress(&cinfo);
+  const size_t row = (size_t)cinfo.output_width * (size_t)cinfo.output_components;
+  pixels = (uint8_t*)malloc(row * (size_t)cinfo.output_height + 1);
+  if (!pixels) {
+    snprintf(out->message, sizeof(out->message), "out of memory for a JPEG of %ux%u pixels", cinfo.output_width, cinfo.output_height);
+    jpeg_destroy_decompress(&cinfo);
+    return 1;
+  }
+  while (cinfo.output_scanline < cinfo.output_height) {
+    JSAMPROW line = pixels + (size_t)cinfo.output_scanline * row;
+    if (jpeg_read_scanlines(&cinfo, &line, 1) != 1) break;
+  }
+  out->width = (int)cinfo.output_width;
+  out->height = (int)cinfo.output_height;
+  out->channels = cinfo.output_components;
+  out->denom = denom;
+  out->warnings = err.warnings;
+  // A cut file leaves rows libjpeg never wrote: they stay as libjpeg filled them (its warning is kept).
+  jpeg_finish_decompress(&cinfo);
+  jpeg_destroy_decompress(&cinfo);
+  out->pixels = pixels;
+  return 0;
+}

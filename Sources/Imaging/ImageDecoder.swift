@@ -9,6 +9,20 @@ public enum ImageDecoder {
     public struct Decoded: Sendable {
         public var bitmap: Bitmap
         public var orientation: ImageOrientation
+        /// The file's pixels per stored pixel: 1, or 2, 4, 8 for a JPEG decoded at a reduced DCT scale
+        /// (``decode(contentsOfFile:reducedTo:)``); the file's size is about the bitmap's × scale.
+        public var scale: Int = 1
+        /// The file's own width and height (the bitmap's, unless decoded at a reduced scale).
+        public var fileWidth: Int
+        public var fileHeight: Int
+
+        public init(bitmap: Bitmap, orientation: ImageOrientation, scale: Int = 1, fileWidth: Int? = nil, fileHeight: Int? = nil) {
+            self.bitmap = bitmap
+            self.orientation = orientation
+            self.scale = scale
+            self.fileWidth = fileWidth ?? bitmap.width
+            self.fileHeight = fileHeight ?? bitmap.height
+        }
     }
 
     private static let currentLimits = Locked(ImageLimits.standard)
@@ -21,6 +35,14 @@ public enum ImageDecoder {
 
     /// Decodes the regular file at `path` (FIFOs, devices and directories are refused without blocking).
     public static func decode(contentsOfFile path: String) throws -> Decoded {
+        try decode(contentsOfFile: path, reducedTo: nil)
+    }
+
+    /// Decodes the file at `path`; with `minimum`, a JPEG (gray or colour) is decoded fast and inexactly
+    /// by libjpeg-turbo itself at the smallest DCT scale (1/8, 1/4, 1/2) that keeps at least
+    /// `minimum.width`×`minimum.height` pixels — not MediaPipe's pixels (see README, "Fast decoding").
+    /// PNGs, CMYK/YCCK JPEGs and JPEGs no scale can reduce decode exactly, as ``decode(contentsOfFile:)``.
+    public static func decode(contentsOfFile path: String, reducedTo minimum: (width: Int, height: Int)?) throws -> Decoded {
         let bytes: [UInt8]
         do {
             bytes = try RegularFile.read(path, maxBytes: limits.maxFileBytes)
@@ -32,6 +54,9 @@ public enum ImageDecoder {
             }
         }
         do {
+            if let minimum, let reduced = try JPEGDecoder.decodeReduced(bytes, minimumWidth: minimum.width, minimumHeight: minimum.height) {
+                return reduced
+            }
             return try decode(bytes)
         } catch let e as ImagingError {
             throw ImagingError(e.code, "\(path): \(e.message)", underlying: e.underlying)

@@ -1,4 +1,5 @@
 import CJPEG
+import Foundation
 
 /// Decodes JPEGs to RGB exactly as MediaPipe's own decoder (stb_image) does, so that tensors and
 /// results match MediaPipe's bit for bit: libjpeg reads the entropy-coded DCT coefficients
@@ -52,6 +53,35 @@ package enum JPEGDecoder {
         }
         guard made == 0 else { throw ImagingError(.tooLarge, "Out of memory for a JPEG of \(width)x\(height) pixels.") }
         return try Bitmap(width: width, height: height, format: n == 1 ? .gray8 : .rgb8, pixels: pixels)
+    }
+
+    /// A JPEG decoded by libjpeg-turbo at the smallest DCT scale keeping `minimumWidth`×`minimumHeight`
+    /// pixels (inexact); nil for what is not a gray or colour JPEG (PNG, CMYK, YCCK).
+    static func decodeReduced(_ bytes: [UInt8], minimumWidth: Int, minimumHeight: Int) throws -> ImageDecoder.Decoded? {
+        guard bytes.count >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF else { return nil }
+        var image = vt_jpeg_image()
+        let l = ImageDecoder.limits
+        let cLimits = vt_jpeg_limits(max_pixels: Int64(l.maxPixels), max_side: Int32(clamping: l.maxSide), max_memory: Int64(l.maxDecoderMemory))
+        let status = bytes.withUnsafeBufferPointer {
+            vt_jpeg_decode_scaled($0.baseAddress, $0.count, cLimits, Int32(clamping: max(1, minimumWidth)), Int32(clamping: max(1, minimumHeight)), &image)
+        }
+        defer { free(image.pixels) }
+        let text = withUnsafeBytes(of: &image.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        switch status {
+        case 0: break
+        case 2: throw ImagingError(.tooLarge, "\(text).")
+        case 3: return nil
+        default: throw ImagingError(.corruptImage, "Corrupt JPEG: \(text)")
+        }
+        let width = Int(image.width), height = Int(image.height), channels = Int(image.channels)
+        guard let base = image.pixels, width > 0, height > 0, channels == 1 || channels == 3 else {
+            throw ImagingError(.corruptImage, "Corrupt JPEG: no pixels decoded.")
+        }
+        let pixels = Array(UnsafeBufferPointer(start: base, count: width * height * channels))
+        let bitmap = try Bitmap(width: width, height: height, format: channels == 1 ? .gray8 : .rgb8, pixels: pixels)
+        return ImageDecoder.Decoded(
+            bitmap: bitmap, orientation: ImageOrientation(exif: ImageDecoder.exifOrientation(bytes) ?? 1) ?? .up, scale: Int(image.denom),
+            fileWidth: Int(image.full_width), fileHeight: Int(image.full_height))
     }
 
     static func message(_ c: inout vt_jpeg_coefficients) -> String {

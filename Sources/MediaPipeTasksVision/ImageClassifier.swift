@@ -5,6 +5,8 @@ import VisionCore
 /// Classifies pictures (or a region of them) with a `.tflite` classifier, as MediaPipe's `ImageClassifier`.
 public final class ImageClassifier: NSObject, Sendable {
     private let engine: ImageClassificationEngine
+    /// The model's input size (width, height), for fast decoding.
+    package var modelInputSize: (width: Int, height: Int) { (engine.inference.spec.width, engine.inference.spec.height) }
     private let runner: VisionTaskRunner<[Classifications], ImageClassifierResult>
 
     /// A classifier with default options for the model at `modelPath`.

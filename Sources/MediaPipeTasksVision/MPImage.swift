@@ -24,17 +24,21 @@ public final class MPImage: NSObject, Sendable {
     public let pixelBuffer: CVPixelBuffer?
     /// The source, for images made from a `CMSampleBuffer`.
     public let sampleBuffer: CMSampleBuffer?
+    /// The picture's own size in stored pixels when ``bitmap`` holds it at a reduced scale
+    /// (``init(contentsOfFile:orientation:fastDecodeFor:)``); results are given in this size.
+    package let fileSize: (width: Int, height: Int)?
 
     /// Width: for a `UIImage`, its displayed size × scale (as MediaPipe); otherwise the buffer's width.
-    public var width: CGFloat { image.map { $0.size.width * $0.scale } ?? CGFloat(bitmap.width) }
+    public var width: CGFloat { image.map { $0.size.width * $0.scale } ?? CGFloat(fileSize?.width ?? bitmap.width) }
     /// Height, likewise.
-    public var height: CGFloat { image.map { $0.size.height * $0.scale } ?? CGFloat(bitmap.height) }
+    public var height: CGFloat { image.map { $0.size.height * $0.scale } ?? CGFloat(fileSize?.height ?? bitmap.height) }
 
     private init(
         bitmap: Bitmap, orientation: UIImage.Orientation, source: MPImageSourceType,
-        image: UIImage?, pixelBuffer: CVPixelBuffer?, sampleBuffer: CMSampleBuffer?
+        image: UIImage?, pixelBuffer: CVPixelBuffer?, sampleBuffer: CMSampleBuffer?, fileSize: (width: Int, height: Int)? = nil
     ) {
         self.bitmap = bitmap
+        self.fileSize = fileSize
         self.orientation = orientation
         self.imageSourceType = source
         self.image = image
@@ -88,8 +92,8 @@ public final class MPImage: NSObject, Sendable {
     }
 
     /// Wraps decoded or raw pixels (a Linux entry point).
-    package convenience init(bitmap: Bitmap, orientation: UIImage.Orientation = .up) {
-        self.init(bitmap: bitmap, orientation: orientation, source: .image, image: nil, pixelBuffer: nil, sampleBuffer: nil)
+    package convenience init(bitmap: Bitmap, orientation: UIImage.Orientation = .up, fileSize: (width: Int, height: Int)? = nil) {
+        self.init(bitmap: bitmap, orientation: orientation, source: .image, image: nil, pixelBuffer: nil, sampleBuffer: nil, fileSize: fileSize)
     }
 
     /// Decodes a JPEG or PNG file (a Linux entry point). The EXIF orientation is used unless
@@ -98,6 +102,24 @@ public final class MPImage: NSObject, Sendable {
         do {
             let decoded = try ImageDecoder.decode(contentsOfFile: path)
             self.init(bitmap: decoded.bitmap, orientation: orientation ?? decoded.orientation)
+        } catch let e as ImagingError {
+            let code: TasksErrorCode = e.code == .fileUnreadable ? .notFoundError : .invalidArgumentError
+            throw TasksError(code: code, message: e.message, underlying: e)
+        }
+    }
+
+    /// Decodes a JPEG fast, for a model whose input is `minimumSize` (a Linux extension, inexact):
+    /// libjpeg-turbo decodes it at the smallest DCT scale (1/8, 1/4, 1/2) that keeps at least
+    /// `minimumSize` pixels, with its own IDCT, upsampling and colour conversion — not MediaPipe's
+    /// pixels, so scores move slightly (README, "Fast decoding"). ``width``, ``height`` and the tasks'
+    /// boxes stay in the file's own pixels. PNGs, CMYK JPEGs and JPEGs not at least twice the size decode exactly, as ``init(contentsOfFile:orientation:)``.
+    public convenience init(contentsOfFile path: String, orientation: UIImage.Orientation? = nil, fastDecodeFor minimumSize: CGSize) throws {
+        do {
+            let decoded = try ImageDecoder.decode(
+                contentsOfFile: path, reducedTo: (Int(minimumSize.width.rounded(.up)), Int(minimumSize.height.rounded(.up))))
+            self.init(
+                bitmap: decoded.bitmap, orientation: orientation ?? decoded.orientation, source: .image, image: nil, pixelBuffer: nil,
+                sampleBuffer: nil, fileSize: decoded.scale == 1 ? nil : (decoded.fileWidth, decoded.fileHeight))
         } catch let e as ImagingError {
             let code: TasksErrorCode = e.code == .fileUnreadable ? .notFoundError : .invalidArgumentError
             throw TasksError(code: code, message: e.message, underlying: e)

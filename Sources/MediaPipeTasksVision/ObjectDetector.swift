@@ -5,6 +5,8 @@ import VisionCore
 /// Finds objects in pictures with a `.tflite` detector, as MediaPipe's `ObjectDetector`.
 public final class ObjectDetector: NSObject, Sendable {
     private let engine: ObjectDetectionEngine
+    /// The model's input size (width, height), for fast decoding.
+    package var modelInputSize: (width: Int, height: Int) { (engine.inference.spec.width, engine.inference.spec.height) }
     private let runner: VisionTaskRunner<[Detection], ObjectDetectorResult>
 
     /// A detector with default options for the model at `modelPath`.
@@ -61,7 +63,7 @@ public final class ObjectDetector: NSObject, Sendable {
 
     static func detections(_ engine: ObjectDetectionEngine, _ image: MPImage) throws -> [Detection] {
         try image.checkTaskFormat()
-        return try TasksError.wrap { try engine.detect(image.bitmap, orientation: image.orientation).map(Detection.init) }
+        return try TasksError.wrap { try engine.detect(image.bitmap, orientation: image.orientation, size: image.fileSize).map(Detection.init) }
     }
 
     /// Detects objects in a single picture (image mode).

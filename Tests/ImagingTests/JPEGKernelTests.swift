@@ -145,3 +145,48 @@ struct JPEGKernelTests {
         #expect(compared >= 18)
     }
 }
+
+/// `decode(contentsOfFile:reducedTo:)`: libjpeg-turbo's DCT scaling, the smallest scale that keeps the
+/// size asked for; the exact decode where no scale is small enough, for PNGs and for CMYK files.
+@Suite("Fast (reduced) JPEG decoding")
+struct ReducedDecodingTests {
+    @Test("cat_720p.jpg: 1/2 for 300×300, 1/4 for 100×100, exact for 1000×1000", .enabled(if: TestAssets.shouldRun))
+    func scales() throws {
+        let path = TestAssets.image("cat_720p.jpg")
+        let exact = try ImageDecoder.decode(contentsOfFile: path)
+        let half = try ImageDecoder.decode(contentsOfFile: path, reducedTo: (300, 300))
+        let halfSizes: [Int] = [half.bitmap.width, half.bitmap.height, half.scale, half.fileWidth, half.fileHeight]
+        #expect(halfSizes == [640, 360, 2, 1280, 720])
+        let quarter = try ImageDecoder.decode(contentsOfFile: path, reducedTo: (100, 100))
+        let quarterSizes: [Int] = [quarter.bitmap.width, quarter.bitmap.height, quarter.scale]
+        #expect(quarterSizes == [320, 180, 4])
+        let eighth = try ImageDecoder.decode(contentsOfFile: path, reducedTo: (1, 1))
+        let eighthSizes: [Int] = [eighth.bitmap.width, eighth.bitmap.height, eighth.scale]
+        #expect(eighthSizes == [160, 90, 8])
+        let full = try ImageDecoder.decode(contentsOfFile: path, reducedTo: (1000, 1000))
+        #expect(full.scale == 1 && full.bitmap.pixels == exact.bitmap.pixels)
+        // The reduced picture is the same picture: its mean colour within a few levels of the exact one's.
+        func mean(_ b: Bitmap) -> [Double] {
+            var sums = [0.0, 0.0, 0.0]
+            for y in 0..<b.height { for x in 0..<b.width { for c in 0..<3 { sums[c] += Double(b.pixels[y * b.bytesPerRow + x * 3 + c]) } } }
+            return sums.map { $0 / Double(b.width * b.height) }
+        }
+        for (a, b) in zip(mean(half.bitmap), mean(exact.bitmap)) { #expect(abs(a - b) < 2) }
+    }
+
+    @Test("PNG and CMYK files decode exactly; a corrupt JPEG is a typed error")
+    func exactFallbacks() throws {
+        let cmyk = TestAssets.packageRoot.appendingPathComponent("Tests/Fixtures/jpeg-damaged/cmyk.jpg").path
+        let reduced = try ImageDecoder.decode(contentsOfFile: cmyk, reducedTo: (1, 1))
+        let exact = try ImageDecoder.decode(contentsOfFile: cmyk)
+        #expect(reduced.scale == 1 && reduced.bitmap.pixels == exact.bitmap.pixels)
+        if TestAssets.present {
+            let png = try ImageDecoder.decode(contentsOfFile: TestAssets.image("bird.png"), reducedTo: (1, 1))
+            #expect(png.scale == 1)
+        }
+        let bad = FileManager.default.temporaryDirectory.appendingPathComponent("vt-reduced-\(getpid()).jpg")
+        try Data([0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x03, 0x01]).write(to: bad)
+        defer { try? FileManager.default.removeItem(at: bad) }
+        #expect(throws: ImagingError.self) { try ImageDecoder.decode(contentsOfFile: bad.path, reducedTo: (1, 1)) }
+    }
+}

@@ -72,6 +72,29 @@ struct CommandLineTests {
         return (status, captured.output, captured.error)
     }
 
+    @Test("detect --fast-decode: records in the file's pixels, the annotated picture at the decoded size", .enabled(if: TestAssets.shouldRun))
+    func fastDecode() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vt-fast-decode-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let model = TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"), photo = TestAssets.image("cat_720p.jpg")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let out = folder.appendingPathComponent("cat.png").path
+        let fast = Self.run(["detect", "--model", model, "--fast-decode", "--max-results", "3", "--jsonl", "-", "--output", out, photo])
+        let exact = Self.run(["detect", "--model", model, "--max-results", "3", "--jsonl", "-", photo])
+        #expect(fast.status == 0 && exact.status == 0, "\(fast.stderr)")
+        func record(_ text: String) throws -> [String: Any] {
+            let line = try #require(text.split(separator: "\n").first { $0.contains("\"source\"") })
+            return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        let f = try record(fast.stdout), e = try record(exact.stdout)
+        #expect(f["width"] as? Int == 1280 && f["height"] as? Int == 720)
+        let fb = try #require((f["detections"] as? [[String: Any]])?.first?["boundingBox"] as? [String: Int])
+        let eb = try #require((e["detections"] as? [[String: Any]])?.first?["boundingBox"] as? [String: Int])
+        for key in ["originX", "originY", "width", "height"] { #expect(abs((fb[key] ?? 0) - (eb[key] ?? 0)) <= 12, "\(key): \(fb) vs \(eb)") }
+        let drawn = try ImageDecoder.decode(contentsOfFile: out).bitmap
+        #expect(drawn.width == 640 && drawn.height == 360)
+    }
+
     @Test("exit status and messages, in-process through the Console: 64 and where to get help for usage errors, MediaPipe's code and message for task errors")
     func exitCodes() {
         let none = Self.run([])

@@ -70,6 +70,23 @@ int vt_jpeg_simd_available(void);
 void vt_jpeg_idct_block_path(const int16_t* coefficients, const uint16_t* quant, uint8_t* out, int stride, int simd);
 /// YCbCr → RGB for `count` pixels, written as RGB triples.
 void vt_jpeg_ycc_row_path(const uint8_t* y, const uint8_t* cb, const uint8_t* cr, uint8_t* rgb, int count, int simd);
+/// A picture decoded by libjpeg itself, possibly at a reduced DCT scale.
+typedef struct {
+  int width, height, channels;
+  /// The scale's denominator (1, 2, 4 or 8): width ≈ full_width / denom.
+  int denom;
+  int full_width, full_height;
+  int warnings;
+  /// malloc'ed, width × height × channels bytes (free it with free()).
+  uint8_t* pixels;
+  char message[200];
+} vt_jpeg_image;
+
+/// Decodes with libjpeg-turbo's own (SIMD) IDCT, upsampling and colour conversion at the smallest
+/// DCT scale (1/8, 1/4, 1/2) that keeps at least `min_width` × `min_height` pixels — fast, and not
+/// MediaPipe's pixels. Returns 0, 1 on a decoding failure, 2 past the limits, 3 when no scale is
+/// small enough or for CMYK/YCCK files (the caller then decodes exactly).
+int vt_jpeg_decode_scaled(const uint8_t* data, size_t size, vt_jpeg_limits limits, int min_width, int min_height, vt_jpeg_image* out);
 /// Frees what vt_jpeg_read_coefficients allocated.
 void vt_jpeg_free_coefficients(vt_jpeg_coefficients* c);
 

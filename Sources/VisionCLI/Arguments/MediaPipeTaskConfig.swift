@@ -15,6 +15,7 @@ struct MediaPipeTaskConfig: Sendable {
     var locale: String?
     var threads = 1
     var fastHybrid = false
+    var fastDecode = false
     /// Normalized; `.zero`: the whole picture.
     var regionOfInterest = CGRect.zero
 
@@ -33,6 +34,7 @@ struct MediaPipeTaskConfig: Sendable {
         locale = p.string(.locale)
         threads = p.int(.threads) ?? 1
         fastHybrid = p.flag(.fastHybrid)
+        fastDecode = p.flag(.fastDecode)
         if regionOfInterest { self.regionOfInterest = try TaskArguments.roi(p) }
     }
 

@@ -19,6 +19,7 @@ public enum OptionName: String, CaseIterable, Sendable {
     case detectionsJsonl = "detections-jsonl"
     case every = "every"
     case fastHybrid = "fast-hybrid"
+    case fastDecode = "fast-decode"
     case hScale = "h-scale"
     case image = "image"
     case json = "json"

@@ -21,7 +21,9 @@ enum TaskArguments {
     static let roi = OptionSpec(.roi, .text, "x,y,w,h", help: "classify only this region (normalized coordinates)")
 
     /// MediaPipe's task options, in help order.
-    static let mediaPipe = [model, maxResults, scoreThreshold, allow, deny, locale, threads, fastHybrid, orientation]
+    static let fastDecode = OptionSpec(
+        .fastDecode, .flag, help: "decode JPEGs at a reduced DCT scale, no smaller than the model's input (faster; not MediaPipe's pixels)")
+    static let mediaPipe = [model, maxResults, scoreThreshold, allow, deny, locale, threads, fastHybrid, fastDecode, orientation]
 
     /// A copy of `options` in running mode `mode` (a task reads its options once, when created).
     static func copy<Options: VisionTaskOptions>(_ options: Options, mode: RunningMode) throws -> Options {

@@ -47,6 +47,7 @@ enum BenchCommand {
             OptionSpec(.warmup, .integer(0...1_000_000), "N", default: "5", help: "warm-up runs"),
             TaskArguments.threads,
             TaskArguments.fastHybrid,
+            TaskArguments.fastDecode,
             OptionSpec(.throughput, .flag, help: "items/s of the app's pipeline vs a plain sequential loop on INPUT..., rounds interleaved"),
             OptionSpec(.rounds, .integer(1...100), "N", default: "3", help: "--throughput: rounds of each (medians)"),
             OptionSpec(.every, .integer(1...1_000_000), "N", default: "1", help: "--throughput: every Nth video frame"),
@@ -71,6 +72,8 @@ enum BenchCommand {
         let threads = p.int(.threads) ?? 1
         let json = p.flag(.json)
         let fastHybrid = p.flag(.fastHybrid)
+        // The picture read from its file: exactly, or with --fast-decode at a reduced scale for the model's input.
+        var fileImage: () throws -> MPImage = { try MPImage(contentsOfFile: imagePath) }
 
         let image = try MPImage(contentsOfFile: imagePath, orientation: .up)
         let detector = try Self.looksLikeDetector(model)
@@ -102,7 +105,7 @@ enum BenchCommand {
             }
             let detect = try makeTask()
             endToEnd = { try detect(image) }
-            fromFile = { try detect(MPImage(contentsOfFile: imagePath)) }
+            fromFile = { try detect(fileImage()) }
             let loaded = try resources()
             let engine = try TasksErrorBridge.run { try ObjectDetectionEngine(resources: loaded, options: DetectorOptions(), threads: threads) }
             inference = engine.inference
@@ -117,7 +120,7 @@ enum BenchCommand {
             }
             let classify = try makeTask()
             endToEnd = { try classify(image) }
-            fromFile = { try classify(MPImage(contentsOfFile: imagePath)) }
+            fromFile = { try classify(fileImage()) }
             let loaded = try resources()
             let engine = try TasksErrorBridge.run { try ImageClassificationEngine(resources: loaded, options: ClassifierOptions(), threads: threads) }
             inference = engine.inference
@@ -136,6 +139,10 @@ enum BenchCommand {
         }
         let compiled = inference.compiled
         let format = inference.spec.tensorFormat
+        if p.flag(.fastDecode) {
+            let size = CGSize(width: format.width, height: format.height)
+            fileImage = { try MPImage(contentsOfFile: imagePath, fastDecodeFor: size) }
+        }
         let preprocessor = ImagePreprocessor()
         preprocessor.threads = threads
         var scratch = [UInt8](repeating: 0, count: format.byteCount)
@@ -164,7 +171,7 @@ enum BenchCommand {
             let t4 = Clock.now()
             try compare?()
             let t5 = Clock.now()
-            _ = try MPImage(contentsOfFile: imagePath)
+            _ = try fileImage()
             let t6 = Clock.now()
             try fromFile()
             let t7 = Clock.now()

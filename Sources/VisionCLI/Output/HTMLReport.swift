@@ -30,9 +30,10 @@ final class HTMLReport {
     }
 
     /// A thumbnail of `shown` with `record` drawn on it, as base64 JPEG.
-    static func thumbnail(_ shown: Bitmap, _ record: TaskRecord) throws -> String {
+    /// `scale`: `shown`'s pixels per pixel of the record's boxes.
+    static func thumbnail(_ shown: Bitmap, _ record: TaskRecord, scale boxScale: Double = 1) throws -> String {
         let (small, scale) = try Annotation.thumbnail(shown, maxSide: 360)
-        let drawn = Annotation.draw(record, on: small, scale: scale)
+        let drawn = Annotation.draw(record, on: small, scale: scale * boxScale)
         return Data(try ImageEncoder.jpeg(drawn, quality: 80)).base64EncodedString()
     }
 

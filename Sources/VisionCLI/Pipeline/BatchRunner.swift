@@ -44,6 +44,8 @@ final class BatchRunner: @unchecked Sendable {
     let items: [InputItem]
     private let every: Int
     private let orientation: ImageOrientation?
+    /// `--fast-decode`: the size pictures are decoded for (the tasks' model input).
+    private var fastDecodeSize: (width: Int, height: Int)? { tasks.first?.fastDecodeSize }
     private let resume: ResumeIndex?
     private let sink: RecordSink
     private let output: AnnotatedOutput?
@@ -160,7 +162,7 @@ final class BatchRunner: @unchecked Sendable {
             switch item.kind {
             case .picture:
                 let t0 = Clock.now()
-                let picture = Result { try Self.load(item.path, orientation: orientation) }.mapError(ItemFailure.init)
+                let picture = Result { try Self.load(item.path, orientation: orientation, fastDecode: fastDecodeSize) }.mapError(ItemFailure.init)
                 emit(.picture(item, picture, decode: Clock.now() - t0))
             case .video:
                 var count = 0
@@ -192,10 +194,14 @@ final class BatchRunner: @unchecked Sendable {
 
     /// Opens a picture as shown: its EXIF orientation (or `orientation`); a mirrored one is turned
     /// upright, pixels and all (the tasks refuse mirrored orientations, MediaPipe's rule).
-    static func load(_ path: String, orientation: ImageOrientation?) throws -> Picture {
-        let image = try MPImage(contentsOfFile: path, orientation: orientation)
-        guard image.orientation.isMirrored else { return Picture(bitmap: image.bitmap, orientation: image.orientation) }
-        return Picture(bitmap: image.bitmap.upright(image.orientation), orientation: .up)
+    /// With `fastDecode`, a JPEG is decoded at a reduced DCT scale for that model input size.
+    static func load(_ path: String, orientation: ImageOrientation?, fastDecode: (width: Int, height: Int)? = nil) throws -> Picture {
+        let image =
+            try fastDecode.map { try MPImage(contentsOfFile: path, orientation: orientation, fastDecodeFor: CGSize(width: $0.width, height: $0.height)) }
+            ?? MPImage(contentsOfFile: path, orientation: orientation)
+        guard image.orientation.isMirrored else { return Picture(bitmap: image.bitmap, orientation: image.orientation, fileSize: image.fileSize) }
+        let size = image.fileSize.map { image.orientation.swapsDimensions ? (width: $0.height, height: $0.width) : $0 }
+        return Picture(bitmap: image.bitmap.upright(image.orientation), orientation: .up, fileSize: size)
     }
 
     // MARK: stage 2 — the task
@@ -268,10 +274,10 @@ final class BatchRunner: @unchecked Sendable {
             case (.success(let p), .success(let r)):
                 if output != nil || report != nil {
                     let shown = p.shown
-                    try output?.picture(item, Annotation.draw(r, on: shown))
+                    try output?.picture(item, Annotation.draw(r, on: shown, scale: p.drawScale))
                     try report?.add(
                         .init(
-                            source: item.path, detail: "\(p.shownWidth)×\(p.shownHeight)", thumbnails: [HTMLReport.thumbnail(shown, r)],
+                            source: item.path, detail: "\(p.shownWidth)×\(p.shownHeight)", thumbnails: [HTMLReport.thumbnail(shown, r, scale: p.drawScale)],
                             lines: Self.lines(r)), classes: r.classes)
                 }
             case (_, .failure(let f)):

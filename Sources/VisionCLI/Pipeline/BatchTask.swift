@@ -6,11 +6,17 @@ import Video
 struct Picture {
     let bitmap: Bitmap
     let orientation: ImageOrientation
+    /// The file's own size in stored pixels when `bitmap` holds it at a reduced scale (`--fast-decode`);
+    /// results are in this size.
+    var fileSize: (width: Int, height: Int)? = nil
+
+    /// Stored pixels per result pixel: what boxes are scaled by to be drawn on `bitmap`.
+    var drawScale: Double { fileSize.map { Double(bitmap.width) / Double($0.width) } ?? 1 }
 
     /// The picture as shown (boxes are in this frame).
     var shown: Bitmap { bitmap.upright(orientation) }
-    var shownWidth: Int { orientation.swapsDimensions ? bitmap.height : bitmap.width }
-    var shownHeight: Int { orientation.swapsDimensions ? bitmap.width : bitmap.height }
+    var shownWidth: Int { orientation.swapsDimensions ? fileSize?.height ?? bitmap.height : fileSize?.width ?? bitmap.width }
+    var shownHeight: Int { orientation.swapsDimensions ? fileSize?.width ?? bitmap.width : fileSize?.height ?? bitmap.height }
 }
 
 /// One of the app's tasks (`detect`, `classify`, `label`, `track`) as the batch and live runners
@@ -29,6 +35,12 @@ protocol BatchTask: AnyObject {
     /// A live-stream session (the API's own frame dropping), or nil when the API has no live-stream
     /// mode (ML Kit): the live runner then drops frames itself by the same rule.
     func liveSession(deliver: @escaping (Int, Result<TaskRecord, ItemFailure>) -> Void) throws -> LiveSession?
+    /// With `--fast-decode`, the size pictures are decoded for (the model's input); nil: exact decoding.
+    var fastDecodeSize: (width: Int, height: Int)? { get }
+}
+
+extension BatchTask {
+    var fastDecodeSize: (width: Int, height: Int)? { nil }
 }
 
 /// A task's live-stream mode: frames go in with `submit`, results come back through the

@@ -14,15 +14,19 @@ final class ClassifyTask: BatchTask {
     let isStateful = false
     private var videoClassifier = PerVideo<ImageClassifier>()
 
+    let fastDecodeSize: (width: Int, height: Int)?
+
     init(_ config: MediaPipeTaskConfig) throws {
         options = ImageClassifierOptions()
         config.apply(to: options, defaultMaxResults: 5)
         roi = config.regionOfInterest
         imageClassifier = try ImageClassifier(options: options)
+        fastDecodeSize = config.fastDecode ? imageClassifier.modelInputSize : nil
     }
 
     func picture(_ picture: Picture) throws -> TaskRecord {
-        let result = try imageClassifier.classify(image: MPImage(bitmap: picture.bitmap, orientation: picture.orientation), regionOfInterest: roi)
+        let result = try imageClassifier.classify(
+            image: MPImage(bitmap: picture.bitmap, orientation: picture.orientation, fileSize: picture.fileSize), regionOfInterest: roi)
         return Self.record(result, StageTimings(imageClassifier.lastTimings))
     }
 

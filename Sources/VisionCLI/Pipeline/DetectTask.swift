@@ -17,10 +17,13 @@ final class DetectTask: BatchTask {
         options = ObjectDetectorOptions()
         config.apply(to: options, defaultMaxResults: -1)
         imageDetector = try ObjectDetector(options: options)
+        fastDecodeSize = config.fastDecode ? imageDetector.modelInputSize : nil
     }
 
+    let fastDecodeSize: (width: Int, height: Int)?
+
     func picture(_ picture: Picture) throws -> TaskRecord {
-        let result = try imageDetector.detect(image: MPImage(bitmap: picture.bitmap, orientation: picture.orientation))
+        let result = try imageDetector.detect(image: MPImage(bitmap: picture.bitmap, orientation: picture.orientation, fileSize: picture.fileSize))
         return Self.record(result, StageTimings(imageDetector.lastTimings))
     }
 

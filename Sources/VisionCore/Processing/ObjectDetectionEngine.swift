@@ -34,11 +34,13 @@ public final class ObjectDetectionEngine: Sendable {
         postprocessor = post
     }
 
-    /// Detects objects in `bitmap` shown with `orientation`; boxes are in the stored pixels.
-    public func detect(_ bitmap: Bitmap, orientation: ImageOrientation = .up) throws -> [DetectionBox] {
+    /// Detects objects in `bitmap` shown with `orientation`; boxes are in the stored pixels, or in a
+    /// picture of `size` that `bitmap` holds at a reduced scale.
+    public func detect(_ bitmap: Bitmap, orientation: ImageOrientation = .up, size: (width: Int, height: Int)? = nil) throws -> [DetectionBox] {
         try inference.run(bitmap, orientation: orientation, region: .full) { model in
             let t0 = Clock.now()
-            let boxes = try postprocessor.process(model, imageWidth: bitmap.width, imageHeight: bitmap.height, orientation: orientation)
+            let boxes = try postprocessor.process(
+                model, imageWidth: size?.width ?? bitmap.width, imageHeight: size?.height ?? bitmap.height, orientation: orientation)
             var stages = inference.lastTimings
             let postprocess = Clock.now() - t0
             stages.postprocess = postprocess
