@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Imaging", targets: ["Imaging"]),
         .library(name: "LiteRT", targets: ["LiteRT"]),
         .library(name: "Video", targets: ["Video"]),
+        .library(name: "VisionAnalytics", targets: ["VisionAnalytics"]),
         .executable(name: "vision-tasks", targets: ["vision-tasks"]),
         // `swift package --allow-writing-to-package-directory --allow-network-connections all fetch-litert`
         // in a package that depends on this one: LiteRT's runtime library into its .litert/lib.
@@ -30,7 +31,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libjpeg behind a tiny C layer that turns its longjmp errors into return codes.
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
-        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // libpng, and a fast path for common PNGs (libdeflate's inflate, our unfiltering).
+        .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("deflate")]),
         // FFmpeg's libraries (libavformat, libavcodec, libswscale, libavdevice for cameras) behind a small C layer.
         .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"),
                                                   .linkedLibrary("swscale"), .linkedLibrary("avutil"), .linkedLibrary("avdevice")]),
@@ -48,7 +50,9 @@ let package = Package(
         .target(name: "MLKit", dependencies: ["VisionCore", "Imaging", "UIKitCompat", "FileInput", "Locking"],
                 exclude: ["Resources/LOCALIZER.md"],
                 resources: [.copy("Resources/ssd_mobilenet_v1_coco_quant_metadata.tflite")]),
-        .target(name: "VisionCLI", dependencies: ["MediaPipeTasksVision", "MLKit", "Video", "VisionCore", "Imaging", "TFLiteModel", "LiteRT", "FileInput", "Locking"]),
+        // Accuracy on labelled data (COCO detection metrics, classification, tracking) and zone/line counting.
+        .target(name: "VisionAnalytics"),
+        .target(name: "VisionCLI", dependencies: ["VisionAnalytics", "MediaPipeTasksVision", "MLKit", "Video", "VisionCore", "Imaging", "TFLiteModel", "LiteRT", "FileInput", "Locking"]),
         .executableTarget(name: "vision-tasks", dependencies: ["VisionCLI"]),
         .target(name: "VisionTestSupport", dependencies: ["TFLiteModel", "FileInput"]),
         .plugin(name: "FetchLiteRT",
@@ -59,7 +63,8 @@ let package = Package(
         .testTarget(name: "LiteRTTests", dependencies: ["LiteRT", "VisionTestSupport", "TFLiteModel"]),
         .testTarget(name: "TFLiteModelTests", dependencies: ["TFLiteModel", "VisionTestSupport"]),
         .testTarget(name: "VideoTests", dependencies: ["Video", "VisionTestSupport", "Imaging"]),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CJPEG", "VisionTestSupport"]),
+        .testTarget(name: "VisionAnalyticsTests", dependencies: ["VisionAnalytics", "VisionTestSupport"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CJPEG", "CZlib", "VisionTestSupport"]),
         .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "VisionTestSupport", "CKernels", "LiteRT", "TFLiteModel", "Imaging", "FileInput"]),
         // Our C kernels, bit for bit against LiteRT's own on single ops and whole models.
         .testTarget(name: "CKernelsTests", dependencies: ["CKernels", "VisionCore", "VisionTestSupport", "LiteRT", "TFLiteModel"]),

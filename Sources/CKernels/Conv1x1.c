@@ -611,26 +611,6 @@ static inline void fvp_store(float *p, fv_portable a, int32_t n) { memcpy(p, a.v
 #define QUAD_TARGET
 #define QUAD_PREPARE prepare_plain
 #include "Conv1x1Quad.h"
-#undef qv
-#undef fv
-#undef qv_load
-#undef qv_set1
-#undef qv_add
-#undef qv_mullo
-#undef qv_dpbusd
-#undef fv_from
-#undef fv_load
-#undef fv_set1
-#undef fv_mul
-#undef fv_fmadd
-#undef fv_max
-#undef fv_min
-#undef qv_round
-#undef qv_store_u8
-#undef fv_store
-#undef QUAD
-#undef QUAD_TARGET
-#undef QUAD_PREPARE
 
 #if defined(__x86_64__) || defined(__i386__)
 // The hardware variant: the same operations as AVX-512 (VNNI) instructions.
@@ -656,26 +636,6 @@ static inline void fvp_store(float *p, fv_portable a, int32_t n) { memcpy(p, a.v
 #define QUAD_TARGET VT_AVX512VNNI
 #define QUAD_PREPARE prepare_avx2
 #include "Conv1x1Quad.h"
-#undef qv
-#undef fv
-#undef qv_load
-#undef qv_set1
-#undef qv_add
-#undef qv_mullo
-#undef qv_dpbusd
-#undef fv_from
-#undef fv_load
-#undef fv_set1
-#undef fv_mul
-#undef fv_fmadd
-#undef fv_max
-#undef fv_min
-#undef qv_round
-#undef qv_store_u8
-#undef fv_store
-#undef QUAD
-#undef QUAD_TARGET
-#undef QUAD_PREPARE
 #endif
 
 #if defined(__x86_64__) || defined(__i386__)

@@ -73,3 +73,25 @@ static QUAD_TARGET void QUAD(rows)(const vt_conv1x1 *op, const void *input, int6
     }
   }
 }
+
+// The names the includer defined, undefined for the next variant.
+#undef qv
+#undef fv
+#undef qv_load
+#undef qv_set1
+#undef qv_add
+#undef qv_mullo
+#undef qv_dpbusd
+#undef fv_from
+#undef fv_load
+#undef fv_set1
+#undef fv_mul
+#undef fv_fmadd
+#undef fv_max
+#undef fv_min
+#undef qv_round
+#undef qv_store_u8
+#undef fv_store
+#undef QUAD
+#undef QUAD_TARGET
+#undef QUAD_PREPARE

@@ -162,6 +162,23 @@ static inline __attribute__((always_inline)) void rows_body(const vt_hdw_params 
   }
 }
 
+// The input row each tap of output pixel (oy, ox) reads, in src[0…]: the pixel's channels in `q`,
+// or `zp_row` for a tap in the padding (it adds 0). Returns the number of taps (kernel_h · kernel_w).
+static inline __attribute__((always_inline)) int tap_sources(const vt_hdw_params *p, const int8_t *q, const int8_t *zp_row, int32_t h,
+                                                             int32_t w, int32_t pad_h, int32_t pad_w, int32_t oy, int32_t ox,
+                                                             const int8_t **src) {
+  int n = 0;
+  for (int32_t ky = 0; ky < p->kernel_h; ky++) {
+    const int32_t iy = oy * p->stride_h - pad_h + ky * p->dilation_h;
+    for (int32_t kx = 0; kx < p->kernel_w; kx++) {
+      const int32_t ix = ox * p->stride_w - pad_w + kx * p->dilation_w;
+      const int inside = iy >= 0 && iy < h && ix >= 0 && ix < w;
+      src[n++] = inside ? q + ((size_t)iy * (size_t)w + (size_t)ix) * (size_t)p->in_channels : zp_row;
+    }
+  }
+  return n;
+}
+
 typedef void (*range_fn)(const float *, size_t, size_t, float *, float *);
 typedef void (*round_fn)(const float *, int8_t *, size_t, size_t, size_t, int32_t, float);
 typedef void (*rows_fn)(const vt_hdw_params *, const int8_t *, int32_t, float, int32_t, int32_t, int32_t, int32_t, int32_t, int32_t,
@@ -243,17 +260,8 @@ __attribute__((target("avx2"))) static void rows_dm1_avx2(const vt_hdw_params *p
   const int8_t *src[kMaxTaps + 1], *flt[kMaxTaps + 1];
   for (int32_t oy = oy0; oy < oy1; oy++) {
     for (int32_t ox = 0; ox < ow; ox++) {
-      int n = 0;
-      for (int32_t ky = 0; ky < p->kernel_h; ky++) {
-        const int32_t iy = oy * p->stride_h - pad_h + ky * p->dilation_h;
-        for (int32_t kx = 0; kx < p->kernel_w; kx++) {
-          const int32_t ix = ox * p->stride_w - pad_w + kx * p->dilation_w;
-          const int inside = iy >= 0 && iy < h && ix >= 0 && ix < w;
-          src[n] = inside ? q + ((size_t)iy * (size_t)w + (size_t)ix) * (size_t)c : zp_row;
-          flt[n] = p->filter + ((size_t)ky * (size_t)p->kernel_w + (size_t)kx) * (size_t)c;
-          n++;
-        }
-      }
+      int n = tap_sources(p, q, zp_row, h, w, pad_h, pad_w, oy, ox, src);
+      for (int t = 0; t < n; t++) flt[t] = p->filter + (size_t)t * (size_t)c;
       if (n % 2) {
         src[n] = zp_row;
         flt[n] = zero_filter;
@@ -310,19 +318,6 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) static void rows_avx512(con
 #define DQ(name) dq_vnni_##name
 #define DQ_TARGET VT_HDW_VNNI
 #include "HybridDepthwiseQuad.h"
-#undef dv
-#undef dv_load
-#undef dv_store
-#undef dv_xor80
-#undef dv_unpacklo8
-#undef dv_unpackhi8
-#undef dv_unpacklo16
-#undef dv_unpackhi16
-#undef dv_dpbusd
-#undef dv_perm_lo
-#undef dv_perm_hi
-#undef DQ
-#undef DQ_TARGET
 
 VT_HDW_VNNI static void rows_vnni(const vt_hdw_params *p, const int8_t *q, int32_t zp, float s, int32_t h, int32_t w, int32_t ow, int32_t ph,
                                   int32_t pw, int32_t oy0, int32_t oy1, float *out, int32_t *acc) {
@@ -389,19 +384,6 @@ static inline dv_portable dvp_perm(dv_portable a, dv_portable b, int from) {
 #define DQ(name) dq_portable_##name
 #define DQ_TARGET
 #include "HybridDepthwiseQuad.h"
-#undef dv
-#undef dv_load
-#undef dv_store
-#undef dv_xor80
-#undef dv_unpacklo8
-#undef dv_unpackhi8
-#undef dv_unpacklo16
-#undef dv_unpackhi16
-#undef dv_dpbusd
-#undef dv_perm_lo
-#undef dv_perm_hi
-#undef DQ
-#undef DQ_TARGET
 
 static void rows_vnni_portable(const vt_hdw_params *p, const int8_t *q, int32_t zp, float s, int32_t h, int32_t w, int32_t ow, int32_t ph,
                                int32_t pw, int32_t oy0, int32_t oy1, float *out, int32_t *acc) {

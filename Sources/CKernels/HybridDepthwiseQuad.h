@@ -51,15 +51,7 @@ static DQ_TARGET void DQ(rows)(const vt_hdw_params *p, const int8_t *q, int32_t 
   const int8_t *src[kMaxTaps + 4];
   for (int32_t oy = oy0; oy < oy1; oy++) {
     for (int32_t ox = 0; ox < ow; ox++) {
-      int n = 0;
-      for (int32_t ky = 0; ky < p->kernel_h; ky++) {
-        const int32_t iy = oy * p->stride_h - pad_h + ky * p->dilation_h;
-        for (int32_t kx = 0; kx < p->kernel_w; kx++) {
-          const int32_t ix = ox * p->stride_w - pad_w + kx * p->dilation_w;
-          const int inside = iy >= 0 && iy < h && ix >= 0 && ix < w;
-          src[n++] = inside ? q + ((size_t)iy * (size_t)w + (size_t)ix) * (size_t)c : zp_row;
-        }
-      }
+      int n = tap_sources(p, q, zp_row, h, w, pad_h, pad_w, oy, ox, src);
       while (n < groups * 4) src[n++] = zp_row;
       for (int32_t b = 0; b < blocks; b++) {
         const int32_t k = b * 32;
@@ -86,3 +78,18 @@ static DQ_TARGET void DQ(rows)(const vt_hdw_params *p, const int8_t *q, int32_t 
     }
   }
 }
+
+// The names the includer defined, undefined for the next variant.
+#undef dv
+#undef dv_load
+#undef dv_store
+#undef dv_xor80
+#undef dv_unpacklo8
+#undef dv_unpackhi8
+#undef dv_unpacklo16
+#undef dv_unpackhi16
+#undef dv_dpbusd
+#undef dv_perm_lo
+#undef dv_perm_hi
+#undef DQ
+#undef DQ_TARGET

@@ -79,7 +79,19 @@ public enum ImageDecoder {
         try JPEGDecoder.decode(bytes)
     }
 
-    static func decodePNG(_ bytes: [UInt8]) throws -> Bitmap {
+    package static func decodePNG(_ bytes: [UInt8], fast: Bool = true) throws -> Bitmap {
+        // Common PNGs (8-bit RGB/RGBA, nothing that changes libpng's output): libdeflate and our unfiltering.
+        var w: UInt32 = 0, h: UInt32 = 0, channels: Int32 = 0
+        if fast, bytes.withUnsafeBufferPointer({ vt_png_fast_info($0.baseAddress, $0.count, &w, &h, &channels) }) == 1 {
+            let width = Int(w), height = Int(h), bpp = Int(channels)
+            try limits.check(width: width, height: height, "PNG")
+            var decoded = false
+            let pixels = [UInt8](unsafeUninitializedCapacity: width * height * bpp) { buffer, count in
+                decoded = bytes.withUnsafeBufferPointer { vt_png_fast_decode($0.baseAddress, $0.count, buffer.baseAddress, buffer.count) } == 0
+                count = decoded ? width * height * bpp : 0
+            }
+            if decoded { return try Bitmap(width: width, height: height, format: bpp == 4 ? .rgba8 : .rgb8, pixels: pixels) }
+        }
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         let began = bytes.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }
