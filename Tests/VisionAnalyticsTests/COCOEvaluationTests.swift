@@ -50,14 +50,15 @@ struct COCOEvaluationTests {
             GroundTruthBox(imageId: 2, categoryId: 1, box: Box(x: 0, y: 0, width: 20, height: 20), isCrowd: true),
         ]
         let perfect = gt.filter { !$0.isCrowd }.map { DetectedBox(imageId: $0.imageId, categoryId: 1, box: $0.box, score: 0.9) }
+        // pycocotools on this case: [1, 1, 1, -1, 1 − 2e-16, 1 − 2e-16, 0.5, 1, 1, -1, 1, 1] (precision is tp / (tp + fp + ε)).
         let e = COCOEvaluation(groundTruth: gt, detections: perfect)
-        #expect(e.summary[0] == 1 && e.summary[1] == 1 && e.summary[8] == 1)
-        #expect(e.summary[3] == -1 && e.summary[4] == 1 && e.summary[5] == 1)  // no small (the crowd box is ignored), medium, large
+        let expected: [Double] = [1, 1, 1, -1, 1, 1, 0.5, 1, 1, -1, 1, 1]
+        for (ours, theirs) in zip(e.summary, expected) { #expect(abs(ours - theirs) <= 1e-12, "\(e.summary)") }
         let none = COCOEvaluation(groundTruth: gt, detections: [])
-        #expect(none.summary[0] == 0 && none.summary[8] == 0)
+        #expect(none.summary[0] == 0 && none.summary[8] == 0 && none.summary[3] == -1)
         // Detections inside the crowd box are ignored, not false positives.
         let crowded = perfect + [DetectedBox(imageId: 2, categoryId: 1, box: Box(x: 2, y: 2, width: 10, height: 10), score: 0.95)]
-        #expect(COCOEvaluation(groundTruth: gt, detections: crowded).summary[0] == 1)
+        #expect(abs(COCOEvaluation(groundTruth: gt, detections: crowded).summary[0] - 1) <= 1e-12)
         // One false positive ranked first halves the precision at the first recall points.
         let fp = perfect + [DetectedBox(imageId: 1, categoryId: 1, box: Box(x: 400, y: 400, width: 30, height: 30), score: 0.99)]
         let withFP = COCOEvaluation(groundTruth: gt, detections: fp)
