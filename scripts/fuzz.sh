@@ -19,7 +19,7 @@ scripts/install-system-deps.sh
 out=$root/.build/fuzz
 mkdir -p "$out"
 flags=(-parse-as-library -sanitize=fuzzer,address -O -g -package-name VisionTasks)
-maps=(-Xcc "-fmodule-map-file=$root/Sources/CZlib/module.modulemap" -Xcc "-fmodule-map-file=$root/Sources/CPNG/module.modulemap")
+maps=(-Xcc "-fmodule-map-file=$root/Sources/CZlib/module.modulemap")
 
 module() {  # name, sources…: a static library and its module, instrumented
   local name=$1; shift
@@ -27,10 +27,14 @@ module() {  # name, sources…: a static library and its module, instrumented
     -emit-module-path "$out/$name.swiftmodule" -o "$out/lib$name.a" "$@"
 }
 
-cmodule() {  # name: Sources/<name>/<name>.c as an instrumented static library with its module map
-  local name=$1
-  clang -O1 -g -fsanitize=fuzzer-no-link,address -ISources/$name/include -c Sources/$name/$name.c -o "$out/$name.o"
-  ar rcs "$out/lib$name.a" "$out/$name.o"
+cmodule() {  # name: Sources/<name>/*.c as an instrumented static library with its module map
+  local name=$1 objects=() c
+  for c in Sources/$name/*.c; do
+    clang -O1 -g -fsanitize=fuzzer-no-link,address -ISources/$name/include -c "$c" -o "$out/$name-$(basename "$c" .c).o"
+    objects+=("$out/$name-$(basename "$c" .c).o")
+  done
+  rm -f "$out/lib$name.a"
+  ar rcs "$out/lib$name.a" "${objects[@]}"
   mkdir -p "$out/$name"
   printf 'module %s {\n  header "%s/Sources/%s/include/%s.h"\n  export *\n}\n' "$name" "$root" "$name" "$name" > "$out/$name/module.modulemap"
   maps+=(-Xcc "-fmodule-map-file=$out/$name/module.modulemap")
@@ -42,6 +46,7 @@ build() {
   # The C layers (over libjpeg, over FFmpeg), instrumented, each with a module map of its own;
   # the libraries below them are not instrumented.
   cmodule CJPEG
+  cmodule CPNG
   module Locking $(find Sources/Locking -name "*.swift" | sort)
   module Imaging $(find Sources/Imaging -name "*.swift" | sort)
   cmodule CFFmpeg
@@ -49,12 +54,12 @@ build() {
   swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-model" Fuzz/FuzzSeeds.swift Fuzz/ModelSeeds.swift Fuzz/ModelFuzz.swift "${link[@]}"
   swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-metadata" Fuzz/FuzzSeeds.swift Fuzz/ModelSeeds.swift Fuzz/MetadataFuzz.swift "${link[@]}"
   swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-picture" Fuzz/FuzzSeeds.swift Fuzz/PictureSeeds.swift Fuzz/PictureFuzz.swift \
-    -L "$out" -lImaging -lLocking -lCJPEG -lFileInput -ljpeg -lpng -lz
+    -L "$out" -lImaging -lLocking -lCJPEG -lCPNG -lFileInput -ljpeg -lpng16 -ldeflate -lz
   swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-video" Fuzz/FuzzSeeds.swift Fuzz/VideoSeeds.swift Fuzz/VideoFuzz.swift \
     -L "$out" -lCFFmpeg -lavformat -lavcodec -lswscale -lavutil -lavdevice
 }
 
-if [ ! -f "$out/.built" ] || [ -n "$(find Sources/FileInput Sources/TFLiteModel Sources/Locking Sources/Imaging Sources/CJPEG Sources/CFFmpeg Fuzz -newer "$out/.built" -type f | head -1)" ]; then
+if [ ! -f "$out/.built" ] || [ -n "$(find Sources/FileInput Sources/TFLiteModel Sources/Locking Sources/Imaging Sources/CJPEG Sources/CPNG Sources/CFFmpeg Fuzz -newer "$out/.built" -type f | head -1)" ]; then
   echo "== building fuzz targets (log: $out/build.log)"
   if ! build >"$out/build.log" 2>&1; then grep -E "error" "$out/build.log" | head -20; exit 1; fi
   touch "$out/.built"

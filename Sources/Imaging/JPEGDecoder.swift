@@ -57,7 +57,7 @@ package enum JPEGDecoder {
 
     /// A JPEG decoded by libjpeg-turbo at the smallest DCT scale keeping `minimumWidth`×`minimumHeight`
     /// pixels (inexact); nil for what is not a gray or colour JPEG (PNG, CMYK, YCCK).
-    static func decodeReduced(_ bytes: [UInt8], minimumWidth: Int, minimumHeight: Int) throws -> ImageDecoder.Decoded? {
+    package static func decodeReduced(_ bytes: [UInt8], minimumWidth: Int, minimumHeight: Int) throws -> ImageDecoder.Decoded? {
         guard bytes.count >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF else { return nil }
         var image = vt_jpeg_image()
         let l = ImageDecoder.limits
