@@ -42,6 +42,7 @@ public enum VisionTasksCommand {
             let config = try TrackConfig(p)
             try TaskCommand.run(p, console) { try TrackTask(config) }
         },
+        EvalCommand.spec,
         InspectCommand.spec,
         MetadataCommand.spec,
         ModelsCommand.spec,

@@ -1,0 +1,103 @@
+/// Detection counts at one operating point — detections scoring at least `scoreThreshold`, matched
+/// at IoU ≥ `iouThreshold` — per category (true positives, false positives, misses; precision,
+/// recall, F1) and overall, and a confusion matrix: detections matched to ground truth whatever their
+/// classes (greedy, highest score first, each ground truth used once), so that a dog called a cat is
+/// one count in row "dog", column "cat"; unmatched detections in the background row, unmatched ground
+/// truth in the background column. Crowd boxes are left out.
+public struct DetectionCounts: Sendable {
+    /// One category's counts.
+    public struct Counts: Sendable, Equatable {
+        public var truePositives = 0
+        public var falsePositives = 0
+        public var misses = 0
+
+        public init() {}
+        public var precision: Double { truePositives + falsePositives == 0 ? 0 : Double(truePositives) / Double(truePositives + falsePositives) }
+        public var recall: Double { truePositives + misses == 0 ? 0 : Double(truePositives) / Double(truePositives + misses) }
+        public var f1: Double { precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall) }
+    }
+
+    public let scoreThreshold: Double
+    public let iouThreshold: Double
+    /// The categories, ascending; the confusion matrix's rows and columns in this order, then background.
+    public let categoryIds: [Int]
+    public let byCategory: [Int: Counts]
+    /// All categories together.
+    public let total: Counts
+    /// confusion[ground-truth index][detected index], indices into `categoryIds`, `categoryIds.count` = background.
+    public let confusion: [[Int]]
+
+    public init(
+        groundTruth: [GroundTruthBox], detections: [DetectedBox], categoryIds: [Int]? = nil, scoreThreshold: Double = 0.5, iouThreshold: Double = 0.5
+    ) {
+        let gt = groundTruth.filter { !$0.isCrowd }
+        let kept = detections.filter { $0.score >= scoreThreshold }
+        let categories = (categoryIds ?? Array(Set(gt.map(\.categoryId)).union(kept.map(\.categoryId)))).uniqueSorted()
+        self.scoreThreshold = scoreThreshold
+        self.iouThreshold = iouThreshold
+        self.categoryIds = categories
+        var byCategory: [Int: Counts] = [:]
+        for c in categories { byCategory[c] = Counts() }
+        // Class-aware: per image and category, greedy by score.
+        let images = Set(gt.map(\.imageId)).union(kept.map(\.imageId))
+        for image in images {
+            for c in categories {
+                let g = gt.filter { $0.imageId == image && $0.categoryId == c }
+                let d = kept.filter { $0.imageId == image && $0.categoryId == c }.stableSorted { $0.score > $1.score }
+                let matches = Self.match(d, g, iou: iouThreshold)
+                let tp = matches.compactMap { $0 }.count
+                byCategory[c, default: Counts()].truePositives += tp
+                byCategory[c, default: Counts()].falsePositives += d.count - tp
+                byCategory[c, default: Counts()].misses += g.count - tp
+            }
+        }
+        self.byCategory = byCategory
+        var total = Counts()
+        for counts in byCategory.values {
+            total.truePositives += counts.truePositives
+            total.falsePositives += counts.falsePositives
+            total.misses += counts.misses
+        }
+        self.total = total
+        // Class-agnostic, for the confusion matrix.
+        let index = Dictionary(uniqueKeysWithValues: categories.enumerated().map { ($1, $0) })
+        let background = categories.count
+        var confusion = [[Int]](repeating: [Int](repeating: 0, count: categories.count + 1), count: categories.count + 1)
+        for image in images {
+            let g = gt.filter { $0.imageId == image && index[$0.categoryId] != nil }
+            let d = kept.filter { $0.imageId == image && index[$0.categoryId] != nil }.stableSorted { $0.score > $1.score }
+            let matches = Self.match(d, g, iou: iouThreshold)
+            var used = Set<Int>()
+            for (i, m) in matches.enumerated() {
+                let detected = index[d[i].categoryId] ?? background
+                if let m {
+                    used.insert(m)
+                    confusion[index[g[m].categoryId] ?? background][detected] += 1
+                } else {
+                    confusion[background][detected] += 1
+                }
+            }
+            for (j, box) in g.enumerated() where !used.contains(j) { confusion[index[box.categoryId] ?? background][background] += 1 }
+        }
+        self.confusion = confusion
+    }
+
+    /// For each detection (in order), the ground truth it takes: the unused one with the highest IoU
+    /// at or above `iou`, or nil.
+    static func match(_ detections: [DetectedBox], _ truth: [GroundTruthBox], iou: Double) -> [Int?] {
+        var used = [Bool](repeating: false, count: truth.count)
+        return detections.map { d in
+            var best = -1, bestIoU = iou
+            for (j, g) in truth.enumerated() where !used[j] {
+                let o = COCOEvaluation.iou(d.box, g.box, crowd: false)
+                if o >= bestIoU && (best == -1 || o > bestIoU) {
+                    best = j
+                    bestIoU = o
+                }
+            }
+            guard best >= 0 else { return nil }
+            used[best] = true
+            return best
+        }
+    }
+}
