@@ -3,7 +3,7 @@ import Testing
 import VisionAnalytics
 import VisionTestSupport
 
-/// COCOEvaluation against pycocotools 2.0.8 (Tests/Goldens/pycocotools_eval.json, made by
+/// COCOEvaluation against pycocotools 2.0.10 (Tests/Goldens/pycocotools_eval.json, made by
 /// scripts/eval/coco_goldens.py on Tests/Fixtures/eval): every summary number, every category's AP
 /// and every point of the PR curves to 1e-6; and small cases worked out by hand.
 @Suite("COCO detection evaluation")

@@ -127,8 +127,8 @@ struct EvalCommandTests {
         #expect(noNames.status == 64 && noNames.stderr.contains("YOLO labels need --names FILE"))
         let missing = Self.run(["eval", "detect", "--annotations", "/nonexistent/gt.json", "--predictions", "x.jsonl"])
         #expect(missing.status == 64 && missing.stderr.contains("--annotations /nonexistent/gt.json: no such file or folder"))
-        let wrongKind = Self.run(["eval", "track", "--annotations", labels.path])
-        #expect(wrongKind.status == 64 && wrongKind.stderr.contains("eval knows 'detect' and 'classify'"))
+        let wrongKind = Self.run(["eval", "segment", "--annotations", labels.path])
+        #expect(wrongKind.status == 64 && wrongKind.stderr.contains("eval knows 'detect', 'classify' and 'track'"))
     }
 }
 
@@ -168,5 +168,45 @@ struct EvalClassifyTests {
         #expect(byCSV.status == 0, "\(byCSV.stderr)")
         let csvOut = try EvalCommandTests.json(byCSV.stdout)
         #expect(csvOut["top1"] as? Double == out["top1"] as? Double && csvOut["top5"] as? Double == out["top5"] as? Double)
+    }
+}
+
+/// `vision-tasks eval track`: TrackEval's numbers through the command line, from MOT text and from
+/// `track --jsonl` records.
+@Suite("vision-tasks eval track")
+struct EvalTrackTests {
+    @Test("MOT text and the same boxes as track records give TrackEval's HOTA, MOTA and IDF1")
+    func track() throws {
+        let fixtures = EvalCommandTests.fixtures
+        let golden = try Goldens.dictionary("tracking_eval.json")
+        let mot = EvalCommandTests.run([
+            "eval", "track", "--gt", fixtures.appendingPathComponent("mot_gt.txt").path, "--results", fixtures.appendingPathComponent("mot_tracks.txt").path,
+            "--json",
+        ])
+        #expect(mot.status == 0, "\(mot.stderr)")
+        let out = try EvalCommandTests.json(mot.stdout)
+        let hota = try #require((golden["hota"] as? [String: Double])?["HOTA"]), mota = try #require((golden["clear"] as? [String: Double])?["MOTA"])
+        #expect(abs((out["HOTA"] as? Double ?? -1) - hota) <= 1e-6 && abs((out["MOTA"] as? Double ?? -1) - mota) <= 1e-6)
+        // The same tracker boxes as `track --jsonl` records.
+        let tracks = try String(contentsOf: fixtures.appendingPathComponent("mot_tracks.txt"), encoding: .utf8)
+        var byFrame: [Int: [[String: Any]]] = [:]
+        for line in tracks.split(separator: "\n") {
+            let f = line.split(separator: ",").compactMap { Double($0) }
+            byFrame[Int(f[0]), default: []].append([
+                "frame": ["originX": f[2], "originY": f[3], "width": f[4], "height": f[5]], "trackingID": Int(f[1]), "labels": [],
+            ])
+        }
+        var jsonl = ""
+        for frame in byFrame.keys.sorted() {
+            let record: [String: Any] = ["source": "clip.mp4", "frame": frame, "timestampMs": frame * 33, "objects": byFrame[frame] ?? []]
+            jsonl += String(decoding: try JSONSerialization.data(withJSONObject: record), as: UTF8.self) + "\n"
+        }
+        let path = try EvalCommandTests.temporary("tracks.jsonl")
+        try jsonl.write(to: path, atomically: true, encoding: .utf8)
+        let records = EvalCommandTests.run(["eval", "track", "--gt", fixtures.appendingPathComponent("mot_gt.txt").path, "--results", path.path, "--json"])
+        let recordsOut = try EvalCommandTests.json(records.stdout)
+        #expect(recordsOut["HOTA"] as? Double == out["HOTA"] as? Double && recordsOut["IDF1"] as? Double == out["IDF1"] as? Double)
+        let missing = EvalCommandTests.run(["eval", "track", "--gt", "/nonexistent.txt", "--results", path.path])
+        #expect(missing.status == 64 && missing.stderr.contains("cannot read /nonexistent.txt"))
     }
 }

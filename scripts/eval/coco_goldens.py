@@ -73,7 +73,8 @@ def main():
     category("toaster")  # listed, never annotated
     for i, a in enumerate(annotations):
         a["id"] = i + 1
-    gt = {"images": images, "categories": [{"id": i, "name": n} for n, i in names.items()], "annotations": annotations}
+    gt = {"info": {"description": "VisionTasks evaluation fixture"}, "images": images, "categories": [{"id": i, "name": n} for n, i in names.items()],
+          "annotations": annotations}
     out = os.path.join(ROOT, "Tests/Fixtures/eval")
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "coco_gt.json"), "w") as f:
@@ -99,7 +100,7 @@ def main():
             s = precision[t, r, :, 0, -1]
             row.append(float(np.mean(s[s > -1])) if (s > -1).any() else -1.0)
         curves.append(row)
-    golden = {"pycocotools": "2.0.8", "stats": [float(x) for x in e.stats], "per_class_ap": per_class, "precision_curves": curves,
+    golden = {"pycocotools": "2.0.10", "stats": [float(x) for x in e.stats], "per_class_ap": per_class, "precision_curves": curves,
               "images": len(images), "annotations": len(annotations), "detections": len(dts)}
     with open(os.path.join(ROOT, "Tests/Goldens/pycocotools_eval.json"), "w") as f:
         json.dump(golden, f, indent=1)

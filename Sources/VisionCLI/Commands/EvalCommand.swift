@@ -9,6 +9,8 @@ import VisionAnalytics
 /// pictures, or `--predictions` records of an earlier run.
 /// `vision-tasks eval classify`: a classifier's top-1/top-5 accuracy and per-class precision and
 /// recall, on a folder per class or a CSV of `file,label` lines.
+/// `vision-tasks eval track`: a tracker's HOTA (DetA, AssA, LocA), MOTA, MOTP, ID switches,
+/// fragmentations and IDF1, as TrackEval computes them, from MOTChallenge text or `track --jsonl` records.
 enum EvalCommand {
     static let options = [
         TaskArguments.model,
@@ -23,20 +25,23 @@ enum EvalCommand {
         OptionSpec(.map, .text, "FILE", help: "'model name=dataset name' lines, for categories named differently"),
         OptionSpec(.threshold, .number(0...1), "F", default: "0.5", help: "score threshold of the precision/recall/F1 and confusion-matrix figures"),
         OptionSpec(.gtThreshold, .number(0...1), "F", default: "0.5", help: "ground truth from records: their detections scoring at least F"),
+        OptionSpec(.gt, .text, "MOT.txt", help: "track: the ground truth, MOTChallenge text (frame,id,x,y,w,h,…)"),
+        OptionSpec(.results, .text, "PATH", help: "track: the tracker's boxes, MOTChallenge text or the --jsonl records of vision-tasks track"),
         TaskArguments.threads,
         OptionSpec(.json, .flag, help: "one JSON document on standard output"),
     ]
 
     static let spec = CommandSpec(
-        name: "eval", summary: "measure a detector (COCO AP/AR as pycocotools computes them, P/R/F1, confusion) or a classifier on labelled pictures",
-        positionals: "detect|classify", positionalHelp: "what to evaluate", count: 1...1, options: options,
+        name: "eval", summary: "measure a detector (COCO AP/AR as pycocotools), a classifier or a tracker (HOTA, MOTA, IDF1 as TrackEval) on labelled data",
+        positionals: "detect|classify|track", positionalHelp: "what to evaluate", count: 1...1, options: options,
         notes:
             "Example: vision-tasks eval detect --model ssd.tflite --images val2017/ --annotations instances_val2017.json\nModel labels map to dataset categories by name (case, spaces and underscores ignored) unless --map says otherwise.",
         run: run)
 
     static func run(_ p: ParsedCommand, _ console: Console) throws {
         if p.positionals[0] == "classify" { return try classify(p, console) }
-        guard p.positionals[0] == "detect" else { throw CLIError.usage("eval knows 'detect' and 'classify' (got '\(p.positionals[0])')") }
+        if p.positionals[0] == "track" { return try track(p, console) }
+        guard p.positionals[0] == "detect" else { throw CLIError.usage("eval knows 'detect', 'classify' and 'track' (got '\(p.positionals[0])')") }
         guard let annotations = p.string(.annotations) else { throw CLIError.usage("eval detect needs --annotations PATH") }
         let imagesDir = p.string(.images)
         let dataset = try EvalDataset.load(
@@ -179,5 +184,55 @@ enum EvalCommand {
         }
         fields.append(field)
         return fields
+    }
+
+    static func track(_ p: ParsedCommand, _ console: Console) throws {
+        guard let gtPath = p.string(.gt), let resultsPath = p.string(.results) else { throw CLIError.usage("eval track needs --gt MOT.txt and --results PATH") }
+        func text(_ path: String) throws -> String {
+            do { return try String(contentsOfFile: path, encoding: .utf8) } catch { throw CLIError.usage("cannot read \(path)") }
+        }
+        let gt = try MOTFile.read(try text(gtPath), groundTruth: true)
+        let tracks = resultsPath.hasSuffix(".jsonl") ? try trackRecords(try text(resultsPath), resultsPath) : try MOTFile.read(try text(resultsPath))
+        let e = TrackingEvaluation(groundTruth: gt, tracks: tracks)
+        let numbers: [(String, Double)] = [
+            ("HOTA", e.hota), ("DetA", e.detA), ("AssA", e.assA), ("LocA", e.locA), ("DetRe", e.detRe), ("DetPr", e.detPr), ("AssRe", e.assRe),
+            ("AssPr", e.assPr), ("MOTA", e.mota), ("MOTP", e.motp), ("IDF1", e.idf1), ("IDP", e.idPrecision), ("IDR", e.idRecall),
+        ]
+        let counts: [(String, Int)] = [
+            ("IDSW", e.idSwitches), ("Frag", e.fragmentations), ("TP", e.truePositives), ("FP", e.falsePositives), ("FN", e.misses),
+            ("MT", e.mostlyTracked), ("PT", e.partlyTracked), ("ML", e.mostlyLost),
+        ]
+        if p.flag(.json) {
+            var object: [String: Any] = [:]
+            for (k, v) in numbers { object[k] = v }
+            for (k, v) in counts { object[k] = v }
+            object["gtBoxes"] = gt.count
+            object["trackerBoxes"] = tracks.count
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+            console.out(String(decoding: data, as: UTF8.self))
+            return
+        }
+        console.out("\(gt.count) ground-truth boxes, \(tracks.count) tracker boxes")
+        console.out(numbers.map { "\($0.0) \(String(format: "%.4f", $0.1))" }.joined(separator: "  "))
+        console.out(counts.map { "\($0.0) \($0.1)" }.joined(separator: "  "))
+    }
+
+    /// The boxes of `vision-tasks track --jsonl` records (objects without a tracking ID are left out).
+    static func trackRecords(_ text: String, _ path: String) throws -> [TrackedBox] {
+        var boxes: [TrackedBox] = []
+        for (n, line) in text.split(separator: "\n").enumerated() where !line.isEmpty {
+            guard let record = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                throw CLIError.usage("\(path):\(n + 1): not a JSON record")
+            }
+            guard let frame = (record["frame"] as? NSNumber)?.intValue else { continue }
+            for o in record["objects"] as? [[String: Any]] ?? [] {
+                guard let id = (o["trackingID"] as? NSNumber)?.intValue, let r = o["frame"] as? [String: Any],
+                    let x = (r["originX"] as? NSNumber)?.doubleValue, let y = (r["originY"] as? NSNumber)?.doubleValue,
+                    let w = (r["width"] as? NSNumber)?.doubleValue, let h = (r["height"] as? NSNumber)?.doubleValue
+                else { continue }
+                boxes.append(TrackedBox(frame: frame, id: id, box: Box(x: x, y: y, width: w, height: h)))
+            }
+        }
+        return boxes
     }
 }
