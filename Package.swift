@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "FileInput"),
         .target(name: "TFLiteModel", dependencies: ["CZlib", "FileInput"]),
         .target(name: "Imaging", dependencies: ["CJPEG", "CPNG", "CZlib", "FileInput", "Locking"]),
-        .target(name: "VisionCore", dependencies: ["LiteRT", "TFLiteModel", "Imaging", "FileInput", "Locking"]),
+        .target(name: "VisionCore", dependencies: ["LiteRT", "TFLiteModel", "Imaging", "FileInput", "Locking", "VisionAnalytics"]),
         // Linux stand-ins for the UIKit / Core Video / Core Media types the seeds hand to the APIs.
         .target(name: "UIKitCompat", dependencies: ["Imaging", "Locking"]),
         .target(name: "MediaPipeTasksVision", dependencies: ["VisionCore", "Imaging", "UIKitCompat", "FileInput", "Locking"]),

@@ -12,8 +12,7 @@ package enum JPEGDecoder {
     /// bytes, for the tests).
     package static func decode(_ bytes: [UInt8], simd: Bool = true) throws -> Bitmap {
         var c = vt_jpeg_coefficients()
-        let l = ImageDecoder.limits
-        let cLimits = vt_jpeg_limits(max_pixels: Int64(l.maxPixels), max_side: Int32(clamping: l.maxSide), max_memory: Int64(l.maxDecoderMemory))
+        let cLimits = cLimits()
         let status = bytes.withUnsafeBufferPointer { vt_jpeg_read_coefficients($0.baseAddress, $0.count, cLimits, &c) }
         defer { vt_jpeg_free_coefficients(&c) }
         if status == 2 { throw ImagingError(.tooLarge, "\(message(&c)).") }
@@ -60,8 +59,7 @@ package enum JPEGDecoder {
     package static func decodeReduced(_ bytes: [UInt8], minimumWidth: Int, minimumHeight: Int) throws -> ImageDecoder.Decoded? {
         guard bytes.count >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF else { return nil }
         var image = vt_jpeg_image()
-        let l = ImageDecoder.limits
-        let cLimits = vt_jpeg_limits(max_pixels: Int64(l.maxPixels), max_side: Int32(clamping: l.maxSide), max_memory: Int64(l.maxDecoderMemory))
+        let cLimits = cLimits()
         let status = bytes.withUnsafeBufferPointer {
             vt_jpeg_decode_scaled($0.baseAddress, $0.count, cLimits, Int32(clamping: max(1, minimumWidth)), Int32(clamping: max(1, minimumHeight)), &image)
         }
@@ -82,6 +80,12 @@ package enum JPEGDecoder {
         return ImageDecoder.Decoded(
             bitmap: bitmap, orientation: ImageOrientation(exif: ImageDecoder.exifOrientation(bytes) ?? 1) ?? .up, scale: Int(image.denom),
             fileWidth: Int(image.full_width), fileHeight: Int(image.full_height))
+    }
+
+    /// ``ImageDecoder/limits`` as the C layer takes them.
+    static func cLimits() -> vt_jpeg_limits {
+        let l = ImageDecoder.limits
+        return vt_jpeg_limits(max_pixels: Int64(l.maxPixels), max_side: Int32(clamping: l.maxSide), max_memory: Int64(l.maxDecoderMemory))
     }
 
     static func message(_ c: inout vt_jpeg_coefficients) -> String {

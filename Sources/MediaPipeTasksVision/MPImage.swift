@@ -99,13 +99,8 @@ public final class MPImage: NSObject, Sendable {
     /// Decodes a JPEG or PNG file (a Linux entry point). The EXIF orientation is used unless
     /// `orientation` is given.
     public convenience init(contentsOfFile path: String, orientation: UIImage.Orientation? = nil) throws {
-        do {
-            let decoded = try ImageDecoder.decode(contentsOfFile: path)
-            self.init(bitmap: decoded.bitmap, orientation: orientation ?? decoded.orientation)
-        } catch let e as ImagingError {
-            let code: TasksErrorCode = e.code == .fileUnreadable ? .notFoundError : .invalidArgumentError
-            throw TasksError(code: code, message: e.message, underlying: e)
-        }
+        let decoded = try Self.decodeFile { try ImageDecoder.decode(contentsOfFile: path) }
+        self.init(bitmap: decoded.bitmap, orientation: orientation ?? decoded.orientation)
     }
 
     /// Decodes a JPEG fast, for a model whose input is `minimumSize` (a Linux extension, inexact):
@@ -114,13 +109,17 @@ public final class MPImage: NSObject, Sendable {
     /// pixels, so scores move slightly (README, "Fast decoding"). ``width``, ``height`` and the tasks'
     /// boxes stay in the file's own pixels. PNGs, CMYK JPEGs and JPEGs not at least twice the size decode exactly, as ``init(contentsOfFile:orientation:)``.
     public convenience init(contentsOfFile path: String, orientation: UIImage.Orientation? = nil, fastDecodeFor minimumSize: CGSize) throws {
-        do {
-            let decoded = try ImageDecoder.decode(
-                contentsOfFile: path, reducedTo: (Int(minimumSize.width.rounded(.up)), Int(minimumSize.height.rounded(.up))))
-            self.init(
-                bitmap: decoded.bitmap, orientation: orientation ?? decoded.orientation, source: .image, image: nil, pixelBuffer: nil,
-                sampleBuffer: nil, fileSize: decoded.scale == 1 ? nil : (decoded.fileWidth, decoded.fileHeight))
-        } catch let e as ImagingError {
+        let decoded = try Self.decodeFile {
+            try ImageDecoder.decode(contentsOfFile: path, reducedTo: (Int(minimumSize.width.rounded(.up)), Int(minimumSize.height.rounded(.up))))
+        }
+        self.init(
+            bitmap: decoded.bitmap, orientation: orientation ?? decoded.orientation, source: .image, image: nil, pixelBuffer: nil,
+            sampleBuffer: nil, fileSize: decoded.scale == 1 ? nil : (decoded.fileWidth, decoded.fileHeight))
+    }
+
+    /// A file decode, its errors as MediaPipe's (code 5 for a file it cannot open, 3 otherwise).
+    private static func decodeFile(_ decode: () throws -> ImageDecoder.Decoded) throws -> ImageDecoder.Decoded {
+        do { return try decode() } catch let e as ImagingError {
             let code: TasksErrorCode = e.code == .fileUnreadable ? .notFoundError : .invalidArgumentError
             throw TasksError(code: code, message: e.message, underlying: e)
         }

@@ -38,18 +38,15 @@ public struct DetectionCounts: Sendable {
         self.categoryIds = categories
         var byCategory: [Int: Counts] = [:]
         for c in categories { byCategory[c] = Counts() }
-        // Class-aware: per image and category, greedy by score.
-        let images = Set(gt.map(\.imageId)).union(kept.map(\.imageId))
-        for image in images {
-            for c in categories {
-                let g = gt.filter { $0.imageId == image && $0.categoryId == c }
-                let d = kept.filter { $0.imageId == image && $0.categoryId == c }.stableSorted { $0.score > $1.score }
-                let matches = Self.match(d, g, iou: iouThreshold)
-                let tp = matches.compactMap { $0 }.count
-                byCategory[c, default: Counts()].truePositives += tp
-                byCategory[c, default: Counts()].falsePositives += d.count - tp
-                byCategory[c, default: Counts()].misses += g.count - tp
-            }
+        // Class-aware: per image and category, greedy by score (boxes grouped once, not filtered per pair).
+        let gtByKey = Dictionary(grouping: gt) { COCOEvaluation.Key(image: $0.imageId, category: $0.categoryId) }
+        let dtByKey = Dictionary(grouping: kept) { COCOEvaluation.Key(image: $0.imageId, category: $0.categoryId) }
+        for key in Set(gtByKey.keys).union(dtByKey.keys) where byCategory[key.category] != nil {
+            let g = gtByKey[key] ?? [], d = (dtByKey[key] ?? []).stableSorted { $0.score > $1.score }
+            let tp = Self.match(d, g, iou: iouThreshold).compactMap { $0 }.count
+            byCategory[key.category, default: Counts()].truePositives += tp
+            byCategory[key.category, default: Counts()].falsePositives += d.count - tp
+            byCategory[key.category, default: Counts()].misses += g.count - tp
         }
         self.byCategory = byCategory
         var total = Counts()
@@ -63,9 +60,11 @@ public struct DetectionCounts: Sendable {
         let index = Dictionary(uniqueKeysWithValues: categories.enumerated().map { ($1, $0) })
         let background = categories.count
         var confusion = [[Int]](repeating: [Int](repeating: 0, count: categories.count + 1), count: categories.count + 1)
-        for image in images {
-            let g = gt.filter { $0.imageId == image && index[$0.categoryId] != nil }
-            let d = kept.filter { $0.imageId == image && index[$0.categoryId] != nil }.stableSorted { $0.score > $1.score }
+        let gtByImage = Dictionary(grouping: gt.filter { index[$0.categoryId] != nil }, by: \.imageId)
+        let dtByImage = Dictionary(grouping: kept.filter { index[$0.categoryId] != nil }, by: \.imageId)
+        for image in Set(gtByImage.keys).union(dtByImage.keys) {
+            let g = gtByImage[image] ?? []
+            let d = (dtByImage[image] ?? []).stableSorted { $0.score > $1.score }
             let matches = Self.match(d, g, iou: iouThreshold)
             var used = Set<Int>()
             for (i, m) in matches.enumerated() {

@@ -1,9 +1,10 @@
 /// The minimum-cost assignment of rows to columns (the Hungarian method with potentials, O(n²m)):
 /// every row of a matrix with no more rows than columns gets a distinct column (a wider-than-tall
 /// matrix is transposed first), as scipy's `linear_sum_assignment` returns it — the pairs in row
-/// order. Costs must be finite.
-enum LinearAssignment {
-    static func solve(_ cost: [[Double]]) -> [(row: Int, column: Int)] {
+/// order. Costs must be finite. The tracker's gated assignment (VisionCore's `HungarianAssignment`)
+/// runs on it too.
+package enum LinearAssignment {
+    package static func solve(_ cost: [[Double]]) -> [(row: Int, column: Int)] {
         let rows = cost.count, columns = cost.first?.count ?? 0
         if rows == 0 || columns == 0 { return [] }
         if rows > columns {

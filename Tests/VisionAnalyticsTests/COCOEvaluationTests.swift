@@ -87,3 +87,37 @@ struct COCOEvaluationTests {
         #expect(throws: AnalyticsError.self) { try dataset.results(json: Data(#"[{"image_id":7,"category_id":1,"bbox":[0,0,1,1],"score":1}]"#.utf8)) }
     }
 }
+
+/// DetectionCounts worked out by hand: counts per category and the confusion matrix.
+@Suite("Detection counts at a threshold")
+struct DetectionCountsTests {
+    @Test("a right cat, a dog called a cat, a box on nothing, a detection below the threshold")
+    func byHand() {
+        let cat = 1, dog = 2
+        let gt = [
+            GroundTruthBox(imageId: 1, categoryId: cat, box: Box(x: 0, y: 0, width: 10, height: 10)),
+            GroundTruthBox(imageId: 1, categoryId: dog, box: Box(x: 50, y: 50, width: 20, height: 20)),
+            GroundTruthBox(imageId: 2, categoryId: dog, box: Box(x: 0, y: 0, width: 20, height: 20)),
+        ]
+        let detections = [
+            DetectedBox(imageId: 1, categoryId: cat, box: Box(x: 0, y: 0, width: 10, height: 11), score: 0.9),
+            DetectedBox(imageId: 1, categoryId: cat, box: Box(x: 50, y: 50, width: 20, height: 20), score: 0.8),
+            DetectedBox(imageId: 1, categoryId: cat, box: Box(x: 200, y: 200, width: 5, height: 5), score: 0.7),
+            DetectedBox(imageId: 2, categoryId: dog, box: Box(x: 0, y: 0, width: 20, height: 20), score: 0.3),
+        ]
+        let c = DetectionCounts(groundTruth: gt, detections: detections, scoreThreshold: 0.5)
+        #expect(
+            c.byCategory[cat]
+                == {
+                    var k = DetectionCounts.Counts(); k.truePositives = 1; k.falsePositives = 2; return k
+                }())
+        #expect(
+            c.byCategory[dog]
+                == {
+                    var k = DetectionCounts.Counts(); k.misses = 2; return k
+                }())
+        #expect(c.total.truePositives == 1 && c.total.falsePositives == 2 && c.total.misses == 2)
+        // Rows: cat, dog, background (ground truth); columns: cat, dog, background (detected).
+        #expect(c.confusion == [[1, 0, 0], [1, 0, 1], [1, 0, 0]])
+    }
+}

@@ -1,3 +1,5 @@
+import VisionAnalytics
+
 /// Minimum-cost assignment of rows to columns (the Hungarian method, O(n³)), for a rectangular
 /// cost matrix, where leaving a row or a column unassigned costs `maxCost / 2`: pairs costing
 /// `maxCost` or more are never chosen, and fewer matches win over a costlier set of more matches.
@@ -24,35 +26,9 @@ enum HungarianAssignment {
             a[rows + j + 1][j + 1] = half
             for k in 0..<rows { a[rows + j + 1][columns + k + 1] = 0 }
         }
-        // Potentials u, v; p[j] = row assigned to column j; way[] for augmenting paths (1-based).
-        var u = [Double](repeating: 0, count: n + 1), v = [Double](repeating: 0, count: n + 1)
-        var p = [Int](repeating: 0, count: n + 1), way = [Int](repeating: 0, count: n + 1)
-        for i in 1...n {
-            p[0] = i
-            var j0 = 0
-            var minv = [Double](repeating: .infinity, count: n + 1)
-            var used = [Bool](repeating: false, count: n + 1)
-            repeat {
-                used[j0] = true
-                let i0 = p[j0]
-                var delta = Double.infinity
-                var j1 = 0
-                for j in 1...n where !used[j] {
-                    let cur = a[i0][j] - u[i0] - v[j]
-                    if cur < minv[j] { minv[j] = cur; way[j] = j0 }
-                    if minv[j] < delta { delta = minv[j]; j1 = j }
-                }
-                for j in 0...n {
-                    if used[j] { u[p[j]] += delta; v[j] -= delta } else { minv[j] -= delta }
-                }
-                j0 = j1
-            } while p[j0] != 0
-            repeat {
-                let j1 = way[j0]
-                p[j0] = p[j1]
-                j0 = j1
-            } while j0 != 0
-        }
+        // Every row of the square matrix gets a column (LinearAssignment: the Hungarian method with potentials).
+        var p = [Int](repeating: 0, count: n + 1)
+        for pair in LinearAssignment.solve((1...n).map { Array(a[$0][1...n]) }) { p[pair.column + 1] = pair.row + 1 }
         var result: [(row: Int, column: Int)] = []
         for j in 1...n {
             let i = p[j]
