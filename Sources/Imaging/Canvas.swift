@@ -14,6 +14,10 @@ public struct Canvas: Sendable {
             Color(r: 230, g: 25, b: 75), Color(r: 60, g: 180, b: 75), Color(r: 0, g: 130, b: 200), Color(r: 245, g: 130, b: 48),
             Color(r: 145, g: 30, b: 180), Color(r: 70, g: 200, b: 200), Color(r: 240, g: 50, b: 230), Color(r: 128, g: 128, b: 0),
         ]
+        /// Colours for lines and zones, apart from the boxes' palette (yellow, teal, pink, white-blue).
+        public static let overlay: [Color] = [
+            Color(r: 255, g: 200, b: 0), Color(r: 0, g: 170, b: 150), Color(r: 255, g: 90, b: 160), Color(r: 90, g: 140, b: 255),
+        ]
         /// The palette colour for `index`.
         public static func forIndex(_ index: Int) -> Color { palette[((index % palette.count) + palette.count) % palette.count] }
     }
@@ -48,6 +52,35 @@ public struct Canvas: Sendable {
         fill(x: x, y: y + height - t, width: width, height: t, color: color)
         fill(x: x, y: y, width: t, height: height, color: color)
         fill(x: x + width - t, y: y, width: t, height: height, color: color)
+    }
+
+    /// Draws a straight line `thickness` pixels wide between two points (clipped to the picture).
+    public mutating func drawLine(fromX x0: Double, y y0: Double, toX x1: Double, y y1: Double, thickness: Int = 3, color: Color) {
+        guard x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else { return }
+        let t = max(1, thickness), half = t / 2
+        // Clip the walk to the picture grown by the pen's width, so that a far-away end point costs nothing.
+        let limit = Double(max(bitmap.width, bitmap.height) + t)
+        let steps = Int(min(max(abs(x1 - x0), abs(y1 - y0)), 4 * limit).rounded(.up))
+        guard steps > 0 else {
+            fill(x: Int(x0.rounded()) - half, y: Int(y0.rounded()) - half, width: t, height: t, color: color)
+            return
+        }
+        let dx = (x1 - x0) / Double(steps), dy = (y1 - y0) / Double(steps)
+        for i in 0...steps {
+            let x = x0 + dx * Double(i), y = y0 + dy * Double(i)
+            guard x > -limit, x < limit, y > -limit, y < limit else { continue }
+            fill(x: Int(x.rounded()) - half, y: Int(y.rounded()) - half, width: t, height: t, color: color)
+        }
+    }
+
+    /// Draws a filled caption with its top-left corner at (x, y), kept inside the picture.
+    public mutating func drawCaption(_ text: String, x: Int, y: Int, color: Color) {
+        let scale = max(1, min(bitmap.width, bitmap.height) / 200)
+        let (tw, th) = Self.textSize(text, scale: scale)
+        let pad = 2 * scale
+        let left = min(max(x, 0), max(0, bitmap.width - (tw + 2 * pad))), top = min(max(y, 0), max(0, bitmap.height - (th + 2 * pad)))
+        fill(x: left, y: top, width: tw + 2 * pad, height: th + 2 * pad, color: color)
+        drawText(text, x: left + pad, y: top + pad, scale: scale, color: .white)
     }
 
     /// Size in pixels of `text` drawn at `scale`.

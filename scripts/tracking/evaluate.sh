@@ -8,7 +8,9 @@
 #    or held-out variant $VARIANT of them;
 # 3. runs `$VISION_TASKS_BIN track` on each NAME.mp4, writing NAME.tracks.jsonl and
 #    NAME.dets.jsonl into out/tracking/results (it builds nothing: `make build` first);
-# 4. scores them with score.py (table, PASS/FAIL, out/tracking/summary.json).
+# 4. scores them with score.py (table, PASS/FAIL, out/tracking/summary.json);
+# 5. checks lines, zones and `eval track` on them with zones.py (supervision's LineZone/PolygonZone,
+#    the ground truth's crossings and visits, TrackEval and py-motmetrics; out/tracking/zones.json).
 #
 # Environment: VISION_TASKS_BIN (default .build/release/vision-tasks), VISION_TASKS_ASSETS
 # (default ../shared), PYTHON (interpreter for the venv, default python3.11 or python3),
@@ -49,14 +51,17 @@ py="$venv/bin/python"
 echo "sequences: variant $variant -> $out/seq"
 "$py" "$here/generate_sequences.py" --out "$out/seq" --assets "$VISION_TASKS_ASSETS" --variant "$variant"
 
-# 3. Our tracker on each sequence.
+# 3. Our tracker on each sequence, counting on a line down the middle (its ends beyond the frame)
+#    and a zone in the lower centre.
+line="mid=320,-10,320,370"
+zone="centre=192,90,448,90,448,360,192,360"
 mkdir -p "$out/results"
 read -r -a extra <<< "${TRACK_ARGS:-}"
 for video in "$out"/seq/*.mp4; do
   name=$(basename "$video" .mp4)
   echo "track: $name"
   rm -f "$out/results/$name.tracks.jsonl" "$out/results/$name.dets.jsonl"
-  if ! "$bin" track "$video" --max-objects 100 \
+  if ! "$bin" track "$video" --max-objects 100 --line "$line" --zone "$zone" \
         --jsonl "$out/results/$name.tracks.jsonl" \
         --detections-jsonl "$out/results/$name.dets.jsonl" "${extra[@]}" \
         > "$out/results/$name.log" 2>&1; then
@@ -66,4 +71,11 @@ for video in "$out"/seq/*.mp4; do
 done
 
 # 4. Score (extra arguments go to score.py, e.g. --strict).
-"$py" "$here/score.py" --gt "$out/seq" --results "$out/results" --json "$out/summary.json" "$@"
+status=0
+"$py" "$here/score.py" --gt "$out/seq" --results "$out/results" --json "$out/summary.json" "$@" || status=$?
+
+# 5. Lines, zones and eval track against their references (fails on any disagreement).
+echo
+"$py" "$here/zones.py" --gt "$out/seq" --results "$out/results" --line "$line" --zone "$zone" --bin "$bin" \
+  --json "$out/zones.json" || status=$?
+exit $status

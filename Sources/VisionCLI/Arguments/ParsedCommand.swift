@@ -78,6 +78,9 @@ struct ParsedCommand {
     /// `--name` as a Float.
     func float(_ option: OptionName) -> Float? { double(option).map { Float($0) } }
 
+    /// Every value of a repeatable `--name`, as given (no comma splitting), in order.
+    func all(_ option: OptionName) -> [String] { values[option.rawValue] ?? [] }
+
     /// Whether the boolean `--name` was given.
     func flag(_ option: OptionName) -> Bool { flags.contains(option.rawValue) }
 

@@ -13,6 +13,8 @@ struct TrackConfig: Sendable {
     /// Also write the localizer's raw boxes per frame here.
     var detectionsJSONL: String?
     var tracker = ObjectTrackerOptions()
+    /// Lines and zones to count on.
+    var zones = ZoneArguments()
 
     init(_ p: ParsedCommand) throws {
         modelPath = try p.string(.model).map(ModelZoo.resolve)
@@ -23,6 +25,7 @@ struct TrackConfig: Sendable {
         localizerPath = try p.string(.localizer).map(ModelZoo.resolve)
         threads = p.int(.threads) ?? 1
         detectionsJSONL = p.string(.detectionsJsonl)
+        zones = try ZoneArguments(p)
         tracker.highScoreThreshold = p.double(.trackHigh) ?? tracker.highScoreThreshold
         tracker.lowScoreThreshold = p.double(.trackLow) ?? tracker.lowScoreThreshold
         tracker.newTrackThreshold = p.double(.trackNew) ?? tracker.newTrackThreshold

@@ -192,7 +192,16 @@ enum EvalCommand {
             do { return try String(contentsOfFile: path, encoding: .utf8) } catch { throw CLIError.usage("cannot read \(path)") }
         }
         let gt = try MOTFile.read(try text(gtPath), groundTruth: true)
-        let tracks = resultsPath.hasSuffix(".jsonl") ? try trackRecords(try text(resultsPath), resultsPath) : try MOTFile.read(try text(resultsPath))
+        let tracks: [TrackedBox]
+        if resultsPath.hasSuffix(".jsonl") {
+            let records = try TrackFrames.records(resultsPath)
+            guard records.videos.count <= 1 else {
+                throw CLIError.usage("\(resultsPath) holds \(records.videos.count) videos' records; evaluate one video at a time (one --gt per video)")
+            }
+            tracks = records.trackedBoxes
+        } else {
+            tracks = try MOTFile.read(try text(resultsPath))
+        }
         let e = TrackingEvaluation(groundTruth: gt, tracks: tracks)
         let numbers: [(String, Double)] = [
             ("HOTA", e.hota), ("DetA", e.detA), ("AssA", e.assA), ("LocA", e.locA), ("DetRe", e.detRe), ("DetPr", e.detPr), ("AssRe", e.assRe),
@@ -215,24 +224,5 @@ enum EvalCommand {
         console.out("\(gt.count) ground-truth boxes, \(tracks.count) tracker boxes")
         console.out(numbers.map { "\($0.0) \(String(format: "%.4f", $0.1))" }.joined(separator: "  "))
         console.out(counts.map { "\($0.0) \($0.1)" }.joined(separator: "  "))
-    }
-
-    /// The boxes of `vision-tasks track --jsonl` records (objects without a tracking ID are left out).
-    static func trackRecords(_ text: String, _ path: String) throws -> [TrackedBox] {
-        var boxes: [TrackedBox] = []
-        for (n, line) in text.split(separator: "\n").enumerated() where !line.isEmpty {
-            guard let record = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
-                throw CLIError.usage("\(path):\(n + 1): not a JSON record")
-            }
-            guard let frame = (record["frame"] as? NSNumber)?.intValue else { continue }
-            for o in record["objects"] as? [[String: Any]] ?? [] {
-                guard let id = (o["trackingID"] as? NSNumber)?.intValue, let r = o["frame"] as? [String: Any],
-                    let x = (r["originX"] as? NSNumber)?.doubleValue, let y = (r["originY"] as? NSNumber)?.doubleValue,
-                    let w = (r["width"] as? NSNumber)?.doubleValue, let h = (r["height"] as? NSNumber)?.doubleValue
-                else { continue }
-                boxes.append(TrackedBox(frame: frame, id: id, box: Box(x: x, y: y, width: w, height: h)))
-            }
-        }
-        return boxes
     }
 }

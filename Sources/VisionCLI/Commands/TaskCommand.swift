@@ -47,6 +47,7 @@ enum TaskCommand {
             if let track = task as? TrackTask, s.frames > 0 { line += ", \(track.classificationCount) classifier runs" }
             if runner.tasks.count > 1 { line += ", \(runner.tasks.count) workers" }
             console.err(line)
+            for z in s.zones { console.err(([z.source + ":"] + z.lines.map { "  " + $0 }).joined(separator: "\n")) }
             console.err(s.stages.table())
             for path in s.written { console.err("wrote \(path)") }
             if let r = outputConfig.report { console.err("wrote \(r)") }

@@ -35,14 +35,15 @@ public enum VisionTasksCommand {
         },
         CommandSpec(
             name: "track", summary: "detect, track and classify objects with ML Kit (stream mode on videos)", positionals: inputs, positionalHelp: inputHelp,
-            count: 0...Int.max, options: TrackTask.options + RunArguments.all,
+            count: 0...Int.max, options: TrackTask.options + ZoneArguments.options + RunArguments.all,
             notes:
-                "Videos get tracking IDs (stream mode); pictures are processed in single-image mode.\nExample: vision-tasks track clip.mp4 --model classifier.tflite --jsonl tracks.jsonl --output out/"
+                "Videos get tracking IDs (stream mode); pictures are processed in single-image mode.\nExample: vision-tasks track clip.mp4 --model classifier.tflite --jsonl tracks.jsonl --output out/\nCounting: vision-tasks track clip.mp4 --line door=0.5,0,0.5,1 --zone desk=0,0.6,0.4,0.6,0.4,1,0,1 --output out/\nA line's \"in\" side is on the right of the picture for a line drawn downwards, above it for one drawn rightwards."
         ) { p, console in
             let config = try TrackConfig(p)
             try TaskCommand.run(p, console) { try TrackTask(config) }
         },
         EvalCommand.spec,
+        ZonesCommand.spec,
         InspectCommand.spec,
         MetadataCommand.spec,
         ModelsCommand.spec,

@@ -32,22 +32,16 @@ struct EvalDataset {
 
     /// Records keyed by their picture's file name.
     static func records(_ path: String) throws -> [String: [RecordDetection]] {
-        let text = try String(contentsOfFile: path, encoding: .utf8)
         var out: [String: [RecordDetection]] = [:]
-        for (n, line) in text.split(separator: "\n").enumerated() where !line.isEmpty {
-            guard let record = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
-                throw CLIError.usage("\(path):\(n + 1): not a JSON record")
-            }
+        for (n, record) in try JSONRecords.read(path) {
             guard let source = record["source"] as? String else { continue }  // header and summary lines
             var detections: [RecordDetection] = []
             for d in record["detections"] as? [[String: Any]] ?? [] {
-                guard let b = d["boundingBox"] as? [String: Any], let top = (d["categories"] as? [[String: Any]])?.first,
-                    let x = (b["originX"] as? NSNumber)?.doubleValue, let y = (b["originY"] as? NSNumber)?.doubleValue,
-                    let w = (b["width"] as? NSNumber)?.doubleValue, let h = (b["height"] as? NSNumber)?.doubleValue,
+                guard let box = JSONRecords.box(d["boundingBox"]), let top = (d["categories"] as? [[String: Any]])?.first,
                     let score = (top["score"] as? NSNumber)?.doubleValue
-                else { throw CLIError.usage("\(path):\(n + 1): a detection without boundingBox or categories") }
+                else { throw CLIError.usage("\(path):\(n): a detection without boundingBox or categories") }
                 let name = top["categoryName"] as? String ?? (top["index"] as? NSNumber).map { "#\($0.intValue)" } ?? "?"
-                detections.append(RecordDetection(name: name, box: Box(x: x, y: y, width: w, height: h), score: score))
+                detections.append(RecordDetection(name: name, box: box, score: score))
             }
             out[key(source), default: []] += detections
         }

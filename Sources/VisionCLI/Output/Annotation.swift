@@ -1,10 +1,28 @@
 import Imaging
+import VisionAnalytics
 
 /// Draws a task's record on a picture: boxes with their labels (colours by class or track ID),
 /// or the top classification as a caption; text sized to the picture so it reads at any size.
 enum Annotation {
     static func draw(_ record: TaskRecord, on bitmap: Bitmap, scale: Double = 1) -> Bitmap {
         var canvas = Canvas(bitmap)
+        let pen = max(3, min(bitmap.width, bitmap.height) / 150)
+        for shape in record.overlay {
+            switch shape {
+            case .line(let a, let b, let label, let index):
+                let color = Canvas.Color.overlay[index % Canvas.Color.overlay.count]
+                canvas.drawLine(fromX: a.x * scale, y: a.y * scale, toX: b.x * scale, y: b.y * scale, thickness: pen, color: color)
+                canvas.drawCaption(label, x: Int(((a.x + b.x) / 2 * scale).rounded()), y: Int(((a.y + b.y) / 2 * scale).rounded()), color: color)
+            case .polygon(let points, let label, let index):
+                let color = Canvas.Color.overlay[index % Canvas.Color.overlay.count]
+                for (i, a) in points.enumerated() {
+                    let b = points[(i + 1) % points.count]
+                    canvas.drawLine(fromX: a.x * scale, y: a.y * scale, toX: b.x * scale, y: b.y * scale, thickness: pen, color: color)
+                }
+                let top = points.min { ($0.y, $0.x) < ($1.y, $1.x) } ?? Point(x: 0, y: 0)
+                canvas.drawCaption(label, x: Int((top.x * scale).rounded()), y: Int((top.y * scale).rounded()) + pen, color: color)
+            }
+        }
         for m in record.marks {
             canvas.drawLabeledBox(
                 x: Int((Double(m.x) * scale).rounded()), y: Int((Double(m.y) * scale).rounded()),

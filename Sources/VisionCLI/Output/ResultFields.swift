@@ -55,13 +55,16 @@ enum ResultFields {
 
     static func labels(_ labels: [ImageLabel]) -> JSONValue { .array(labels.map { label(text: $0.text, confidence: $0.confidence, index: $0.index) }) }
 
-    static func objects(_ objects: [Object]) -> JSONValue {
+    /// ML Kit objects; with `zones`, each object's zones (by name) as a `zones` field.
+    static func objects(_ objects: [Object], zones: [[String]]? = nil) -> JSONValue {
         .array(
-            objects.map { o in
-                .object([
+            objects.enumerated().map { k, o in
+                var fields: [(String, JSONValue)] = [
                     ("frame", rect(o.frame)), ("trackingID", o.trackingID.map { .int($0.intValue) } ?? .null),
                     ("labels", .array(o.labels.map { label(text: $0.text, confidence: $0.confidence, index: $0.index) })),
-                ])
+                ]
+                if let zones, k < zones.count { fields.append(("zones", .array(zones[k].map { .string($0) }))) }
+                return .object(fields)
             })
     }
 

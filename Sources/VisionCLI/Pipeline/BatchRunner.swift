@@ -37,6 +37,8 @@ final class BatchRunner: @unchecked Sendable {
         var seconds = 0.0
         var stages = StageTimes()
         var written: [String] = []
+        /// `track`'s line and zone summary of each video.
+        var zones: [(source: String, json: JSONValue, lines: [String])] = []
     }
 
     /// The task copies, one per worker (the first one alone when sequential).
@@ -217,7 +219,7 @@ final class BatchRunner: @unchecked Sendable {
         case .frame(_, let frame, let video, _, _, _):
             result = Result { try task.frame(frame, video: video) }.mapError(ItemFailure.init)
         case .videoEnd:
-            result = nil
+            result = task.videoEnded().map { .success($0) }
         }
         return Done(work: work, result: result, seconds: Clock.now() - t0)
     }
@@ -326,6 +328,10 @@ final class BatchRunner: @unchecked Sendable {
             progress.step("\(item.relativePath) #\(frame.number)")
         case .videoEnd(let item, let frames, let failure):
             try output?.endVideo()
+            if case .success(let r)? = done.result, let z = r.zoneSummary {
+                summary.zones.append((item.path, z.json, z.lines))
+                for l in z.lines { report?.extendLast(thumbnail: nil, line: l, classes: []) }
+            }
             if frames == 0 && failure == nil { report?.add(.init(source: item.path, detail: "no frames"), classes: []) }
             if let failure {
                 if frames == 0 { report?.add(.init(source: item.path, detail: ""), classes: []) }
@@ -336,6 +342,11 @@ final class BatchRunner: @unchecked Sendable {
             report?.setLastDetail("\(frames) frames processed" + (every > 1 ? " (every \(every))" : ""))
         }
         summary.stages.add("output", Clock.now() - t0)
+    }
+
+    private static func fields(_ v: JSONValue) -> [(String, JSONValue)] {
+        if case .object(let f) = v { return f }
+        return []
     }
 
     /// The report's result lines for one record.
@@ -353,10 +364,11 @@ final class BatchRunner: @unchecked Sendable {
     }
 
     var summaryJSON: JSONValue {
-        .object([
-            ("pictures", .int(summary.pictures)), ("videos", .int(summary.videos)), ("frames", .int(summary.frames)),
-            ("failures", .int(summary.failures)), ("skipped", .int(summary.skipped)), ("seconds", .number(summary.seconds)),
-        ])
+        .object(
+            [
+                ("pictures", .int(summary.pictures)), ("videos", .int(summary.videos)), ("frames", .int(summary.frames)),
+                ("failures", .int(summary.failures)), ("skipped", .int(summary.skipped)), ("seconds", .number(summary.seconds)),
+            ] + (summary.zones.isEmpty ? [] : [("zones", .array(summary.zones.map { .object([("source", .string($0.source))] + Self.fields($0.json)) }))]))
     }
 
     var summaryLine: String {

@@ -37,10 +37,14 @@ protocol BatchTask: AnyObject {
     func liveSession(deliver: @escaping (Int, Result<TaskRecord, ItemFailure>) -> Void) throws -> LiveSession?
     /// With `--fast-decode`, the size pictures are decoded for (the model's input); nil: exact decoding.
     var fastDecodeSize: (width: Int, height: Int)? { get }
+    /// Called after the last frame of a video, on the thread that ran its frames: what the task
+    /// has to say about the whole video (`track`'s line and zone counts), or nil.
+    func videoEnded() -> TaskRecord?
 }
 
 extension BatchTask {
     var fastDecodeSize: (width: Int, height: Int)? { nil }
+    func videoEnded() -> TaskRecord? { nil }
 }
 
 /// A task's live-stream mode: frames go in with `submit`, results come back through the

@@ -1,3 +1,4 @@
+import VisionAnalytics
 import VisionCore
 
 /// What a task produced for one picture or frame: the result fields of its record (named as the
@@ -9,6 +10,13 @@ struct TaskRecord {
         var x: Int, y: Int, width: Int, height: Int
         var label: String
         var color: Int
+    }
+
+    /// A line or zone to draw under the boxes (pixels of the picture as shown), with its caption
+    /// and a colour index (``Canvas/Color/overlay``).
+    enum Overlay {
+        case line(from: Point, to: Point, label: String, color: Int)
+        case polygon([Point], label: String, color: Int)
     }
 
     /// The result fields (`detections`, `classifications`, `labels` or `objects`).
@@ -24,6 +32,10 @@ struct TaskRecord {
     /// For tracked objects, each class entry's tracking ID (nil: not tracked), so that the report
     /// counts an object once.
     var identities: [Int?] = []
+    /// Lines and zones to draw.
+    var overlay: [Overlay] = []
+    /// For `track` with lines or zones, on a video's end: the video's summary (JSON and text lines).
+    var zoneSummary: (json: JSONValue, lines: [String])?
     /// Preprocessing, inference and post-processing seconds, when the task measures them.
     var stages: StageTimings?
 }

@@ -2,6 +2,7 @@ import Foundation
 import Imaging
 import MLKit
 import Video
+import VisionAnalytics
 import VisionCore
 
 /// `track`: ML Kit's object detection, tracking and classification — stream mode on video frames
@@ -13,6 +14,10 @@ final class TrackTask: BatchTask {
     private var streamDetector = PerVideo<ObjectDetector>()
     private var finishedClassifications = 0
     private var detectionsOut: LineWriter?
+    private let zones: ZoneArguments
+    /// The current video's lines and zones (nil: none given, or no frame yet).
+    private var zoneCounter: ZoneCounter?
+    private var zoneVideo = -1
     /// Tracks carry from frame to frame.
     let isStateful = true
 
@@ -51,12 +56,30 @@ final class TrackTask: BatchTask {
         pictureDetector = ObjectDetector.objectDetector(options: options)
         if let error = pictureDetector.modelError { throw error }
         detectionsOut = try config.detectionsJSONL.map { try LineWriter(path: $0) }
+        zones = config.zones
     }
 
     func picture(_ picture: Picture) throws -> TaskRecord {
         let image = VisionImage(image: UIImage(bitmap: picture.bitmap, orientation: picture.orientation))
         image.orientation = picture.orientation
-        return Self.record(try pictureDetector.results(in: image))
+        let objects = try pictureDetector.results(in: image)
+        // A picture has no tracks: which zones each object is in, and how many are in each.
+        guard var counter = try zones.counter(width: picture.shownWidth, height: picture.shownHeight) else { return Self.record(objects) }
+        let update = counter.update(Self.zoneObjects(objects), timestampMs: 0)
+        var record = Self.record(objects, zones: update.zonesOfObject)
+        record.fields.append(("counts", ZoneReport.counts(counter)))
+        record.overlay = ZoneReport.overlay(counter)
+        return record
+    }
+
+    /// Objects as lines and zones see them: class = the top label, else "object".
+    static func zoneObjects(_ objects: [Object]) -> [ZoneObject] {
+        objects.map { o in
+            ZoneObject(
+                trackingID: o.trackingID?.intValue,
+                box: Box(x: Double(o.frame.origin.x), y: Double(o.frame.origin.y), width: Double(o.frame.size.width), height: Double(o.frame.size.height)),
+                className: o.labels.first?.text ?? "object")
+        }
     }
 
     func frame(_ frame: VideoFrame, video: Int) throws -> TaskRecord {
@@ -70,7 +93,19 @@ final class TrackTask: BatchTask {
         }
         let image = VisionImage(image: frame.image)
         image.timestampMs = frame.timestampMs
-        let record = Self.record(try detector.results(in: image))
+        let objects = try detector.results(in: image)
+        var record = Self.record(objects)
+        if !zones.isEmpty {
+            if zoneVideo != video {
+                zoneCounter = try zones.counter(width: frame.bitmap.width, height: frame.bitmap.height)
+                zoneVideo = video
+            }
+            if let update = zoneCounter?.update(Self.zoneObjects(objects), timestampMs: frame.timestampMs), let counter = zoneCounter {
+                record = Self.record(objects, zones: update.zonesOfObject)
+                record.fields += [("events", .array(update.events.map(ZoneReport.event))), ("counts", ZoneReport.counts(counter))]
+                record.overlay = ZoneReport.overlay(counter)
+            }
+        }
         if let detectionsOut {
             let items: [JSONValue] = detector.lastLocalizedObjects.map {
                 .object([
@@ -92,8 +127,21 @@ final class TrackTask: BatchTask {
 
     func finish() throws { try detectionsOut?.close() }
 
-    static func record(_ objects: [Object]) -> TaskRecord {
-        var record = TaskRecord(fields: [("objects", ResultFields.objects(objects))], text: objects.map(\.description).joined(separator: "\n"))
+    /// The video's line and zone summary (then forgotten: the next video starts its own).
+    func videoEnded() -> TaskRecord? {
+        defer {
+            zoneCounter = nil
+            zoneVideo = -1
+        }
+        guard let counter = zoneCounter else { return nil }
+        var record = TaskRecord(fields: [], text: "")
+        record.zoneSummary = (ZoneReport.summary(counter), ZoneReport.lines(counter))
+        return record
+    }
+
+    static func record(_ objects: [Object], zones: [[String]]? = nil) -> TaskRecord {
+        var record = TaskRecord(
+            fields: [("objects", ResultFields.objects(objects, zones: zones))], text: objects.map(\.description).joined(separator: "\n"))
         for o in objects {
             let id = o.trackingID?.intValue
             var label = id.map { "#\($0)" } ?? ""
