@@ -17,8 +17,22 @@ public struct DetectionCounts: Sendable {
         public var f1: Double { precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall) }
     }
 
+    /// One image's boxes at this operating point (class-aware matching, as the counts).
+    public struct ImageOutcome: Sendable, Equatable {
+        /// Detections matched to ground truth of their category.
+        public var truePositives: [DetectedBox] = []
+        /// Detections matched to nothing.
+        public var falsePositives: [DetectedBox] = []
+        /// Ground truth no detection took.
+        public var misses: [GroundTruthBox] = []
+
+        public init() {}
+    }
+
     public let scoreThreshold: Double
     public let iouThreshold: Double
+    /// Per image id (images with ground truth or detections), which boxes were found, wrong or missed.
+    public let byImage: [Int: ImageOutcome]
     /// The categories, ascending; the confusion matrix's rows and columns in this order, then background.
     public let categoryIds: [Int]
     public let byCategory: [Int: Counts]
@@ -41,14 +55,24 @@ public struct DetectionCounts: Sendable {
         // Class-aware: per image and category, greedy by score (boxes grouped once, not filtered per pair).
         let gtByKey = Dictionary(grouping: gt) { COCOEvaluation.Key(image: $0.imageId, category: $0.categoryId) }
         let dtByKey = Dictionary(grouping: kept) { COCOEvaluation.Key(image: $0.imageId, category: $0.categoryId) }
+        var byImage: [Int: ImageOutcome] = [:]
         for key in Set(gtByKey.keys).union(dtByKey.keys) where byCategory[key.category] != nil {
             let g = gtByKey[key] ?? [], d = (dtByKey[key] ?? []).stableSorted { $0.score > $1.score }
-            let tp = Self.match(d, g, iou: iouThreshold).compactMap { $0 }.count
+            let matches = Self.match(d, g, iou: iouThreshold)
+            let tp = matches.compactMap { $0 }.count
             byCategory[key.category, default: Counts()].truePositives += tp
             byCategory[key.category, default: Counts()].falsePositives += d.count - tp
             byCategory[key.category, default: Counts()].misses += g.count - tp
+            var outcome = byImage[key.image] ?? ImageOutcome()
+            let taken = Set(matches.compactMap { $0 })
+            for (i, m) in matches.enumerated() {
+                if m != nil { outcome.truePositives.append(d[i]) } else { outcome.falsePositives.append(d[i]) }
+            }
+            outcome.misses += g.indices.filter { !taken.contains($0) }.map { g[$0] }
+            byImage[key.image] = outcome
         }
         self.byCategory = byCategory
+        self.byImage = byImage
         var total = Counts()
         for counts in byCategory.values {
             total.truePositives += counts.truePositives

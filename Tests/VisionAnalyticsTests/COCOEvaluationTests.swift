@@ -119,5 +119,8 @@ struct DetectionCountsTests {
         #expect(c.total.truePositives == 1 && c.total.falsePositives == 2 && c.total.misses == 2)
         // Rows: cat, dog, background (ground truth); columns: cat, dog, background (detected).
         #expect(c.confusion == [[1, 0, 0], [1, 0, 1], [1, 0, 0]])
+        // Per image: which boxes were found, wrong or missed.
+        #expect(c.byImage[1]?.truePositives == [detections[0]] && c.byImage[1]?.falsePositives.count == 2 && c.byImage[1]?.misses == [gt[1]])
+        #expect(c.byImage[2]?.truePositives == [] && c.byImage[2]?.falsePositives == [] && c.byImage[2]?.misses == [gt[2]])
     }
 }

@@ -280,6 +280,37 @@ struct AppTests {
         #expect(png.count > 50_000 && png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
     }
 
+    @Test(
+        "eval detect --report: the PR curves, AP per category, confusion and the worst pictures drawn, rendered in Chromium",
+        .disabled(if: TestAssets.underSanitizer))
+    func evalReportInChromium() throws {
+        let dir = try AppProcess.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // The eval fixture's ground truth on the real photos (ids below 20).
+        let fixture = TestAssets.packageRoot.appendingPathComponent("Tests/Fixtures/eval/coco_gt.json")
+        var gt = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: fixture)) as? [String: Any])
+        gt["images"] = (gt["images"] as? [[String: Any]] ?? []).filter { ($0["id"] as? Int ?? 0) < 20 }
+        let annotations = dir + "/gt.json", report = dir + "/eval.html"
+        try JSONSerialization.data(withJSONObject: gt).write(to: URL(fileURLWithPath: annotations))
+        let r = try AppProcess.run([
+            "eval", "detect", "--model", Self.ssd, "--images", TestAssets.root + "/images", "--annotations", annotations, "--report", report,
+        ])
+        #expect(r.status == 0 && r.stderr.contains("wrote \(report)"), "\(r.stderr)")
+        let html = try String(contentsOfFile: report, encoding: .utf8)
+        // Three curves of up to 101 points, the summary numbers as printed, the worst pictures (six here).
+        #expect(html.components(separatedBy: "<polyline").count == 4 && html.contains("<title>IoU .50:.95</title>"))
+        #expect(html.contains("Average Precision  (AP) @[ IoU=0.50:0.95 | area=   all | maxDets=100 ]"))
+        #expect(html.contains("<h2>Worst pictures</h2>") && html.contains("dog.jpg") && html.contains("missed dog"))
+        #expect(!html.contains("http://") && !html.contains("<script"))
+        let screenshot = dir + "/eval.png"
+        let check = try AppProcess.python([
+            TestAssets.packageRoot.appendingPathComponent("scripts/report/check_report.py").path, report, "--screenshot", screenshot, "--min-images", "6",
+        ])
+        #expect(check.status == 0, "\(check.stdout.prefix(3000))")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any])
+        #expect(summary["images"] as? Int == 6 && summary["imagesLoaded"] as? Int == 6)
+    }
+
     @Test("inspect names the no-metadata detectors' failing checks with the fix; the fixed models give their twins' results")
     func inspectAndRepair() throws {
         let dir = try AppProcess.folder()

@@ -29,6 +29,9 @@ enum EvalCommand {
         OptionSpec(.results, .text, "PATH", help: "track: the tracker's boxes, MOTChallenge text or the --jsonl records of vision-tasks track"),
         TaskArguments.threads,
         OptionSpec(.json, .flag, help: "one JSON document on standard output"),
+        OptionSpec(
+            .report, .text, "PAGE.html",
+            help: "detect: also write a page with the PR curves, AP per category, the confusion matrix and the worst pictures drawn"),
     ]
 
     static let spec = CommandSpec(
@@ -83,6 +86,12 @@ enum EvalCommand {
             groundTruth: dataset.annotations, detections: detections, imageIds: Array(dataset.images.keys), categoryIds: Array(dataset.categories.keys))
         let counts = DetectionCounts(
             groundTruth: dataset.annotations, detections: detections, categoryIds: Array(dataset.categories.keys), scoreThreshold: p.double(.threshold) ?? 0.5)
+        if let page = p.string(.report) {
+            try EvalHTMLReport.write(
+                to: page, evaluation: evaluation, counts: counts, dataset: dataset, imagesDir: imagesDir,
+                model: p.string(.model) ?? p.string(.predictions) ?? "", detections: detections.count)
+            console.err("wrote \(page)")
+        }
         if p.flag(.json) {
             console.out(EvalReport.json(evaluation, counts, dataset: dataset, detections: detections.count, unmapped: unmapped))
         } else {

@@ -77,13 +77,13 @@ final class HTMLReport {
         return out
     }
 
-    /// Writes the page.
-    func write(summary: String, stages: StageTimes) throws {
-        let e = Self.escape
-        var h = """
+    /// The page's start up to `<main>`: the shared style and a header (texts are escaped here).
+    static func head(title: String, heading: String, subtitle: String) -> String {
+        let e = escape
+        return """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>vision-tasks \(e(task)) report</title>
+            <title>\(e(title))</title>
             <style>
             body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;background:#f4f5f7;color:#1d2330}
             header{background:#1d2330;color:#fff;padding:18px 28px}header h1{margin:0;font-size:22px}header p{margin:4px 0 0;color:#c5cbd6}
@@ -100,9 +100,22 @@ final class HTMLReport {
             .card .body{padding:10px 12px}.card .src{font-weight:600;word-break:break-all}.card .detail{color:#5b6475;font-size:13px}
             .card ul{margin:6px 0 0;padding-left:18px;font-size:13px}.err{color:#b91c1c;font-size:13px}
             </style></head><body>
-            <header><h1>vision-tasks \(e(task))</h1><p>\(e(model)) · \(entries.count) inputs · \(e(summary))</p></header><main>
+            <header><h1>\(e(heading))</h1><p>\(e(subtitle))</p></header><main>
 
             """
+    }
+
+    /// Writes a page, making its folder.
+    static func save(_ html: String, to path: String) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        guard FileManager.default.createFile(atPath: path, contents: Data(html.utf8)) else { throw CLIError.failure("cannot write the report \(path)") }
+    }
+
+    /// Writes the page.
+    func write(summary: String, stages: StageTimes) throws {
+        let e = Self.escape
+        var h = Self.head(title: "vision-tasks \(task) report", heading: "vision-tasks \(task)", subtitle: "\(model) · \(entries.count) inputs · \(summary)")
         let maxCount = counts.values.max() ?? 1
         h += "<section class=\"panel\"><h2>Per class</h2><table><tr><th>class</th><th>count</th><th></th></tr>"
         for (name, n) in counts.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }) {
@@ -132,8 +145,6 @@ final class HTMLReport {
             h += "</div></div>\n"
         }
         h += "</div></main></body></html>\n"
-        let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-        guard FileManager.default.createFile(atPath: path, contents: Data(h.utf8)) else { throw CLIError.failure("cannot write the report \(path)") }
+        try Self.save(h, to: path)
     }
 }
