@@ -137,6 +137,12 @@ struct ZoneTests {
             slowEvents += slow.update([ZoneObject(trackingID: 1, box: Box(x: x - 10, y: 50, width: 20, height: 40), className: "cat")], timestampMs: k)
         }
         #expect(slowEvents.map(\.timestampMs) == [5] && slowEvents.first?.kind == .crossedIn)
+        // A track that comes back into a zone under another class is still one visitor (its first class).
+        var mat = try PolygonZone(name: "mat", polygon: [Point(x: 0, y: 0), Point(x: 50, y: 0), Point(x: 50, y: 50), Point(x: 0, y: 50)])
+        for (k, (x, label)) in [(10.0, "cat"), (90, "cat"), (10, "dog"), (12, "dog")].enumerated() {
+            _ = mat.update([ZoneObject(trackingID: 4, box: Box(x: x, y: 10, width: 10, height: 10), className: label)], timestampMs: k * 10)
+        }
+        #expect(mat.visits.count == 2 && mat.visitorsPerClass == ["cat": 1] && mat.visits.last?.dwellMs == 10 && mat.visits.last?.exitedMs == nil)
         // Crossing while hidden for 4 frames: counted when remembered (our default), not when
         // forgotten after 2 missing frames (supervision's rule).
         for (forget, expected) in [(300, 1), (2, 0)] {

@@ -41,7 +41,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "eval"))
-from score import load_gt, _read_jsonl, _box  # noqa: E402
+from score import load_gt, load_detections, run_bytetrack, _read_jsonl, _box  # noqa: E402
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -217,9 +217,17 @@ def check_sequence(name, gt_path, results, line_arg, zone_arg, binary):
             problems.append(f"eval track {ours_key}: {ev.get(ours_key)} vs {who} {value}")
 
     # 4b. Counting accuracy end to end over more lines (recounted offline on the same tracks).
+    #     ByteTrack (supervision 0.30.9, defaults) on the same detections, counted by the same rules.
     sweep = []
     ours_sweep = run_zones(binary, tracks_path, SWEEP, zone_arg)["videos"][0]["lines"]
-    for spec, ours_l in zip(SWEEP, ours_sweep):
+    bt = run_bytetrack(load_detections(results / f"{name}.dets.jsonl"), num_frames)
+    with tempfile.NamedTemporaryFile("w", suffix=".txt") as bt_mot:
+        for k in sorted(bt):
+            for tid, b in bt[k]:
+                bt_mot.write(f"{k},{tid},{b[0]!r},{b[1]!r},{b[2]!r},{b[3]!r},1,-1,-1,-1\n")
+        bt_mot.flush()
+        bt_sweep = run_zones(binary, bt_mot.name, SWEEP, zone_arg)["videos"][0]["lines"] if any(bt.values()) else [{}] * len(SWEEP)
+    for spec, ours_l, bt_l in zip(SWEEP, ours_sweep, bt_sweep):
         n, (a, b) = parse_shape(spec)
         ev = truth(gt_frames, num_frames, n, a, b, zone_name, rect)
         net = {}
@@ -229,6 +237,7 @@ def check_sequence(name, gt_path, results, line_arg, zone_arg, binary):
         sweep.append({"line": n, "in": ours_l["in"], "out": ours_l["out"],
                       "gtIn": sum(1 for e in ev if e[2] == "in"), "gtOut": sum(1 for e in ev if e[2] == "out"),
                       "netIn": ours_l["netIn"], "netOut": ours_l["netOut"],
+                      "btNetIn": bt_l.get("netIn", 0), "btNetOut": bt_l.get("netOut", 0), "btIn": bt_l.get("in", 0), "btOut": bt_l.get("out", 0),
                       "gtNetIn": sum(1 for v in net.values() if v > 0), "gtNetOut": sum(1 for v in net.values() if v < 0)})
 
     summary = offline["videos"][0]
@@ -284,10 +293,13 @@ def main(argv=None) -> int:
     print(f"counting end to end (detector + tracker) over {len(SWEEP)} lines x {len(results)} sequences "
           f"({', '.join(SWEEP)}), recounted with vision-tasks zones:")
     for what, a, b in [("objects that crossed (net per track, in/out)", "netIn", "netOut"), ("crossing events (in/out)", "in", "out")]:
-        exact = sum(1 for _, w in pairs if (w[a], w[b]) == (w["gt" + a[0].upper() + a[1:]], w["gt" + b[0].upper() + b[1:]]))
-        ours_total = sum(w[a] + w[b] for _, w in pairs)
-        truth_total = sum(w["gt" + a[0].upper() + a[1:]] + w["gt" + b[0].upper() + b[1:]] for _, w in pairs)
-        print(f"  {what}: exact on {exact} of {len(pairs)}; ours {ours_total}, truth {truth_total}")
+        up = lambda k, pre: pre + k[0].upper() + k[1:]
+        truth_of = lambda w: (w[up(a, "gt")], w[up(b, "gt")])
+        exact = sum(1 for _, w in pairs if (w[a], w[b]) == truth_of(w))
+        bt_exact = sum(1 for _, w in pairs if (w[up(a, "bt")], w[up(b, "bt")]) == truth_of(w))
+        total = lambda f: sum(sum(f(w)) for _, w in pairs)
+        print(f"  {what}: exact on {exact} of {len(pairs)} (ByteTrack {bt_exact}); counted ours {total(lambda w: (w[a], w[b]))}, "
+              f"ByteTrack {total(lambda w: (w[up(a, 'bt')], w[up(b, 'bt')]))}, truth {total(truth_of)}")
     for n, w in pairs:
         if (w["netIn"], w["netOut"]) != (w["gtNetIn"], w["gtNetOut"]):
             print(f"    {n} {w['line']}: objects in/out {w['netIn']}/{w['netOut']} vs truth {w['gtNetIn']}/{w['gtNetOut']}")

@@ -90,11 +90,13 @@ public struct PolygonZone: Sendable {
     /// Every visit so far, finished ones first then the ones still open, each in start order.
     public var visits: [Visit] { closed + open.values.sorted { ($0.enteredMs, $0.trackingID) < ($1.enteredMs, $1.trackingID) } }
 
-    /// Distinct tracks that entered, per class (their class on entering).
+    /// Distinct tracks that entered, per class (the class of their first entry: a track counts once).
     public var visitorsPerClass: [String: Int] {
-        var seen: [String: Set<Int>] = [:]
-        for v in visits { seen[v.className, default: []].insert(v.trackingID) }
-        return seen.mapValues(\.count)
+        var first: [Int: (enteredMs: Int, className: String)] = [:]
+        for v in visits where (first[v.trackingID]?.enteredMs ?? Int.max) > v.enteredMs { first[v.trackingID] = (v.enteredMs, v.className) }
+        var counts: [String: Int] = [:]
+        for (_, v) in first { counts[v.className, default: 0] += 1 }
+        return counts
     }
 
     /// Takes one frame's objects; returns which of them are inside (in order) and the entries and

@@ -22,6 +22,8 @@ enum TaskCommand {
                     String(
                         format: "live: %d frames read, %d delivered, %d dropped (%.1f s, %.1f delivered/s)",
                         s.read, s.delivered, s.dropped, s.seconds, Double(s.delivered) / max(s.seconds, 1e-9)))
+                // The stream's line and zone counts (the runner's threads are done: the task is ours again).
+                if let z = task.videoEnded()?.zoneSummary { console.err(([live.source + ":"] + z.lines.map { "  " + $0 }).joined(separator: "\n")) }
             }
             if let f = s.firstFailure { throw CLIError.task(code: f.code, message: "\(s.failures) frame(s) failed; first: \(f.message)") }
             return

@@ -17,6 +17,8 @@ struct TaskRecord {
     enum Overlay {
         case line(from: Point, to: Point, label: String, color: Int)
         case polygon([Point], label: String, color: Int)
+        /// The point that places an object.
+        case anchor(Point)
     }
 
     /// The result fields (`detections`, `classifications`, `labels` or `objects`).

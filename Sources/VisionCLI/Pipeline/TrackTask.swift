@@ -65,10 +65,11 @@ final class TrackTask: BatchTask {
         let objects = try pictureDetector.results(in: image)
         // A picture has no tracks: which zones each object is in, and how many are in each.
         guard var counter = try zones.counter(width: picture.shownWidth, height: picture.shownHeight) else { return Self.record(objects) }
-        let update = counter.update(Self.zoneObjects(objects), timestampMs: 0)
+        let zoneObjects = Self.zoneObjects(objects)
+        let update = counter.update(zoneObjects, timestampMs: 0)
         var record = Self.record(objects, zones: update.zonesOfObject)
         record.fields.append(("counts", ZoneReport.counts(counter)))
-        record.overlay = ZoneReport.overlay(counter)
+        record.overlay = ZoneReport.overlay(counter, objects: zoneObjects)
         return record
     }
 
@@ -100,10 +101,11 @@ final class TrackTask: BatchTask {
                 zoneCounter = try zones.counter(width: frame.bitmap.width, height: frame.bitmap.height)
                 zoneVideo = video
             }
-            if let update = zoneCounter?.update(Self.zoneObjects(objects), timestampMs: frame.timestampMs), let counter = zoneCounter {
+            let zoneObjects = Self.zoneObjects(objects)
+            if let update = zoneCounter?.update(zoneObjects, timestampMs: frame.timestampMs), let counter = zoneCounter {
                 record = Self.record(objects, zones: update.zonesOfObject)
                 record.fields += [("events", .array(update.events.map(ZoneReport.event))), ("counts", ZoneReport.counts(counter))]
-                record.overlay = ZoneReport.overlay(counter)
+                record.overlay = ZoneReport.overlay(counter, objects: zoneObjects)
             }
         }
         if let detectionsOut {

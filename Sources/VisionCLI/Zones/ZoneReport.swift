@@ -86,9 +86,12 @@ enum ZoneReport {
             }
     }
 
-    /// The shapes to draw on a frame, with their live counts: zones first, lines over them.
-    static func overlay(_ c: ZoneCounter) -> [TaskRecord.Overlay] {
-        c.zones.enumerated().map { k, z in .polygon(z.polygon, label: "\(z.name) \(z.occupancy)", color: c.lines.count + k) }
+    /// The shapes to draw on a frame, with their live counts: zones first, lines over them, then
+    /// the point that places each object (its first anchor).
+    static func overlay(_ c: ZoneCounter, objects: [ZoneObject]) -> [TaskRecord.Overlay] {
+        let anchor = c.lines.first?.anchors.first ?? c.zones.first?.anchors.first ?? .bottomCenter
+        return c.zones.enumerated().map { k, z in .polygon(z.polygon, label: "\(z.name) \(z.occupancy)", color: c.lines.count + k) }
             + c.lines.enumerated().map { k, l in .line(from: l.start, to: l.end, label: "\(l.name) in \(l.inCount) out \(l.outCount)", color: k) }
+            + objects.map { .anchor(anchor.point(in: $0.box)) }
     }
 }
