@@ -4,7 +4,7 @@ export VISION_TASKS_ASSETS ?= $(abspath $(CURDIR)/../shared)
 export LITERT_LIBRARY ?= $(CURDIR)/.litert/lib/libLiteRt.so
 SWIFT ?= swift
 
-.PHONY: setup build demo test lint help downstream arm64 test-slurm bench bench-track bench-throughput tracking goldens eval-goldens fuzz sanitize campaign clean
+.PHONY: setup build demo test lint help downstream arm64 test-slurm bench bench-track bench-throughput tracking goldens eval-goldens yolo-fixtures fuzz sanitize campaign clean
 
 ## setup: system libraries (apt, when missing) and LiteRT's libLiteRt.so (PyPI, sha256-checked).
 setup:
@@ -92,6 +92,10 @@ campaign: build
 ## goldens: regenerate Tests/Goldens with MediaPipe 1.2.2 and ai-edge-litert 2.3.0 (PyPI).
 goldens:
 	scripts/goldens/generate.sh
+
+## yolo-fixtures: regenerate the YOLO test models and Ultralytics' predictions on them (not CI; ~7 GB of wheels).
+yolo-fixtures:
+	scripts/yolo/generate.sh
 
 ## eval-goldens: regenerate the evaluation and zone references (pycocotools, TrackEval, py-motmetrics, supervision).
 eval-goldens:

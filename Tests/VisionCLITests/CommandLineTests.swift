@@ -72,6 +72,17 @@ struct CommandLineTests {
         return (status, captured.output, captured.error)
     }
 
+    @Test("inspect on an Ultralytics export: its metadata.json (names, size, version) and the YOLO layout it has")
+    func inspectYOLO() {
+        let fixtures = TestAssets.packageRoot.appendingPathComponent("Tests/Fixtures/yolo")
+        let head = Self.run(["inspect", fixtures.appendingPathComponent("yolov8t_int8.tflite").path])
+        #expect(head.status == 0, "\(head.stderr)")
+        #expect(head.stdout.contains("ultralytics  8.4.190 detect 192×192, 13 classes (bird, giraffe, cat, chair, person, car, …) — metadata.json"))
+        #expect(head.stdout.contains("yolo         detection head [1, 4+13, 756]: centre-size boxes and 13 class scores per anchor, then NMS"))
+        let e2e = Self.run(["inspect", fixtures.appendingPathComponent("yolo26t_e2e_float32.tflite").path])
+        #expect(e2e.stdout.contains("yolo         end to end [1, 300, 6]: x1, y1, x2, y2, score, class per detection, no NMS"), "\(e2e.stdout)")
+    }
+
     @Test("detect --fast-decode: records in the file's pixels, the annotated picture at the decoded size", .enabled(if: TestAssets.shouldRun))
     func fastDecode() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vt-fast-decode-\(getpid())")

@@ -29,6 +29,22 @@ enum InspectCommand {
             console.out(
                 "post-process max_detections \(pp.maxDetections), num_classes \(pp.numClasses), iou \(pp.nmsIouThreshold), score \(pp.nmsScoreThreshold)")
         }
+        let ultralytics = try? file.ultralyticsMetadata()
+        if let u = ultralytics {
+            let names = (u.labels ?? []).prefix(6).joined(separator: ", ") + (u.names.count > 6 ? ", …" : "")
+            let size = u.inputSize.map { " \($0.width)×\($0.height)" } ?? ""
+            console.out(
+                "ultralytics  \(u.version ?? "-") \(u.task ?? "-")\(size), \(u.names.count) classes (\(names))\(u.endToEnd ? ", end to end" : "") — metadata.json"
+            )
+        }
+        let yoloLike = sg.outputTensors.count == 1 && sg.outputTensors.first?.shape.count == 3
+        if ultralytics != nil || (resources.metadata == nil && yoloLike) {
+            do {
+                console.out("yolo         " + (try YOLOHeadLayout.resolve(file, metadata: ultralytics ?? nil)).summary)
+            } catch let e as VisionCoreError {
+                console.out("yolo         " + e.message)
+            }
+        }
         defer { checks(path, file, console) }
         guard let md = resources.metadata else {
             console.out("metadata     none")
