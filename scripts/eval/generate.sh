@@ -5,11 +5,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 venv="$root/.venv-eval"
-if [ ! -x "$venv/bin/python" ]; then "${PYTHON:-python3}" -m venv "$venv"; fi
-if ! cmp -s "$root/scripts/eval/requirements.txt" "$venv/.requirements.txt"; then
-  "$venv/bin/pip" install -q --disable-pip-version-check -r "$root/scripts/eval/requirements.txt"
-  cp "$root/scripts/eval/requirements.txt" "$venv/.requirements.txt"
-fi
+source "$root/scripts/venv.sh"
+ensure_venv "$venv" "$root/scripts/eval/requirements.txt"
 for script in coco_goldens tracking_goldens zone_goldens; do
   echo "== $script"
   "$venv/bin/python" "$root/scripts/eval/$script.py"

@@ -37,14 +37,8 @@ fi
 command -v ffmpeg >/dev/null || { echo "error: ffmpeg is not installed (scripts/install-system-deps.sh)" >&2; exit 2; }
 
 # 1. Python environment (re-installed only when requirements.txt changes).
-if [ ! -x "$venv/bin/python" ]; then
-  py=${PYTHON:-$(command -v python3.11 || command -v python3)}
-  "$py" -m venv "$venv"
-fi
-if ! cmp -s "$here/requirements.txt" "$venv/.requirements.txt"; then
-  "$venv/bin/pip" install -q --disable-pip-version-check -r "$here/requirements.txt"
-  cp "$here/requirements.txt" "$venv/.requirements.txt"
-fi
+source "$root/scripts/venv.sh"
+PYTHON=${PYTHON:-$(command -v python3.11 || command -v python3)} ensure_venv "$venv" "$here/requirements.txt"
 py="$venv/bin/python"
 
 # 2. Sequences.

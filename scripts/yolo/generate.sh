@@ -7,9 +7,6 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 venv="$root/.venv-yolo"
-if [ ! -x "$venv/bin/python" ]; then "${PYTHON:-python3.11}" -m venv "$venv"; fi
-if ! cmp -s "$root/scripts/yolo/requirements.txt" "$venv/.requirements.txt"; then
-  "$venv/bin/pip" install -q --disable-pip-version-check -r "$root/scripts/yolo/requirements.txt"
-  cp "$root/scripts/yolo/requirements.txt" "$venv/.requirements.txt"
-fi
+source "$root/scripts/venv.sh"
+PYTHON=${PYTHON:-python3.11} ensure_venv "$venv" "$root/scripts/yolo/requirements.txt"
 "$venv/bin/python" "$root/scripts/yolo/make_fixtures.py" "$@"

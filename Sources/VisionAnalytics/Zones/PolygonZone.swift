@@ -90,6 +90,9 @@ public struct PolygonZone: Sendable {
     /// Every visit so far, finished ones first then the ones still open, each in start order.
     public var visits: [Visit] { closed + open.values.sorted { ($0.enteredMs, $0.trackingID) < ($1.enteredMs, $1.trackingID) } }
 
+    /// Distinct tracks that entered.
+    public var visitors: Int { Set(closed.map(\.trackingID)).union(open.keys).count }
+
     /// Distinct tracks that entered, per class (the class of their first entry: a track counts once).
     public var visitorsPerClass: [String: Int] {
         var first: [Int: (enteredMs: Int, className: String)] = [:]

@@ -65,9 +65,16 @@ final class TrackTask: BatchTask {
         let objects = try pictureDetector.results(in: image)
         // A picture has no tracks: which zones each object is in, and how many are in each.
         guard var counter = try zones.counter(width: picture.shownWidth, height: picture.shownHeight) else { return Self.record(objects) }
+        return Self.record(objects, counting: &counter, timestampMs: 0, events: false)
+    }
+
+    /// The record of `objects` counted by `counter`: each object's zones, the frame's events (videos),
+    /// the running counts and the shapes to draw.
+    static func record(_ objects: [Object], counting counter: inout ZoneCounter, timestampMs: Int, events: Bool) -> TaskRecord {
         let zoneObjects = Self.zoneObjects(objects)
-        let update = counter.update(zoneObjects, timestampMs: 0)
+        let update = counter.update(zoneObjects, timestampMs: timestampMs)
         var record = Self.record(objects, zones: update.zonesOfObject)
+        if events { record.fields.append(("events", .array(update.events.map(ZoneReport.event)))) }
         record.fields.append(("counts", ZoneReport.counts(counter)))
         record.overlay = ZoneReport.overlay(counter, objects: zoneObjects)
         return record
@@ -101,11 +108,9 @@ final class TrackTask: BatchTask {
                 zoneCounter = try zones.counter(width: frame.bitmap.width, height: frame.bitmap.height)
                 zoneVideo = video
             }
-            let zoneObjects = Self.zoneObjects(objects)
-            if let update = zoneCounter?.update(zoneObjects, timestampMs: frame.timestampMs), let counter = zoneCounter {
-                record = Self.record(objects, zones: update.zonesOfObject)
-                record.fields += [("events", .array(update.events.map(ZoneReport.event))), ("counts", ZoneReport.counts(counter))]
-                record.overlay = ZoneReport.overlay(counter, objects: zoneObjects)
+            if var counter = zoneCounter.take() {  // taken out, so that the update does not copy its state
+                record = Self.record(objects, counting: &counter, timestampMs: frame.timestampMs, events: true)
+                zoneCounter = counter
             }
         }
         if let detectionsOut {

@@ -48,7 +48,7 @@ enum ZoneReport {
                     c.zones.map { z in
                         let visits = z.visits
                         return .object([
-                            ("name", .string(z.name)), ("visitors", .int(Set(visits.map(\.trackingID)).count)),
+                            ("name", .string(z.name)), ("visitors", .int(z.visitors)),
                             ("visitorsPerClass", perClass(z.visitorsPerClass)), ("occupancy", .int(z.occupancy)),
                             ("maxOccupancy", .int(z.maxOccupancy)),
                             (
@@ -80,7 +80,7 @@ enum ZoneReport {
             + c.zones.map { z in
                 let dwell = z.visits.map { Double($0.dwellMs) / 1000 }
                 let mean = dwell.isEmpty ? 0 : dwell.reduce(0, +) / Double(dwell.count)
-                return "zone \(z.name): \(Set(z.visits.map(\.trackingID)).count) visitors\(classes(z.visitorsPerClass)), "
+                return "zone \(z.name): \(z.visitors) visitors\(classes(z.visitorsPerClass)), "
                     + String(format: "dwell mean %.1f s, max %.1f s; ", mean, dwell.max() ?? 0)
                     + "\(z.occupancy) inside at the end, at most \(z.maxOccupancy)"
             }
