@@ -210,7 +210,8 @@ int vt_jpeg_encode_rgb(const uint8_t* rgb, int width, int height, int stride, in
   return 0;
 }
 
-int vt_jpeg_decode_scaled(const uint8_t* data, size_t size, vt_jpeg_limits limits, int min_width, int min_height, vt_jpeg_image* out) {
+int vt_jpeg_decode_scaled(const uint8_t* data, size_t size, vt_jpeg_limits limits, int min_width, int min_height, int full_size,
+                          vt_jpeg_image* out) {
   memset(out, 0, sizeof(*out));
   struct jpeg_decompress_struct cinfo;
   vt_error_mgr err;
@@ -252,7 +253,7 @@ int vt_jpeg_decode_scaled(const uint8_t* data, size_t size, vt_jpeg_limits limit
       break;
     }
   }
-  if (denom == 1) {  // no reduction possible: the exact path is as fast
+  if (denom == 1 && !full_size) {  // no reduction possible: the exact path is as fast
     jpeg_destroy_decompress(&cinfo);
     return 3;
   }

@@ -43,6 +43,12 @@ public enum ImageDecoder {
     /// `minimum.width`×`minimum.height` pixels — not MediaPipe's pixels (see README, "Fast decoding").
     /// PNGs, CMYK/YCCK JPEGs and JPEGs no scale can reduce decode exactly, as ``decode(contentsOfFile:)``.
     public static func decode(contentsOfFile path: String, reducedTo minimum: (width: Int, height: Int)?) throws -> Decoded {
+        try decode(contentsOfFile: path, jpeg: minimum.map { .reduced(width: $0.width, height: $0.height) } ?? .mediaPipe)
+    }
+
+    /// Decodes the file at `path`, a JPEG to the pixels of `jpeg`'s decoder (PNGs, and CMYK/YCCK
+    /// JPEGs, always decode exactly, as ``decode(contentsOfFile:)``).
+    public static func decode(contentsOfFile path: String, jpeg: JPEGDecoding) throws -> Decoded {
         let bytes: [UInt8]
         do {
             bytes = try RegularFile.read(path, maxBytes: limits.maxFileBytes)
@@ -54,8 +60,14 @@ public enum ImageDecoder {
             }
         }
         do {
-            if let minimum, let reduced = try JPEGDecoder.decodeReduced(bytes, minimumWidth: minimum.width, minimumHeight: minimum.height) {
-                return reduced
+            switch jpeg {
+            case .mediaPipe: break
+            case .openCV:
+                if let full = try JPEGDecoder.decodeReduced(bytes, minimumWidth: Int(Int32.max), minimumHeight: Int(Int32.max), fullSize: true) {
+                    return full
+                }
+            case let .reduced(width, height):
+                if let reduced = try JPEGDecoder.decodeReduced(bytes, minimumWidth: width, minimumHeight: height) { return reduced }
             }
             return try decode(bytes)
         } catch let e as ImagingError {

@@ -83,6 +83,10 @@ public final class ImagePreprocessor {
         else {
             throw ImagingError(.invalidRegion, "The region of interest must have a positive, finite size, got \(region).")
         }
+        if format.fit != .stretch || format.layout != .interleaved {
+            try letterbox(bitmap, orientation: orientation, region: region, format: format, into: out)
+            return
+        }
         var scale: (Float, Float, Float) = (1, 1, 1)
         var offset: (Float, Float, Float) = (0, 0, 0)
         var asFloat = false
@@ -98,6 +102,9 @@ public final class ImagePreprocessor {
             scale = (1 / at(std, 0), 1 / at(std, 1), 1 / at(std, 2))
             offset = (-at(mean, 0) / at(std, 0), -at(mean, 1) / at(std, 1), -at(mean, 2) / at(std, 2))
             asFloat = true
+        } else if case .quantized = format.element {
+            try letterbox(bitmap, orientation: orientation, region: region, format: format, into: out)
+            return
         }
         // Source pixel layout: (bytes per pixel, row stride, r/g/b byte offsets).
         var bpp = bitmap.format.bytesPerPixel

@@ -56,12 +56,14 @@ package enum JPEGDecoder {
 
     /// A JPEG decoded by libjpeg-turbo at the smallest DCT scale keeping `minimumWidth`×`minimumHeight`
     /// pixels (inexact); nil for what is not a gray or colour JPEG (PNG, CMYK, YCCK).
-    package static func decodeReduced(_ bytes: [UInt8], minimumWidth: Int, minimumHeight: Int) throws -> ImageDecoder.Decoded? {
+    /// With `fullSize`, a JPEG no scale can reduce is decoded by libjpeg-turbo at full size (OpenCV's pixels).
+    package static func decodeReduced(_ bytes: [UInt8], minimumWidth: Int, minimumHeight: Int, fullSize: Bool = false) throws -> ImageDecoder.Decoded? {
         guard bytes.count >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF else { return nil }
         var image = vt_jpeg_image()
         let cLimits = cLimits()
         let status = bytes.withUnsafeBufferPointer {
-            vt_jpeg_decode_scaled($0.baseAddress, $0.count, cLimits, Int32(clamping: max(1, minimumWidth)), Int32(clamping: max(1, minimumHeight)), &image)
+            vt_jpeg_decode_scaled(
+                $0.baseAddress, $0.count, cLimits, Int32(clamping: max(1, minimumWidth)), Int32(clamping: max(1, minimumHeight)), fullSize ? 1 : 0, &image)
         }
         defer { free(image.pixels) }
         let text = withUnsafeBytes(of: &image.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }

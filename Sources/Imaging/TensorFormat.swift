@@ -1,4 +1,5 @@
-/// The input tensor an image is turned into: its size, and how pixel values are written.
+/// The input tensor an image is turned into: its size, how the picture is fitted to it, the
+/// memory layout, and how pixel values are written.
 public struct TensorFormat: Equatable, Sendable {
     /// How each channel value is stored.
     public enum Element: Equatable, Sendable {
@@ -6,6 +7,26 @@ public struct TensorFormat: Equatable, Sendable {
         case uint8
         /// `(v − mean) / std` as float32; one value for all channels, or three (one per channel).
         case float32(mean: [Float], std: [Float])
+        /// One byte per value, quantized from `v / 255` as Ultralytics does for full-integer models:
+        /// `v / 255 / scale + zeroPoint`, clamped to the type's range and truncated toward zero
+        /// (int8 when `signed`, else uint8).
+        case quantized(scale: Float, zeroPoint: Int, signed: Bool)
+    }
+
+    /// How the picture is fitted to the tensor.
+    public enum Fit: Equatable, Sendable {
+        /// Stretched to the tensor's size (MediaPipe).
+        case stretch
+        /// Scaled to fit inside, aspect ratio kept, centred on a `padding` grey (Ultralytics' letterbox).
+        case letterbox(padding: UInt8)
+    }
+
+    /// Where channel values sit in memory.
+    public enum Layout: Equatable, Sendable {
+        /// Height × width × channels (NHWC).
+        case interleaved
+        /// Channels × height × width (NCHW).
+        case planar
     }
 
     public var width: Int
@@ -13,18 +34,22 @@ public struct TensorFormat: Equatable, Sendable {
     /// 3 (RGB); 4 writes RGB plus an opaque alpha (255, or its normalized value).
     public var channels: Int
     public var element: Element
+    public var fit: Fit
+    public var layout: Layout
 
-    public init(width: Int, height: Int, channels: Int = 3, element: Element) {
+    public init(width: Int, height: Int, channels: Int = 3, element: Element, fit: Fit = .stretch, layout: Layout = .interleaved) {
         self.width = width
         self.height = height
         self.channels = channels
         self.element = element
+        self.fit = fit
+        self.layout = layout
     }
 
     /// Bytes the tensor takes.
     public var byteCount: Int {
         switch element {
-        case .uint8: return width * height * channels
+        case .uint8, .quantized: return width * height * channels
         case .float32: return width * height * channels * 4
         }
     }

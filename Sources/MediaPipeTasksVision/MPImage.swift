@@ -117,6 +117,15 @@ public final class MPImage: NSObject, Sendable {
             sampleBuffer: nil, fileSize: decoded.scale == 1 ? nil : (decoded.fileWidth, decoded.fileHeight))
     }
 
+    /// An image from a JPEG or PNG file, its JPEG pixels from `jpegDecoding`'s decoder (an extension:
+    /// `.openCV` gives the pixels Ultralytics' `predict` sees, for YOLO results equal to its own).
+    public convenience init(contentsOfFile path: String, orientation: UIImage.Orientation? = nil, jpegDecoding: JPEGDecoding) throws {
+        let decoded = try Self.decodeFile { try ImageDecoder.decode(contentsOfFile: path, jpeg: jpegDecoding) }
+        self.init(
+            bitmap: decoded.bitmap, orientation: orientation ?? decoded.orientation, source: .image, image: nil, pixelBuffer: nil,
+            sampleBuffer: nil, fileSize: decoded.scale == 1 ? nil : (decoded.fileWidth, decoded.fileHeight))
+    }
+
     /// A file decode, its errors as MediaPipe's (code 5 for a file it cannot open, 3 otherwise).
     private static func decodeFile(_ decode: () throws -> ImageDecoder.Decoded) throws -> ImageDecoder.Decoded {
         do { return try decode() } catch let e as ImagingError {

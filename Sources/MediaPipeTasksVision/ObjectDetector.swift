@@ -7,6 +7,11 @@ public final class ObjectDetector: NSObject, Sendable {
     private let engine: ObjectDetectionEngine
     /// The model's input size (width, height), for fast decoding.
     package var modelInputSize: (width: Int, height: Int) { (engine.inference.spec.width, engine.inference.spec.height) }
+    /// Whether the model is decoded as a YOLO detector (an extension).
+    public var isYOLO: Bool {
+        if case .yolo = engine.head { return true }
+        return false
+    }
     private let runner: VisionTaskRunner<[Detection], ObjectDetectorResult>
 
     /// A detector with default options for the model at `modelPath`.
@@ -24,8 +29,9 @@ public final class ObjectDetector: NSObject, Sendable {
         try options.validate()
         let detectorOptions = options.resultOptions
         let base = options.baseOptions
+        let yolo = options.yolo
         engine = try TasksError.wrap {
-            try ObjectDetectionEngine(resources: try base.modelResources(), options: detectorOptions, threads: base.numThreads)
+            try ObjectDetectionEngine(resources: try base.modelResources(), options: detectorOptions, threads: base.numThreads, yolo: yolo)
         }
         super.init()
         runner.startLiveStream(

@@ -10,8 +10,11 @@ open class VisionTaskOptions: TaskOptions {
     /// At most this many results (detections, or categories per head); -1 (default) = all; 0 is an error.
     public var maxResults: Int = -1
     /// Keep results scoring at least this (default 0). As on iOS it always applies, in place of any
-    /// threshold in the model's metadata, unless ``usesModelScoreThreshold`` is set.
-    public var scoreThreshold: Float = 0
+    /// threshold in the model's metadata, unless ``usesModelScoreThreshold`` is set. YOLO detectors
+    /// left at this default use Ultralytics' 0.25 instead (an extension).
+    public var scoreThreshold: Float = 0 { didSet { scoreThresholdIsSet = true } }
+    /// Whether ``scoreThreshold`` was assigned (YOLO detectors replace the unassigned default).
+    var scoreThresholdIsSet = false
     /// Use the threshold in the model's metadata (if any) instead of ``scoreThreshold``, as
     /// MediaPipe's C++ and Python APIs do when no threshold is given (an extension; default false).
     public var usesModelScoreThreshold: Bool = false
@@ -35,6 +38,7 @@ open class VisionTaskOptions: TaskOptions {
             c.displayNamesLocale = displayNamesLocale
             c.maxResults = maxResults
             c.scoreThreshold = scoreThreshold
+            c.scoreThresholdIsSet = scoreThresholdIsSet
             c.usesModelScoreThreshold = usesModelScoreThreshold
             c.categoryAllowlist = categoryAllowlist
             c.categoryDenylist = categoryDenylist
@@ -57,9 +61,11 @@ open class VisionTaskOptions: TaskOptions {
 
     /// The core's view of these options.
     var resultOptions: ResultOptions {
-        ResultOptions(
+        var options = ResultOptions(
             displayNamesLocale: displayNamesLocale, maxResults: maxResults,
             scoreThreshold: usesModelScoreThreshold ? nil : scoreThreshold,
             categoryAllowlist: categoryAllowlist, categoryDenylist: categoryDenylist)
+        options.scoreThresholdIsDefault = !scoreThresholdIsSet && !usesModelScoreThreshold
+        return options
     }
 }

@@ -85,8 +85,11 @@ typedef struct {
 /// Decodes with libjpeg-turbo's own (SIMD) IDCT, upsampling and colour conversion at the smallest
 /// DCT scale (1/8, 1/4, 1/2) that keeps at least `min_width` × `min_height` pixels — fast, and not
 /// MediaPipe's pixels. Returns 0, 1 on a decoding failure, 2 past the limits, 3 when no scale is
-/// small enough or for CMYK/YCCK files (the caller then decodes exactly).
-int vt_jpeg_decode_scaled(const uint8_t* data, size_t size, vt_jpeg_limits limits, int min_width, int min_height, vt_jpeg_image* out);
+/// small enough or for CMYK/YCCK files (the caller then decodes exactly). With `full_size` set, a
+/// file no scale can reduce is decoded by libjpeg-turbo at full size (OpenCV's `imread` pixels:
+/// ISLOW IDCT, fancy upsampling) instead of returning 3.
+int vt_jpeg_decode_scaled(const uint8_t* data, size_t size, vt_jpeg_limits limits, int min_width, int min_height, int full_size,
+                          vt_jpeg_image* out);
 /// Frees what vt_jpeg_read_coefficients allocated.
 void vt_jpeg_free_coefficients(vt_jpeg_coefficients* c);
 

@@ -109,7 +109,11 @@ enum BenchCommand {
             let loaded = try resources()
             let engine = try TasksErrorBridge.run { try ObjectDetectionEngine(resources: loaded, options: DetectorOptions(), threads: threads) }
             inference = engine.inference
-            postprocess = { _ = try engine.postprocessor.process($0, imageWidth: image.bitmap.width, imageHeight: image.bitmap.height, orientation: .up) }
+            postprocess = {
+                _ = try engine.head.process(
+                    $0, bitmapWidth: image.bitmap.width, bitmapHeight: image.bitmap.height, imageWidth: image.bitmap.width,
+                    imageHeight: image.bitmap.height, orientation: .up)
+            }
             _ = try engine.detect(image.bitmap)
         } else {
             let options = ImageClassifierOptions()

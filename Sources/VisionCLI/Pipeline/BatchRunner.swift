@@ -47,7 +47,7 @@ final class BatchRunner: @unchecked Sendable {
     private let every: Int
     private let orientation: ImageOrientation?
     /// `--fast-decode`: the size pictures are decoded for (the tasks' model input).
-    private var fastDecodeSize: (width: Int, height: Int)? { tasks.first?.fastDecodeSize }
+    private var jpegDecoding: JPEGDecoding { tasks.first?.jpegDecoding ?? .mediaPipe }
     private let resume: ResumeIndex?
     private let sink: RecordSink
     private let output: AnnotatedOutput?
@@ -164,7 +164,7 @@ final class BatchRunner: @unchecked Sendable {
             switch item.kind {
             case .picture:
                 let t0 = Clock.now()
-                let picture = Result { try Self.load(item.path, orientation: orientation, fastDecode: fastDecodeSize) }.mapError(ItemFailure.init)
+                let picture = Result { try Self.load(item.path, orientation: orientation, jpeg: jpegDecoding) }.mapError(ItemFailure.init)
                 emit(.picture(item, picture, decode: Clock.now() - t0))
             case .video:
                 var count = 0
@@ -196,11 +196,9 @@ final class BatchRunner: @unchecked Sendable {
 
     /// Opens a picture as shown: its EXIF orientation (or `orientation`); a mirrored one is turned
     /// upright, pixels and all (the tasks refuse mirrored orientations, MediaPipe's rule).
-    /// With `fastDecode`, a JPEG is decoded at a reduced DCT scale for that model input size.
-    static func load(_ path: String, orientation: ImageOrientation?, fastDecode: (width: Int, height: Int)? = nil) throws -> Picture {
-        let image =
-            try fastDecode.map { try MPImage(contentsOfFile: path, orientation: orientation, fastDecodeFor: CGSize(width: $0.width, height: $0.height)) }
-            ?? MPImage(contentsOfFile: path, orientation: orientation)
+    /// JPEGs decode to `jpeg`'s pixels.
+    static func load(_ path: String, orientation: ImageOrientation?, jpeg: JPEGDecoding = .mediaPipe) throws -> Picture {
+        let image = try MPImage(contentsOfFile: path, orientation: orientation, jpegDecoding: jpeg)
         guard image.orientation.isMirrored else { return Picture(bitmap: image.bitmap, orientation: image.orientation, fileSize: image.fileSize) }
         let size = image.fileSize.map { image.orientation.swapsDimensions ? (width: $0.height, height: $0.width) : $0 }
         return Picture(bitmap: image.bitmap.upright(image.orientation), orientation: .up, fileSize: size)

@@ -35,15 +35,16 @@ protocol BatchTask: AnyObject {
     /// A live-stream session (the API's own frame dropping), or nil when the API has no live-stream
     /// mode (ML Kit): the live runner then drops frames itself by the same rule.
     func liveSession(deliver: @escaping (Int, Result<TaskRecord, ItemFailure>) -> Void) throws -> LiveSession?
-    /// With `--fast-decode`, the size pictures are decoded for (the model's input); nil: exact decoding.
-    var fastDecodeSize: (width: Int, height: Int)? { get }
+    /// How JPEGs are decoded: MediaPipe's pixels; libjpeg-turbo's (OpenCV's) for YOLO detectors, whose
+    /// reference is Ultralytics; reduced for the model's input with `--fast-decode`.
+    var jpegDecoding: JPEGDecoding { get }
     /// Called after the last frame of a video, on the thread that ran its frames: what the task
     /// has to say about the whole video (`track`'s line and zone counts), or nil.
     func videoEnded() -> TaskRecord?
 }
 
 extension BatchTask {
-    var fastDecodeSize: (width: Int, height: Int)? { nil }
+    var jpegDecoding: JPEGDecoding { .mediaPipe }
     func videoEnded() -> TaskRecord? { nil }
 }
 

@@ -14,14 +14,15 @@ final class ClassifyTask: BatchTask {
     let isStateful = false
     private var videoClassifier = PerVideo<ImageClassifier>()
 
-    let fastDecodeSize: (width: Int, height: Int)?
+    let jpegDecoding: JPEGDecoding
 
     init(_ config: MediaPipeTaskConfig) throws {
         options = ImageClassifierOptions()
         config.apply(to: options, defaultMaxResults: 5)
         roi = config.regionOfInterest
         imageClassifier = try ImageClassifier(options: options)
-        fastDecodeSize = config.fastDecode ? imageClassifier.modelInputSize : nil
+        let size = imageClassifier.modelInputSize
+        jpegDecoding = config.fastDecode ? .reduced(width: size.width, height: size.height) : .mediaPipe
     }
 
     func picture(_ picture: Picture) throws -> TaskRecord {

@@ -17,10 +17,11 @@ final class DetectTask: BatchTask {
         options = ObjectDetectorOptions()
         config.apply(to: options, defaultMaxResults: -1)
         imageDetector = try ObjectDetector(options: options)
-        fastDecodeSize = config.fastDecode ? imageDetector.modelInputSize : nil
+        let size = imageDetector.modelInputSize
+        jpegDecoding = config.fastDecode ? .reduced(width: size.width, height: size.height) : imageDetector.isYOLO ? .openCV : .mediaPipe
     }
 
-    let fastDecodeSize: (width: Int, height: Int)?
+    let jpegDecoding: JPEGDecoding
 
     func picture(_ picture: Picture) throws -> TaskRecord {
         let result = try imageDetector.detect(image: MPImage(bitmap: picture.bitmap, orientation: picture.orientation, fileSize: picture.fileSize))

@@ -8,9 +8,44 @@ public struct ImageTensorSpec: Equatable, Sendable {
     public var channels: Int
     /// How pixel values are written.
     public var element: TensorFormat.Element
+    /// How the picture is fitted (MediaPipe stretches; YOLO detectors letterbox).
+    public var fit: TensorFormat.Fit = .stretch
+    /// NHWC, or NCHW (Ultralytics' LiteRT exports).
+    public var layout: TensorFormat.Layout = .interleaved
 
     /// The tensor format to preprocess into.
-    public var tensorFormat: TensorFormat { TensorFormat(width: width, height: height, channels: channels, element: element) }
+    public var tensorFormat: TensorFormat {
+        TensorFormat(width: width, height: height, channels: channels, element: element, fit: fit, layout: layout)
+    }
+
+    /// The input of a YOLO detector, as Ultralytics' `predict` fills it: the picture letterboxed on
+    /// grey 114, RGB, NHWC or NCHW; float inputs take `v / 255`, int8 (and uint8 with quantization)
+    /// inputs that value quantized, plain uint8 inputs the bytes.
+    public init(letterboxFor resources: ModelResources) throws {
+        guard let subgraph = resources.file.subgraphs.first, subgraph.inputs.count == 1, let tensor = subgraph.inputTensors.first else {
+            throw VisionCoreError(.invalidArgument, "Image tflite models are assumed to have a single input.")
+        }
+        guard let size = YOLOHeadLayout.inputSize(tensor) else {
+            throw VisionCoreError(
+                .invalidArgument, "A YOLO detector's input must be [1, H, W, 3] or [1, 3, H, W] (or 4 channels), got \(tensor.shape).")
+        }
+        (width, height) = (size.width, size.height)
+        channels = size.channelsFirst ? tensor.shape[1] : tensor.shape[3]
+        fit = .letterbox(padding: 114)
+        layout = size.channelsFirst ? .planar : .interleaved
+        let q = tensor.quantization.flatMap { $0.isPerTensor ? ($0.scales[0], $0.zeroPoints.first ?? 0) : nil }
+        switch tensor.type {
+        case .float32: element = .float32(mean: [0], std: [255])
+        case .int8:
+            guard let q else { throw VisionCoreError(.invalidArgument, "The int8 input tensor \(tensor.name) has no per-tensor quantization.") }
+            element = .quantized(scale: q.0, zeroPoint: Int(q.1), signed: true)
+        case .uint8:
+            element = q.map { .quantized(scale: $0.0, zeroPoint: Int($0.1), signed: false) } ?? .uint8
+        default:
+            throw VisionCoreError(
+                .invalidArgument, "Type mismatch for input tensor \(tensor.name). Requested one of these types: float32/int8/uint8, got \(tensor.type).")
+        }
+    }
 
     /// Reads the spec from the model's single input tensor and its metadata.
     /// - Parameter allowPerChannelNormalization: accept three different mean/std values (an

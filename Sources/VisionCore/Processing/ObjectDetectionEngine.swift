@@ -3,17 +3,20 @@ import Locking
 import TFLiteModel
 
 /// The detector shared by both facades: model checks in MediaPipe's order, preprocessing,
-/// inference and post-processing.
+/// inference and post-processing — MediaPipe's for SSD models described by TFLite metadata, a
+/// YOLO decoder with Ultralytics' letterbox for YOLO exports.
 public final class ObjectDetectionEngine: Sendable {
     public let inference: ImageInference
-    public let postprocessor: DetectionPostprocessor
-    /// Timings of the last ``detect(_:orientation:)`` (seconds).
+    /// How outputs become detections.
+    public let head: DetectionHead
+    /// Timings of the last ``detect(_:orientation:size:)`` (seconds).
     public var lastTimings: StageTimings { timings.withLock { $0 } }
     private let timings = Locked(StageTimings())
 
     /// Builds the detector on `resources`, checking in MediaPipe's order: options, subgraphs,
-    /// metadata, input tensor, outputs.
-    public init(resources: ModelResources, options: DetectorOptions, threads: Int = 1) throws {
+    /// metadata, input tensor, outputs. A model is decoded as YOLO when `yolo.head` forces it, when
+    /// it carries Ultralytics' metadata, or when its single output fits a YOLO layout.
+    public init(resources: ModelResources, options: DetectorOptions, threads: Int = 1, yolo: YOLOOptions = YOLOOptions()) throws {
         guard options.maxResults != 0 else {
             throw VisionCoreError(.invalidArgument, "Invalid `max_results` option: value must be != 0")
         }
@@ -25,13 +28,26 @@ public final class ObjectDetectionEngine: Sendable {
                 .invalidArgument,
                 "Expected a model with a single subgraph, found \(resources.file.subgraphs.count).")
         }
-        guard resources.metadata != nil else {
-            throw VisionCoreError(.invalidArgument, "Object detection models require TFLite Model Metadata but none was found")
+        let ultralytics = (try? resources.file.ultralyticsMetadata()) ?? nil
+        let single = resources.file.subgraphs[0].outputTensors.count == 1
+        let spec: ImageTensorSpec
+        if yolo.head != nil || ultralytics != nil || (single && (try? YOLOHeadLayout.resolve(resources.file, metadata: nil)) != nil) {
+            let post = try YOLOPostprocessor(resources: resources, metadata: ultralytics, options: options, yolo: yolo)
+            spec = try ImageTensorSpec(letterboxFor: resources)
+            head = .yolo(post)
+        } else {
+            guard resources.metadata != nil else {
+                var message = "Object detection models require TFLite Model Metadata but none was found"
+                // A single output may be a YOLO head the rules could not tell: say what would fit.
+                if single, let e = (Result { try YOLOHeadLayout.resolve(resources.file, metadata: nil) }).failure as? VisionCoreError {
+                    message += ". " + e.message
+                }
+                throw VisionCoreError(.invalidArgument, message)
+            }
+            spec = try ImageTensorSpec(resources: resources)
+            head = .mediaPipe(try DetectionPostprocessor(resources: resources, options: options))
         }
-        let spec = try ImageTensorSpec(resources: resources)
-        let post = try DetectionPostprocessor(resources: resources, options: options)
         inference = try ImageInference(resources: resources, spec: spec, threads: threads)
-        postprocessor = post
     }
 
     /// Detects objects in `bitmap` shown with `orientation`; boxes are in the stored pixels, or in a
@@ -39,13 +55,22 @@ public final class ObjectDetectionEngine: Sendable {
     public func detect(_ bitmap: Bitmap, orientation: ImageOrientation = .up, size: (width: Int, height: Int)? = nil) throws -> [DetectionBox] {
         try inference.run(bitmap, orientation: orientation, region: .full) { model in
             let t0 = Clock.now()
-            let boxes = try postprocessor.process(
-                model, imageWidth: size?.width ?? bitmap.width, imageHeight: size?.height ?? bitmap.height, orientation: orientation)
+            let boxes = try head.process(
+                model, bitmapWidth: bitmap.width, bitmapHeight: bitmap.height, imageWidth: size?.width ?? bitmap.width,
+                imageHeight: size?.height ?? bitmap.height, orientation: orientation)
             var stages = inference.lastTimings
             let postprocess = Clock.now() - t0
             stages.postprocess = postprocess
             timings.withLock { $0 = stages }
             return boxes
         }
+    }
+}
+
+extension Result {
+    /// The error of a failed result, nil on success.
+    fileprivate var failure: Failure? {
+        if case .failure(let e) = self { return e }
+        return nil
     }
 }

@@ -14,13 +14,17 @@ public struct OutputHeadRules: Sendable {
     public let denied: Set<Int>
 
     /// The rules for a head: labels of `labelType` from `labelsFrom`'s metadata; the calibration
-    /// (when `calibrated`) and the metadata threshold from `scoresFrom`'s; threshold and lists from `options`.
+    /// (when `calibrated`) and the metadata threshold from `scoresFrom`'s; threshold and lists from
+    /// `options`. `fallbackLabels` name the classes when the metadata has no label file.
     public init(
         labelsFrom: ModelMetadata.TensorMetadata?, labelType: ModelMetadata.AssociatedFileType,
-        scoresFrom: ModelMetadata.TensorMetadata?, calibrated: Bool = true, options: ResultOptions, resources: ModelResources
+        scoresFrom: ModelMetadata.TensorMetadata?, calibrated: Bool = true, options: ResultOptions, resources: ModelResources,
+        fallbackLabels: LabelMap? = nil
     ) throws {
         do {
-            labels = try labelsFrom.flatMap { try LabelMap.load(tensor: $0, type: labelType, locale: options.displayNamesLocale, archive: resources.archive) }
+            labels =
+                try labelsFrom.flatMap { try LabelMap.load(tensor: $0, type: labelType, locale: options.displayNamesLocale, archive: resources.archive) }
+                ?? fallbackLabels
             if calibrated, let metadata = scoresFrom, let cal = metadata.scoreCalibration {
                 guard let file = metadata.firstAssociatedFile(ofType: .tensorAxisScoreCalibration) else {
                     throw VisionCoreError(

@@ -11,6 +11,9 @@ public struct ResultOptions: Equatable, Sendable {
     /// The threshold when neither `scoreThreshold` nor the metadata gives one: none for MediaPipe,
     /// 0 for ML Kit.
     public var fallbackScoreThreshold: Float = -Float.greatestFiniteMagnitude
+    /// `scoreThreshold` is the facade's default (MediaPipe's 0), not the caller's choice: YOLO
+    /// detectors then use Ultralytics' 0.25 (``YOLOOptions/defaultScoreThreshold``) instead.
+    public var scoreThresholdIsDefault = false
     /// Only these label names (mutually exclusive with `categoryDenylist`).
     public var categoryAllowlist: [String]
     /// Not these label names.

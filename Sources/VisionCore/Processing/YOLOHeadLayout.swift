@@ -36,6 +36,11 @@ public enum YOLOHeadLayout: Equatable, Sendable {
     /// The layout of `file`'s outputs; throws ``VisionCoreError`` (invalidArgument) naming the
     /// shapes found and the override when no rule fits.
     public static func resolve(_ file: ModelFile, metadata: UltralyticsMetadata?, override: Override? = nil) throws -> YOLOHeadLayout {
+        try decide(file, metadata: metadata, override: override).layout
+    }
+
+    /// The layout of `file`'s outputs and why it was chosen (for `inspect`); throws as ``resolve(_:metadata:override:)``.
+    public static func decide(_ file: ModelFile, metadata: UltralyticsMetadata?, override: Override? = nil) throws -> (layout: YOLOHeadLayout, reason: String) {
         guard let subgraph = file.subgraphs.first else { throw VisionCoreError(.invalidArgument, "The model has no subgraph.") }
         let outputs = subgraph.outputTensors
         let shapes = outputs.map { "\($0.shape) \($0.type)" }.joined(separator: ", ")
@@ -46,8 +51,8 @@ public enum YOLOHeadLayout: Equatable, Sendable {
             return VisionCoreError(
                 .invalidArgument,
                 "No YOLO decoder fits this model's outputs (\(shapes.isEmpty ? "none" : shapes)): \(why). A YOLO detector has one output, "
-                    + "[1, 4+C, N] or [1, N, 4+C]\(expected), or [1, K, 6] final detections; if it is one of these, say which with the head override "
-                    + Override.allCases.map(\.rawValue).joined(separator: "|") + ".")
+                    + "[1, 4+C, N] or [1, N, 4+C]\(expected), or [1, K, 6] final detections; if it is one of these, say which with --head "
+                    + Override.allCases.map(\.rawValue).joined(separator: "|") + " (YOLOOptions.head).")
         }
         guard outputs.count == 1, let d = outputs.first?.shape, d.count == 3, d[0] == 1 || d[0] == -1, d[1] > 0, d[2] > 0 else {
             throw refuse(outputs.count == 1 ? "the output is not [1, A, B]" : "\(outputs.count) outputs")
@@ -56,22 +61,29 @@ public enum YOLOHeadLayout: Equatable, Sendable {
             switch override {
             case .channelsFirst:
                 guard d[1] > 4 else { throw refuse("[1, 4+C, N] needs more than 4 rows") }
-                return .channelsFirst(classes: d[1] - 4, anchors: d[2])
+                return (.channelsFirst(classes: d[1] - 4, anchors: d[2]), "forced by --head \(override.rawValue)")
             case .channelsLast:
                 guard d[2] > 4 else { throw refuse("[1, N, 4+C] needs more than 4 columns") }
-                return .channelsLast(classes: d[2] - 4, anchors: d[1])
+                return (.channelsLast(classes: d[2] - 4, anchors: d[1]), "forced by --head \(override.rawValue)")
             case .endToEnd:
                 guard d[2] == 6 else { throw refuse("[1, K, 6] needs 6 columns") }
-                return .endToEnd(detections: d[1])
+                return (.endToEnd(detections: d[1]), "forced by --head \(override.rawValue)")
             }
         }
         let classes = metadata?.names.count
-        if metadata?.endToEnd == true, d[2] == 6 { return .endToEnd(detections: d[1]) }
+        if metadata?.endToEnd == true, d[2] == 6 { return (.endToEnd(detections: d[1]), "Ultralytics' metadata says end2end and the output has 6 columns") }
         if let anchors {
-            if d[2] == anchors, d[1] > 4, classes == nil || classes == d[1] - 4 { return .channelsFirst(classes: d[1] - 4, anchors: d[2]) }
-            if d[1] == anchors, d[2] > 4, classes == nil || classes == d[2] - 4 { return .channelsLast(classes: d[2] - 4, anchors: d[1]) }
+            let why =
+                "\(anchors) = the anchors of strides 8, 16, 32 over the \(input?.height ?? 0)×\(input?.width ?? 0) input"
+                + (classes.map { ", \($0) class names in the metadata" } ?? "")
+            if d[2] == anchors, d[1] > 4, classes == nil || classes == d[1] - 4 {
+                return (.channelsFirst(classes: d[1] - 4, anchors: d[2]), "last dimension " + why)
+            }
+            if d[1] == anchors, d[2] > 4, classes == nil || classes == d[2] - 4 {
+                return (.channelsLast(classes: d[2] - 4, anchors: d[1]), "middle dimension " + why)
+            }
         }
-        if d[2] == 6, metadata == nil || metadata?.endToEnd == true { return .endToEnd(detections: d[1]) }
+        if d[2] == 6, metadata == nil { return (.endToEnd(detections: d[1]), "[1, K, 6] and not the anchor count: final detections") }
         if let classes, anchors != nil, d[1] == 4 + classes || d[2] == 4 + classes {
             throw refuse("\(classes) class names but not \(anchors ?? 0) anchors")
         }

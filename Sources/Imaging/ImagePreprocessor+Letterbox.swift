@@ -1,0 +1,156 @@
+extension ImagePreprocessor {
+    /// Writes a letterboxed tensor (``TensorFormat/Fit/letterbox(padding:)``) the way Ultralytics'
+    /// `predict` prepares one: the upright picture resized with OpenCV's `resize(INTER_LINEAR)` on
+    /// 8-bit pixels — bit for bit: 11-bit fixed-point weights, then its SIMD vertical pass
+    /// `(((s0 >> 4)·b0 >> 16) + ((s1 >> 4)·b1 >> 16) + 2) >> 2` — centred on the padding grey, as RGB
+    /// in either layout, each value converted through a 256-entry table (`v / 255` for float
+    /// models, exactly as `torch` divides; quantized models as Ultralytics quantizes).
+    func letterbox(
+        _ bitmap: Bitmap, orientation: ImageOrientation, region: NormalizedRect, format: TensorFormat,
+        into out: UnsafeMutableRawPointer
+    ) throws {
+        guard case let .letterbox(padding) = format.fit else {
+            throw ImagingError(.invalidRegion, "Planar or quantized tensors are written letterboxed only; this format stretches the picture.")
+        }
+        guard region == .full else {
+            throw ImagingError(.invalidRegion, "A letterboxed tensor takes the whole picture; a region of interest (\(region)) is not supported.")
+        }
+        // The upright picture, packed.
+        var source = bitmap
+        if source.format == .nv12 {
+            var rgb = [UInt8](repeating: 0, count: bitmap.width * bitmap.height * 3)
+            Self.nv12ToRGB(bitmap, into: &rgb)
+            source = try Bitmap(width: bitmap.width, height: bitmap.height, format: .rgb8, pixels: rgb)
+        }
+        if orientation != .up { source = source.upright(orientation) }
+        let channelOffsets: (Int, Int, Int)
+        switch source.format {
+        case .bgra8: channelOffsets = (2, 1, 0)
+        case .gray8: channelOffsets = (0, 0, 0)
+        default: channelOffsets = (0, 1, 2)
+        }
+        let box = Letterbox(sourceWidth: source.width, sourceHeight: source.height, width: format.width, height: format.height)
+        let tables = try Self.valueTables(format.element)
+        let xs = Self.resizeTaps(source: source.width, destination: box.resizedWidth)
+        let ys = Self.resizeTaps(source: source.height, destination: box.resizedHeight)
+        let rw = box.resizedWidth, bpp = source.format.bytesPerPixel, stride = source.bytesPerRow
+        // Two horizontally resized source rows (int32, 3 channels), kept while rows repeat.
+        var rows = [[Int32]](repeating: [Int32](repeating: 0, count: rw * 3), count: 2)
+        var rowSource = [-1, -1]
+        var line = [UInt8](repeating: padding, count: format.width * 3)
+        let (c0, c1, c2) = channelOffsets
+        let plane = format.width * format.height
+        source.pixels.withUnsafeBufferPointer { pixels in
+            guard let src = pixels.baseAddress else { return }
+            func horizontal(_ sy: Int, into slot: Int) {
+                guard rowSource[slot] != sy else { return }
+                rowSource[slot] = sy
+                let row = src + sy * stride
+                rows[slot].withUnsafeMutableBufferPointer { d in
+                    for x in 0..<rw {
+                        let a = row + xs.first[x] * bpp, b = row + xs.second[x] * bpp
+                        let w0 = xs.weights0[x], w1 = xs.weights1[x]
+                        d[x * 3] = Int32(a[c0]) * w0 + Int32(b[c0]) * w1
+                        d[x * 3 + 1] = Int32(a[c1]) * w0 + Int32(b[c1]) * w1
+                        d[x * 3 + 2] = Int32(a[c2]) * w0 + Int32(b[c2]) * w1
+                    }
+                }
+            }
+            for y in 0..<format.height {
+                let ry = y - box.top
+                if ry >= 0 && ry < box.resizedHeight {
+                    // Rows alternate between the two slots so that a row needed again is still there.
+                    let s0 = ys.first[ry], s1 = ys.second[ry]
+                    let slot0 = rowSource[1] == s0 ? 1 : 0
+                    horizontal(s0, into: slot0)
+                    horizontal(s1, into: 1 - slot0)
+                    let b0 = ys.weights0[ry], b1 = ys.weights1[ry]
+                    rows[slot0].withUnsafeBufferPointer { r0 in
+                        rows[1 - slot0].withUnsafeBufferPointer { r1 in
+                            for i in 0..<(rw * 3) {
+                                let v = (((r0[i] >> 4) &* b0) >> 16) &+ (((r1[i] >> 4) &* b1) >> 16)
+                                line[box.left * 3 + i] = UInt8(truncatingIfNeeded: min(max((v &+ 2) >> 2, 0), 255))
+                            }
+                        }
+                    }
+                } else {
+                    for i in 0..<(rw * 3) { line[box.left * 3 + i] = padding }
+                }
+                Self.writeLine(line, y: y, format: format, plane: plane, tables: tables, into: out)
+            }
+        }
+    }
+
+    /// OpenCV's linear-resize taps for one axis: the two source positions and their 11-bit weights.
+    struct ResizeTaps {
+        var first: [Int], second: [Int], weights0: [Int32], weights1: [Int32]
+    }
+
+    static func resizeTaps(source: Int, destination: Int) -> ResizeTaps {
+        var taps = ResizeTaps(first: [], second: [], weights0: [], weights1: [])
+        let scale = 1 / (Double(destination) / Double(source))
+        for d in 0..<destination {
+            var f = Float((Double(d) + 0.5) * scale - 0.5)
+            var s = Int(f.rounded(.down))
+            f -= Float(s)
+            if s < 0 { (f, s) = (0, 0) }
+            if s >= source - 1 { (f, s) = (0, source - 1) }
+            taps.first.append(s)
+            taps.second.append(min(s + 1, source - 1))
+            taps.weights0.append(Int32(((1 - f) * 2048).rounded(.toNearestOrEven)))
+            taps.weights1.append(Int32((f * 2048).rounded(.toNearestOrEven)))
+        }
+        return taps
+    }
+
+    /// For each channel, the tensor value of every byte value: float32 bit patterns or bytes.
+    enum ValueTables {
+        case bytes([[UInt8]])
+        case floats([[Float]])
+    }
+
+    static func valueTables(_ element: TensorFormat.Element) throws -> ValueTables {
+        switch element {
+        case .uint8:
+            let identity = (0..<256).map { UInt8($0) }
+            return .bytes([identity, identity, identity])
+        case let .float32(mean, std):
+            guard mean.count == 1 || mean.count == 3, mean.count == std.count, std.allSatisfy({ abs($0) > 1e-12 }) else {
+                throw ImagingError(.invalidRegion, "Normalization needs 1 or 3 non-zero std values and as many means, got \(mean.count) and \(std.count).")
+            }
+            return .floats(
+                (0..<3).map { c in
+                    let m = mean.count == 1 ? mean[0] : mean[c], s = std.count == 1 ? std[0] : std[c]
+                    return (0..<256).map { (Float($0) - m) / s }
+                })
+        case let .quantized(scale, zeroPoint, signed):
+            guard scale.isFinite, scale > 0 else { throw ImagingError(.invalidRegion, "The input's quantization scale must be positive, got \(scale).") }
+            let (lo, hi): (Float, Float) = signed ? (-128, 127) : (0, 255)
+            let table = (0..<256).map { v -> UInt8 in
+                let q = min(max((Float(v) / 255) / scale + Float(zeroPoint), lo), hi).rounded(.towardZero)
+                return signed ? UInt8(bitPattern: Int8(q)) : UInt8(q)
+            }
+            return .bytes([table, table, table])
+        }
+    }
+
+    /// Writes one RGB line of the padded picture into row `y` of the tensor.
+    static func writeLine(_ line: [UInt8], y: Int, format: TensorFormat, plane: Int, tables: ValueTables, into out: UnsafeMutableRawPointer) {
+        let w = format.width, channels = format.channels, planar = format.layout == .planar
+        func index(_ x: Int, _ c: Int) -> Int { planar ? c * plane + y * w + x : (y * w + x) * channels + c }
+        switch tables {
+        case let .bytes(t):
+            let o = out.assumingMemoryBound(to: UInt8.self)
+            for x in 0..<w {
+                for c in 0..<3 { o[index(x, c)] = t[c][Int(line[x * 3 + c])] }
+                if channels == 4 { o[index(x, 3)] = t[0][255] }
+            }
+        case let .floats(t):
+            let o = out.assumingMemoryBound(to: Float.self)
+            for x in 0..<w {
+                for c in 0..<3 { o[index(x, c)] = t[c][Int(line[x * 3 + c])] }
+                if channels == 4 { o[index(x, 3)] = t[0][255] }
+            }
+        }
+    }
+}
