@@ -16,6 +16,10 @@ struct MediaPipeTaskConfig: Sendable {
     var threads = 1
     var fastHybrid = false
     var fastDecode = false
+    /// YOLO decoding (detect).
+    var yolo = YOLOOptions()
+    /// `--jpeg-decoder`; nil: the task's default.
+    var jpegDecoding: JPEGDecoding?
     /// Normalized; `.zero`: the whole picture.
     var regionOfInterest = CGRect.zero
 
@@ -26,7 +30,8 @@ struct MediaPipeTaskConfig: Sendable {
         maxResults = p.int(.maxResults)
         if p.string(.scoreThreshold) == "model" {
             usesModelScoreThreshold = true
-        } else {
+        } else if p.has(.scoreThreshold) {
+            // Left out, the API's default applies (MediaPipe's 0; Ultralytics' 0.25 for YOLO models).
             scoreThreshold = p.float(.scoreThreshold)
         }
         allow = p.list(.allow)
@@ -36,6 +41,10 @@ struct MediaPipeTaskConfig: Sendable {
         fastHybrid = p.flag(.fastHybrid)
         fastDecode = p.flag(.fastDecode)
         if regionOfInterest { self.regionOfInterest = try TaskArguments.roi(p) }
+        yolo.head = p.string(.head).flatMap(YOLOHeadLayout.Override.init(rawValue:))
+        if let iou = p.float(.iou) { yolo.iouThreshold = iou }
+        yolo.classAgnostic = p.flag(.agnosticNMS)
+        jpegDecoding = p.string(.jpegDecoder).map { $0 == "opencv" ? .openCV : .mediaPipe }
     }
 
     /// Sets `options`; `defaultMaxResults` when none was given.

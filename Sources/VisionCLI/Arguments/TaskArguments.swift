@@ -9,7 +9,7 @@ enum TaskArguments {
     static let maxResults = OptionSpec(.maxResults, .integer(-1...1_000_000), "N", help: "at most N results (-1: all)")
     static let scoreThreshold = OptionSpec(
         .scoreThreshold, .number(-1_000_000...1_000_000, words: ["model"]), "F|model",
-        default: "0", help: "keep results scoring at least F ('model': the model's own threshold)")
+        default: "0", help: "keep results scoring at least F ('model': the model's own threshold; YOLO models: 0.25 by default)")
     static let allow = OptionSpec(.allow, .list, "NAMES", help: "only these category names (comma list, repeatable)")
     static let deny = OptionSpec(.deny, .list, "NAMES", help: "not these category names")
     static let locale = OptionSpec(.locale, .text, "L", default: "en", help: "display-name locale")
@@ -24,6 +24,19 @@ enum TaskArguments {
     static let fastDecode = OptionSpec(
         .fastDecode, .flag, help: "decode JPEGs at a reduced DCT scale, no smaller than the model's input (faster; not MediaPipe's pixels)")
     static let mediaPipe = [model, maxResults, scoreThreshold, allow, deny, locale, threads, fastHybrid, fastDecode, orientation]
+    /// How JPEGs are decoded (default: OpenCV's pixels for YOLO detectors, MediaPipe's otherwise).
+    static let jpegDecoder = OptionSpec(
+        .jpegDecoder, .choice(["mediapipe", "opencv"]),
+        help: "JPEG pixels: MediaPipe's decoder or libjpeg-turbo's as OpenCV (default: opencv for YOLO models, as Ultralytics)")
+    /// YOLO decoding (detect).
+    static let yolo = [
+        OptionSpec(
+            .head, .choice(YOLOHeadLayout.Override.allCases.map(\.rawValue)),
+            help: "YOLO output layout when the model's shape cannot tell: [1,4+C,N], [1,N,4+C] or [1,K,6] (default: from the model)"),
+        OptionSpec(.iou, .number(0...1), "F", default: "0.7", help: "YOLO: suppress boxes overlapping a better one by more than F (Ultralytics' iou)"),
+        OptionSpec(.agnosticNMS, .flag, help: "YOLO: suppress overlapping boxes whatever their class"),
+        jpegDecoder,
+    ]
 
     /// A copy of `options` in running mode `mode` (a task reads its options once, when created).
     static func copy<Options: VisionTaskOptions>(_ options: Options, mode: RunningMode) throws -> Options {

@@ -40,7 +40,22 @@ enum InspectCommand {
         let yoloLike = sg.outputTensors.count == 1 && sg.outputTensors.first?.shape.count == 3
         if ultralytics != nil || (resources.metadata == nil && yoloLike) {
             do {
-                console.out("yolo         " + (try YOLOHeadLayout.resolve(file, metadata: ultralytics ?? nil)).summary)
+                let (layout, reason) = try YOLOHeadLayout.decide(file, metadata: ultralytics ?? nil)
+                console.out("yolo         " + layout.summary)
+                console.out("  decoder    chosen because \(reason)")
+                if let input = sg.inputTensors.first.flatMap(YOLOHeadLayout.inputSize) {
+                    let units: String
+                    if ultralytics == nil {
+                        units = "read from the values (normalized when none exceeds 2)"
+                    } else if case .endToEnd = layout, input.channelsFirst {
+                        units = "input pixels (Ultralytics' litert-torch end-to-end export)"
+                    } else {
+                        units = "normalized (Ultralytics' export)"
+                    }
+                    console.out(
+                        "  input      letterboxed to \(input.width)×\(input.height) on grey 114 (Ultralytics' rounding, OpenCV's resize), "
+                            + (input.channelsFirst ? "NCHW" : "NHWC") + "; boxes " + units)
+                }
             } catch let e as VisionCoreError {
                 console.out("yolo         " + e.message)
             }
@@ -87,7 +102,13 @@ enum InspectCommand {
         }
         let detectorOptions = ObjectDetectorOptions()
         detectorOptions.baseOptions.modelAssetPath = path
-        report("MediaPipe ObjectDetector", Result { try ObjectDetector(options: detectorOptions) }.failure) { message in
+        let detector = Result { try ObjectDetector(options: detectorOptions) }
+        let yolo = (try? detector.get())?.isYOLO == true
+        let yoloUse = "this is a YOLO detector: use detect, or track --localizer"
+        report("MediaPipe ObjectDetector" + (yolo ? " (YOLO decoder)" : ""), detector.failure) { message in
+            if message.contains("No YOLO decoder fits") && message.contains("[1, A, B]") == false {
+                return "if the output is a YOLO head the rules cannot tell, name it: detect --head yolo|yolo-transposed|yolo-e2e"
+            }
             if postProcessed {
                 return "vision-tasks metadata --model \(path) --labels LABELS.txt\(normalization) --output \(repaired)"
                     + "   (LABELS.txt: one name per class id; ours for COCO: ssd_mobilenet_v2_fpnlite_320_coco_labels.txt)"
@@ -104,14 +125,16 @@ enum InspectCommand {
             if message.contains("Normalization") {
                 return "vision-tasks metadata --model \(path) --mean 127.5 --std 127.5 --output \(repaired)   (the mean/std the model was trained with)"
             }
+            if yolo { return yoloUse }
             return outputs > 1 ? "this is a detector: use detect" : nil
         }
         let labeler = ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(localModel: LocalModel(path: path)))
         report("ML Kit ImageLabeler (and ObjectDetector classification)", labeler.modelError) { message in
+            if yolo { return yoloUse }
             if outputs != 1 { return "ML Kit's custom models are classifiers; for detection use 'detect' (MediaPipe) or 'track' (ML Kit's own localizer)" }
             return "vision-tasks metadata --model \(path) --labels LABELS.txt\(normalization) --output \(repaired)"
         }
-        if postProcessed || outputs == 2 {
+        if postProcessed || outputs == 2 || yolo {
             let localizer = CustomObjectDetectorOptions(localModel: LocalModel(path: ""))
             localizer.localizerModel = LocalModel(path: path)
             localizer.shouldEnableClassification = false

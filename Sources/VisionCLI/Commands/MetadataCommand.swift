@@ -1,10 +1,12 @@
 import Foundation
 import TFLiteModel
+import VisionCore
 
 /// `vision-tasks metadata`: writes MediaPipe-compatible metadata into a model — for raw SSD
 /// detectors, the `DETECTOR_METADATA` (anchors and decoding options) MediaPipe's ObjectDetector
 /// needs; for classifiers (one output), the labels ML Kit and MediaPipe read, a score threshold;
-/// for both, optionally input normalization. The model's weights are kept byte for byte.
+/// for YOLO detectors, a label file and the head described; for both SSD kinds and classifiers,
+/// optionally input normalization. The model's weights are kept byte for byte.
 enum MetadataCommand {
     static let spec = CommandSpec(
         name: "metadata", summary: "write MediaPipe/ML Kit metadata (labels, normalization, detector outputs, anchors) into a model",
@@ -35,9 +37,11 @@ enum MetadataCommand {
             OptionSpec(.hScale, .number(1e-6...1e9), "S", help: "raw SSD: h scale"),
             OptionSpec(.noExpBoxSize, .flag, help: "raw SSD: box sizes are linear, not exponential"),
             OptionSpec(.noSigmoidScore, .flag, help: "raw SSD: scores are already probabilities"),
+            OptionSpec(
+                .head, .choice(YOLOHeadLayout.Override.allCases.map(\.rawValue)), help: "YOLO: the output layout, when the model's shape cannot tell"),
         ],
         notes:
-            "Detectors with the TFLite_Detection_PostProcess op: --labels (and --mean/--std for float inputs).\nRaw SSD detectors: --blazeface-short-range or --anchor-strides with the --anchor-* options.\nClassifiers: --labels, --score-threshold, --mean/--std.",
+            "Detectors with the TFLite_Detection_PostProcess op: --labels (and --mean/--std for float inputs).\nRaw SSD detectors: --blazeface-short-range or --anchor-strides with the --anchor-* options.\nClassifiers: --labels, --score-threshold, --mean/--std.\nYOLO detectors: nothing needed (--labels to replace Ultralytics' class names, --score-threshold, --head).",
         run: run)
 
     static func run(_ p: ParsedCommand, _ console: Console) throws {
@@ -49,6 +53,13 @@ enum MetadataCommand {
         do { file = try ModelFile(contentsOfFile: input) } catch let e as TFLiteModelError { throw CLIError.failure(e.message) }
         if (try? file.detectionPostProcessOptions()) ?? nil != nil {
             return try postProcessed(file, args, output: output, console)
+        }
+        let ultralytics = (try? file.ultralyticsMetadata()) ?? nil
+        let head = args.string(.head).flatMap(YOLOHeadLayout.Override.init(rawValue:))
+        if file.subgraphs[0].outputTensors.count == 1,
+            head != nil || ultralytics != nil || (try? YOLOHeadLayout.resolve(file, metadata: nil)) != nil
+        {
+            return try yolo(file, args, ultralytics: ultralytics, head: head, output: output, console)
         }
         if file.subgraphs[0].outputTensors.count == 1 && args.string(.anchorStrides) == nil && !args.flag(.blazefaceShortRange) {
             return try classifier(file, &args, output: output, console)
@@ -148,6 +159,42 @@ enum MetadataCommand {
         }
         guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else { throw CLIError.failure("Cannot write \(output).") }
         console.out("wrote \(output): classifier metadata" + (labels.map { ", labels \($0.name)" } ?? "") + (threshold.map { ", score threshold \($0)" } ?? ""))
+    }
+
+    /// A YOLO detector: its head described on the output, a label file (`--labels`, else
+    /// Ultralytics' class names as `labels.txt`), `--score-threshold`.
+    static func yolo(
+        _ file: ModelFile, _ args: ParsedCommand, ultralytics: UltralyticsMetadata?, head: YOLOHeadLayout.Override?, output: String, _ console: Console
+    ) throws {
+        let layout: YOLOHeadLayout
+        do { layout = try YOLOHeadLayout.resolve(file, metadata: ultralytics, override: head) } catch let e as VisionCoreError {
+            throw CLIError.failure(e.message)
+        }
+        let classes: Int
+        switch layout {
+        case .channelsFirst(let c, _), .channelsLast(let c, _): classes = c
+        case .endToEnd: classes = ultralytics?.names.count ?? 0
+        }
+        let labels: (name: String, contents: [UInt8])
+        if let path = args.string(.labels) {
+            labels = try readLabels(path)
+        } else if let names = ultralytics?.labels {
+            labels = ("labels.txt", Array(names.joined(separator: "\n").utf8) + [10])
+        } else {
+            throw CLIError.usage("this YOLO model has no class names: give --labels FILE (one name per class id)")
+        }
+        let count = (try? LabelMap.parseLines(labels.contents).count) ?? 0
+        let threshold = args.float(.scoreThreshold)
+        let bytes: [UInt8]
+        do {
+            bytes = try YOLOMetadataWriter.write(
+                file, labels: labels, classes: classes == 0 ? count : classes, description: "YOLO " + layout.summary, scoreThreshold: threshold)
+        } catch let e as TFLiteModelError {
+            throw CLIError.failure(e.message)
+        }
+        guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else { throw CLIError.failure("Cannot write \(output).") }
+        console.out(
+            "wrote \(output): YOLO \(layout.summary); \(count) labels from \(labels.name)" + (threshold.map { ", score threshold \($0)" } ?? ""))
     }
 
     /// A label file as the metadata stores it: its name and bytes.

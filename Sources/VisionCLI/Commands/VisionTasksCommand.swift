@@ -10,8 +10,10 @@ public enum VisionTasksCommand {
     static let commands: [CommandSpec] = [
         CommandSpec(
             name: "detect", summary: "find objects with MediaPipe's ObjectDetector", positionals: inputs, positionalHelp: inputHelp, count: 0...Int.max,
-            options: TaskArguments.mediaPipe + RunArguments.all,
-            notes: "Example: vision-tasks detect --model efficientdet.tflite photos/ --output out/ --report out/report.html"
+            options: TaskArguments.mediaPipe + TaskArguments.yolo + RunArguments.all,
+            notes:
+                "Example: vision-tasks detect --model efficientdet.tflite photos/ --output out/ --report out/report.html\nYOLO models (Ultralytics' .tflite exports) "
+                + "work as they are: letterboxed input, their class names, NMS at --iou; scores at least 0.25 unless --score-threshold is given."
         ) { p, console in
             let config = try MediaPipeTaskConfig(p)
             try TaskCommand.run(p, console) { try DetectTask(config) }

@@ -22,7 +22,7 @@ final class ClassifyTask: BatchTask {
         roi = config.regionOfInterest
         imageClassifier = try ImageClassifier(options: options)
         let size = imageClassifier.modelInputSize
-        jpegDecoding = config.fastDecode ? .reduced(width: size.width, height: size.height) : .mediaPipe
+        jpegDecoding = config.fastDecode ? .reduced(width: size.width, height: size.height) : config.jpegDecoding ?? .mediaPipe
     }
 
     func picture(_ picture: Picture) throws -> TaskRecord {

@@ -16,9 +16,11 @@ final class DetectTask: BatchTask {
     init(_ config: MediaPipeTaskConfig) throws {
         options = ObjectDetectorOptions()
         config.apply(to: options, defaultMaxResults: -1)
+        options.yolo = config.yolo
         imageDetector = try ObjectDetector(options: options)
         let size = imageDetector.modelInputSize
-        jpegDecoding = config.fastDecode ? .reduced(width: size.width, height: size.height) : imageDetector.isYOLO ? .openCV : .mediaPipe
+        jpegDecoding =
+            config.fastDecode ? .reduced(width: size.width, height: size.height) : config.jpegDecoding ?? (imageDetector.isYOLO ? .openCV : .mediaPipe)
     }
 
     let jpegDecoding: JPEGDecoding
