@@ -40,6 +40,9 @@ import yaml  # noqa: E402
 from PIL import Image  # noqa: E402
 from ultralytics import YOLO  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import variants  # noqa: E402
+
 CONF, IMGSZ, COPIES = 0.25, 192, 24
 
 
@@ -84,7 +87,14 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=ROOT / ".cache/yolo")
     parser.add_argument("--epochs", type=int, default=40)
     parser.add_argument("--only", help="one model: yolov8t or yolo26t")
+    parser.add_argument("--goldens-only", action="store_true", help="keep the models in Tests/Fixtures/yolo; remake the variants and goldens")
     args = parser.parse_args()
+    fixtures = ROOT / "Tests/Fixtures/yolo"
+    if args.goldens_only:
+        names = {i: n for i, n in enumerate(YOLO(str(fixtures / "yolov8t_float32.tflite"), task="detect").names.values())}
+        models = {p.name: p for p in sorted(fixtures.glob("*.tflite")) if "nhwc" not in p.name}
+        models.update({k: v for k, v in variants.make(fixtures).items() if "nhwc" not in k})
+        return goldens(models, names, args.assets)
     work = args.out / "work"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
@@ -104,15 +114,23 @@ def main() -> int:
         print(f"{name}: trained in {time.time() - t0:.0f} s", flush=True)
         for suffix, extra in exports:
             exported = Path(model.export(format="tflite", imgsz=IMGSZ, **extra))
-            target = ROOT / "Tests/Fixtures/yolo" / f"{name}_{suffix}.tflite"
+            target = fixtures / f"{name}_{suffix}.tflite"
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(exported, target)
             models[target.name] = target
             print(f"  {target} ({target.stat().st_size} bytes)", flush=True)
-    photos = sorted(glob.glob(str(args.assets / "images/*.jpg")) + glob.glob(str(args.assets / "images/*.png")))
+    # Integer-I/O and NHWC/transposed variants (the latter's reference is yolov8t_float32's golden).
+    if not args.only or args.only == "yolov8t":
+        models.update({k: v for k, v in variants.make(fixtures).items() if "nhwc" not in k})
+    return goldens(models, names, args.assets)
+
+
+def goldens(models: dict, names: dict, assets: Path) -> int:
+    """Ultralytics' predict on every photo with every model, written to Tests/Goldens/ultralytics_yolo.json."""
+    photos = sorted(glob.glob(str(assets / "images/*.jpg")) + glob.glob(str(assets / "images/*.png")))
     golden = {"ultralytics": ultralytics.__version__, "torch": torch.__version__, "imgsz": IMGSZ, "conf": CONF, "iou": 0.7,
               "names": {str(k): v for k, v in names.items()}, "models": {}}
-    for file, path in models.items():
+    for file, path in sorted(models.items()):
         predictor = YOLO(str(path), task="detect")
         per_photo = {}
         for photo in photos:
