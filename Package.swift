@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "TFLiteModelTests", dependencies: ["TFLiteModel", "VisionTestSupport"]),
         .testTarget(name: "VideoTests", dependencies: ["Video", "VisionTestSupport", "Imaging"]),
         .testTarget(name: "VisionAnalyticsTests", dependencies: ["VisionAnalytics", "VisionTestSupport"]),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CJPEG", "CZlib", "VisionTestSupport"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CJPEG", "CZlib", "FileInput", "VisionTestSupport"]),
         .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "VisionTestSupport", "CKernels", "LiteRT", "TFLiteModel", "Imaging", "FileInput"]),
         // Our C kernels, bit for bit against LiteRT's own on single ops and whole models.
         .testTarget(name: "CKernelsTests", dependencies: ["CKernels", "VisionCore", "VisionTestSupport", "LiteRT", "TFLiteModel"]),

@@ -1,7 +1,8 @@
 extension ImagePreprocessor {
     /// Writes a letterboxed tensor (``TensorFormat/Fit/letterbox(padding:)``) the way Ultralytics'
     /// `predict` prepares one: the upright picture resized with OpenCV's `resize(INTER_LINEAR)` on
-    /// 8-bit pixels — bit for bit: 11-bit fixed-point weights, then its SIMD vertical pass
+    /// 8-bit pixels — bit for bit: 11-bit fixed-point weights (edges handled as OpenCV does, see
+    /// ``resizeTaps(source:destination:clampWeights:)``), then its SIMD vertical pass
     /// `(((s0 >> 4)·b0 >> 16) + ((s1 >> 4)·b1 >> 16) + 2) >> 2` — centred on the padding grey, as RGB
     /// in either layout, each value converted through a 256-entry table (`v / 255` for float
     /// models, exactly as `torch` divides; quantized models as Ultralytics quantizes).
@@ -31,8 +32,8 @@ extension ImagePreprocessor {
         }
         let box = Letterbox(sourceWidth: source.width, sourceHeight: source.height, width: format.width, height: format.height)
         let tables = try Self.valueTables(format.element)
-        let xs = Self.resizeTaps(source: source.width, destination: box.resizedWidth)
-        let ys = Self.resizeTaps(source: source.height, destination: box.resizedHeight)
+        let xs = Self.resizeTaps(source: source.width, destination: box.resizedWidth, clampWeights: true)
+        let ys = Self.resizeTaps(source: source.height, destination: box.resizedHeight, clampWeights: false)
         let rw = box.resizedWidth, bpp = source.format.bytesPerPixel, stride = source.bytesPerRow
         // Two horizontally resized source rows (int32, 3 channels), kept while rows repeat.
         var rows = [[Int32]](repeating: [Int32](repeating: 0, count: rw * 3), count: 2)
@@ -86,17 +87,20 @@ extension ImagePreprocessor {
         var first: [Int], second: [Int], weights0: [Int32], weights1: [Int32]
     }
 
-    static func resizeTaps(source: Int, destination: Int) -> ResizeTaps {
+    /// Horizontally (`clampWeights`) OpenCV moves a position outside the picture onto its edge
+    /// with weights (1, 0); vertically it keeps the weights and reads the edge row twice — which its
+    /// rounding makes a different value.
+    static func resizeTaps(source: Int, destination: Int, clampWeights: Bool) -> ResizeTaps {
         var taps = ResizeTaps(first: [], second: [], weights0: [], weights1: [])
         let scale = 1 / (Double(destination) / Double(source))
         for d in 0..<destination {
             var f = Float((Double(d) + 0.5) * scale - 0.5)
             var s = Int(f.rounded(.down))
             f -= Float(s)
-            if s < 0 { (f, s) = (0, 0) }
-            if s >= source - 1 { (f, s) = (0, source - 1) }
-            taps.first.append(s)
-            taps.second.append(min(s + 1, source - 1))
+            if clampWeights && s < 0 { (f, s) = (0, 0) }
+            if clampWeights && s >= source - 1 { (f, s) = (0, source - 1) }
+            taps.first.append(min(max(s, 0), source - 1))
+            taps.second.append(min(max(s + 1, 0), source - 1))
             taps.weights0.append(Int32(((1 - f) * 2048).rounded(.toNearestOrEven)))
             taps.weights1.append(Int32((f * 2048).rounded(.toNearestOrEven)))
         }
