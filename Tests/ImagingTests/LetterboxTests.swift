@@ -54,7 +54,8 @@ struct LetterboxTests {
             for c in 0..<3 { #expect(planar[c * plane + i] == Float(rgb[i * 3 + c]) / 255) }
         }
         let q = try p.bytes(
-            bitmap, format: TensorFormat(width: 64, height: 48, element: .quantized(scale: 0.003908383, zeroPoint: -128, signed: true), fit: .letterbox(padding: 114)))
+            bitmap,
+            format: TensorFormat(width: 64, height: 48, element: .quantized(scale: 0.003908383, zeroPoint: -128, signed: true), fit: .letterbox(padding: 114)))
         for i in stride(from: 0, to: q.count, by: 53) {
             let expected = Int8(max(min((Float(rgb[i]) / 255) / 0.003908383 + -128, 127), -128).rounded(.towardZero))
             #expect(Int8(bitPattern: q[i]) == expected)
@@ -63,7 +64,9 @@ struct LetterboxTests {
         let turned = try p.bytes(bitmap, orientation: .right, format: TensorFormat(width: 64, height: 48, element: .uint8, fit: .letterbox(padding: 114)))
         #expect(turned == (try p.bytes(bitmap.upright(.right), format: TensorFormat(width: 64, height: 48, element: .uint8, fit: .letterbox(padding: 114)))))
         #expect(throws: ImagingError.self) {
-            try p.bytes(bitmap, region: NormalizedRect(x: 0, y: 0, width: 0.5, height: 0.5), format: TensorFormat(width: 8, height: 8, element: .uint8, fit: .letterbox(padding: 114)))
+            try p.bytes(
+                bitmap, region: NormalizedRect(x: 0, y: 0, width: 0.5, height: 0.5),
+                format: TensorFormat(width: 8, height: 8, element: .uint8, fit: .letterbox(padding: 114)))
         }
         #expect(throws: ImagingError.self) {
             try p.bytes(bitmap, format: TensorFormat(width: 8, height: 8, element: .uint8, layout: .planar))

@@ -78,4 +78,65 @@ struct YOLODetectorTests {
         }
         #expect(compared > 0)
     }
+
+    /// (score, class name) of each detection, in result order.
+    static func scored(_ detector: ObjectDetector, _ photo: String) throws -> [(Float, String)] {
+        try detector.detect(image: try MPImage(contentsOfFile: TestAssets.image(photo), jpegDecoding: .openCV)).detections.map {
+            ($0.categories.first?.score ?? -1, $0.categories.first?.categoryName ?? "")
+        }
+    }
+
+    @Test("MediaPipe's options: default threshold (Ultralytics' 0.25), threshold, maxResults, allow and deny lists, class-agnostic NMS")
+    func options() throws {
+        let model = "yolov8t_float32.tflite", photo = "person.jpg"
+        let all = try Self.scored(try Self.detector(model), photo)
+        #expect(all.map(\.1) == ["horse", "person", "horse", "dog"] && all.map(\.0) == all.map(\.0).sorted(by: >))
+        // Left at MediaPipe's default, a YOLO model keeps Ultralytics' 0.25.
+        let options = ObjectDetectorOptions()
+        options.baseOptions.modelAssetPath = Self.fixture(model)
+        #expect(try Self.scored(try ObjectDetector(options: options), photo).map(\.0) == all.map(\.0))
+        #expect(try Self.scored(try Self.detector(model) { $0.scoreThreshold = 0.6 }, photo).map(\.0) == all.map(\.0).filter { $0 >= 0.6 })
+        #expect(try Self.scored(try Self.detector(model) { $0.maxResults = 2 }, photo).map(\.0) == Array(all.map(\.0).prefix(2)))
+        // Allow/deny by label name; an anchor takes its best allowed class (MediaPipe's rule), so the
+        // allowed boxes found before are all still there.
+        let dogs = try Self.scored(try Self.detector(model) { $0.categoryAllowlist = ["dog"] }, photo)
+        #expect(!dogs.isEmpty && dogs.allSatisfy { $0.1 == "dog" } && all.filter { $0.1 == "dog" }.allSatisfy { d in dogs.contains { $0.0 == d.0 } })
+        let noHorse = try Self.scored(try Self.detector(model) { $0.categoryDenylist = ["horse"] }, photo)
+        #expect(noHorse.allSatisfy { $0.1 != "horse" } && all.filter { $0.1 != "horse" }.allSatisfy { d in noHorse.contains { $0.0 == d.0 } })
+        // One box per object whatever its class: the dog box inside the horse's goes.
+        let agnostic = try Self.scored(
+            try Self.detector(model) {
+                $0.yolo.classAgnostic = true; $0.yolo.iouThreshold = 0.3
+            }, photo)
+        #expect(agnostic.count < all.count && agnostic.allSatisfy { a in all.contains { $0.0 == a.0 } })
+    }
+
+    @Test("errors: a head override that does not fit, bad YOLO options, MediaPipe's option errors")
+    func errors() throws {
+        func message(_ configure: (ObjectDetectorOptions) -> Void) -> String? {
+            do {
+                _ = try Self.detector("yolov8t_float32.tflite", configure: configure)
+                return nil
+            } catch let e as TasksError {
+                #expect(e.tasksCode == .invalidArgumentError)
+                return e.message
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(
+            message { $0.yolo.head = .endToEnd }?.hasPrefix(
+                "INVALID_ARGUMENT: No YOLO decoder fits this model's outputs ([1, 17, 756] FLOAT32): [1, K, 6] needs 6 columns.") == true)
+        #expect(message { $0.yolo.iouThreshold = 1.5 } == "INVALID_ARGUMENT: The YOLO IoU threshold must be between 0 and 1, got 1.5.")
+        #expect(message { $0.yolo.maxDetections = 0 } == "INVALID_ARGUMENT: The YOLO maximum detection count must be positive, got 0.")
+        #expect(message { $0.maxResults = 0 } == "INVALID_ARGUMENT: Invalid `max_results` option: value must be != 0")
+        #expect(
+            message {
+                $0.categoryAllowlist = ["dog"]; $0.categoryDenylist = ["cat"]
+            }
+                == "INVALID_ARGUMENT: `category_allowlist` and `category_denylist` are mutually exclusive options.")
+        // Forcing the transposed reading of a [1, 17, 756] head gives a 752-class head: it loads, and
+        // the override is what the caller asked for.
+        #expect(message { $0.yolo.head = .channelsLast } == nil)
+    }
 }
