@@ -35,49 +35,55 @@ extension ImagePreprocessor {
         let xs = Self.resizeTaps(source: source.width, destination: box.resizedWidth, clampWeights: true)
         let ys = Self.resizeTaps(source: source.height, destination: box.resizedHeight, clampWeights: false)
         let rw = box.resizedWidth, bpp = source.format.bytesPerPixel, stride = source.bytesPerRow
-        // Two horizontally resized source rows (int32, 3 channels), kept while rows repeat.
-        var rows = [[Int32]](repeating: [Int32](repeating: 0, count: rw * 3), count: 2)
-        var rowSource = [-1, -1]
+        // Two horizontally resized source rows (int32, 3 channels) that stay while rows repeat, and
+        // the padded output line.
+        var rows = [Int32](repeating: 0, count: 2 * rw * 3)
+        var rowSource = (-1, -1)
         var line = [UInt8](repeating: padding, count: format.width * 3)
         let (c0, c1, c2) = channelOffsets
-        let plane = format.width * format.height
         source.pixels.withUnsafeBufferPointer { pixels in
-            guard let src = pixels.baseAddress else { return }
-            func horizontal(_ sy: Int, into slot: Int) {
-                guard rowSource[slot] != sy else { return }
-                rowSource[slot] = sy
-                let row = src + sy * stride
-                rows[slot].withUnsafeMutableBufferPointer { d in
-                    for x in 0..<rw {
-                        let a = row + xs.first[x] * bpp, b = row + xs.second[x] * bpp
-                        let w0 = xs.weights0[x], w1 = xs.weights1[x]
-                        d[x * 3] = Int32(a[c0]) * w0 + Int32(b[c0]) * w1
-                        d[x * 3 + 1] = Int32(a[c1]) * w0 + Int32(b[c1]) * w1
-                        d[x * 3 + 2] = Int32(a[c2]) * w0 + Int32(b[c2]) * w1
-                    }
-                }
-            }
-            for y in 0..<format.height {
-                let ry = y - box.top
-                if ry >= 0 && ry < box.resizedHeight {
-                    // Rows alternate between the two slots so that a row needed again is still there.
-                    let s0 = ys.first[ry], s1 = ys.second[ry]
-                    let slot0 = rowSource[1] == s0 ? 1 : 0
-                    horizontal(s0, into: slot0)
-                    horizontal(s1, into: 1 - slot0)
-                    let b0 = ys.weights0[ry], b1 = ys.weights1[ry]
-                    rows[slot0].withUnsafeBufferPointer { r0 in
-                        rows[1 - slot0].withUnsafeBufferPointer { r1 in
-                            for i in 0..<(rw * 3) {
-                                let v = (((r0[i] >> 4) &* b0) >> 16) &+ (((r1[i] >> 4) &* b1) >> 16)
-                                line[box.left * 3 + i] = UInt8(truncatingIfNeeded: min(max((v &+ 2) >> 2, 0), 255))
-                            }
+            rows.withUnsafeMutableBufferPointer { rowBuffer in
+                line.withUnsafeMutableBufferPointer { lineBuffer in
+                    guard let src = pixels.baseAddress, let rowBase = rowBuffer.baseAddress, let lineBase = lineBuffer.baseAddress else { return }
+                    func horizontal(_ sy: Int, into slot: Int) {
+                        if slot == 0 {
+                            guard rowSource.0 != sy else { return }
+                            rowSource.0 = sy
+                        } else {
+                            guard rowSource.1 != sy else { return }
+                            rowSource.1 = sy
+                        }
+                        let row = src + sy * stride
+                        let d = rowBase + slot * rw * 3
+                        for x in 0..<rw {
+                            let a = row + xs.first[x] * bpp, b = row + xs.second[x] * bpp
+                            let w0 = xs.weights0[x], w1 = xs.weights1[x]
+                            d[x * 3] = Int32(a[c0]) &* w0 &+ Int32(b[c0]) &* w1
+                            d[x * 3 + 1] = Int32(a[c1]) &* w0 &+ Int32(b[c1]) &* w1
+                            d[x * 3 + 2] = Int32(a[c2]) &* w0 &+ Int32(b[c2]) &* w1
                         }
                     }
-                } else {
-                    for i in 0..<(rw * 3) { line[box.left * 3 + i] = padding }
+                    let inside = lineBase + box.left * 3
+                    for y in 0..<format.height {
+                        let ry = y - box.top
+                        if ry >= 0 && ry < box.resizedHeight {
+                            // The two rows alternate between the slots so that a row needed again is still there.
+                            let s0 = ys.first[ry], s1 = ys.second[ry]
+                            let slot0 = rowSource.1 == s0 ? 1 : 0
+                            horizontal(s0, into: slot0)
+                            horizontal(s1, into: 1 - slot0)
+                            let b0 = ys.weights0[ry], b1 = ys.weights1[ry]
+                            let r0 = rowBase + slot0 * rw * 3, r1 = rowBase + (1 - slot0) * rw * 3
+                            for i in 0..<(rw * 3) {
+                                let v = (((r0[i] >> 4) &* b0) >> 16) &+ (((r1[i] >> 4) &* b1) >> 16)
+                                inside[i] = UInt8(truncatingIfNeeded: min(max((v &+ 2) >> 2, 0), 255))
+                            }
+                        } else if y == 0 || y == box.top + box.resizedHeight {
+                            inside.update(repeating: padding, count: rw * 3)
+                        }
+                        Self.writeLine(UnsafePointer(lineBase), y: y, format: format, tables: tables, into: out)
+                    }
                 }
-                Self.writeLine(line, y: y, format: format, plane: plane, tables: tables, into: out)
             }
         }
     }
@@ -107,53 +113,58 @@ extension ImagePreprocessor {
         return taps
     }
 
-    /// For each channel, the tensor value of every byte value: float32 bit patterns or bytes.
+    /// For each channel, the tensor value of every byte value (channel c at `c·256 + v`).
     enum ValueTables {
-        case bytes([[UInt8]])
-        case floats([[Float]])
+        case bytes([UInt8])
+        case floats([Float])
     }
 
     static func valueTables(_ element: TensorFormat.Element) throws -> ValueTables {
         switch element {
         case .uint8:
-            let identity = (0..<256).map { UInt8($0) }
-            return .bytes([identity, identity, identity])
+            return .bytes((0..<768).map { UInt8($0 & 255) })
         case let .float32(mean, std):
             guard mean.count == 1 || mean.count == 3, mean.count == std.count, std.allSatisfy({ abs($0) > 1e-12 }) else {
                 throw ImagingError(.invalidRegion, "Normalization needs 1 or 3 non-zero std values and as many means, got \(mean.count) and \(std.count).")
             }
-            return .floats(
-                (0..<3).map { c in
-                    let m = mean.count == 1 ? mean[0] : mean[c], s = std.count == 1 ? std[0] : std[c]
-                    return (0..<256).map { (Float($0) - m) / s }
-                })
+            return .floats((0..<768).map { i in
+                let c = i / 256, m = mean.count == 1 ? mean[0] : mean[c], s = std.count == 1 ? std[0] : std[c]
+                return (Float(i & 255) - m) / s
+            })
         case let .quantized(scale, zeroPoint, signed):
             guard scale.isFinite, scale > 0 else { throw ImagingError(.invalidRegion, "The input's quantization scale must be positive, got \(scale).") }
             let (lo, hi): (Float, Float) = signed ? (-128, 127) : (0, 255)
-            let table = (0..<256).map { v -> UInt8 in
-                let q = min(max((Float(v) / 255) / scale + Float(zeroPoint), lo), hi).rounded(.towardZero)
+            return .bytes((0..<768).map { i -> UInt8 in
+                let q = min(max((Float(i & 255) / 255) / scale + Float(zeroPoint), lo), hi).rounded(.towardZero)
                 return signed ? UInt8(bitPattern: Int8(q)) : UInt8(q)
-            }
-            return .bytes([table, table, table])
+            })
         }
     }
 
     /// Writes one RGB line of the padded picture into row `y` of the tensor.
-    static func writeLine(_ line: [UInt8], y: Int, format: TensorFormat, plane: Int, tables: ValueTables, into out: UnsafeMutableRawPointer) {
-        let w = format.width, channels = format.channels, planar = format.layout == .planar
-        func index(_ x: Int, _ c: Int) -> Int { planar ? c * plane + y * w + x : (y * w + x) * channels + c }
+    static func writeLine(_ line: UnsafePointer<UInt8>, y: Int, format: TensorFormat, tables: ValueTables, into out: UnsafeMutableRawPointer) {
         switch tables {
-        case let .bytes(t):
-            let o = out.assumingMemoryBound(to: UInt8.self)
-            for x in 0..<w {
-                for c in 0..<3 { o[index(x, c)] = t[c][Int(line[x * 3 + c])] }
-                if channels == 4 { o[index(x, 3)] = t[0][255] }
+        case let .bytes(t): t.withUnsafeBufferPointer { write(line, y: y, format: format, table: $0, into: out.assumingMemoryBound(to: UInt8.self)) }
+        case let .floats(t): t.withUnsafeBufferPointer { write(line, y: y, format: format, table: $0, into: out.assumingMemoryBound(to: Float.self)) }
+        }
+    }
+
+    @inline(__always)
+    static func write<T>(_ line: UnsafePointer<UInt8>, y: Int, format: TensorFormat, table: UnsafeBufferPointer<T>, into out: UnsafeMutablePointer<T>) {
+        guard let t = table.baseAddress else { return }
+        let w = format.width, channels = format.channels
+        if format.layout == .planar {
+            let plane = w * format.height
+            for c in 0..<3 {
+                let d = out + c * plane + y * w, tc = t + c * 256
+                for x in 0..<w { d[x] = tc[Int(line[x * 3 + c])] }
             }
-        case let .floats(t):
-            let o = out.assumingMemoryBound(to: Float.self)
+            if channels == 4 { (out + 3 * plane + y * w).update(repeating: t[255], count: w) }
+        } else {
+            let d = out + y * w * channels
             for x in 0..<w {
-                for c in 0..<3 { o[index(x, c)] = t[c][Int(line[x * 3 + c])] }
-                if channels == 4 { o[index(x, 3)] = t[0][255] }
+                for c in 0..<3 { d[x * channels + c] = t[c * 256 + Int(line[x * 3 + c])] }
+                if channels == 4 { d[x * channels + 3] = t[255] }
             }
         }
     }

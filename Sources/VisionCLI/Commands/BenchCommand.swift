@@ -31,6 +31,9 @@ enum BenchCommand {
     static func looksLikeDetector(_ path: String) throws -> Bool {
         guard let file = try? ModelFile(contentsOfFile: path) else { return true }
         if (try? file.detectionPostProcessOptions()) ?? nil != nil { return true }
+        // YOLO exports: Ultralytics' metadata, or a single output a YOLO decoder reads.
+        if (try? file.ultralyticsMetadata()) ?? nil != nil { return true }
+        if file.subgraphs.first?.outputTensors.count == 1, (try? YOLOHeadLayout.resolve(file, metadata: nil)) != nil { return true }
         let custom = (try? file.modelMetadata())??.subgraphs.first?.customMetadata ?? []
         return custom.contains { $0.name == DetectorMetadata.name }
     }
@@ -108,6 +111,8 @@ enum BenchCommand {
             fromFile = { try detect(fileImage()) }
             let loaded = try resources()
             let engine = try TasksErrorBridge.run { try ObjectDetectionEngine(resources: loaded, options: DetectorOptions(), threads: threads) }
+            // YOLO models read JPEGs as Ultralytics does (OpenCV's pixels), as `detect` does.
+            if case .yolo = engine.head { fileImage = { try MPImage(contentsOfFile: imagePath, jpegDecoding: .openCV) } }
             inference = engine.inference
             postprocess = {
                 _ = try engine.head.process(
