@@ -10,6 +10,8 @@ struct FlatBufferSplicer {
 
     enum Field {
         case u8(UInt8), i8(Int8), u16(UInt16), u32(UInt32), i32(Int32)
+        /// 8 bytes, 8-aligned in the file (the table is placed so).
+        case u64(UInt64)
         case ref(Ref)
     }
 
@@ -60,19 +62,21 @@ struct FlatBufferSplicer {
                     switch field {
                     case .u8, .i8: width = 1
                     case .u16: width = 2
+                    case .u64: width = 8
                     default: width = 4
                     }
                     size = (size + width - 1) / width * width
                     offsets[slot] = size
                     size += width
                 }
+                let wide = fields.contains { if case .u64 = $0.field { return true } else { return false } }
                 size = (size + 3) / 4 * 4
                 align(2)
                 let vtable = out.count
                 put16(4 + 2 * slots)
                 put16(size)
                 for s in 0..<slots { put16(offsets[s] ?? 0) }
-                align(4)
+                align(wide ? 8 : 4)
                 let table = out.count
                 positions[id] = table
                 put32(table - vtable)
@@ -86,6 +90,7 @@ struct FlatBufferSplicer {
                     case .u16(let v): write(Int(v), 2)
                     case .u32(let v): write(Int(v), 4)
                     case .i32(let v): write(Int(UInt32(bitPattern: v)), 4)
+                    case .u64(let v): for i in 0..<8 { out[p + i] = UInt8(truncatingIfNeeded: v >> (8 * UInt64(i))) }
                     case .ref(let r): patches.append((p, r))
                     }
                 }

@@ -74,44 +74,54 @@ extension ModelFile {
         }
         guard !blobs.isEmpty else { return nil }
 
-        var s = FlatBufferSplicer()
-        let model = s.add(.table([]))
-        let subgraphsList = s.add(.refs([]))
-        let subgraph = s.add(.table([]))
-        let operatorsList = s.add(.refs([]))
-        let codesList = s.add(.refs([]))
-        var operatorRefs: [FlatBufferSplicer.Ref] = []
-        var newCodes: [FlatBufferSplicer.Ref] = []
         var names: [String] = []
-        for (i, op) in sg.operators.enumerated() {
-            guard let blob = blobs[i] else { operatorRefs.append(.old(oldOperators[i])); continue }
-            // Parents before children: placeholders first, filled once their children exist.
-            let k = newCodes.count
-            let code = s.add(.table([]))
-            names.append("\(blob.prefix)_\(k)")
-            let name = s.add(.string(names[k]))
-            s.replace(code, with: .table([(0, .i8(Int8(OperatorCode.custom))), (1, .ref(.new(name))), (2, .i32(1)), (3, .i32(OperatorCode.custom))]))
-            newCodes.append(.new(code))
-            let opTable = try sgTable.reader.table(at: oldOperators[i])
-            let conv = s.add(.table([]))
-            let inputs = s.add(.int32s([Int32(op.inputs[0])]))
-            let options = s.add(.bytes(blob.options))
-            var fields: [(slot: Int, field: FlatBufferSplicer.Field)] = [(0, .u32(UInt32(operatorCodes.count + k))), (1, .ref(.new(inputs)))]
-            if let outs = try Self.target(opTable, 2) { fields.append((2, .ref(.old(outs)))) }
-            fields.append((5, .ref(.new(options))))
-            s.replace(conv, with: .table(fields))
-            operatorRefs.append(.new(conv))
+        let head = try Self.spliceHead(root) { shift in
+            var s = FlatBufferSplicer()
+            let model = s.add(.table([]))
+            let subgraphsList = s.add(.refs([]))
+            let subgraph = s.add(.table([]))
+            let operatorsList = s.add(.refs([]))
+            let codesList = s.add(.refs([]))
+            var operatorRefs: [FlatBufferSplicer.Ref] = []
+            var newCodes: [FlatBufferSplicer.Ref] = []
+            names = []
+            for (i, op) in sg.operators.enumerated() {
+                guard let blob = blobs[i] else { operatorRefs.append(.old(oldOperators[i])); continue }
+                // Parents before children: placeholders first, filled once their children exist.
+                let k = newCodes.count
+                let code = s.add(.table([]))
+                names.append("\(blob.prefix)_\(k)")
+                let name = s.add(.string(names[k]))
+                s.replace(code, with: .table([(0, .i8(Int8(OperatorCode.custom))), (1, .ref(.new(name))), (2, .i32(1)), (3, .i32(OperatorCode.custom))]))
+                newCodes.append(.new(code))
+                let opTable = try sgTable.reader.table(at: oldOperators[i])
+                let conv = s.add(.table([]))
+                let inputs = s.add(.int32s([Int32(op.inputs[0])]))
+                let options = s.add(.bytes(blob.options))
+                var fields: [(slot: Int, field: FlatBufferSplicer.Field)] = [(0, .u32(UInt32(operatorCodes.count + k))), (1, .ref(.new(inputs)))]
+                if let outs = try Self.target(opTable, 2) { fields.append((2, .ref(.old(outs)))) }
+                fields.append((5, .ref(.new(options))))
+                s.replace(conv, with: .table(fields))
+                operatorRefs.append(.new(conv))
+            }
+            var sgFields: [(slot: Int, field: FlatBufferSplicer.Field)] = []
+            for slot in [0, 1, 2] { if let t = try Self.target(sgTable, slot) { sgFields.append((slot, .ref(.old(t)))) } }
+            sgFields.append((3, .ref(.new(operatorsList))))
+            if let t = try Self.target(sgTable, 4) { sgFields.append((4, .ref(.old(t)))) }
+            s.replace(subgraph, with: .table(sgFields))
+            s.replace(operatorsList, with: .refs(operatorRefs))
+            s.replace(subgraphsList, with: .refs([.new(subgraph)] + oldSubgraphs.dropFirst().map { .old($0) }))
+            s.replace(codesList, with: .refs(oldCodes.map { .old($0) } + newCodes))
+            var replacing: [Int: FlatBufferSplicer.Field] = [1: .ref(.new(codesList)), 2: .ref(.new(subgraphsList))]
+            if try Self.hasAbsoluteBuffers(root) {
+                let (list, refs) = try Self.bufferList(&s, root: root, shift: shift)
+                s.replace(list, with: .refs(refs))
+                replacing[4] = .ref(.new(list))
+            }
+            s.replace(model, with: .table(try Self.modelFields(root, replacing: replacing)))
+            return (s, model)
         }
-        var sgFields: [(slot: Int, field: FlatBufferSplicer.Field)] = []
-        for slot in [0, 1, 2] { if let t = try Self.target(sgTable, slot) { sgFields.append((slot, .ref(.old(t)))) } }
-        sgFields.append((3, .ref(.new(operatorsList))))
-        if let t = try Self.target(sgTable, 4) { sgFields.append((4, .ref(.old(t)))) }
-        s.replace(subgraph, with: .table(sgFields))
-        s.replace(operatorsList, with: .refs(operatorRefs))
-        s.replace(subgraphsList, with: .refs([.new(subgraph)] + oldSubgraphs.dropFirst().map { .old($0) }))
-        s.replace(codesList, with: .refs(oldCodes.map { .old($0) } + newCodes))
-        s.replace(model, with: .table(try Self.modelFields(root, replacing: [1: .ref(.new(codesList)), 2: .ref(.new(subgraphsList))])))
-        return (s.head(root: model, fileIdentifier: ModelFile.fileIdentifier), names)
+        return (head, names)
     }
 
     /// A rewrite's `head` followed by this model's bytes: when the model is a file's mapping, the

@@ -39,8 +39,8 @@ public final class ObjectDetectionEngine: Sendable {
             guard resources.metadata != nil else {
                 var message = "Object detection models require TFLite Model Metadata but none was found"
                 // A single output may be a YOLO head the rules could not tell: say what would fit.
-                if single, let e = (Result { try YOLOHeadLayout.resolve(resources.file, metadata: nil) }).failure as? VisionCoreError {
-                    message += ". " + e.message
+                if single {
+                    do { _ = try YOLOHeadLayout.resolve(resources.file, metadata: nil) } catch let e as VisionCoreError { message += ". " + e.message }
                 }
                 throw VisionCoreError(.invalidArgument, message)
             }
@@ -64,13 +64,5 @@ public final class ObjectDetectionEngine: Sendable {
             timings.withLock { $0 = stages }
             return boxes
         }
-    }
-}
-
-extension Result {
-    /// The error of a failed result, nil on success.
-    fileprivate var failure: Failure? {
-        if case .failure(let e) = self { return e }
-        return nil
     }
 }
