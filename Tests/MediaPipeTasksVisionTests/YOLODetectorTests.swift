@@ -5,8 +5,9 @@ import VisionTestSupport
 
 /// YOLO models in MediaPipe's `ObjectDetector`: our detections against Ultralytics 8.4.190's own
 /// `predict` on the same `.tflite` files and photos (Tests/Goldens/ultralytics_yolo.json, made by
-/// scripts/yolo/make_fixtures.py and variants.py): the float and int8 detection heads (int8 with
-/// float or int8 input/output), NHWC input with a [1, N, 4+C] head, and the end-to-end model.
+/// scripts/yolo/make_fixtures.py and variants.py): the float32, float16-weight and int8 detection
+/// heads (int8 with float or int8 input/output), NHWC input with a [1, N, 4+C] head, and the
+/// end-to-end model.
 @Suite("YOLO detectors: Ultralytics' predict", .enabled(if: TestAssets.shouldRun))
 struct YOLODetectorTests {
     static func fixture(_ name: String) -> String {
@@ -44,9 +45,10 @@ struct YOLODetectorTests {
 
     /// Every golden box is found once, same class, score within 1e-3, corners within 1 px; nothing else.
     @Test(
-        "equal to Ultralytics' predict on every photo: float, int8 (float and int8 I/O) and NHWC/transposed heads, end to end",
+        "equal to Ultralytics' predict on every photo: float32, float16, int8 (float and int8 I/O) and NHWC/transposed heads, end to end",
         arguments: [
-            "yolov8t_float32.tflite", "yolov8t_int8.tflite", "yolov8t_int8io.tflite", "yolov8t_nhwc_transposed.tflite", "yolo26t_e2e_float32.tflite",
+            "yolov8t_float32.tflite", "yolov8t_float16.tflite", "yolov8t_int8.tflite", "yolov8t_int8io.tflite", "yolov8t_nhwc_transposed.tflite",
+            "yolo26t_e2e_float32.tflite",
         ])
     func goldens(model: String) throws {
         let (names, models) = try Self.goldens()

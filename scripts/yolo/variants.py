@@ -7,11 +7,14 @@
                                  "full-integer" kind Ultralytics' LiteRT backend quantizes for
   yolov8t_nhwc_transposed.tflite yolov8t_float32 without its first TRANSPOSE (input [1, H, W, 3])
                                  and with one added at the end (output [1, N, 4+C])
+  yolov8t_float16.tflite         yolov8t_float32 with every float32 constant of 2+ dimensions stored
+                                 as float16 and read through a DEQUANTIZE op — TensorFlow Lite's
+                                 float16 quantization, which Ultralytics' own exports once had
 
 The weights and every other operator are untouched and the appended metadata.json zip is kept.
 Ultralytics' predict runs on the int8-I/O model (its backend quantizes the input and dequantizes
-the output itself); the NHWC/transposed model computes exactly what yolov8t_float32 does (the
-transposes only move data), so its reference is that model's golden.
+the output itself) and on the float16 model; the NHWC/transposed model computes exactly what
+yolov8t_float32 does (the transposes only move data), so its reference is that model's golden.
 """
 import sys
 import zipfile
@@ -98,13 +101,58 @@ def nhwc_transposed(src: Path, dst: Path) -> None:
     save(model, appended, dst)
 
 
+def float16(src: Path, dst: Path) -> None:
+    model, appended = load(src)
+    sg = model.subgraphs[0]
+    dequantize = next((i for i, c in enumerate(model.operatorCodes) if max(c.builtinCode, c.deprecatedBuiltinCode) == s.BuiltinOperator.DEQUANTIZE), None)
+    if dequantize is None:
+        code = s.OperatorCodeT()
+        code.builtinCode, code.deprecatedBuiltinCode, code.version = s.BuiltinOperator.DEQUANTIZE, s.BuiltinOperator.DEQUANTIZE, 1
+        model.operatorCodes.append(code)
+        dequantize = len(model.operatorCodes) - 1
+    readers = {}  # constant tensor -> its float16 copy's DEQUANTIZE output
+    added = []
+    for op in sg.operators:
+        for k, t in enumerate(op.inputs):
+            tensor = sg.tensors[t] if t >= 0 else None
+            data = model.buffers[tensor.buffer].data if tensor is not None and tensor.buffer else None
+            if tensor is None or tensor.type != s.TensorType.FLOAT32 or data is None or len(data) == 0 or len(tensor.shape) < 2:
+                continue
+            if t not in readers:
+                half = s.TensorT()
+                half.shape, half.type, half.name = list(tensor.shape), s.TensorType.FLOAT16, tensor.name + b"_fp16"
+                buffer = s.BufferT()
+                buffer.data = np.frombuffer(np.asarray(data, dtype=np.uint8).tobytes(), dtype="<f4").astype("<f2").view(np.uint8)
+                model.buffers.append(buffer)
+                half.buffer = len(model.buffers) - 1
+                sg.tensors.append(half)
+                out = s.TensorT()
+                out.shape, out.type, out.name = list(tensor.shape), s.TensorType.FLOAT32, tensor.name + b"_dequantized"
+                empty = s.BufferT()
+                model.buffers.append(empty)
+                out.buffer = len(model.buffers) - 1
+                sg.tensors.append(out)
+                dq = s.OperatorT()
+                dq.opcodeIndex, dq.inputs, dq.outputs = dequantize, [len(sg.tensors) - 2], [len(sg.tensors) - 1]
+                added.append(dq)
+                readers[t] = len(sg.tensors) - 1
+            op.inputs[k] = readers[t]
+    sg.operators = added + list(sg.operators)
+    for t in readers:  # the float32 originals are read by nothing now
+        model.buffers[sg.tensors[t].buffer].data = None
+    print(f"  {len(readers)} float32 constants stored as float16")
+    save(model, appended, dst)
+
+
 def make(fixtures: Path = FIXTURES) -> dict[str, Path]:
     made = {
         "yolov8t_int8io.tflite": fixtures / "yolov8t_int8io.tflite",
         "yolov8t_nhwc_transposed.tflite": fixtures / "yolov8t_nhwc_transposed.tflite",
+        "yolov8t_float16.tflite": fixtures / "yolov8t_float16.tflite",
     }
     int8_io(fixtures / "yolov8t_int8.tflite", made["yolov8t_int8io.tflite"])
     nhwc_transposed(fixtures / "yolov8t_float32.tflite", made["yolov8t_nhwc_transposed.tflite"])
+    float16(fixtures / "yolov8t_float32.tflite", made["yolov8t_float16.tflite"])
     return made
 
 

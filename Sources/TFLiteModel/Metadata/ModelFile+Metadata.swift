@@ -46,6 +46,21 @@ extension ModelFile {
         return (list, refs)
     }
 
+    /// ``modelFields(_:replacing:)`` for a splice whose old bytes sit `shift` bytes later: when the
+    /// model has buffers at absolute file offsets (and `replacing` keeps the buffer list), the list
+    /// is rebuilt with those offsets moved (``bufferList(_:root:shift:)``).
+    static func splicedModelFields(
+        _ root: FlatTable, replacing: [Int: FlatBufferSplicer.Field], _ s: inout FlatBufferSplicer, shift: Int
+    ) throws -> [(slot: Int, field: FlatBufferSplicer.Field)] {
+        var replacing = replacing
+        if replacing[4] == nil, try hasAbsoluteBuffers(root) {
+            let (list, refs) = try bufferList(&s, root: root, shift: shift)
+            s.replace(list, with: .refs(refs))
+            replacing[4] = .ref(.new(list))
+        }
+        return try modelFields(root, replacing: replacing)
+    }
+
     /// A splice's head. `make(shift)` lays out the new objects for old bytes moved `shift` bytes
     /// later and returns the splicer and its root; when the model has buffers at absolute offsets
     /// the layout is made twice — to learn the head's size, then with the offsets moved by it
@@ -200,12 +215,8 @@ extension ModelFile {
                 s.replace(codesList, with: .refs(oldCodes.map { .old($0) } + [.new(code)]))
                 replacing[1] = .ref(.new(codesList))
             }
-            if try Self.hasAbsoluteBuffers(root) {
-                let (list, refs) = try Self.bufferList(&s, root: root, shift: shift)
-                s.replace(list, with: .refs(refs))
-                replacing[4] = .ref(.new(list))
-            }
-            s.replace(model, with: .table(try Self.modelFields(root, replacing: replacing)))
+            let fields = try Self.splicedModelFields(root, replacing: replacing, &s, shift: shift)
+            s.replace(model, with: .table(fields))
             return (s, model)
         }
         var out = head

@@ -112,13 +112,8 @@ extension ModelFile {
             s.replace(operatorsList, with: .refs(operatorRefs))
             s.replace(subgraphsList, with: .refs([.new(subgraph)] + oldSubgraphs.dropFirst().map { .old($0) }))
             s.replace(codesList, with: .refs(oldCodes.map { .old($0) } + newCodes))
-            var replacing: [Int: FlatBufferSplicer.Field] = [1: .ref(.new(codesList)), 2: .ref(.new(subgraphsList))]
-            if try Self.hasAbsoluteBuffers(root) {
-                let (list, refs) = try Self.bufferList(&s, root: root, shift: shift)
-                s.replace(list, with: .refs(refs))
-                replacing[4] = .ref(.new(list))
-            }
-            s.replace(model, with: .table(try Self.modelFields(root, replacing: replacing)))
+            let fields = try Self.splicedModelFields(root, replacing: [1: .ref(.new(codesList)), 2: .ref(.new(subgraphsList))], &s, shift: shift)
+            s.replace(model, with: .table(fields))
             return (s, model)
         }
         return (head, names)
