@@ -127,17 +127,19 @@ extension ImagePreprocessor {
             guard mean.count == 1 || mean.count == 3, mean.count == std.count, std.allSatisfy({ abs($0) > 1e-12 }) else {
                 throw ImagingError(.invalidRegion, "Normalization needs 1 or 3 non-zero std values and as many means, got \(mean.count) and \(std.count).")
             }
-            return .floats((0..<768).map { i in
-                let c = i / 256, m = mean.count == 1 ? mean[0] : mean[c], s = std.count == 1 ? std[0] : std[c]
-                return (Float(i & 255) - m) / s
-            })
+            return .floats(
+                (0..<768).map { i in
+                    let c = i / 256, m = mean.count == 1 ? mean[0] : mean[c], s = std.count == 1 ? std[0] : std[c]
+                    return (Float(i & 255) - m) / s
+                })
         case let .quantized(scale, zeroPoint, signed):
             guard scale.isFinite, scale > 0 else { throw ImagingError(.invalidRegion, "The input's quantization scale must be positive, got \(scale).") }
             let (lo, hi): (Float, Float) = signed ? (-128, 127) : (0, 255)
-            return .bytes((0..<768).map { i -> UInt8 in
-                let q = min(max((Float(i & 255) / 255) / scale + Float(zeroPoint), lo), hi).rounded(.towardZero)
-                return signed ? UInt8(bitPattern: Int8(q)) : UInt8(q)
-            })
+            return .bytes(
+                (0..<768).map { i -> UInt8 in
+                    let q = min(max((Float(i & 255) / 255) / scale + Float(zeroPoint), lo), hi).rounded(.towardZero)
+                    return signed ? UInt8(bitPattern: Int8(q)) : UInt8(q)
+                })
         }
     }
 

@@ -7,9 +7,13 @@
 /// even), placed at `left = round(dw − 0.1)`, `top = round(dh − 0.1)` where `dw`, `dh` are half the
 /// padding. Mapping back divides by the per-axis gain of the rounded size.
 public struct Letterbox: Equatable, Sendable {
+    /// The picture's size (upright).
     public let sourceWidth: Int, sourceHeight: Int
+    /// The tensor's size.
     public let width: Int, height: Int
+    /// The picture's size once scaled into the tensor.
     public let resizedWidth: Int, resizedHeight: Int
+    /// Where the scaled picture starts in the tensor (the left and top padding).
     public let left: Int, top: Int
 
     /// The geometry for a `sourceWidth`×`sourceHeight` picture in a `width`×`height` tensor (all positive).

@@ -33,8 +33,11 @@ public struct TensorFormat: Equatable, Sendable {
     public var height: Int
     /// 3 (RGB); 4 writes RGB plus an opaque alpha (255, or its normalized value).
     public var channels: Int
+    /// How values are written.
     public var element: Element
+    /// How the picture is fitted (stretched for MediaPipe, letterboxed for YOLO).
     public var fit: Fit
+    /// NHWC or NCHW.
     public var layout: Layout
 
     public init(width: Int, height: Int, channels: Int = 3, element: Element, fit: Fit = .stretch, layout: Layout = .interleaved) {

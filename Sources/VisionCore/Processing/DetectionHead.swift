@@ -3,7 +3,9 @@ import Imaging
 /// The post-processing a detector gets: MediaPipe's (SSD outputs described by TFLite metadata) or
 /// a YOLO decoder (Ultralytics' heads and end-to-end outputs).
 public enum DetectionHead: Sendable {
+    /// MediaPipe's SSD outputs (in-model NMS, or raw boxes and scores with anchors).
     case mediaPipe(DetectionPostprocessor)
+    /// A YOLO detection head or end-to-end output.
     case yolo(YOLOPostprocessor)
 
     /// The detections in `model`'s outputs for a `bitmapWidth`×`bitmapHeight` bitmap shown with

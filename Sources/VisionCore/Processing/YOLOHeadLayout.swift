@@ -8,8 +8,11 @@ import TFLiteModel
 ///   16 and 32 over the input (`Σ ⌈H/s⌉·⌈W/s⌉`), which tells it apart from the other layouts;
 /// - end to end, `[1, K, 6]`: K final detections `x1, y1, x2, y2, score, class` (no NMS to run).
 public enum YOLOHeadLayout: Equatable, Sendable {
+    /// `[1, 4+C, N]`: rows of box values and class scores, one column per anchor.
     case channelsFirst(classes: Int, anchors: Int)
+    /// `[1, N, 4+C]`: one row per anchor.
     case channelsLast(classes: Int, anchors: Int)
+    /// `[1, K, 6]`: final detections.
     case endToEnd(detections: Int)
 
     /// A layout forced by the caller, for shapes the rules cannot tell.

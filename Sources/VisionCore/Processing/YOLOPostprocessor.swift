@@ -18,12 +18,15 @@ import TFLiteModel
 /// pixels. `maxResults` applies last. Labels come from the model's TFLite metadata (a label file
 /// added by `vision-tasks metadata`, with display names by locale) or Ultralytics' class names.
 public struct YOLOPostprocessor: Sendable {
+    /// The output's layout.
     public let layout: YOLOHeadLayout
     /// Why ``layout`` was chosen (for `inspect`).
     public let reason: String
     /// Labels, threshold, allow/deny lists.
     public let rules: OutputHeadRules
+    /// NMS and decoding options.
     public let options: YOLOOptions
+    /// MediaPipe's `maxResults` (-1: all), applied after NMS.
     public let maxResults: Int
     /// The input tensor's size.
     public let inputWidth: Int, inputHeight: Int
@@ -34,8 +37,11 @@ public struct YOLOPostprocessor: Sendable {
 
     /// A decoded box in input pixels, before mapping back.
     public struct Candidate: Equatable, Sendable {
+        /// Corners in input pixels.
         public var x1: Float, y1: Float, x2: Float, y2: Float
+        /// The class's score.
         public var score: Float
+        /// The best allowed class.
         public var classIndex: Int
     }
 
