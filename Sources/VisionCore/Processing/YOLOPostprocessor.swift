@@ -43,6 +43,10 @@ public struct YOLOPostprocessor: Sendable {
         public var score: Float
         /// The best allowed class.
         public var classIndex: Int
+
+        public init(x1: Float, y1: Float, x2: Float, y2: Float, score: Float, classIndex: Int) {
+            (self.x1, self.y1, self.x2, self.y2, self.score, self.classIndex) = (x1, y1, x2, y2, score, classIndex)
+        }
     }
 
     /// Checks the model's output against the layout rules and builds the decoding.
