@@ -80,4 +80,28 @@ struct YOLOPostprocessorTests {
         #expect(kept.map(\.score) == [0.3, 0.9] && kept[1].x2 == 52)
         #expect(throws: VisionCoreError.self) { try [Float](repeating: 0, count: 6).withUnsafeBufferPointer { try d.candidates($0) } }
     }
+
+    @Test("an output type no YOLO decoder reads is refused when the detector is made")
+    func outputType() throws {
+        // [1, 3, 64, 64] in → SLICE [1, 3, 28, 17] → RESHAPE [1, 17, 84] → CAST → INT32 out (84 = 8² + 4² + 2² anchors).
+        var b = ModelBuilder(description: "int32 YOLO head")
+        let input = b.addTensor(Tensor(name: "image", shape: [1, 3, 64, 64], type: .float32))
+        let begin = b.addConstant(name: "begin", shape: [4], int32s: [0, 0, 0, 0])
+        let size = b.addConstant(name: "size", shape: [4], int32s: [1, 3, 28, 17])
+        let sliced = b.addTensor(Tensor(name: "sliced", shape: [1, 3, 28, 17], type: .float32))
+        let shape = b.addConstant(name: "shape", shape: [3], int32s: [1, 17, 84])
+        let float = b.addTensor(Tensor(name: "head_float", shape: [1, 17, 84], type: .float32))
+        let output = b.addTensor(Tensor(name: "head", shape: [1, 17, 84], type: .int32))
+        b.operators = [
+            ModelBuilder.Op(opcodeIndex: b.opcode(OperatorCode(builtinCode: 65)), inputs: [input, begin, size], outputs: [sliced]),
+            ModelBuilder.Op(opcodeIndex: b.opcode(OperatorCode(builtinCode: 22)), inputs: [sliced, shape], outputs: [float]),
+            ModelBuilder.Op(opcodeIndex: b.opcode(OperatorCode(builtinCode: 53)), inputs: [float], outputs: [output]),
+        ]
+        b.inputs = [input]
+        b.outputs = [output]
+        let resources = try ModelResources(bytes: try b.build())
+        #expect(
+            throws: VisionCoreError(.invalidArgument, "Expected the YOLO output to have type FLOAT32, FLOAT16, INT8 or UINT8, found INT32 instead.")
+        ) { try ObjectDetectionEngine(resources: resources, options: DetectorOptions()) }
+    }
 }

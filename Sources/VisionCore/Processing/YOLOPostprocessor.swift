@@ -57,6 +57,9 @@ public struct YOLOPostprocessor: Sendable {
             throw VisionCoreError(.invalidArgument, "A YOLO detector's input must be [1, H, W, 3] or [1, 3, H, W].")
         }
         (inputWidth, inputHeight) = (input.width, input.height)
+        if let output = file.subgraphs.first?.outputTensors.first, ![.float32, .float16, .int8, .uint8].contains(output.type) {
+            throw VisionCoreError(.invalidArgument, "Expected the YOLO output to have type FLOAT32, FLOAT16, INT8 or UINT8, found \(output.type) instead.")
+        }
         guard yolo.iouThreshold.isFinite, (0...1).contains(yolo.iouThreshold) else {
             throw VisionCoreError(.invalidArgument, "The YOLO IoU threshold must be between 0 and 1, got \(yolo.iouThreshold).")
         }
