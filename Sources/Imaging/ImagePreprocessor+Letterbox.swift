@@ -19,9 +19,10 @@ extension ImagePreprocessor {
         // The upright picture, packed.
         var source = bitmap
         if source.format == .nv12 {
-            var rgb = [UInt8](repeating: 0, count: bitmap.width * bitmap.height * 3)
-            Self.nv12ToRGB(bitmap, into: &rgb)
-            source = try Bitmap(width: bitmap.width, height: bitmap.height, format: .rgb8, pixels: rgb)
+            let needed = bitmap.width * bitmap.height * 3
+            if scratch.count != needed { scratch = [UInt8](repeating: 0, count: needed) }
+            Self.nv12ToRGB(bitmap, into: &scratch)
+            source = try Bitmap(width: bitmap.width, height: bitmap.height, format: .rgb8, pixels: scratch)
         }
         if orientation != .up { source = source.upright(orientation) }
         let channelOffsets: (Int, Int, Int)

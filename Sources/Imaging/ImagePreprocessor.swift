@@ -11,7 +11,8 @@ import Dispatch
 /// pixel, with 15-bit fixed-point weights. The instance keeps scratch memory between calls, so a
 /// preprocessor reused frame after frame allocates nothing (NV12 input uses one scratch RGB frame).
 public final class ImagePreprocessor {
-    private var scratch: [UInt8] = []
+    /// The RGB frame NV12 input is converted into, kept between calls (both fits use it).
+    var scratch: [UInt8] = []
     /// Threads that share the rows of a tensor (1 = the calling thread only). Set it to the
     /// inference thread count: with more than one, each thread writes its own band of rows.
     public var threads: Int = 1

@@ -73,6 +73,24 @@ struct LetterboxTests {
         }
     }
 
+    @Test("NV12 frames letterbox through the reused RGB scratch: each call its own frame's colour")
+    func nv12() throws {
+        let p = ImagePreprocessor()
+        let format = TensorFormat(width: 32, height: 32, element: .uint8, fit: .letterbox(padding: 114))
+        var previous: [UInt8] = []
+        for luma in [UInt8(60), UInt8(180)] {
+            // A gray frame: Y = luma, neutral chroma.
+            let pixels = [UInt8](repeating: luma, count: 64 * 32) + [UInt8](repeating: 128, count: 64 * 16)
+            let frame = try Bitmap(width: 64, height: 32, format: .nv12, pixels: pixels)
+            let tensor = try p.bytes(frame, format: format)
+            let inside = Array(tensor[(16 * 32 + 16) * 3..<(16 * 32 + 16) * 3 + 3])
+            let expected = try p.bytes(try Bitmap(width: 64, height: 32, format: .rgb8, fill: (inside[0], inside[0], inside[0])), format: format)
+            #expect(Array(tensor.prefix(3)) == [114, 114, 114] && inside != previous && inside.allSatisfy { abs(Int($0) - Int(luma)) <= 12 })
+            #expect(tensor == expected, "\(inside) for luma \(luma)")
+            previous = inside
+        }
+    }
+
     @Test("JPEGDecoding.openCV gives cv2.imread's pixels on every shared JPEG", .enabled(if: TestAssets.shouldRun))
     func openCVPixels() throws {
         let expected = try #require(try Goldens.dictionary("ultralytics_letterbox.json")["opencvJPEG"] as? [String: String])

@@ -31,9 +31,7 @@ enum BenchCommand {
     static func looksLikeDetector(_ path: String) throws -> Bool {
         guard let file = try? ModelFile(contentsOfFile: path) else { return true }
         if (try? file.detectionPostProcessOptions()) ?? nil != nil { return true }
-        // YOLO exports: Ultralytics' metadata, or a single output a YOLO decoder reads.
-        if (try? file.ultralyticsMetadata()) ?? nil != nil { return true }
-        if file.subgraphs.first?.outputTensors.count == 1, (try? YOLOHeadLayout.resolve(file, metadata: nil)) != nil { return true }
+        if YOLOHeadLayout.applies(to: file, metadata: (try? file.ultralyticsMetadata()) ?? nil, override: nil) { return true }
         let custom = (try? file.modelMetadata())??.subgraphs.first?.customMetadata ?? []
         return custom.contains { $0.name == DetectorMetadata.name }
     }

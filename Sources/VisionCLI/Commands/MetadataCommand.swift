@@ -56,9 +56,7 @@ enum MetadataCommand {
         }
         let ultralytics = (try? file.ultralyticsMetadata()) ?? nil
         let head = args.string(.head).flatMap(YOLOHeadLayout.Override.init(rawValue:))
-        if file.subgraphs[0].outputTensors.count == 1,
-            head != nil || ultralytics != nil || (try? YOLOHeadLayout.resolve(file, metadata: nil)) != nil
-        {
+        if file.subgraphs[0].outputTensors.count == 1, YOLOHeadLayout.applies(to: file, metadata: ultralytics, override: head) {
             return try yolo(file, args, ultralytics: ultralytics, head: head, output: output, console)
         }
         if file.subgraphs[0].outputTensors.count == 1 && args.string(.anchorStrides) == nil && !args.flag(.blazefaceShortRange) {

@@ -31,7 +31,7 @@ public final class ObjectDetectionEngine: Sendable {
         let ultralytics = (try? resources.file.ultralyticsMetadata()) ?? nil
         let single = resources.file.subgraphs[0].outputTensors.count == 1
         let spec: ImageTensorSpec
-        if yolo.head != nil || ultralytics != nil || (single && (try? YOLOHeadLayout.resolve(resources.file, metadata: nil)) != nil) {
+        if YOLOHeadLayout.applies(to: resources.file, metadata: ultralytics, override: yolo.head) {
             let post = try YOLOPostprocessor(resources: resources, metadata: ultralytics, options: options, yolo: yolo)
             spec = try ImageTensorSpec(letterboxFor: resources)
             head = .yolo(post)

@@ -93,6 +93,14 @@ public enum YOLOHeadLayout: Equatable, Sendable {
         throw refuse(anchors == nil ? "the input is neither [1, H, W, 3] nor [1, 3, H, W]" : "neither side is the anchor count")
     }
 
+    /// Whether `file` is decoded as a YOLO detector — the one rule the detector, `metadata` and
+    /// `bench` share: an override forces it, Ultralytics' metadata claims it, or the single output
+    /// fits a layout.
+    public static func applies(to file: ModelFile, metadata: UltralyticsMetadata?, override: Override?) -> Bool {
+        override != nil || metadata != nil
+            || (file.subgraphs.first?.outputTensors.count == 1 && (try? resolve(file, metadata: nil)) != nil)
+    }
+
     /// One line for `inspect`.
     public var summary: String {
         switch self {
