@@ -5,7 +5,8 @@ import Foundation
 public final class ClassificationResult: NSObject, Sendable {
     /// One entry per output head, in the model's order.
     public let classifications: [Classifications]
-    /// 0 unless the model sets it (MediaPipe's behaviour).
+    /// The input's timestamp, as MediaPipe sets it: the frame's in video and live-stream modes,
+    /// 0, 1000, 2000, … for successive image-mode calls (MediaPipe's synthetic timestamps).
     public let timestampInMilliseconds: Int
 
     /// A classification result.

@@ -84,9 +84,11 @@ public final class ImageClassifier: NSObject, Sendable {
         return try TasksError.wrap { try engine.classify(image.bitmap, orientation: image.orientation, region: region).map(Classifications.init) }
     }
 
+    /// The task result for `heads` at `timestamp`: MediaPipe puts the input's timestamp in both the
+    /// task result and its classification result (image mode: its synthetic 0, 1000, 2000, …).
     static func result(_ heads: [Classifications], _ timestamp: Int) -> ImageClassifierResult {
         ImageClassifierResult(
-            classificationResult: ClassificationResult(classifications: heads, timestampInMilliseconds: 0),
+            classificationResult: ClassificationResult(classifications: heads, timestampInMilliseconds: timestamp),
             timestampInMilliseconds: timestamp)
     }
 

@@ -74,6 +74,8 @@ struct DamagedJPEGTests {
             #expect(e.code == .tooLarge)
             #expect(e.message.contains("65000x65000"))
         }
-        #expect(ProcessMemory.residentBytes() - before < 64 << 20)
+        // The whole process's memory, which suites running beside this one also move (by up to ~100 MB):
+        // decoding the declared picture would take 65000×65000 = 3.9 GiB, far over this bound.
+        #expect(ProcessMemory.residentBytes() - before < 1 << 30)
     }
 }

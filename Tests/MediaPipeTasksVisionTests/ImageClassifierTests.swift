@@ -223,7 +223,9 @@ struct ImageClassifierModeTests {
         let still = try ImageClassifier(options: Self.options(.image)).classify(image: image)
         #expect(still.classificationResult.classifications[0].categories.first?.categoryName == "Egyptian cat")
         let video = try ImageClassifier(options: Self.options(.video))
-        #expect(try video.classify(videoFrame: image, timestampInMilliseconds: 10).classificationResult == still.classificationResult)
+        #expect(
+            try video.classify(videoFrame: image, timestampInMilliseconds: 10).classificationResult.classifications
+                == still.classificationResult.classifications)
         #expect(
             ImageClassifierSyntheticTests.message { _ = try video.classify(videoFrame: image, timestampInMilliseconds: 10) }
                 == "INVALID_ARGUMENT: Input timestamp must be monotonically increasing.")
@@ -237,7 +239,7 @@ struct ImageClassifierModeTests {
         try live.classifyAsync(image: image, timestampInMilliseconds: 6, regionOfInterest: CGRect(x: 0.1, y: 0.1, width: 0.5, height: 0.5))
         live.waitUntilIdle()
         #expect(collector.timestamps == [5, 6])
-        #expect(collector.results.first?.classificationResult == still.classificationResult)
+        #expect(collector.results.first?.classificationResult.classifications == still.classificationResult.classifications)
         #expect(
             ImageClassifierSyntheticTests.message { _ = try ImageClassifier(options: Self.options(.liveStream)) }?
                 .hasPrefix("The vision task is in live stream mode.") == true)
@@ -245,5 +247,56 @@ struct ImageClassifierModeTests {
         #expect(
             ImageClassifierSyntheticTests.message { _ = try ImageClassifier(options: Self.options(.image)).classify(image: mirrored) }?
                 .hasPrefix("Unsupported UIImageOrientation.") == true)
+    }
+}
+
+/// MediaPipe 1.2.2's result timestamps (`Tests/Goldens/mediapipe_timestamps.json`, from its Python API):
+/// the classifier's result carries the input's timestamp in every running mode.
+@Suite("Result timestamps as MediaPipe's", .enabled(if: TestAssets.shouldRun))
+struct ResultTimestampTests {
+    static func golden() throws -> [String: Any] {
+        try #require(try Goldens.dictionary("mediapipe_timestamps.json")["classifier"] as? [String: Any])
+    }
+
+    static func top(_ result: ImageClassifierResult) -> String? {
+        result.classificationResult.classifications.first?.categories.first?.categoryName
+    }
+
+    @Test("image mode: 0, 1000, 2000 in the task result and its classification result")
+    func imageMode() throws {
+        let golden = try Self.golden()
+        let classifier = try ImageClassifier(options: ImageClassifierModeTests.options(.image))
+        let image = try MPImage(contentsOfFile: TestAssets.image(try #require(golden["image"] as? String)))
+        let results = try (0..<3).map { _ in try classifier.classify(image: image) }
+        let expected = try #require(golden["image_mode"] as? [Int])
+        #expect(results.map(\.classificationResult.timestampInMilliseconds) == expected)
+        #expect(results.map(\.timestampInMilliseconds) == expected)
+        let tops = try #require(golden["image_mode_top"] as? [[String: Any]])
+        #expect(results.map(Self.top) == tops.map { $0["name"] as? String })
+    }
+
+    @Test("video mode: each frame's timestamp")
+    func videoMode() throws {
+        let golden = try #require(try Self.golden()["video_mode"] as? [String: Any])
+        let classifier = try ImageClassifier(options: ImageClassifierModeTests.options(.video))
+        let image = try MPImage(contentsOfFile: TestAssets.image("dog.jpg"))
+        let timestamps = try #require(golden["timestamps"] as? [Int])
+        let results = try timestamps.map { try classifier.classify(videoFrame: image, timestampInMilliseconds: $0) }
+        #expect(results.map(\.classificationResult.timestampInMilliseconds) == golden["result_timestamps"] as? [Int])
+        #expect(results.map(\.timestampInMilliseconds) == golden["result_timestamps"] as? [Int])
+    }
+
+    @Test("live stream: each frame's timestamp in the result and in the callback")
+    func liveStream() throws {
+        let golden = try #require(try Self.golden()["live_stream"] as? [String: Any])
+        let collector = ClassificationCollector()
+        let classifier = try ImageClassifier(options: ImageClassifierModeTests.options(.liveStream, collector))
+        let image = try MPImage(contentsOfFile: TestAssets.image("dog.jpg"))
+        for t in try #require(golden["timestamps"] as? [Int]) {
+            try classifier.classifyAsync(image: image, timestampInMilliseconds: t)
+            classifier.waitUntilIdle()
+        }
+        #expect(collector.results.map(\.classificationResult.timestampInMilliseconds) == golden["result_timestamps"] as? [Int])
+        #expect(collector.timestamps == golden["callback_timestamps"] as? [Int])
     }
 }

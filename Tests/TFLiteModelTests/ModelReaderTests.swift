@@ -206,7 +206,7 @@ struct ModelReaderTests {
 
     @Test("a garbage file is refused with MediaPipe's wording")
     func garbage() throws {
-        var rng = SystemRandomNumberGenerator()
+        var rng = TestRandom(state: TestRandom.seed(default: 0x0BAD_F11E))
         let junk = (0..<5000).map { _ in UInt8.random(in: 0...255, using: &rng) }
         #expect(throws: TFLiteModelError.self) { try ModelFile(bytes: junk) }
         do {
@@ -218,10 +218,25 @@ struct ModelReaderTests {
         }
     }
 
-    @Test("mutated models never crash the reader")
+    @Test("mutated models never crash the reader: every refusal is a typed error with a message")
     func mutationsNeverTrap() throws {
         let bytes = try TestAssets.bytes(TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"))
-        var rng = SystemRandomNumberGenerator()
+        let seed = TestRandom.seed(default: 0x5EED_2026)
+        var rng = TestRandom(state: seed)
+        var refused = 0
+        var parsed = 0
+        /// Runs one reader call: a result, or a `TFLiteModelError` with a message; anything else is a failure.
+        func check<T>(_ what: String, _ round: Int, _ body: () throws -> T) -> T? {
+            do {
+                return try body()
+            } catch let e as TFLiteModelError {
+                refused += 1
+                #expect(!e.message.isEmpty, "seed \(seed), round \(round): \(what) refused without a message")
+            } catch {
+                Issue.record("seed \(seed), round \(round): \(what) threw an untyped error: \(error)")
+            }
+            return nil
+        }
         // Mutate the flatbuffer's head (tables, vtables, offsets) and the metadata/zip at the tail.
         for round in 0..<300 {
             var copy = bytes
@@ -229,12 +244,16 @@ struct ModelReaderTests {
                 let region = round % 2 == 0 ? 0..<min(4096, copy.count) : (copy.count - 3000)..<copy.count
                 copy[Int.random(in: region, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
             }
-            if let model = try? ModelFile(bytes: copy) {
-                _ = try? model.modelMetadata()
-                _ = try? model.detectionPostProcessOptions()
-                if let zip = try? model.associatedFiles() { for e in zip.entries { _ = try? zip.contents(of: e) } }
-                for i in 0..<min(model.bufferCount, 64) { _ = try? model.buffer(i) }
+            guard let model = check("ModelFile", round, { try ModelFile(bytes: copy) }) else { continue }
+            parsed += 1
+            _ = check("modelMetadata", round) { try model.modelMetadata() }
+            _ = check("detectionPostProcessOptions", round) { try model.detectionPostProcessOptions() }
+            if let zip = check("associatedFiles", round, { try model.associatedFiles() }) ?? nil {
+                for e in zip.entries { _ = check("zip entry \(e.name)", round) { try zip.contents(of: e) } }
             }
+            for i in 0..<min(model.bufferCount, 64) { _ = check("buffer \(i)", round) { try model.buffer(i) } }
         }
+        // Both outcomes are exercised: damage that the reader refuses, and damage it reads past.
+        #expect(refused > 0 && parsed > 0, "seed \(seed): \(refused) refusals, \(parsed) models parsed")
     }
 }

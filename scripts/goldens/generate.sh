@@ -18,4 +18,5 @@ face=$(mktemp -d)/face_detection_short_range_detector.tflite
   --blazeface-short-range --keypoints 6 --box-scale 128 --no-exp-box-size
 "$venv/bin/python" mediapipe_detector_goldens.py "$assets" "$face" > "$root/Tests/Goldens/mediapipe_detector.json"
 "$venv/bin/python" mediapipe_classifier_goldens.py "$assets" > "$root/Tests/Goldens/mediapipe_classifier.json"
+"$venv/bin/python" mediapipe_timestamp_goldens.py "$assets" > "$root/Tests/Goldens/mediapipe_timestamps.json"
 echo "goldens written to $root/Tests/Goldens"

@@ -3,6 +3,7 @@ import LiteRT
 
 /// `vision-tasks soak`: loads, compiles, runs and destroys a model many times and reports the
 /// process's resident memory before and after — a leak check that runs in a process of its own.
+/// With `--live --image PICTURE`: a live stream under pressure instead (``LiveStreamSoak``).
 enum SoakCommand {
     static func residentBytes() -> Int {
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
@@ -15,13 +16,19 @@ enum SoakCommand {
         name: "soak", summary: "load, compile, run and destroy a model many times; report resident memory (leak check)",
         options: [
             TaskArguments.model,
-            OptionSpec(.cycles, .integer(1...10_000_000), "N", default: "300", help: "cycles after 20 warm-up cycles"),
+            OptionSpec(.cycles, .integer(1...10_000_000), "N", default: "300", help: "cycles after 20 warm-up cycles (frames with --live)"),
             OptionSpec(.json, .flag, help: "one JSON object"),
+            OptionSpec(.live, .flag, help: "a detector's live stream at 4x its processing rate instead (JSON: delivered, dropped, memory)"),
+            OptionSpec(.image, .text, "PICTURE", help: "the picture streamed with --live"),
         ], run: run)
 
     static func run(_ p: ParsedCommand, _ console: Console) throws {
         let path = try ModelZoo.resolve(try TaskArguments.requiredModel(p))
         let cycles = p.int(.cycles) ?? 300
+        if p.flag(.live) {
+            guard let image = p.string(.image) else { throw CLIError.usage("soak --live needs --image PICTURE") }
+            return try LiveStreamSoak.run(model: path, image: image, frames: cycles, console: console)
+        }
         let json = p.flag(.json)
         func cycle() throws {
             let compiled = try CompiledModel(model: try Model(path: path))
