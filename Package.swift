@@ -38,8 +38,10 @@ let package = Package(
                                                   .linkedLibrary("swscale"), .linkedLibrary("avutil"), .linkedLibrary("avdevice")]),
         // Video files in (decoded frames with timestamps) and out (encoded annotated frames).
         .target(name: "Video", dependencies: ["CFFmpeg", "Imaging", "UIKitCompat", "Locking"]),
-        // Whole regular files read without blocking on FIFOs or devices.
-        .target(name: "FileInput"),
+        // OpenSSL's libcrypto (SHA-256 over mapped files).
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // Whole regular files read without blocking on FIFOs or devices; their SHA-256.
+        .target(name: "FileInput", dependencies: ["CCrypto"]),
         .target(name: "TFLiteModel", dependencies: ["CZlib", "FileInput"]),
         .target(name: "Imaging", dependencies: ["CJPEG", "CPNG", "CZlib", "FileInput", "Locking"]),
         .target(name: "VisionCore", dependencies: ["LiteRT", "TFLiteModel", "Imaging", "FileInput", "Locking", "VisionAnalytics"]),

@@ -1,50 +1,48 @@
-/// SHA-256 (FIPS 180-4): pinned digests of downloaded models, and tensors and pixels compared with golden digests.
-public enum SHA256 {
-    static let k: [UInt32] = [
-        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-    ]
+import CCrypto
 
-    /// The lowercase hex digest of `data`.
-    public static func hex<C: Collection>(_ data: C) -> String where C.Element == UInt8 {
-        var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
-        var msg = Array(data)
-        let bitLength = UInt64(msg.count) * 8
-        msg.append(0x80)
-        while msg.count % 64 != 56 { msg.append(0) }
-        for i in (0..<8).reversed() { msg.append(UInt8((bitLength >> (UInt64(i) * 8)) & 0xff)) }
-        var w = [UInt32](repeating: 0, count: 64)
-        for chunk in stride(from: 0, to: msg.count, by: 64) {
-            for i in 0..<16 {
-                let b = chunk + i * 4
-                w[i] = UInt32(msg[b]) << 24 | UInt32(msg[b + 1]) << 16 | UInt32(msg[b + 2]) << 8 | UInt32(msg[b + 3])
+/// SHA-256 digests — pinned digests of downloaded models, tensors and pixels compared with golden
+/// digests — computed by OpenSSL's libcrypto (its SHA-NI / AVX2 code where the CPU has it), streamed
+/// over the bytes in place: hashing a mapped 1 GB model reads its pages once and copies nothing.
+public enum SHA256 {
+    /// Bytes handed to the digest per update: the mapping's pages are read in order, a chunk at a time.
+    static let chunk = 1 << 20
+
+    /// The lowercase hex digest of the bytes in `buffer`.
+    public static func hex(_ buffer: UnsafeRawBufferPointer) throws -> String {
+        guard let context = EVP_MD_CTX_new() else { throw failure("EVP_MD_CTX_new") }
+        defer { EVP_MD_CTX_free(context) }
+        guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else { throw failure("EVP_DigestInit_ex") }
+        var offset = 0
+        while offset < buffer.count {
+            let count = min(chunk, buffer.count - offset)
+            guard EVP_DigestUpdate(context, buffer.baseAddress.map { $0 + offset }, count) == 1 else {
+                throw failure("EVP_DigestUpdate")
             }
-            for i in 16..<64 {
-                let s0 = (w[i - 15] >> 7 | w[i - 15] << 25) ^ (w[i - 15] >> 18 | w[i - 15] << 14) ^ (w[i - 15] >> 3)
-                let s1 = (w[i - 2] >> 17 | w[i - 2] << 15) ^ (w[i - 2] >> 19 | w[i - 2] << 13) ^ (w[i - 2] >> 10)
-                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-            }
-            var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
-            for i in 0..<64 {
-                let s1 = (e >> 6 | e << 26) ^ (e >> 11 | e << 21) ^ (e >> 25 | e << 7)
-                let ch = (e & f) ^ (~e & g)
-                let t1 = hh &+ s1 &+ ch &+ k[i] &+ w[i]
-                let s0 = (a >> 2 | a << 30) ^ (a >> 13 | a << 19) ^ (a >> 22 | a << 10)
-                let maj = (a & b) ^ (a & c) ^ (b & c)
-                let t2 = s0 &+ maj
-                (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-            }
-            h = [h[0] &+ a, h[1] &+ b, h[2] &+ c, h[3] &+ d, h[4] &+ e, h[5] &+ f, h[6] &+ g, h[7] &+ hh]
+            offset += count
         }
-        return h.map { word in
-            let s = String(word, radix: 16)
-            return String(repeating: "0", count: 8 - s.count) + s
-        }.joined()
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        guard EVP_DigestFinal_ex(context, &digest, &length) == 1, length == 32 else { throw failure("EVP_DigestFinal_ex") }
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
+        for byte in digest.prefix(32) {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The lowercase hex digest of `data` (read in place when its storage is contiguous).
+    public static func hex<C: Collection>(_ data: C) throws -> String where C.Element == UInt8 {
+        if let digest = try data.withContiguousStorageIfAvailable({ try hex(UnsafeRawBufferPointer($0)) }) { return digest }
+        return try Array(data).withUnsafeBytes { try hex($0) }
+    }
+
+    /// The lowercase hex digest of a file's bytes — its mapping, or the copy it holds.
+    public static func hex(_ file: FileBytes) throws -> String { try hex(file.buffer) }
+
+    private static func failure(_ function: String) -> FileInputError {
+        FileInputError(.unreadable, "SHA-256: libcrypto's \(function) failed (out of memory?).")
     }
 }

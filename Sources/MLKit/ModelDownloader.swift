@@ -50,14 +50,14 @@ public final class ModelDownloader: Sendable {
             throw MLKitError(.permissionDenied, "Cannot create the model cache \(cacheDirectory.path): \(error.localizedDescription)", underlying: error)
         }
         let target = cacheDirectory.appendingPathComponent(name)
-        if let cached = try? RegularFile.read(target.path, maxBytes: maxBytes), SHA256.hex(cached) == digest { return target }
+        // Both digests are taken over the files' mappings: the model is never copied into memory.
+        if let cached = try? FileBytes(mapping: target.path, maxBytes: maxBytes), (try? SHA256.hex(cached)) == digest { return target }
         let part = cacheDirectory.appendingPathComponent(name + ".part")
         try fetch(url, into: part)
-        let bytes: [UInt8]
-        do { bytes = try RegularFile.read(part.path, maxBytes: maxBytes) } catch {
+        let actual: String
+        do { actual = try SHA256.hex(FileBytes(mapping: part.path, maxBytes: maxBytes)) } catch {
             throw MLKitError(.unknown, "Cannot read the downloaded \(part.path): \(error)", underlying: error)
         }
-        let actual = SHA256.hex(bytes)
         guard actual == digest else {
             try? FileManager.default.removeItem(at: part)
             throw MLKitError(.modelHashMismatch, "The model downloaded from \(url.absoluteString) has sha256 \(actual), expected \(digest); it was discarded.")

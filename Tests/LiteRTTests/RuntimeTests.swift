@@ -114,7 +114,7 @@ struct InferenceTests {
             #expect(model.outputs[i].name == o["name"] as? String)
             #expect(model.outputs[i].shape == o["runtime_shape"] as? [Int])
             let bytes = try model.outputBytes(i)
-            #expect(SHA256.hex(bytes) == o["sha256"] as? String, "\(name) output \(i)")
+            #expect(try SHA256.hex(bytes) == o["sha256"] as? String, "\(name) output \(i)")
         }
     }
 

@@ -43,7 +43,7 @@ final class ModelDownloaderTests {
         #expect(port > 0)
         let cache = folder.appendingPathComponent("cache")
         let downloader = ModelDownloader(cacheDirectory: cache, timeout: 10)
-        let digest = SHA256.hex(model)
+        let digest = try SHA256.hex(model)
         let local = try downloader.localModel(from: url("files/model.tflite"), sha256: digest)
         #expect(local.path == cache.appendingPathComponent("model.tflite").path)
         #expect(try TestAssets.bytes(local.path) == model)
@@ -58,7 +58,7 @@ final class ModelDownloaderTests {
         func code(_ body: () throws -> Void) -> MLKitErrorCode? {
             do { try body(); return nil } catch let e as MLKitError { return e.mlkitCode } catch { return nil }
         }
-        let digest = SHA256.hex(model)
+        let digest = try SHA256.hex(model)
         #expect(code { _ = try downloader.download(from: url("files/absent.tflite"), sha256: digest) } == .notFound)
         #expect(code { _ = try downloader.download(from: url("files/model.tflite"), sha256: String(repeating: "0", count: 64)) } == .modelHashMismatch)
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("errors/model.tflite.part").path))
@@ -71,7 +71,7 @@ final class ModelDownloaderTests {
     func resume() throws {
         let cache = folder.appendingPathComponent("resume")
         let downloader = ModelDownloader(cacheDirectory: cache, timeout: 5)
-        let digest = SHA256.hex(model)
+        let digest = try SHA256.hex(model)
         do {
             _ = try downloader.download(from: url("drop/model.tflite"), sha256: digest, fileName: "model.tflite")
             Issue.record("the cut download succeeded")
@@ -85,5 +85,26 @@ final class ModelDownloaderTests {
         #expect(try TestAssets.bytes(local.path) == model)
         let log = try JSONSerialization.jsonObject(with: Data(contentsOf: url("log"))) as? [Any]
         #expect((log?.last as? String) == "bytes=\(model.count / 2)-")
+    }
+}
+
+/// The digest the downloader pins models with: libcrypto's SHA-256, streamed over the bytes in place.
+@Suite("SHA-256 of bytes and mapped files")
+struct SHA256Tests {
+    @Test("FIPS 180-4 vectors, a stream across several chunks, and a mapped file equal to its bytes")
+    func vectors() throws {
+        #expect(try SHA256.hex([UInt8]()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(try SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        // 3 MiB + 5: three whole chunks and a partial one (Python's hashlib gives the same digest).
+        let long = (0..<(3 << 20) + 5).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let expected = "41fbed9f0d5d1683eb3c1727486c0baf37666b085228ba7ea57e041d65994e28"
+        #expect(try SHA256.hex(long) == expected)
+        #expect(try SHA256.hex(long.lazy.map { $0 }) == expected)  // not contiguous: copied once
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("vt-sha-\(UUID().uuidString)").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(long)))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let mapped = try FileBytes(mapping: path, maxBytes: 1 << 30)
+        #expect(mapped.isMapped)
+        #expect(try SHA256.hex(mapped) == expected)
     }
 }
