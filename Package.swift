@@ -7,10 +7,6 @@ let package = Package(
         .library(name: "MediaPipeTasksVision", targets: ["MediaPipeTasksVision"]),
         .library(name: "MLKit", targets: ["MLKit"]),
         .library(name: "UIKitCompat", targets: ["UIKitCompat"]),
-        .library(name: "VisionCore", targets: ["VisionCore"]),
-        .library(name: "TFLiteModel", targets: ["TFLiteModel"]),
-        .library(name: "Imaging", targets: ["Imaging"]),
-        .library(name: "LiteRT", targets: ["LiteRT"]),
         .library(name: "Video", targets: ["Video"]),
         .library(name: "VisionAnalytics", targets: ["VisionAnalytics"]),
         .executable(name: "vision-tasks", targets: ["vision-tasks"]),
@@ -37,13 +33,13 @@ let package = Package(
         .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"),
                                                   .linkedLibrary("swscale"), .linkedLibrary("avutil"), .linkedLibrary("avdevice")]),
         // Video files in (decoded frames with timestamps) and out (encoded annotated frames).
-        .target(name: "Video", dependencies: ["CFFmpeg", "Imaging", "UIKitCompat", "Locking"]),
+        .target(name: "Video", dependencies: ["CFFmpeg", "Imaging", "Locking"]),
         // OpenSSL's libcrypto (SHA-256 over mapped files).
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Whole regular files read without blocking on FIFOs or devices; their SHA-256.
         .target(name: "FileInput", dependencies: ["CCrypto"]),
         .target(name: "TFLiteModel", dependencies: ["CZlib", "FileInput"]),
-        .target(name: "Imaging", dependencies: ["CJPEG", "CPNG", "CZlib", "FileInput", "Locking"]),
+        .target(name: "Imaging", dependencies: ["CJPEG", "CPNG", "FileInput", "Locking"]),
         .target(name: "VisionCore", dependencies: ["LiteRT", "TFLiteModel", "Imaging", "FileInput", "Locking", "VisionAnalytics"]),
         // Linux stand-ins for the UIKit / Core Video / Core Media types the seeds hand to the APIs.
         .target(name: "UIKitCompat", dependencies: ["Imaging", "Locking"]),

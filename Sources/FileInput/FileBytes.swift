@@ -15,11 +15,11 @@
 /// rename is safe; to be independent of the file, load a copy of its bytes instead.
 // @unchecked Sendable: every stored property is a `let` and the bytes are never written after
 // initialization (a read-only mapping, or a private copy).
-public final class FileBytes: @unchecked Sendable {
+package final class FileBytes: @unchecked Sendable {
     /// The bytes.
-    public let buffer: UnsafeRawBufferPointer
+    package let buffer: UnsafeRawBufferPointer
     /// Whether the bytes are (or end with) a mapping of a file, rather than a copy in memory.
-    public let isMapped: Bool
+    package let isMapped: Bool
     /// The mapped region (it can start before ``buffer``).
     private let region: UnsafeMutableRawPointer?
     private let regionLength: Int
@@ -28,7 +28,7 @@ public final class FileBytes: @unchecked Sendable {
     private let file: (path: String, info: stat)?
 
     /// Number of bytes.
-    public var count: Int { buffer.count }
+    package var count: Int { buffer.count }
 
     private init(
         buffer: UnsafeRawBufferPointer, region: UnsafeMutableRawPointer? = nil, regionLength: Int = 0,
@@ -54,7 +54,7 @@ public final class FileBytes: @unchecked Sendable {
     }
 
     /// A 64-byte-aligned copy of `bytes`.
-    public convenience init<Bytes: Collection>(copying bytes: Bytes) where Bytes.Element == UInt8 {
+    package convenience init<Bytes: Collection>(copying bytes: Bytes) where Bytes.Element == UInt8 {
         let copy =
             bytes.withContiguousStorageIfAvailable { Self.alignedCopy(of: [UnsafeRawBufferPointer($0)]) }
             ?? Array(bytes).withUnsafeBytes { Self.alignedCopy(of: [$0]) }
@@ -63,7 +63,7 @@ public final class FileBytes: @unchecked Sendable {
 
     /// The regular file at `path` (at most `maxBytes`), mapped read-only — or read into memory when
     /// the file system cannot map it. Errors as ``RegularFile/read(_:maxBytes:)``'s.
-    public convenience init(mapping path: String, maxBytes: Int) throws {
+    package convenience init(mapping path: String, maxBytes: Int) throws {
         let (fd, info) = try RegularFile.open(path, maxBytes: maxBytes)
         defer { close(fd) }
         let size = Int(info.st_size)
@@ -79,7 +79,7 @@ public final class FileBytes: @unchecked Sendable {
     /// cache) — if it is still the same file (device, inode, size and modification time; one
     /// replaced since is not mapped) —, else both are copied. `head.count` must be a multiple of 64
     /// for the result to be mapped (it starts on a 64-byte boundary either way).
-    public convenience init(head: [UInt8], followedBy tail: FileBytes) {
+    package convenience init(head: [UInt8], followedBy tail: FileBytes) {
         let page = max(Int(sysconf(Int32(_SC_PAGESIZE))), 4096)
         let headPages = (head.count + page - 1) / page * page
         let length = headPages + tail.count
@@ -124,18 +124,18 @@ public final class FileBytes: @unchecked Sendable {
 
     /// The byte at `index` (traps outside 0..<``count``, as an array would).
     @inline(__always)
-    public subscript(index: Int) -> UInt8 {
+    package subscript(index: Int) -> UInt8 {
         precondition(index >= 0 && index < buffer.count, "FileBytes index \(index) out of 0..<\(buffer.count)")
         return buffer[index]
     }
 
     /// The bytes in `range` (traps outside 0...``count``, as an array would); valid while this object lives.
     @inline(__always)
-    public subscript(range: Range<Int>) -> Slice<UnsafeRawBufferPointer> {
+    package subscript(range: Range<Int>) -> Slice<UnsafeRawBufferPointer> {
         precondition(range.lowerBound >= 0 && range.upperBound <= buffer.count, "FileBytes range \(range) out of 0..<\(buffer.count)")
         return buffer[range]
     }
 
     /// A copy of all the bytes as an array.
-    public var array: [UInt8] { [UInt8](buffer) }
+    package var array: [UInt8] { [UInt8](buffer) }
 }

@@ -1,7 +1,7 @@
 /// Why a file could not be read: the one error type of the file-input layer.
-public struct FileInputError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct FileInputError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What went wrong.
-    public enum Code: Sendable, Equatable {
+    package enum Code: Sendable, Equatable {
         /// No file at that path.
         case notFound
         /// The file exists but may not be read.
@@ -15,16 +15,16 @@ public struct FileInputError: Error, Equatable, Sendable, CustomStringConvertibl
     }
 
     /// What went wrong.
-    public let code: Code
+    package let code: Code
     /// A message naming the path and the reason.
-    public let message: String
+    package let message: String
 
     /// An error with `code` and `message`.
-    public init(_ code: Code, _ message: String) {
+    package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -7,9 +7,9 @@
 /// Reads whole regular files, refusing anything else without blocking: the file is opened with
 /// `O_NONBLOCK` (a FIFO with no writer cannot hang the caller), checked with `fstat` to be a
 /// regular file of at most `maxBytes`, and only then read.
-public enum RegularFile {
+package enum RegularFile {
     /// The bytes of the regular file at `path`, at most `maxBytes` long.
-    public static func read(_ path: String, maxBytes: Int) throws -> [UInt8] {
+    package static func read(_ path: String, maxBytes: Int) throws -> [UInt8] {
         let (fd, info) = try open(path, maxBytes: maxBytes)
         defer { close(fd) }
         return read(fd, size: Int(info.st_size))

@@ -2,7 +2,7 @@ extension Bitmap {
     /// The pixels as they are shown with `orientation` (EXIF's eight transforms: flips, rotations,
     /// transpose and transverse), stored upright. Packed formats only (RGB8, RGBA8, BGRA8, Gray8);
     /// NV12 is returned unchanged.
-    public func upright(_ orientation: ImageOrientation) -> Bitmap {
+    package func upright(_ orientation: ImageOrientation) -> Bitmap {
         guard orientation != .up, format != .nv12 else { return self }
         let bpp = format.bytesPerPixel
         let swaps = orientation.swapsDimensions

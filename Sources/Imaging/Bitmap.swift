@@ -1,18 +1,18 @@
 /// Pixels in memory: width, height, format and row stride. NV12 keeps its CbCr plane after the Y plane.
-public struct Bitmap: Equatable, Sendable {
-    public let width: Int
-    public let height: Int
-    public let format: PixelFormat
+package struct Bitmap: Equatable, Sendable {
+    package let width: Int
+    package let height: Int
+    package let format: PixelFormat
     /// Bytes from one row to the next (first plane).
-    public let bytesPerRow: Int
+    package let bytesPerRow: Int
     /// NV12 only: where the CbCr plane starts in ``pixels``, and its row stride.
-    public let chromaOffset: Int
-    public let chromaBytesPerRow: Int
+    package let chromaOffset: Int
+    package let chromaBytesPerRow: Int
     /// The pixel bytes.
-    public internal(set) var pixels: [UInt8]
+    package internal(set) var pixels: [UInt8]
 
     /// Wraps `pixels` (validated: sizes positive, stride large enough, enough bytes).
-    public init(
+    package init(
         width: Int, height: Int, format: PixelFormat, pixels: [UInt8], bytesPerRow: Int? = nil,
         chromaOffset: Int? = nil, chromaBytesPerRow: Int? = nil
     ) throws {
@@ -52,7 +52,7 @@ public struct Bitmap: Equatable, Sendable {
     }
 
     /// A new image filled with one colour.
-    public init(width: Int, height: Int, format: PixelFormat = .rgb8, fill: (r: UInt8, g: UInt8, b: UInt8) = (0, 0, 0)) throws {
+    package init(width: Int, height: Int, format: PixelFormat = .rgb8, fill: (r: UInt8, g: UInt8, b: UInt8) = (0, 0, 0)) throws {
         guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15, format != .nv12 || (width % 2 == 0 && height % 2 == 0) else {
             throw ImagingError(.invalidPixelData, "Image size \(width)x\(height) is invalid: both sides must be between 1 and 32768 (even for NV12).")
         }
@@ -77,7 +77,7 @@ public struct Bitmap: Equatable, Sendable {
 
     /// The RGB value at (x, y) (alpha dropped, gray replicated, NV12 converted with BT.601 full range).
     /// Coordinates outside the image are clamped to its border.
-    public func rgb(x: Int, y: Int) -> (UInt8, UInt8, UInt8) {
+    package func rgb(x: Int, y: Int) -> (UInt8, UInt8, UInt8) {
         let cx = min(max(x, 0), width - 1)
         let cy = min(max(y, 0), height - 1)
         switch format {
@@ -109,7 +109,7 @@ public struct Bitmap: Equatable, Sendable {
     }
 
     /// This image as tightly packed RGB8 (a copy, or self when already RGB8 and packed).
-    public func convertedToRGB() -> Bitmap {
+    package func convertedToRGB() -> Bitmap {
         if format == .rgb8 && bytesPerRow == width * 3 { return self }
         var out = [UInt8](repeating: 0, count: width * height * 3)
         for y in 0..<height {
@@ -126,7 +126,7 @@ public struct Bitmap: Equatable, Sendable {
 
 extension Bitmap {
     /// The YCbCr → RGB conversion used for NV12, exposed for tests.
-    public static func yuvToRGBForTesting(_ y: Int, _ cb: Int, _ cr: Int) -> [UInt8] {
+    package static func yuvToRGBForTesting(_ y: Int, _ cb: Int, _ cr: Int) -> [UInt8] {
         let (r, g, b) = yuvToRGB(y, cb, cr)
         return [r, g, b]
     }
@@ -135,7 +135,7 @@ extension Bitmap {
 extension Bitmap {
     /// BGRA/RGBA with premultiplied alpha turned into straight alpha (`c · 255 / a`, rounded);
     /// fully transparent pixels stay black.
-    public func unpremultiplied() -> Bitmap {
+    package func unpremultiplied() -> Bitmap {
         guard format == .bgra8 || format == .rgba8 else { return self }
         var out = self
         for y in 0..<height {
@@ -153,7 +153,7 @@ extension Bitmap {
     }
 
     /// Video-range NV12 (Y 16…235, CbCr 16…240) rescaled to full range.
-    public func expandedFromVideoRange() -> Bitmap {
+    package func expandedFromVideoRange() -> Bitmap {
         guard format == .nv12 else { return self }
         var out = self
         for y in 0..<height {

@@ -1,14 +1,14 @@
 /// A small built-in 5×7 bitmap font (our own glyphs) for labels on annotated pictures.
 /// Upper-case letters, digits and common punctuation; lower-case letters are drawn as upper-case,
 /// anything else as a box.
-public enum BitmapFont {
+package enum BitmapFont {
     /// Glyph cell width and height in font pixels (5×7 glyph plus 1 column of spacing).
-    public static let glyphWidth = 5
-    public static let glyphHeight = 7
-    public static let advance = 6
+    package static let glyphWidth = 5
+    package static let glyphHeight = 7
+    package static let advance = 6
 
     /// Rows of a glyph, top to bottom; bit 4 is the leftmost column.
-    public static func rows(for character: Character) -> [UInt8] {
+    package static func rows(for character: Character) -> [UInt8] {
         let upper = Character(character.uppercased())
         return glyphs[upper] ?? unknown
     }

@@ -1,34 +1,34 @@
 /// Draws boxes and labels onto an RGB copy of a picture, for annotated output.
-public struct Canvas: Sendable {
+package struct Canvas: Sendable {
     /// The picture being drawn on (RGB8).
-    public private(set) var bitmap: Bitmap
+    package private(set) var bitmap: Bitmap
 
     /// An RGB colour.
-    public struct Color: Equatable, Sendable {
-        public var r: UInt8, g: UInt8, b: UInt8
-        public init(r: UInt8, g: UInt8, b: UInt8) { self.r = r; self.g = g; self.b = b }
-        public static let white = Color(r: 255, g: 255, b: 255)
-        public static let black = Color(r: 0, g: 0, b: 0)
+    package struct Color: Equatable, Sendable {
+        package var r: UInt8, g: UInt8, b: UInt8
+        package init(r: UInt8, g: UInt8, b: UInt8) { self.r = r; self.g = g; self.b = b }
+        package static let white = Color(r: 255, g: 255, b: 255)
+        package static let black = Color(r: 0, g: 0, b: 0)
         /// A fixed palette that tells neighbouring classes apart.
-        public static let palette: [Color] = [
+        package static let palette: [Color] = [
             Color(r: 230, g: 25, b: 75), Color(r: 60, g: 180, b: 75), Color(r: 0, g: 130, b: 200), Color(r: 245, g: 130, b: 48),
             Color(r: 145, g: 30, b: 180), Color(r: 70, g: 200, b: 200), Color(r: 240, g: 50, b: 230), Color(r: 128, g: 128, b: 0),
         ]
         /// Colours for lines and zones, apart from the boxes' palette (yellow, teal, pink, white-blue).
-        public static let overlay: [Color] = [
+        package static let overlay: [Color] = [
             Color(r: 255, g: 200, b: 0), Color(r: 0, g: 170, b: 150), Color(r: 255, g: 90, b: 160), Color(r: 90, g: 140, b: 255),
         ]
         /// The palette colour for `index`.
-        public static func forIndex(_ index: Int) -> Color { palette[((index % palette.count) + palette.count) % palette.count] }
+        package static func forIndex(_ index: Int) -> Color { palette[((index % palette.count) + palette.count) % palette.count] }
     }
 
     /// Starts from `bitmap` (converted to RGB8).
-    public init(_ bitmap: Bitmap) {
+    package init(_ bitmap: Bitmap) {
         self.bitmap = bitmap.convertedToRGB()
     }
 
     /// Fills a rectangle (clipped to the picture).
-    public mutating func fill(x: Int, y: Int, width: Int, height: Int, color: Color) {
+    package mutating func fill(x: Int, y: Int, width: Int, height: Int, color: Color) {
         let x0 = max(x, 0), y0 = max(y, 0)
         let x1 = min(x + width, bitmap.width), y1 = min(y + height, bitmap.height)
         guard x0 < x1, y0 < y1 else { return }
@@ -45,7 +45,7 @@ public struct Canvas: Sendable {
     }
 
     /// Draws a rectangle outline `thickness` pixels wide, inside the given bounds.
-    public mutating func strokeRect(x: Int, y: Int, width: Int, height: Int, thickness: Int = 3, color: Color) {
+    package mutating func strokeRect(x: Int, y: Int, width: Int, height: Int, thickness: Int = 3, color: Color) {
         guard width > 0, height > 0 else { return }
         let t = max(1, min(thickness, width, height))
         fill(x: x, y: y, width: width, height: t, color: color)
@@ -55,7 +55,7 @@ public struct Canvas: Sendable {
     }
 
     /// Draws a straight line `thickness` pixels wide between two points (clipped to the picture).
-    public mutating func drawLine(fromX x0: Double, y y0: Double, toX x1: Double, y y1: Double, thickness: Int = 3, color: Color) {
+    package mutating func drawLine(fromX x0: Double, y y0: Double, toX x1: Double, y y1: Double, thickness: Int = 3, color: Color) {
         guard x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else { return }
         let t = max(1, thickness), half = t / 2
         // Clip the walk to the picture grown by the pen's width, so that a far-away end point costs nothing.
@@ -74,7 +74,7 @@ public struct Canvas: Sendable {
     }
 
     /// Draws a filled caption with its top-left corner at (x, y), kept inside the picture.
-    public mutating func drawCaption(_ text: String, x: Int, y: Int, color: Color) {
+    package mutating func drawCaption(_ text: String, x: Int, y: Int, color: Color) {
         let scale = max(1, min(bitmap.width, bitmap.height) / 200)
         let (tw, th) = Self.textSize(text, scale: scale)
         let pad = 2 * scale
@@ -84,12 +84,12 @@ public struct Canvas: Sendable {
     }
 
     /// Size in pixels of `text` drawn at `scale`.
-    public static func textSize(_ text: String, scale: Int) -> (width: Int, height: Int) {
+    package static func textSize(_ text: String, scale: Int) -> (width: Int, height: Int) {
         (max(0, text.count * BitmapFont.advance - 1) * scale, BitmapFont.glyphHeight * scale)
     }
 
     /// Draws `text` with its top-left corner at (x, y).
-    public mutating func drawText(_ text: String, x: Int, y: Int, scale: Int = 2, color: Color) {
+    package mutating func drawText(_ text: String, x: Int, y: Int, scale: Int = 2, color: Color) {
         let s = max(1, scale)
         var cx = x
         for ch in text {
@@ -104,7 +104,7 @@ public struct Canvas: Sendable {
     }
 
     /// Draws a box with a filled caption above it (or inside it at the top edge of the picture).
-    public mutating func drawLabeledBox(x: Int, y: Int, width: Int, height: Int, label: String, color: Color) {
+    package mutating func drawLabeledBox(x: Int, y: Int, width: Int, height: Int, label: String, color: Color) {
         let scale = max(1, min(bitmap.width, bitmap.height) / 200)
         strokeRect(x: x, y: y, width: width, height: height, thickness: max(2, scale + 1), color: color)
         guard !label.isEmpty else { return }

@@ -4,19 +4,19 @@ import Foundation
 import Locking
 
 /// Decodes JPEG (libjpeg coefficients + stb_image-exact reconstruction, as MediaPipe) and PNG (libpng) into a ``Bitmap``, and reads the EXIF orientation.
-public enum ImageDecoder {
+package enum ImageDecoder {
     /// A decoded picture and the orientation its EXIF data asks for (`.up` when absent).
-    public struct Decoded: Sendable {
-        public var bitmap: Bitmap
-        public var orientation: ImageOrientation
+    package struct Decoded: Sendable {
+        package var bitmap: Bitmap
+        package var orientation: ImageOrientation
         /// The file's pixels per stored pixel: 1, or 2, 4, 8 for a JPEG decoded at a reduced DCT scale
         /// (``decode(contentsOfFile:reducedTo:)``); the file's size is about the bitmap's × scale.
-        public var scale: Int = 1
+        package var scale: Int = 1
         /// The file's own width and height (the bitmap's, unless decoded at a reduced scale).
-        public var fileWidth: Int
-        public var fileHeight: Int
+        package var fileWidth: Int
+        package var fileHeight: Int
 
-        public init(bitmap: Bitmap, orientation: ImageOrientation, scale: Int = 1, fileWidth: Int? = nil, fileHeight: Int? = nil) {
+        package init(bitmap: Bitmap, orientation: ImageOrientation, scale: Int = 1, fileWidth: Int? = nil, fileHeight: Int? = nil) {
             self.bitmap = bitmap
             self.orientation = orientation
             self.scale = scale
@@ -28,13 +28,13 @@ public enum ImageDecoder {
     private static let currentLimits = Locked(ImageLimits.standard)
 
     /// The limits every decode applies (``ImageLimits/standard`` unless changed).
-    public static var limits: ImageLimits {
+    package static var limits: ImageLimits {
         get { currentLimits.withLock { $0 } }
         set { currentLimits.withLock { $0 = newValue } }
     }
 
     /// Decodes the regular file at `path` (FIFOs, devices and directories are refused without blocking).
-    public static func decode(contentsOfFile path: String) throws -> Decoded {
+    package static func decode(contentsOfFile path: String) throws -> Decoded {
         try decode(contentsOfFile: path, reducedTo: nil)
     }
 
@@ -42,13 +42,13 @@ public enum ImageDecoder {
     /// by libjpeg-turbo itself at the smallest DCT scale (1/8, 1/4, 1/2) that keeps at least
     /// `minimum.width`×`minimum.height` pixels — not MediaPipe's pixels (see README, "Fast decoding").
     /// PNGs, CMYK/YCCK JPEGs and JPEGs no scale can reduce decode exactly, as ``decode(contentsOfFile:)``.
-    public static func decode(contentsOfFile path: String, reducedTo minimum: (width: Int, height: Int)?) throws -> Decoded {
+    package static func decode(contentsOfFile path: String, reducedTo minimum: (width: Int, height: Int)?) throws -> Decoded {
         try decode(contentsOfFile: path, jpeg: minimum.map { .reduced(width: $0.width, height: $0.height) } ?? .mediaPipe)
     }
 
     /// Decodes the file at `path`, a JPEG to the pixels of `jpeg`'s decoder (PNGs, and CMYK/YCCK
     /// JPEGs, always decode exactly, as ``decode(contentsOfFile:)``).
-    public static func decode(contentsOfFile path: String, jpeg: JPEGDecoding) throws -> Decoded {
+    package static func decode(contentsOfFile path: String, jpeg: JPEGPixels) throws -> Decoded {
         let bytes: [UInt8]
         do {
             bytes = try RegularFile.read(path, maxBytes: limits.maxFileBytes)
@@ -77,7 +77,7 @@ public enum ImageDecoder {
 
     /// Decodes JPEG or PNG bytes, told apart by their signature. JPEGs decode to RGB8 (gray JPEGs to Gray8), PNGs to RGBA8
     /// (or RGB8 when they have no alpha).
-    public static func decode(_ bytes: [UInt8]) throws -> Decoded {
+    package static func decode(_ bytes: [UInt8]) throws -> Decoded {
         if bytes.count >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF {
             return Decoded(bitmap: try decodeJPEG(bytes), orientation: ImageOrientation(exif: exifOrientation(bytes) ?? 1) ?? .up)
         }
@@ -134,7 +134,7 @@ public enum ImageDecoder {
     }
 
     /// The EXIF `Orientation` tag (1…8) of a JPEG's APP1 segment, or nil when there is none.
-    public static func exifOrientation(_ b: [UInt8]) -> Int? {
+    package static func exifOrientation(_ b: [UInt8]) -> Int? {
         var p = 2
         while p + 4 <= b.count, b[p] == 0xFF {
             let marker = b[p + 1]

@@ -3,9 +3,9 @@ import CPNG
 import Foundation
 
 /// Encodes a ``Bitmap`` as JPEG (libjpeg) or PNG (libpng).
-public enum ImageEncoder {
+package enum ImageEncoder {
     /// JPEG bytes at `quality` (1…100).
-    public static func jpeg(_ bitmap: Bitmap, quality: Int = 90) throws -> [UInt8] {
+    package static func jpeg(_ bitmap: Bitmap, quality: Int = 90) throws -> [UInt8] {
         let rgb = bitmap.convertedToRGB()
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
@@ -26,7 +26,7 @@ public enum ImageEncoder {
     }
 
     /// PNG bytes (RGB, or RGBA for images with alpha).
-    public static func png(_ bitmap: Bitmap) throws -> [UInt8] {
+    package static func png(_ bitmap: Bitmap) throws -> [UInt8] {
         let source: Bitmap = bitmap.format == .rgba8 ? bitmap : bitmap.convertedToRGB()
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
@@ -49,7 +49,7 @@ public enum ImageEncoder {
     }
 
     /// Writes `bitmap` to `path`, as PNG when the path ends in `.png`, else JPEG.
-    public static func write(_ bitmap: Bitmap, to path: String, quality: Int = 90) throws {
+    package static func write(_ bitmap: Bitmap, to path: String, quality: Int = 90) throws {
         let bytes = path.lowercased().hasSuffix(".png") ? try png(bitmap) : try jpeg(bitmap, quality: quality)
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
             throw ImagingError(.encodingFailed, "Could not write \(path).")

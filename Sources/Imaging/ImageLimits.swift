@@ -1,18 +1,18 @@
 import Foundation
 
 /// Bounds a picture must respect before any buffer is sized from its header.
-public struct ImageLimits: Sendable, Equatable {
+package struct ImageLimits: Sendable, Equatable {
     /// Most pixels (width × height; default 100 million).
-    public var maxPixels: Int
+    package var maxPixels: Int
     /// Longest side in pixels (default 32768).
-    public var maxSide: Int
+    package var maxSide: Int
     /// Largest file read (default 512 MiB).
-    public var maxFileBytes: Int
+    package var maxFileBytes: Int
     /// Most memory libjpeg may use for one picture (default 1 GiB).
-    public var maxDecoderMemory: Int
+    package var maxDecoderMemory: Int
 
     /// Limits with the given bounds.
-    public init(maxPixels: Int = 100_000_000, maxSide: Int = 32768, maxFileBytes: Int = 512 << 20, maxDecoderMemory: Int = 1 << 30) {
+    package init(maxPixels: Int = 100_000_000, maxSide: Int = 32768, maxFileBytes: Int = 512 << 20, maxDecoderMemory: Int = 1 << 30) {
         self.maxPixels = maxPixels
         self.maxSide = maxSide
         self.maxFileBytes = maxFileBytes
@@ -20,7 +20,7 @@ public struct ImageLimits: Sendable, Equatable {
     }
 
     /// The defaults.
-    public static let standard = ImageLimits()
+    package static let standard = ImageLimits()
 
     /// Throws when a `width`×`height` picture is outside these limits.
     func check(width: Int, height: Int, _ kind: String) throws {

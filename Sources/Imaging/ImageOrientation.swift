@@ -1,6 +1,6 @@
 /// The eight orientations of UIKit's `UIImage.Orientation` (same raw values): how the stored
 /// pixels must be turned to show the picture upright.
-public enum ImageOrientation: Int, Sendable, CaseIterable {
+package enum ImageOrientation: Int, Sendable, CaseIterable {
     /// Stored upright.
     case up = 0
     /// Stored upside down: show it turned 180°.
@@ -19,7 +19,7 @@ public enum ImageOrientation: Int, Sendable, CaseIterable {
     case rightMirrored = 7
 
     /// The orientation an EXIF `Orientation` tag (1…8) stands for; nil for other values.
-    public init?(exif: Int) {
+    package init?(exif: Int) {
         switch exif {
         case 1: self = .up
         case 2: self = .upMirrored
@@ -34,7 +34,7 @@ public enum ImageOrientation: Int, Sendable, CaseIterable {
     }
 
     /// The EXIF `Orientation` value.
-    public var exifValue: Int {
+    package var exifValue: Int {
         switch self {
         case .up: return 1
         case .upMirrored: return 2
@@ -48,10 +48,10 @@ public enum ImageOrientation: Int, Sendable, CaseIterable {
     }
 
     /// True for the four mirrored orientations.
-    public var isMirrored: Bool { rawValue >= 4 }
+    package var isMirrored: Bool { rawValue >= 4 }
 
     /// True when showing the picture upright swaps width and height.
-    public var swapsDimensions: Bool {
+    package var swapsDimensions: Bool {
         switch self {
         case .left, .right, .leftMirrored, .rightMirrored: return true
         default: return false
@@ -59,7 +59,7 @@ public enum ImageOrientation: Int, Sendable, CaseIterable {
     }
 
     /// The rotation, in degrees clockwise, that shows the stored picture upright (before any mirroring).
-    public var clockwiseDegrees: Int {
+    package var clockwiseDegrees: Int {
         switch self {
         case .up, .upMirrored: return 0
         case .right, .leftMirrored: return 90

@@ -10,30 +10,30 @@ import Dispatch
 /// under the map that sends the rotated ROI's corners to the tensor's corners, quantized to 1/32
 /// pixel, with 15-bit fixed-point weights. The instance keeps scratch memory between calls, so a
 /// preprocessor reused frame after frame allocates nothing (NV12 input uses one scratch RGB frame).
-public final class ImagePreprocessor {
+package final class ImagePreprocessor {
     /// The RGB frame NV12 input is converted into, kept between calls (both fits use it).
     var scratch: [UInt8] = []
     /// Threads that share the rows of a tensor (1 = the calling thread only). Set it to the
     /// inference thread count: with more than one, each thread writes its own band of rows.
-    public var threads: Int = 1
+    package var threads: Int = 1
 
-    public init() {}
+    package init() {}
 
     /// The source-pixel position sampled for destination pixel (x, y): `origin + x·dx + y·dy`.
-    public struct Mapping: Equatable, Sendable {
-        public var originX: Double, originY: Double
-        public var dxX: Double, dxY: Double
-        public var dyX: Double, dyY: Double
+    package struct Mapping: Equatable, Sendable {
+        package var originX: Double, originY: Double
+        package var dxX: Double, dxY: Double
+        package var dyX: Double, dyY: Double
 
         /// Source coordinates for destination (x, y).
-        public func source(x: Double, y: Double) -> (Double, Double) {
+        package func source(x: Double, y: Double) -> (Double, Double) {
             (originX + x * dxX + y * dyX, originY + x * dxY + y * dyY)
         }
     }
 
     /// MediaPipe's mapping for an image of `width`×`height` stored pixels, a region `roi` given in
     /// normalized coordinates of the stored image, shown with `orientation`, to a `dstWidth`×`dstHeight` tensor.
-    public static func mapping(
+    package static func mapping(
         width: Int, height: Int, orientation: ImageOrientation, roi: NormalizedRect,
         dstWidth: Int, dstHeight: Int
     ) -> Mapping {
@@ -68,7 +68,7 @@ public final class ImagePreprocessor {
     }
 
     /// Writes the tensor for `bitmap` into `destination` (at least `format.byteCount` bytes).
-    public func process(
+    package func process(
         _ bitmap: Bitmap, orientation: ImageOrientation = .up, region: NormalizedRect = .full,
         format: TensorFormat, into destination: UnsafeMutableRawBufferPointer
     ) throws {
@@ -154,14 +154,14 @@ public final class ImagePreprocessor {
     }
 
     /// Convenience: the tensor as bytes (uint8 format) — allocates; for tests and tools.
-    public func bytes(_ bitmap: Bitmap, orientation: ImageOrientation = .up, region: NormalizedRect = .full, format: TensorFormat) throws -> [UInt8] {
+    package func bytes(_ bitmap: Bitmap, orientation: ImageOrientation = .up, region: NormalizedRect = .full, format: TensorFormat) throws -> [UInt8] {
         var out = [UInt8](repeating: 0, count: format.byteCount)
         try out.withUnsafeMutableBytes { try process(bitmap, orientation: orientation, region: region, format: format, into: $0) }
         return out
     }
 
     /// Convenience: the tensor as floats (float32 format) — allocates; for tests and tools.
-    public func floats(_ bitmap: Bitmap, orientation: ImageOrientation = .up, region: NormalizedRect = .full, format: TensorFormat) throws -> [Float] {
+    package func floats(_ bitmap: Bitmap, orientation: ImageOrientation = .up, region: NormalizedRect = .full, format: TensorFormat) throws -> [Float] {
         var out = [Float](repeating: 0, count: format.width * format.height * format.channels)
         try out.withUnsafeMutableBytes { try process(bitmap, orientation: orientation, region: region, format: format, into: $0) }
         return out

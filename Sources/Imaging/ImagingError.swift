@@ -1,7 +1,7 @@
 /// The one error type of the imaging layer: undecodable files, bad pixel layouts, bad regions.
-public struct ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct ImagingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What kind of problem this is.
-    public enum Code: String, Sendable {
+    package enum Code: String, Sendable {
         /// The file could not be read.
         case fileUnreadable
         /// The bytes are not a JPEG or PNG we can decode.
@@ -18,18 +18,18 @@ public struct ImagingError: Error, Equatable, Sendable, CustomStringConvertible 
         case tooLarge
     }
 
-    public let code: Code
-    public let message: String
+    package let code: Code
+    package let message: String
     /// The lower layer's error this one was made from, if any (not compared by `==`).
-    public let underlying: (any Error)?
+    package let underlying: (any Error)?
 
-    public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
+    package init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
         self.underlying = underlying
     }
 
-    public static func == (a: ImagingError, b: ImagingError) -> Bool { a.code == b.code && a.message == b.message }
+    package static func == (a: ImagingError, b: ImagingError) -> Bool { a.code == b.code && a.message == b.message }
 
-    public var description: String { message }
+    package var description: String { message }
 }

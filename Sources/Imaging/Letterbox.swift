@@ -6,18 +6,18 @@
 /// `round(sourceWidth·r)` × `round(sourceHeight·r)` (at least 1, Python's rounding: halves to
 /// even), placed at `left = round(dw − 0.1)`, `top = round(dh − 0.1)` where `dw`, `dh` are half the
 /// padding. Mapping back divides by the per-axis gain of the rounded size.
-public struct Letterbox: Equatable, Sendable {
+package struct Letterbox: Equatable, Sendable {
     /// The picture's size (upright).
-    public let sourceWidth: Int, sourceHeight: Int
+    package let sourceWidth: Int, sourceHeight: Int
     /// The tensor's size.
-    public let width: Int, height: Int
+    package let width: Int, height: Int
     /// The picture's size once scaled into the tensor.
-    public let resizedWidth: Int, resizedHeight: Int
+    package let resizedWidth: Int, resizedHeight: Int
     /// Where the scaled picture starts in the tensor (the left and top padding).
-    public let left: Int, top: Int
+    package let left: Int, top: Int
 
     /// The geometry for a `sourceWidth`×`sourceHeight` picture in a `width`×`height` tensor (all positive).
-    public init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) {
+    package init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) {
         self.sourceWidth = max(sourceWidth, 1)
         self.sourceHeight = max(sourceHeight, 1)
         self.width = max(width, 1)
@@ -30,7 +30,7 @@ public struct Letterbox: Equatable, Sendable {
     }
 
     /// The picture's point for tensor point (`x`, `y`), clipped to the picture.
-    public func source(x: Float, y: Float) -> (x: Float, y: Float) {
+    package func source(x: Float, y: Float) -> (x: Float, y: Float) {
         let gainX = Float(Double(resizedWidth) / Double(sourceWidth)), gainY = Float(Double(resizedHeight) / Double(sourceHeight))
         let sx = (x - Float(left)) / gainX, sy = (y - Float(top)) / gainY
         return (min(max(sx, 0), Float(sourceWidth)), min(max(sy, 0), Float(sourceHeight)))

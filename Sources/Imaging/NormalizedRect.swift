@@ -1,11 +1,11 @@
 /// A rectangle in normalized coordinates ([0, 1] on both axes) of an image's stored pixels.
-public struct NormalizedRect: Equatable, Sendable {
-    public var x: Double
-    public var y: Double
-    public var width: Double
-    public var height: Double
+package struct NormalizedRect: Equatable, Sendable {
+    package var x: Double
+    package var y: Double
+    package var width: Double
+    package var height: Double
 
-    public init(x: Double, y: Double, width: Double, height: Double) {
+    package init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
         self.width = width
@@ -13,5 +13,5 @@ public struct NormalizedRect: Equatable, Sendable {
     }
 
     /// The whole image.
-    public static let full = NormalizedRect(x: 0, y: 0, width: 1, height: 1)
+    package static let full = NormalizedRect(x: 0, y: 0, width: 1, height: 1)
 }

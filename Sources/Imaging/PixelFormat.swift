@@ -1,5 +1,5 @@
 /// How a ``Bitmap`` stores its pixels.
-public enum PixelFormat: String, Sendable, CaseIterable {
+package enum PixelFormat: String, Sendable, CaseIterable {
     /// 4 bytes per pixel: red, green, blue, alpha.
     case rgba8
     /// 4 bytes per pixel: blue, green, red, alpha (`kCVPixelFormatType_32BGRA`).
@@ -13,7 +13,7 @@ public enum PixelFormat: String, Sendable, CaseIterable {
     case nv12
 
     /// Bytes per pixel of the first plane.
-    public var bytesPerPixel: Int {
+    package var bytesPerPixel: Int {
         switch self {
         case .rgba8, .bgra8: return 4
         case .rgb8: return 3

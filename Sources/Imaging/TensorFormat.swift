@@ -1,8 +1,8 @@
 /// The input tensor an image is turned into: its size, how the picture is fitted to it, the
 /// memory layout, and how pixel values are written.
-public struct TensorFormat: Equatable, Sendable {
+package struct TensorFormat: Equatable, Sendable {
     /// How each channel value is stored.
-    public enum Element: Equatable, Sendable {
+    package enum Element: Equatable, Sendable {
         /// Raw 0…255 bytes (uint8 models).
         case uint8
         /// `(v − mean) / std` as float32; one value for all channels, or three (one per channel).
@@ -14,7 +14,7 @@ public struct TensorFormat: Equatable, Sendable {
     }
 
     /// How the picture is fitted to the tensor.
-    public enum Fit: Equatable, Sendable {
+    package enum Fit: Equatable, Sendable {
         /// Stretched to the tensor's size (MediaPipe).
         case stretch
         /// Scaled to fit inside, aspect ratio kept, centred on a `padding` grey (Ultralytics' letterbox).
@@ -22,25 +22,25 @@ public struct TensorFormat: Equatable, Sendable {
     }
 
     /// Where channel values sit in memory.
-    public enum Layout: Equatable, Sendable {
+    package enum Layout: Equatable, Sendable {
         /// Height × width × channels (NHWC).
         case interleaved
         /// Channels × height × width (NCHW).
         case planar
     }
 
-    public var width: Int
-    public var height: Int
+    package var width: Int
+    package var height: Int
     /// 3 (RGB); 4 writes RGB plus an opaque alpha (255, or its normalized value).
-    public var channels: Int
+    package var channels: Int
     /// How values are written.
-    public var element: Element
+    package var element: Element
     /// How the picture is fitted (stretched for MediaPipe, letterboxed for YOLO).
-    public var fit: Fit
+    package var fit: Fit
     /// NHWC or NCHW.
-    public var layout: Layout
+    package var layout: Layout
 
-    public init(width: Int, height: Int, channels: Int = 3, element: Element, fit: Fit = .stretch, layout: Layout = .interleaved) {
+    package init(width: Int, height: Int, channels: Int = 3, element: Element, fit: Fit = .stretch, layout: Layout = .interleaved) {
         self.width = width
         self.height = height
         self.channels = channels
@@ -50,7 +50,7 @@ public struct TensorFormat: Equatable, Sendable {
     }
 
     /// Bytes the tensor takes.
-    public var byteCount: Int {
+    package var byteCount: Int {
         switch element {
         case .uint8, .quantized: return width * height * channels
         case .float32: return width * height * channels * 4

@@ -7,15 +7,15 @@ import Foundation
 /// solves its 8×8 system by LU with partial pivoting (double), and `warpPerspective` inverts the
 /// result with the 3×3 adjugate formula. ``ImagePreprocessor`` then evaluates it per pixel in
 /// OpenCV's order (blocks of 64 columns).
-public struct WarpMatrix: Equatable, Sendable {
+package struct WarpMatrix: Equatable, Sendable {
     /// Row-major 3×3: destination pixel (x, y, 1) → source (X, Y, W).
-    public var m: [Double]
+    package var m: [Double]
 
-    public init(m: [Double]) { self.m = m }
+    package init(m: [Double]) { self.m = m }
 
     /// The matrix for `roi` (normalized, in stored-pixel coordinates) of a `width`×`height` picture
     /// shown with `orientation`, mapped onto a `dstWidth`×`dstHeight` tensor.
-    public static func mediaPipe(
+    package static func mediaPipe(
         width: Int, height: Int, orientation: ImageOrientation, roi: NormalizedRect,
         dstWidth: Int, dstHeight: Int
     ) -> WarpMatrix {
@@ -145,7 +145,7 @@ public struct WarpMatrix: Equatable, Sendable {
     /// The fixed-point (1/32 pixel) source position OpenCV computes for destination (x, y):
     /// blocks of `blockWidth` columns, each started from its first column.
     @inline(__always)
-    public func fixedSource(x: Int, y: Int, blockWidth: Int) -> (Int32, Int32) {
+    package func fixedSource(x: Int, y: Int, blockWidth: Int) -> (Int32, Int32) {
         let xb = (x / blockWidth) * blockWidth, x1 = Double(x - xb)
         let X0 = m[0] * Double(xb) + m[1] * Double(y) + m[2]
         let Y0 = m[3] * Double(xb) + m[4] * Double(y) + m[5]
@@ -156,7 +156,7 @@ public struct WarpMatrix: Equatable, Sendable {
     }
 
     /// OpenCV's `warpPerspective` block width for a destination of `width`×`height`.
-    public static func blockWidth(width: Int, height: Int) -> Int {
+    package static func blockWidth(width: Int, height: Int) -> Int {
         let bh0 = min(16, height)
         return max(1, min(1024 / max(bh0, 1), width))
     }

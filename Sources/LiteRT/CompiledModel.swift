@@ -9,15 +9,15 @@ import Foundation
 /// compiled model are always serialized.
 // @unchecked Sendable: the LiteRT handles and buffers are used only under `lock` (every method goes
 // through ``invoke(_:)``), the descriptions are immutable, and the handles are destroyed in deinit.
-public final class CompiledModel: @unchecked Sendable {
+package final class CompiledModel: @unchecked Sendable {
     /// The model this was compiled from (kept alive as long as this object).
-    public let model: Model
+    package let model: Model
     /// The number of CPU threads XNNPACK uses.
-    public let threads: Int
+    package let threads: Int
     /// Inputs of signature 0, in the model's order.
-    public let inputs: [TensorDescription]
+    package let inputs: [TensorDescription]
     /// Outputs of signature 0, in the model's order, with shapes as allocated after compilation.
-    public let outputs: [TensorDescription]
+    package let outputs: [TensorDescription]
 
     private let api: FunctionTable
     private let handle: LiteRtCompiledModel
@@ -30,24 +30,24 @@ public final class CompiledModel: @unchecked Sendable {
     private let customKernels: CustomKernels?
 
     /// How many of the model's ops run on VisionTasks' own kernels.
-    public let customKernelCount: Int
+    package let customKernelCount: Int
 
     /// The CPU path of the exact hybrid depthwise kernel ("avx512", "avx2" or "scalar").
-    public static var hybridDepthwiseKernelPath: String { CustomKernels.hybridDepthwisePath }
+    package static var hybridDepthwiseKernelPath: String { CustomKernels.hybridDepthwisePath }
     /// The CPU path of the exact 1×1 convolution kernel, uint8 and hybrid ("avx2" or "scalar").
-    public static var conv1x1KernelPath: String { CustomKernels.conv1x1Path }
+    package static var conv1x1KernelPath: String { CustomKernels.conv1x1Path }
     /// Whether the 1×1 convolution kernel is faster than XNNPACK's on this CPU (AVX2 without
     /// AVX-VNNI / AVX512-VNNI, where XNNPACK multiplies four bytes per lane).
-    public static var conv1x1KernelPreferred: Bool { CustomKernels.conv1x1Preferred }
+    package static var conv1x1KernelPreferred: Bool { CustomKernels.conv1x1Preferred }
     /// Whether VisionTasks' kernels were compiled optimized (a release build). Unoptimized (a debug
     /// build, SwiftPM's default for a dependency of a debug app) they are exact but slow, and LiteRT's
     /// own kernels, which they equal bit for bit, are the default instead.
-    public static var customKernelsOptimized: Bool { CustomKernels.optimized }
+    package static var customKernelsOptimized: Bool { CustomKernels.optimized }
 
     /// Compiles `model` for the CPU with `threads` XNNPACK threads (≥ 1). `customOps` are the custom
     /// codes of the ops the model's rewrite moved onto VisionTasks' own kernels, in order (see
     /// `ModelFile.customKernelOps`).
-    public init(model: Model, threads: Int = 1, customOps: [String] = []) throws {
+    package init(model: Model, threads: Int = 1, customOps: [String] = []) throws {
         guard threads >= 1 else {
             throw LiteRTError(code: .invalidArgument, message: "The thread count must be at least 1, got \(threads).")
         }
@@ -178,14 +178,14 @@ public final class CompiledModel: @unchecked Sendable {
 
     /// Runs `body` while holding this model's lock, so that writing inputs, running and reading
     /// outputs happen as one step when several threads share the model.
-    public func invoke<T>(_ body: () throws -> T) rethrows -> T {
+    package func invoke<T>(_ body: () throws -> T) rethrows -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body()
     }
 
     /// Gives `body` the input tensor's memory (exactly ``TensorDescription/byteCount`` bytes) to fill.
-    public func withInput<T>(_ index: Int, _ body: (UnsafeMutableRawBufferPointer) throws -> T) throws -> T {
+    package func withInput<T>(_ index: Int, _ body: (UnsafeMutableRawBufferPointer) throws -> T) throws -> T {
         guard inputMemory.indices.contains(index) else {
             throw LiteRTError(code: .invalidArgument, message: "Input index \(index) is out of range; the model has \(inputMemory.count) inputs.")
         }
@@ -193,7 +193,7 @@ public final class CompiledModel: @unchecked Sendable {
     }
 
     /// Copies `bytes` into input `index`; their count must equal the tensor's byte count.
-    public func setInput<Bytes: Collection>(_ index: Int, bytes: Bytes) throws where Bytes.Element == UInt8 {
+    package func setInput<Bytes: Collection>(_ index: Int, bytes: Bytes) throws where Bytes.Element == UInt8 {
         try withInput(index) { buffer in
             guard bytes.count == buffer.count else {
                 throw LiteRTError(
@@ -205,7 +205,7 @@ public final class CompiledModel: @unchecked Sendable {
     }
 
     /// Runs the model on the current inputs.
-    public func run() throws {
+    package func run() throws {
         try invoke {
             let status = inputBuffers.withUnsafeMutableBufferPointer { ins in
                 outputBuffers.withUnsafeMutableBufferPointer { outs in
@@ -218,7 +218,7 @@ public final class CompiledModel: @unchecked Sendable {
     }
 
     /// Gives `body` output `index`'s bytes (read-only, valid only inside `body`).
-    public func withOutput<T>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
+    package func withOutput<T>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
         guard outputBuffers.indices.contains(index), let buffer = outputBuffers[index] else {
             throw LiteRTError(code: .invalidArgument, message: "Output index \(index) is out of range; the model has \(outputBuffers.count) outputs.")
         }
@@ -234,12 +234,12 @@ public final class CompiledModel: @unchecked Sendable {
     }
 
     /// A copy of output `index`'s bytes.
-    public func outputBytes(_ index: Int) throws -> [UInt8] {
+    package func outputBytes(_ index: Int) throws -> [UInt8] {
         try withOutput(index) { Array($0) }
     }
 
     /// Output `index` as floats (float32 outputs only).
-    public func outputFloats(_ index: Int) throws -> [Float] {
+    package func outputFloats(_ index: Int) throws -> [Float] {
         guard outputs.indices.contains(index), outputs[index].elementType == .float32 else {
             throw LiteRTError(code: .invalidArgument, message: "Output \(index) is not a float32 tensor.")
         }

@@ -8,13 +8,13 @@ import Locking
 /// environment alive.
 // @unchecked Sendable: immutable; LiteRT's environment is thread-safe once created (models and
 // compiled models are made from it on any thread) and is destroyed only in deinit.
-public final class Environment: @unchecked Sendable {
+package final class Environment: @unchecked Sendable {
     /// The library this environment lives in.
-    public let library: LiteRTLibrary
+    package let library: LiteRTLibrary
     let handle: LiteRtEnvironment
 
     /// Creates an environment in `library` (default: ``LiteRTLibrary/shared()``).
-    public init(library: LiteRTLibrary? = nil) throws {
+    package init(library: LiteRTLibrary? = nil) throws {
         let library = try library ?? LiteRTLibrary.shared()
         self.library = library
         var options = [LiteRtEnvOption(), LiteRtEnvOption()]
@@ -37,7 +37,7 @@ public final class Environment: @unchecked Sendable {
     private static let cached = Locked<Environment?>(nil)
 
     /// The process-wide environment on ``LiteRTLibrary/shared()``.
-    public static func shared() throws -> Environment {
+    package static func shared() throws -> Environment {
         try cached.value { try Environment() }
     }
 }

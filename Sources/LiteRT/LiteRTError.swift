@@ -1,7 +1,7 @@
 /// The one error type of the LiteRT layer: what failed, in which C call, with LiteRT's status.
-public struct LiteRTError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct LiteRTError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What kind of failure this is.
-    public enum Code: Int, Sendable {
+    package enum Code: Int, Sendable {
         /// `libLiteRt.so` could not be found or opened.
         case libraryNotFound = 1
         /// The library was opened but lacks a function we need (wrong version).
@@ -13,15 +13,15 @@ public struct LiteRTError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// What kind of failure this is.
-    public let code: Code
+    package let code: Code
     /// The C function that failed, when one did.
-    public let function: String?
+    package let function: String?
     /// The raw `LiteRtStatus`, when a C call failed.
-    public let status: Int32?
+    package let status: Int32?
     /// A message that says what happened and what to do about it.
-    public let message: String
+    package let message: String
 
-    public init(code: Code, function: String? = nil, status: Int32? = nil, message: String) {
+    package init(code: Code, function: String? = nil, status: Int32? = nil, message: String) {
         self.code = code
         self.function = function
         self.status = status
@@ -29,9 +29,9 @@ public struct LiteRTError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// LiteRT's own name for `status` (`kLiteRtStatusErrorFileIO`…).
-    public var statusName: String? { status.map(LiteRTError.statusName) }
+    package var statusName: String? { status.map(LiteRTError.statusName) }
 
-    public var description: String {
+    package var description: String {
         var parts: [String] = []
         if let function { parts.append("\(function) failed") }
         if let status { parts.append("with \(LiteRTError.statusName(status)) (\(status))") }
@@ -40,7 +40,7 @@ public struct LiteRTError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// Names of LiteRT status codes (the library exports no status-to-string function).
-    public static func statusName(_ status: Int32) -> String {
+    package static func statusName(_ status: Int32) -> String {
         switch status {
         case 0: return "kLiteRtStatusOk"
         case 1: return "kLiteRtStatusErrorInvalidArgument"

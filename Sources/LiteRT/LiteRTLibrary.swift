@@ -24,9 +24,9 @@ import Locking
 /// 7. `dlopen("libLiteRt.so")`, i.e. `LD_LIBRARY_PATH` and the system's library paths.
 // @unchecked Sendable: immutable (the dlopen handle and the resolved C functions, which LiteRT allows
 // from any thread); never closed.
-public final class LiteRTLibrary: @unchecked Sendable {
+package final class LiteRTLibrary: @unchecked Sendable {
     /// The file that was opened.
-    public let path: String
+    package let path: String
     let handle: UnsafeMutableRawPointer
     let api: FunctionTable
 
@@ -39,22 +39,22 @@ public final class LiteRTLibrary: @unchecked Sendable {
     private static let cached = Locked<LiteRTLibrary?>(nil)
 
     /// The library found by the default search order, opened once per process.
-    public static func shared() throws -> LiteRTLibrary {
+    package static func shared() throws -> LiteRTLibrary {
         try cached.value { try load() }
     }
 
     /// The ai-edge-litert release whose `libLiteRt.so` VisionTasks is built and tested against.
-    public static let pinnedVersion = "2.3.0"
+    package static let pinnedVersion = "2.3.0"
 
     /// What to run to get the library, for error messages.
-    public static let installHint =
+    package static let installHint =
         "In a package that depends on VisionTasks, run `swift package --allow-writing-to-package-directory "
         + "--allow-network-connections all fetch-litert` in the package's directory (it puts ai-edge-litert \(pinnedVersion)'s "
         + "libLiteRt.so, sha256-checked, in .litert/lib); or `pip install ai-edge-litert==\(pinnedVersion)`; or set LITERT_LIBRARY "
         + "to the path of libLiteRt.so."
 
     /// Opens the library, looking first at `path` when given, then the default search order.
-    public static func load(path: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> LiteRTLibrary {
+    package static func load(path: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> LiteRTLibrary {
         var tried: [String] = []
         for candidate in candidates(explicit: path, environment: environment) {
             if candidate.contains("/") && !FileManager.default.fileExists(atPath: candidate) {
@@ -81,7 +81,7 @@ public final class LiteRTLibrary: @unchecked Sendable {
     }
 
     /// Every place the default search order looks, in order.
-    public static func candidates(explicit: String?, environment: [String: String]) -> [String] {
+    package static func candidates(explicit: String?, environment: [String: String]) -> [String] {
         var list: [String] = []
         if let explicit, !explicit.isEmpty {
             // An explicit path is the caller's choice: look nowhere else.

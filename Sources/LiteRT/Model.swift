@@ -5,17 +5,17 @@ import Foundation
 /// A `.tflite` model loaded by LiteRT, from a file or from bytes.
 // @unchecked Sendable: immutable; LiteRT only reads a model after loading it (compiled models are
 // made from it on any thread), and the bytes it reads are never written.
-public final class Model: @unchecked Sendable {
+package final class Model: @unchecked Sendable {
     /// The environment the model belongs to.
-    public let environment: Environment
+    package let environment: Environment
     let handle: LiteRtModel
     /// What keeps bytes given in place alive (see ``init(inPlace:owner:environment:)``).
     private let owner: AnyObject?
     /// The bytes LiteRT reads, for models made from bytes (nil for models loaded by path).
-    public let bytes: UnsafeRawBufferPointer?
+    package let bytes: UnsafeRawBufferPointer?
 
     /// Loads the model at `path`.
-    public init(path: String, environment: Environment? = nil) throws {
+    package init(path: String, environment: Environment? = nil) throws {
         let env = try environment ?? Environment.shared()
         self.environment = env
         guard FileManager.default.isReadableFile(atPath: path) else {
@@ -35,7 +35,7 @@ public final class Model: @unchecked Sendable {
 
     /// Loads a model from bytes. The bytes are copied into 64-byte-aligned memory that lives as long
     /// as the model.
-    public convenience init<Bytes: Collection>(bytes: Bytes, environment: Environment? = nil) throws where Bytes.Element == UInt8 {
+    package convenience init<Bytes: Collection>(bytes: Bytes, environment: Environment? = nil) throws where Bytes.Element == UInt8 {
         let copy = FileBytes(copying: bytes)
         try self.init(inPlace: copy.buffer, owner: copy, environment: environment)
     }
@@ -43,7 +43,7 @@ public final class Model: @unchecked Sendable {
     /// Loads a model from bytes that LiteRT reads in place, without a copy: `bytes` must start on a
     /// 64-byte boundary and stay valid and unchanged while `owner` lives (the model keeps `owner`),
     /// e.g. a model file's read-only mapping.
-    public init(inPlace bytes: UnsafeRawBufferPointer, owner: AnyObject, environment: Environment? = nil) throws {
+    package init(inPlace bytes: UnsafeRawBufferPointer, owner: AnyObject, environment: Environment? = nil) throws {
         let env = try environment ?? Environment.shared()
         self.environment = env
         guard let base = bytes.baseAddress, !bytes.isEmpty else {
@@ -71,7 +71,7 @@ public final class Model: @unchecked Sendable {
     }
 
     /// The keys of the model's signatures (`"<placeholder signature>"` for models without any).
-    public func signatureKeys() throws -> [String] {
+    package func signatureKeys() throws -> [String] {
         let api = environment.library.api
         var count = 0
         try check(api.getNumModelSignatures(handle, &count), "LiteRtGetNumModelSignatures")

@@ -1,13 +1,13 @@
 import CLiteRT
 
 /// Element types of tensors (LiteRT's `LiteRtElementType` values).
-public enum ElementType: Int32, Sendable, CustomStringConvertible {
+package enum ElementType: Int32, Sendable, CustomStringConvertible {
     case none = 0, float32 = 1, int32 = 2, uint8 = 3, int64 = 4, string = 5, bool = 6, int16 = 7
     case complex64 = 8, int8 = 9, float16 = 10, float64 = 11, complex128 = 12, uint64 = 13
     case resource = 14, variant = 15, uint32 = 16, uint16 = 17, int4 = 18, bfloat16 = 19
 
     /// Bytes per element (0 for variable-size or sub-byte types).
-    public var byteSize: Int {
+    package var byteSize: Int {
         switch self {
         case .float32, .int32, .uint32: return 4
         case .uint8, .int8, .bool: return 1
@@ -18,7 +18,7 @@ public enum ElementType: Int32, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .none: return "NONE"
         case .float32: return "FLOAT32"
@@ -45,30 +45,30 @@ public enum ElementType: Int32, Sendable, CustomStringConvertible {
 }
 
 /// Per-tensor affine quantization: `real = scale * (q - zeroPoint)`.
-public struct Quantization: Equatable, Sendable {
-    public var scale: Float
-    public var zeroPoint: Int64
-    public init(scale: Float, zeroPoint: Int64) {
+package struct Quantization: Equatable, Sendable {
+    package var scale: Float
+    package var zeroPoint: Int64
+    package init(scale: Float, zeroPoint: Int64) {
         self.scale = scale
         self.zeroPoint = zeroPoint
     }
 }
 
 /// One input or output of a compiled model: name, type, concrete shape and quantization.
-public struct TensorDescription: Equatable, Sendable {
+package struct TensorDescription: Equatable, Sendable {
     /// The signature's name for this tensor (the tensor name for models without signatures).
-    public var name: String
+    package var name: String
     /// The name of the model tensor behind it (differs from ``name`` for models with signatures).
-    public var tensorName: String
-    public var elementType: ElementType
+    package var tensorName: String
+    package var elementType: ElementType
     /// The concrete shape after compilation (no dynamic dimensions).
-    public var shape: [Int]
+    package var shape: [Int]
     /// Per-tensor quantization, or nil for unquantized tensors.
-    public var quantization: Quantization?
+    package var quantization: Quantization?
     /// Size of the tensor's data in bytes.
-    public var byteCount: Int
+    package var byteCount: Int
 
-    public init(name: String, tensorName: String? = nil, elementType: ElementType, shape: [Int], quantization: Quantization?, byteCount: Int) {
+    package init(name: String, tensorName: String? = nil, elementType: ElementType, shape: [Int], quantization: Quantization?, byteCount: Int) {
         self.name = name
         self.tensorName = tensorName ?? name
         self.elementType = elementType
@@ -78,7 +78,7 @@ public struct TensorDescription: Equatable, Sendable {
     }
 
     /// Number of elements.
-    public var elementCount: Int { shape.reduce(1, *) }
+    package var elementCount: Int { shape.reduce(1, *) }
 }
 
 extension LiteRtLayout {

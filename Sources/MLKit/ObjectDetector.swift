@@ -48,7 +48,7 @@ public final class ObjectDetector: NSObject, Sendable {
         let pixels = try image.storedPixels()
         let found = try state.withLock { state in
             do {
-                let objects = try state.session.process(pixels, orientation: image.orientation, timestampMs: image.resolvedTimestampMs)
+                let objects = try state.session.process(pixels, orientation: image.orientation.imaging, timestampMs: image.resolvedTimestampMs)
                 state.last = (image, pixels.width, pixels.height)
                 return objects
             } catch let e as VisionCoreError { throw MLKitError(e) }

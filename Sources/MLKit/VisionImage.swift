@@ -44,7 +44,7 @@ public final class VisionImage: NSObject {
         /// A box in the stored pixels (`width`×`height`) as ML Kit reports it: in the picture as
         /// shown for a `UIImage`, as stored for a buffer.
         func frame(_ box: TrackBox, width: Int, height: Int) -> CGRect {
-            let b = buffer == nil ? box.shown(storedWidth: width, storedHeight: height, orientation: orientation) : box
+            let b = buffer == nil ? box.shown(storedWidth: width, storedHeight: height, orientation: orientation.imaging) : box
             return CGRect(x: b.x, y: b.y, width: b.width, height: b.height)
         }
 
@@ -82,7 +82,7 @@ public final class VisionImage: NSObject {
             var b = try storedPixels()
             if orientation != .up {
                 if b.format == .nv12 { b = b.convertedToRGB() }
-                b = b.upright(orientation)
+                b = b.upright(orientation.imaging)
             }
             return b
         }

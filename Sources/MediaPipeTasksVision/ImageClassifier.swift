@@ -81,7 +81,7 @@ public final class ImageClassifier: NSObject, Sendable {
 
     static func classifications(_ engine: ImageClassificationEngine, _ image: MPImage, _ region: NormalizedRect) throws -> [Classifications] {
         try image.checkTaskFormat()
-        return try TasksError.wrap { try engine.classify(image.bitmap, orientation: image.orientation, region: region).map(Classifications.init) }
+        return try TasksError.wrap { try engine.classify(image.bitmap, orientation: image.orientation.imaging, region: region).map(Classifications.init) }
     }
 
     /// The task result for `heads` at `timestamp`: MediaPipe puts the input's timestamp in both the

@@ -100,7 +100,7 @@ public final class MPImage: NSObject, Sendable {
     /// `orientation` is given.
     public convenience init(contentsOfFile path: String, orientation: UIImage.Orientation? = nil) throws {
         let decoded = try Self.decodeFile { try ImageDecoder.decode(contentsOfFile: path) }
-        self.init(bitmap: decoded.bitmap, orientation: orientation ?? decoded.orientation)
+        self.init(bitmap: decoded.bitmap, orientation: orientation ?? UIImage.Orientation(decoded.orientation))
     }
 
     /// Decodes a JPEG fast, for a model whose input is `minimumSize` (a Linux extension, inexact):
@@ -113,16 +113,16 @@ public final class MPImage: NSObject, Sendable {
             try ImageDecoder.decode(contentsOfFile: path, reducedTo: (Int(minimumSize.width.rounded(.up)), Int(minimumSize.height.rounded(.up))))
         }
         self.init(
-            bitmap: decoded.bitmap, orientation: orientation ?? decoded.orientation, source: .image, image: nil, pixelBuffer: nil,
+            bitmap: decoded.bitmap, orientation: orientation ?? UIImage.Orientation(decoded.orientation), source: .image, image: nil, pixelBuffer: nil,
             sampleBuffer: nil, fileSize: decoded.scale == 1 ? nil : (decoded.fileWidth, decoded.fileHeight))
     }
 
     /// An image from a JPEG or PNG file, its JPEG pixels from `jpegDecoding`'s decoder (an extension:
     /// `.openCV` gives the pixels Ultralytics' `predict` sees, for YOLO results equal to its own).
     public convenience init(contentsOfFile path: String, orientation: UIImage.Orientation? = nil, jpegDecoding: JPEGDecoding) throws {
-        let decoded = try Self.decodeFile { try ImageDecoder.decode(contentsOfFile: path, jpeg: jpegDecoding) }
+        let decoded = try Self.decodeFile { try ImageDecoder.decode(contentsOfFile: path, jpeg: jpegDecoding.pixels) }
         self.init(
-            bitmap: decoded.bitmap, orientation: orientation ?? decoded.orientation, source: .image, image: nil, pixelBuffer: nil,
+            bitmap: decoded.bitmap, orientation: orientation ?? UIImage.Orientation(decoded.orientation), source: .image, image: nil, pixelBuffer: nil,
             sampleBuffer: nil, fileSize: decoded.scale == 1 ? nil : (decoded.fileWidth, decoded.fileHeight))
     }
 

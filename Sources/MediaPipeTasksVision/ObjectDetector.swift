@@ -29,7 +29,7 @@ public final class ObjectDetector: NSObject, Sendable {
         try options.validate()
         let detectorOptions = options.resultOptions
         let base = options.baseOptions
-        let yolo = options.yolo
+        let yolo = options.yolo.decoding
         engine = try TasksError.wrap {
             try ObjectDetectionEngine(resources: try base.modelResources(), options: detectorOptions, threads: base.numThreads, yolo: yolo)
         }
@@ -69,7 +69,7 @@ public final class ObjectDetector: NSObject, Sendable {
 
     static func detections(_ engine: ObjectDetectionEngine, _ image: MPImage) throws -> [Detection] {
         try image.checkTaskFormat()
-        return try TasksError.wrap { try engine.detect(image.bitmap, orientation: image.orientation, size: image.fileSize).map(Detection.init) }
+        return try TasksError.wrap { try engine.detect(image.bitmap, orientation: image.orientation.imaging, size: image.fileSize).map(Detection.init) }
     }
 
     /// Detects objects in a single picture (image mode).

@@ -1,7 +1,7 @@
 /// The one error type of the model-file layer: malformed flatbuffers, metadata, zips, label files.
-public struct TFLiteModelError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct TFLiteModelError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What kind of problem this is.
-    public enum Code: String, Sendable {
+    package enum Code: String, Sendable {
         /// Bytes that end before the structure they describe.
         case truncated
         /// Not a valid FlatBuffer (bad offsets, sizes, or identifier).
@@ -26,18 +26,18 @@ public struct TFLiteModelError: Error, Equatable, Sendable, CustomStringConverti
         case unsafeModel
     }
 
-    public let code: Code
-    public let message: String
+    package let code: Code
+    package let message: String
     /// The lower layer's error this one was made from, if any (not compared by `==`).
-    public let underlying: (any Error)?
+    package let underlying: (any Error)?
 
-    public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
+    package init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
         self.underlying = underlying
     }
 
-    public static func == (a: TFLiteModelError, b: TFLiteModelError) -> Bool { a.code == b.code && a.message == b.message }
+    package static func == (a: TFLiteModelError, b: TFLiteModelError) -> Bool { a.code == b.code && a.message == b.message }
 
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -4,9 +4,6 @@ import Imaging
 /// A Linux stand-in for UIKit's `UIImage`: decoded pixels plus the orientation they are shown with,
 /// so that iOS code handing a `UIImage` to `MPImage(uiImage:)` or `VisionImage(image:)` compiles and runs.
 public final class UIImage: Sendable {
-    /// UIKit's `UIImage.Orientation`, with the same eight cases and raw values.
-    public typealias Orientation = ImageOrientation
-
     /// The stored pixels (not turned by the orientation).
     package let bitmap: Bitmap
     /// How the pixels are turned for display (from EXIF for decoded files).
@@ -17,13 +14,13 @@ public final class UIImage: Sendable {
     /// Decodes a JPEG or PNG file; nil when it cannot be read or decoded (as UIKit).
     public convenience init?(contentsOfFile path: String) {
         guard let decoded = try? ImageDecoder.decode(contentsOfFile: path) else { return nil }
-        self.init(bitmap: decoded.bitmap, orientation: decoded.orientation)
+        self.init(bitmap: decoded.bitmap, orientation: Orientation(decoded.orientation))
     }
 
     /// Decodes JPEG or PNG bytes; nil when they cannot be decoded (as UIKit).
     public convenience init?(data: Data) {
         guard let decoded = try? ImageDecoder.decode([UInt8](data)) else { return nil }
-        self.init(bitmap: decoded.bitmap, orientation: decoded.orientation)
+        self.init(bitmap: decoded.bitmap, orientation: Orientation(decoded.orientation))
     }
 
     /// Loads a picture by name, as UIKit finds bundle resources: `name` as given, then with `.png`,
@@ -42,7 +39,7 @@ public final class UIImage: Sendable {
                 var isDirectory: ObjCBool = false
                 guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
                 if let decoded = try? ImageDecoder.decode(contentsOfFile: path) {
-                    self.init(bitmap: decoded.bitmap, orientation: decoded.orientation)
+                    self.init(bitmap: decoded.bitmap, orientation: Orientation(decoded.orientation))
                     return
                 }
             }
@@ -58,6 +55,16 @@ public final class UIImage: Sendable {
     /// Wraps a `CGImage` shown with `orientation` (`scale` must be 1 on Linux and is otherwise ignored).
     public convenience init(cgImage: CGImage, scale: CGFloat, orientation: Orientation) {
         self.init(bitmap: cgImage.bitmap, orientation: orientation)
+    }
+
+    /// Wraps RGB pixels — row by row from the top, three bytes (R, G, B) each, such as a video
+    /// frame's `rgbPixels` — shown upright; nil when `rgbPixels` does not hold `width × height × 3`
+    /// bytes or a side is outside 1…32768 (a Linux extension).
+    public convenience init?(rgbPixels: [UInt8], width: Int, height: Int) {
+        guard (1...32768).contains(width), (1...32768).contains(height), width * height * 3 == rgbPixels.count,
+            let bitmap = try? Bitmap(width: width, height: height, format: .rgb8, pixels: rgbPixels)
+        else { return nil }
+        self.init(bitmap: bitmap, orientation: .up)
     }
 
     /// The stored pixels as a `CGImage` (never nil here).

@@ -5,9 +5,11 @@ import Imaging
 /// else MPEG-4 part 2; the container follows the file's extension (`.mp4`, `.mkv`, `.avi`).
 /// Call ``finish()`` to complete the file.
 public final class VideoWriter {
-    /// Frame size the writer takes.
+    /// Frame width the writer takes, in pixels.
     public let width: Int
+    /// Frame height the writer takes, in pixels.
     public let height: Int
+    /// The file being written.
     public let path: String
     private var handle: OpaquePointer?
 
@@ -34,9 +36,21 @@ public final class VideoWriter {
 
     deinit { vt_video_writer_discard(handle) }
 
+    /// Appends a frame of RGB pixels (row by row from the top, `width × height × 3` bytes, the
+    /// writer's size) shown at `timestampMs` (strictly increasing).
+    public func write(rgbPixels: [UInt8], timestampMs: Int) throws {
+        let bitmap: Bitmap
+        do {
+            bitmap = try Bitmap(width: width, height: height, format: .rgb8, pixels: rgbPixels)
+        } catch let e as ImagingError {
+            throw VideoError(.invalidArgument, e.message)
+        }
+        try write(bitmap, timestampMs: timestampMs)
+    }
+
     /// Appends `bitmap` (converted to RGB when needed; same size as the writer) shown at `timestampMs`
     /// (strictly increasing).
-    public func write(_ bitmap: Bitmap, timestampMs: Int) throws {
+    package func write(_ bitmap: Bitmap, timestampMs: Int) throws {
         guard let handle else { throw VideoError(.invalidArgument, "Video \(path) is already finished.") }
         guard bitmap.width == width, bitmap.height == height else {
             throw VideoError(.invalidArgument, "Frame of \(bitmap.width)x\(bitmap.height) given to a \(width)x\(height) video.")

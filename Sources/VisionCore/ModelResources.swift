@@ -6,18 +6,18 @@ import TFLiteModel
 /// Everything a task reads from one model file: its bytes, the parsed `.tflite` structure, its
 /// metadata and associated files, and the LiteRT model built from the same bytes (the file is
 /// read once).
-public final class ModelResources: Sendable {
-    public let file: ModelFile
-    public let metadata: ModelMetadata?
-    public let archive: ZipArchive?
-    public let runtimeModel: LiteRT.Model
+package final class ModelResources: Sendable {
+    package let file: ModelFile
+    package let metadata: ModelMetadata?
+    package let archive: ZipArchive?
+    package let runtimeModel: LiteRT.Model
     /// Where the model came from (a path, or "<buffer>").
-    public let source: String
+    package let source: String
 
     /// Loads the model at `path` with MediaPipe's errors for empty paths, missing and unreadable files.
     /// The file is memory-mapped, not copied: it must not be modified in place while loaded (replace
     /// it by rename; see `FileBytes`), or load a copy of its bytes with ``init(bytes:source:environment:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:)``.
-    public convenience init(
+    package convenience init(
         path: String, environment: LiteRT.Environment? = nil, optimizeHybridModels: Bool = false,
         exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
         conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault
@@ -44,22 +44,22 @@ public final class ModelResources: Sendable {
     }
 
     /// Whether the runtime model is the hybrid-model rewrite (see ``init(bytes:source:environment:optimizeHybridModels:)``).
-    public let usesHybridRewrite: Bool
+    package let usesHybridRewrite: Bool
     /// The custom codes of the runtime model's ops that run on VisionTasks' own kernels, in order
     /// (pass them to `CompiledModel`).
-    public let customOps: [String]
+    package let customOps: [String]
     /// How many hybrid depthwise ops run on VisionTasks' exact kernel.
-    public var hybridDepthwiseOps: Int { ModelFile.CustomKernels.hybridDepthwise.count(in: customOps) }
+    package var hybridDepthwiseOps: Int { ModelFile.CustomKernels.hybridDepthwise.count(in: customOps) }
     /// How many uint8 1×1 convolutions run on VisionTasks' exact kernel.
-    public var quantizedConvOps: Int { ModelFile.CustomKernels.quantizedConv.count(in: customOps) }
+    package var quantizedConvOps: Int { ModelFile.CustomKernels.quantizedConv.count(in: customOps) }
     /// How many hybrid 1×1 convolutions run on VisionTasks' exact kernel.
-    public var hybridConvOps: Int { ModelFile.CustomKernels.hybridConv.count(in: customOps) }
+    package var hybridConvOps: Int { ModelFile.CustomKernels.hybridConv.count(in: customOps) }
 
     /// Whether hybrid depthwise convolutions run on VisionTasks' exact kernel (results bit-identical
     /// to LiteRT's built-in kernel, faster): the default in optimized (release) builds on CPUs where
     /// it has a vector path (x86-64 with AVX2 or AVX-512; elsewhere LiteRT's kernels are the faster).
     /// `VISION_TASKS_HYBRID_KERNEL=builtin` turns it off, `=ours` on in any build.
-    public static var exactHybridKernelByDefault: Bool {
+    package static var exactHybridKernelByDefault: Bool {
         switch ProcessInfo.processInfo.environment["VISION_TASKS_HYBRID_KERNEL"] {
         case "builtin": return false
         case "ours": return true
@@ -71,7 +71,7 @@ public final class ModelResources: Sendable {
     /// VisionTasks' exact kernel (bit-identical to XNNPACK's): the default in optimized (release)
     /// builds on CPUs where it is the faster one (AVX2 without VNNI). `VISION_TASKS_CONV1X1_KERNEL=builtin`
     /// turns it off, `=ours` on everywhere.
-    public static var conv1x1KernelByDefault: Bool {
+    package static var conv1x1KernelByDefault: Bool {
         switch ProcessInfo.processInfo.environment["VISION_TASKS_CONV1X1_KERNEL"] {
         case "builtin": return false
         case "ours": return true
@@ -85,7 +85,7 @@ public final class ModelResources: Sendable {
     ///   runs the convolutions in float (about 2.7× faster on SSD MobileNet v2 FPNLite) — at the
     ///   cost of scores that differ from MediaPipe's by up to ~0.01 on the top detections.
     /// - Parameter limits: the largest tensor and total of activations accepted (``ModelLimits/standard``).
-    public convenience init(
+    package convenience init(
         bytes: [UInt8], source: String = "<buffer>", environment: LiteRT.Environment? = nil, optimizeHybridModels: Bool = false,
         limits: ModelLimits = .standard, exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
         conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault
@@ -98,7 +98,7 @@ public final class ModelResources: Sendable {
     /// Loads a model from `data` — a model file's mapping, or a copy of bytes given in memory — which
     /// the parsed file, its metadata and, when no rewrite applies, LiteRT all read in place: the model
     /// is held once. Options as ``init(bytes:source:environment:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:)``'s.
-    public init(
+    package init(
         data: FileBytes, source: String = "<buffer>", environment: LiteRT.Environment? = nil, optimizeHybridModels: Bool = false,
         limits: ModelLimits = .standard, exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
         conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault
@@ -155,7 +155,7 @@ public final class ModelResources: Sendable {
     }
 
     /// Maps model-file errors onto MediaPipe's codes.
-    public static func map(_ e: TFLiteModelError) -> VisionCoreError {
+    package static func map(_ e: TFLiteModelError) -> VisionCoreError {
         switch e.code {
         case .associatedFileNotFound: return VisionCoreError(.notFound, e.message, underlying: e)
         default: return VisionCoreError(.invalidArgument, e.message, underlying: e)
@@ -163,10 +163,10 @@ public final class ModelResources: Sendable {
     }
 
     /// Metadata of the first subgraph, if any.
-    public var subgraphMetadata: ModelMetadata.SubgraphMetadata? { metadata?.subgraphs.first }
+    package var subgraphMetadata: ModelMetadata.SubgraphMetadata? { metadata?.subgraphs.first }
 
     /// The contents of associated file `name`.
-    public func associatedFile(_ name: String) throws -> [UInt8] {
+    package func associatedFile(_ name: String) throws -> [UInt8] {
         guard let archive else { throw VisionCoreError(.notFound, "No associated file with name: \(name)") }
         do { return try archive.contents(of: name) } catch let e as TFLiteModelError { throw Self.map(e) }
     }

@@ -1,15 +1,15 @@
 /// The one error type of the core: a canonical status code (the `absl::StatusCode` numbers that
 /// MediaPipe's `TasksErrorCode` mirrors) and MediaPipe's message for the same situation.
-public struct VisionCoreError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct VisionCoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Canonical status codes, numbered as MediaPipe's `TasksErrorCode`.
-    public enum Code: Int, Sendable {
+    package enum Code: Int, Sendable {
         case cancelled = 1, unknown = 2, invalidArgument = 3, deadlineExceeded = 4, notFound = 5
         case alreadyExists = 6, permissionDenied = 7, resourceExhausted = 8, failedPrecondition = 9
         case aborted = 10, outOfRange = 11, unimplemented = 12, `internal` = 13, unavailable = 14
         case dataLoss = 15, unauthenticated = 16
 
         /// The canonical name used as the message prefix (`INVALID_ARGUMENT`, …).
-        public var canonicalName: String {
+        package var canonicalName: String {
             switch self {
             case .cancelled: return "CANCELLED"
             case .unknown: return "UNKNOWN"
@@ -31,17 +31,17 @@ public struct VisionCoreError: Error, Equatable, Sendable, CustomStringConvertib
         }
     }
 
-    public let code: Code
+    package let code: Code
     /// The message without the code prefix.
-    public let message: String
+    package let message: String
     /// Whether MediaPipe raises this from its C++ core (messages then read `"CODE_NAME: message"`)
     /// rather than from its iOS layer (no prefix).
-    public let fromCore: Bool
+    package let fromCore: Bool
     /// The lower layer's error this one was made from (a `LiteRTError`, `TFLiteModelError`,
     /// `ImagingError`, `FileInputError`…), kept for diagnosis; nil when the core raised it itself.
-    public let underlying: (any Error)?
+    package let underlying: (any Error)?
 
-    public init(_ code: Code, _ message: String, fromCore: Bool = true, underlying: (any Error)? = nil) {
+    package init(_ code: Code, _ message: String, fromCore: Bool = true, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
         self.fromCore = fromCore
@@ -49,10 +49,10 @@ public struct VisionCoreError: Error, Equatable, Sendable, CustomStringConvertib
     }
 
     /// Same code, message and kind (the underlying error is not compared).
-    public static func == (a: VisionCoreError, b: VisionCoreError) -> Bool {
+    package static func == (a: VisionCoreError, b: VisionCoreError) -> Bool {
         a.code == b.code && a.message == b.message && a.fromCore == b.fromCore
     }
 
     /// The message as MediaPipe shows it (`localizedDescription`).
-    public var description: String { fromCore ? "\(code.canonicalName): \(message)" : message }
+    package var description: String { fromCore ? "\(code.canonicalName): \(message)" : message }
 }

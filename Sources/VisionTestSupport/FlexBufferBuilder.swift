@@ -1,13 +1,13 @@
 /// Writes a FlexBuffer map of scalars (all 8 bytes wide), as TFLite custom-op options are stored:
 /// enough to build valid and deliberately out-of-range `TFLite_Detection_PostProcess` options.
-public enum FlexBufferBuilder {
+package enum FlexBufferBuilder {
     /// A scalar map value.
-    public enum Value: Sendable {
+    package enum Value: Sendable {
         case int(Int64), uint(UInt64), float(Double), bool(Bool)
     }
 
     /// The FlexBuffer bytes of `map`.
-    public static func map(_ map: [String: Value]) -> [UInt8] {
+    package static func map(_ map: [String: Value]) -> [UInt8] {
         var out: [UInt8] = []
         func put(_ v: UInt64) { for i in 0..<8 { out.append(UInt8(truncatingIfNeeded: v >> (8 * UInt64(i)))) } }
         func align() { while out.count % 8 != 0 { out.append(0) } }
@@ -42,7 +42,7 @@ public enum FlexBufferBuilder {
     }
 
     /// Valid options for an SSD post-processing op over `classes` classes.
-    public static func detectionOptions(_ overrides: [String: Value] = [:], classes: Int = 2) -> [UInt8] {
+    package static func detectionOptions(_ overrides: [String: Value] = [:], classes: Int = 2) -> [UInt8] {
         var m: [String: Value] = [
             "max_detections": .int(3), "max_classes_per_detection": .int(1), "detections_per_class": .int(100),
             "num_classes": .int(Int64(classes)), "nms_score_threshold": .float(0.1), "nms_iou_threshold": .float(0.6),

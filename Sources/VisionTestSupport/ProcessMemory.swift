@@ -1,9 +1,9 @@
 import Foundation
 
 /// The process's resident memory, for leak checks.
-public enum ProcessMemory {
+package enum ProcessMemory {
     /// Resident set size in bytes (from /proc/self/statm), or 0 when unavailable.
-    public static func residentBytes() -> Int {
+    package static func residentBytes() -> Int {
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }

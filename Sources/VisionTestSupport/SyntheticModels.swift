@@ -1,9 +1,9 @@
 import TFLiteModel
 
 /// Small `.tflite` models built in code for paths the shared models do not cover.
-public enum SyntheticModels {
+package enum SyntheticModels {
     /// input [1, h, w, 3] float32 → ADD a constant → output. Runs on LiteRT.
-    public static func addConstant(height: Int = 4, width: Int = 4, constant: Float = 0.5) throws -> [UInt8] {
+    package static func addConstant(height: Int = 4, width: Int = 4, constant: Float = 0.5) throws -> [UInt8] {
         var b = ModelBuilder(description: "synthetic add")
         let input = b.addTensor(Tensor(name: "image", shape: [1, height, width, 3], type: .float32))
         let c = b.addConstant(name: "constant", shape: [1], floats: [constant])
@@ -17,7 +17,7 @@ public enum SyntheticModels {
 
     /// The same add model with metadata: image input (normalization `mean`/`std`), one output
     /// with a label file (and, optionally, a second label file in `locale`).
-    public static func addConstantWithMetadata(
+    package static func addConstantWithMetadata(
         mean: [Float], std: [Float], labels: [String] = ["a", "b"],
         localized: (locale: String, labels: [String])? = nil, deflate: Bool = false
     ) throws -> [UInt8] {
@@ -61,7 +61,7 @@ extension SyntheticModels {
     /// ([N × 4] raw YXHW values) and `scores` ([N × classes] logits) — reshaped to [1, N, 4] and
     /// [1, N, classes]. With DETECTOR_METADATA (the given anchors, scales 10/10/5/5, exponential
     /// sizes, sigmoid scores), BoundingBoxProperties, normalization 127.5/127.5 and `labels`.
-    public static func rawSSD(
+    package static func rawSSD(
         boxes: [Float], scores: [Float], classes: Int, anchors: [DetectorMetadata.Anchor],
         labels: [String]?, displayNames: (locale: String, names: [String])? = nil, subgraphs: Int = 1,
         keypoints: (offset: Int32, count: Int32, values: Int32)? = nil
@@ -133,8 +133,8 @@ extension SyntheticModels {
 
 extension SyntheticModels {
     /// One classifier head of ``classifier(heads:normalization:)``.
-    public struct Head: Sendable {
-        public enum Kind: Sendable {
+    package struct Head: Sendable {
+        package enum Kind: Sendable {
             /// Float scores equal to `values`.
             case float
             /// Quantized uint8 scores (scale 1/255, zero point 0) of `values`.
@@ -144,15 +144,15 @@ extension SyntheticModels {
             /// An INT32 output (not a valid classifier head).
             case int32
         }
-        public var name: String?
-        public var kind: Kind
-        public var values: [Float]
-        public var labels: [String]?
-        public var displayNames: (locale: String, names: [String])?
-        public var calibration: (transformation: ModelMetadata.ScoreTransformation, defaultScore: Float, file: String)?
-        public var scoreThreshold: Float?
+        package var name: String?
+        package var kind: Kind
+        package var values: [Float]
+        package var labels: [String]?
+        package var displayNames: (locale: String, names: [String])?
+        package var calibration: (transformation: ModelMetadata.ScoreTransformation, defaultScore: Float, file: String)?
+        package var scoreThreshold: Float?
 
-        public init(
+        package init(
             name: String?, kind: Kind = .float, values: [Float], labels: [String]? = nil,
             displayNames: (locale: String, names: [String])? = nil,
             calibration: (transformation: ModelMetadata.ScoreTransformation, defaultScore: Float, file: String)? = nil,
@@ -174,7 +174,7 @@ extension SyntheticModels {
     /// and int32 heads). `metadataHeads` (default: all) says how many outputs get tensor metadata.
     /// With `uint8Input`, the input is uint8 (DEQUANTIZE'd inside); with `withMetadata: false`, the
     /// model has no metadata at all.
-    public static func classifier(
+    package static func classifier(
         heads: [Head], normalization: (mean: Float, std: Float)? = (127.5, 127.5),
         metadataHeads: Int? = nil, uint8Input: Bool = false, withMetadata: Bool = true,
         subgraphs: Int = 1

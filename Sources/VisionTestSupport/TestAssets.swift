@@ -2,36 +2,36 @@ import Foundation
 
 /// Where tests find the shared models and photos: `$VISION_TASKS_ASSETS`, else `../shared` next to
 /// this package. With `CI=true`, tests that need them run (and fail) even when they are missing.
-public enum TestAssets {
+package enum TestAssets {
     /// The package's root directory.
-    public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+    package static let packageRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The assets directory.
-    public static var root: String {
+    package static var root: String {
         if let env = ProcessInfo.processInfo.environment["VISION_TASKS_ASSETS"], !env.isEmpty { return env }
         return packageRoot.deletingLastPathComponent().appendingPathComponent("shared").path
     }
 
     /// Whether this run is CI (`CI=true`).
-    public static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+    package static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
     /// True when the suite runs under a sanitizer (`make sanitize` sets VISION_TASKS_SANITIZER), whose
     /// allocator keeps freed memory in quarantine: memory-growth checks do not apply then.
-    public static var underSanitizer: Bool { ProcessInfo.processInfo.environment["VISION_TASKS_SANITIZER"] != nil }
+    package static var underSanitizer: Bool { ProcessInfo.processInfo.environment["VISION_TASKS_SANITIZER"] != nil }
 
     /// True when the shared assets are present.
-    public static var present: Bool {
+    package static var present: Bool {
         FileManager.default.fileExists(atPath: model("ssd_mobilenet_v1_coco_quant_metadata.tflite"))
     }
 
     /// Run asset tests when the assets are there, and always on CI (where their absence is a failure).
-    public static var shouldRun: Bool { present || isCI }
+    package static var shouldRun: Bool { present || isCI }
 
-    public static func model(_ name: String) -> String { root + "/models/" + name }
-    public static func image(_ name: String) -> String { root + "/images/" + name }
+    package static func model(_ name: String) -> String { root + "/models/" + name }
+    package static func image(_ name: String) -> String { root + "/images/" + name }
 
     /// The models in the shared folder.
-    public static let modelNames = [
+    package static let modelNames = [
         "aiy_vision_classifier_birds_V1_3.tflite", "face_detection_full_range_sparse.tflite", "face_detection_short_range.tflite",
         "mobilenet_v1_0.25_128_quant.tflite", "mobilenet_v2_1.0_224_inat_bird_quant.tflite", "mobilenet_v2_1.0_224_quant.tflite",
         "ssd_mobilenet_v1_coco_quant_metadata.tflite", "ssd_mobilenet_v1_coco_quant_no_metadata.tflite",
@@ -39,13 +39,13 @@ public enum TestAssets {
     ]
 
     /// The photos in the shared folder.
-    public static let photoNames = [
+    package static let photoNames = [
         "bird.png", "cat_720p.jpg", "dog.jpg", "face.jpg", "giraffe.jpg", "grace_hopper.png",
         "owl.jpg", "person.jpg", "pets.jpg",
     ]
 
     /// Reads a file's bytes, or throws a message naming it.
-    public static func bytes(_ path: String) throws -> [UInt8] {
+    package static func bytes(_ path: String) throws -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw TestSupportError("cannot read \(path) — set VISION_TASKS_ASSETS to the shared folder")
         }

@@ -26,7 +26,7 @@ struct DelegateCompileTests {
             .filter { $0.hasSuffix(".build") }
             .map { buildFolder.appendingPathComponent($0).appendingPathComponent("module.modulemap").path }
             .filter { FileManager.default.fileExists(atPath: $0) }
-        maps += ["CZlib"].map { TestAssets.packageRoot.appendingPathComponent("Sources/\($0)/module.modulemap").path }
+        maps += ["CZlib", "CCrypto"].map { TestAssets.packageRoot.appendingPathComponent("Sources/\($0)/module.modulemap").path }
 
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("vt-delegate-\(UUID().uuidString).swift")
         try ("import MediaPipeTasksVision\n" + source).write(to: file, atomically: true, encoding: .utf8)

@@ -83,8 +83,8 @@ struct LabelerTests {
         let reference = try labeler.results(in: VisionImage(image: UIImage(bitmap: upright)))
         // Store the picture so that showing it with `orientation` gives the upright picture back.
         let inverse: [UIImage.Orientation: UIImage.Orientation] = [.left: .right, .right: .left]
-        let stored = upright.upright(inverse[orientation] ?? orientation)
-        #expect(stored.upright(orientation) == upright)
+        let stored = upright.upright((inverse[orientation] ?? orientation).imaging)
+        #expect(stored.upright(orientation.imaging) == upright)
         let image = VisionImage(image: UIImage(bitmap: stored))
         image.orientation = orientation
         let labels = try labeler.results(in: image)

@@ -257,7 +257,7 @@ struct ObjectDetectorTests {
             let reader = try VideoReader(path: TestAssets.image("car-detection.mp4"))
             var lines: [String] = []
             while lines.count < 90, let f = try reader.nextFrame() {
-                let image = VisionImage(image: f.image)
+                let image = VisionImage(image: try #require(UIImage(rgbPixels: f.rgbPixels, width: f.width, height: f.height)))
                 image.timestampMs = f.timestampMs
                 lines.append(try d.results(in: image).map(\.description).joined(separator: ";"))
             }

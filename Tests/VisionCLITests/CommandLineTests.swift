@@ -222,9 +222,9 @@ struct CommandLineHardeningTests {
         #expect(try ImageDecoder.decode(contentsOfFile: path).orientation == .upMirrored)
         #expect(VisionTasksCommand.main(["detect", "--model", TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"), path]) == 0)
         let upright = try BatchRunner.load(path, orientation: nil)
-        #expect(upright.orientation == .up && upright.bitmap.width == decoded.bitmap.width)
+        #expect(upright.image.orientation == .up && upright.image.bitmap.width == decoded.bitmap.width)
         let original = try ImageDecoder.decode(contentsOfFile: path).bitmap
-        #expect(upright.bitmap.rgb(x: 0, y: 10) == original.rgb(x: original.width - 1, y: 10))
+        #expect(upright.image.bitmap.rgb(x: 0, y: 10) == original.rgb(x: original.width - 1, y: 10))
     }
 }
 

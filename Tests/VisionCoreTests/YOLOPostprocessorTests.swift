@@ -12,7 +12,7 @@ struct YOLOPostprocessorTests {
     static let path = TestAssets.packageRoot.appendingPathComponent("Tests/Fixtures/yolo/yolov8t_float32.tflite").path
     static let anchors = 756, classes = 13
 
-    static func decoder(_ yolo: YOLOOptions = YOLOOptions(), options: DetectorOptions = DetectorOptions(), metadata: Bool = false) throws -> YOLOPostprocessor {
+    static func decoder(_ yolo: YOLODecoding = YOLODecoding(), options: DetectorOptions = DetectorOptions(), metadata: Bool = false) throws -> YOLOPostprocessor {
         let resources = try ModelResources(path: path)
         return try YOLOPostprocessor(
             resources: resources, metadata: metadata ? try resources.file.ultralyticsMetadata() : nil, options: options, yolo: yolo)
@@ -40,7 +40,7 @@ struct YOLOPostprocessorTests {
         #expect(pixels == [YOLOPostprocessor.Candidate(x1: 86, y1: 91, x2: 106, y2: 101, score: 0.9, classIndex: 3)])
         let fractions = try Self.decode(d, Self.head([(5, 0.5, 0.5, 20 / 192, 10 / 192, 3, 0.9)]))
         #expect(fractions.count == 1 && abs(fractions[0].x1 - 86) < 1e-4 && abs(fractions[0].y2 - 101) < 1e-4)
-        let forced = try Self.decode(try Self.decoder(YOLOOptions(boxUnits: .pixels)), Self.head([(5, 0.5, 0.5, 0.1, 0.1, 3, 0.9)]))
+        let forced = try Self.decode(try Self.decoder(YOLODecoding(boxUnits: .pixels)), Self.head([(5, 0.5, 0.5, 0.1, 0.1, 3, 0.9)]))
         #expect(forced.count == 1 && abs(forced[0].x2 - 0.55) < 1e-6)
         // With Ultralytics' metadata the export's convention (normalized) applies.
         #expect(try Self.decoder(metadata: true).boxUnits == .normalized)
@@ -54,10 +54,10 @@ struct YOLOPostprocessorTests {
         ])
         let aware = try Self.decode(try Self.decoder(), values)
         #expect(aware.map(\.classIndex) == [1, 2] && aware.map(\.score) == [0.9, 0.8])
-        #expect(try Self.decode(try Self.decoder(YOLOOptions(classAgnostic: true)), values).map(\.classIndex) == [1])
-        #expect(try Self.decode(try Self.decoder(YOLOOptions(iouThreshold: 0.95)), values).map(\.score) == [0.9, 0.8, 0.7])
+        #expect(try Self.decode(try Self.decoder(YOLODecoding(classAgnostic: true)), values).map(\.classIndex) == [1])
+        #expect(try Self.decode(try Self.decoder(YOLODecoding(iouThreshold: 0.95)), values).map(\.score) == [0.9, 0.8, 0.7])
         #expect(try Self.decode(try Self.decoder(options: DetectorOptions(scoreThreshold: 0.1)), values).count == 3)
-        #expect(try Self.decode(try Self.decoder(YOLOOptions(maxDetections: 1)), values).count == 1)
+        #expect(try Self.decode(try Self.decoder(YOLODecoding(maxDetections: 1)), values).count == 1)
         // Denying class 1: anchor 0 and 2 fall back to their next class (none scores here), class 2 stays.
         let deny = DetectorOptions(scoreThreshold: 0.1, categoryDenylist: ["giraffe"])
         let denied = try Self.decode(try Self.decoder(options: deny, metadata: true), values)
@@ -73,7 +73,7 @@ struct YOLOPostprocessorTests {
     @Test("end-to-end rows: kept in order above the threshold, no NMS; a wrong size is an internal error")
     func endToEnd() throws {
         let resources = try ModelResources(path: TestAssets.packageRoot.appendingPathComponent("Tests/Fixtures/yolo/yolo26t_e2e_float32.tflite").path)
-        let d = try YOLOPostprocessor(resources: resources, metadata: try resources.file.ultralyticsMetadata(), options: DetectorOptions(), yolo: YOLOOptions())
+        let d = try YOLOPostprocessor(resources: resources, metadata: try resources.file.ultralyticsMetadata(), options: DetectorOptions(), yolo: YOLODecoding())
         var rows = [Float](repeating: 0, count: 300 * 6)
         rows.replaceSubrange(0..<12, with: [10, 10, 50, 50, 0.3, 4, 12, 12, 52, 52, 0.9, 4])
         let kept = try Self.decode(d, rows)

@@ -1,6 +1,6 @@
 /// Writes FlatBuffers. Objects are built children first; each call returns the object's offset
 /// (its distance from the end of the finished buffer), which parents refer to.
-public struct FlatBufferBuilder {
+package struct FlatBufferBuilder {
     /// The buffer so far, stored back to front.
     private var reversed: [UInt8] = []
     private var minAlign = 1
@@ -9,9 +9,9 @@ public struct FlatBufferBuilder {
     private var inTable = false
 
     /// An object already written, referred to by its distance from the buffer's end.
-    public struct Offset: Hashable, Sendable { public let value: Int }
+    package struct Offset: Hashable, Sendable { package let value: Int }
 
-    public init() {}
+    package init() {}
 
     var size: Int { reversed.count }
 
@@ -35,7 +35,7 @@ public struct FlatBufferBuilder {
     }
 
     /// Writes a string.
-    public mutating func string(_ s: String) -> Offset {
+    package mutating func string(_ s: String) -> Offset {
         let utf8 = Array(s.utf8)
         prep(4, utf8.count + 1)
         reversed.append(0)
@@ -45,7 +45,7 @@ public struct FlatBufferBuilder {
     }
 
     /// Writes a vector of integers.
-    public mutating func vector<T: FixedWidthInteger>(_ values: [T], alignment: Int? = nil) -> Offset {
+    package mutating func vector<T: FixedWidthInteger>(_ values: [T], alignment: Int? = nil) -> Offset {
         let n = MemoryLayout<T>.size
         prep(4, values.count * n)
         prep(max(alignment ?? n, n), values.count * n)
@@ -55,12 +55,12 @@ public struct FlatBufferBuilder {
     }
 
     /// Writes a vector of floats.
-    public mutating func vector(_ values: [Float]) -> Offset {
+    package mutating func vector(_ values: [Float]) -> Offset {
         vector(values.map(\.bitPattern))
     }
 
     /// Writes a vector of bytes aligned to `alignment` (16 for model buffers).
-    public mutating func bytes(_ values: [UInt8], alignment: Int = 1) -> Offset {
+    package mutating func bytes(_ values: [UInt8], alignment: Int = 1) -> Offset {
         prep(4, values.count)
         prep(alignment, values.count)
         reversed.append(contentsOf: values.reversed())
@@ -69,7 +69,7 @@ public struct FlatBufferBuilder {
     }
 
     /// Writes a vector of offsets (tables or strings).
-    public mutating func vector(_ offsets: [Offset]) -> Offset {
+    package mutating func vector(_ offsets: [Offset]) -> Offset {
         prep(4, offsets.count * 4)
         for o in offsets.reversed() {
             prep(4, 0)
@@ -80,7 +80,7 @@ public struct FlatBufferBuilder {
     }
 
     /// Starts a table; add its fields, then call ``endTable()``.
-    public mutating func startTable() {
+    package mutating func startTable() {
         precondition(!inTable, "FlatBufferBuilder: tables cannot nest; build children first")
         inTable = true
         fields = [:]
@@ -88,26 +88,26 @@ public struct FlatBufferBuilder {
     }
 
     /// Adds a scalar field at `slot`.
-    public mutating func add<T: FixedWidthInteger>(_ slot: Int, _ value: T) {
+    package mutating func add<T: FixedWidthInteger>(_ slot: Int, _ value: T) {
         put(value)
         fields[slot] = size
     }
 
     /// Adds a float field at `slot`.
-    public mutating func add(_ slot: Int, _ value: Float) { add(slot, value.bitPattern) }
+    package mutating func add(_ slot: Int, _ value: Float) { add(slot, value.bitPattern) }
 
     /// Adds a bool field at `slot`.
-    public mutating func add(_ slot: Int, _ value: Bool) { add(slot, UInt8(value ? 1 : 0)) }
+    package mutating func add(_ slot: Int, _ value: Bool) { add(slot, UInt8(value ? 1 : 0)) }
 
     /// Adds a reference field at `slot`.
-    public mutating func add(_ slot: Int, _ offset: Offset) {
+    package mutating func add(_ slot: Int, _ offset: Offset) {
         prep(4, 0)
         putRaw(UInt32(size + 4 - offset.value))
         fields[slot] = size
     }
 
     /// Finishes the table and returns it.
-    public mutating func endTable() -> Offset {
+    package mutating func endTable() -> Offset {
         precondition(inTable, "FlatBufferBuilder: endTable without startTable")
         prep(4, 0)
         putRaw(Int32(0))
@@ -127,7 +127,7 @@ public struct FlatBufferBuilder {
     }
 
     /// Finishes the buffer with `root` and an optional 4-character file identifier.
-    public mutating func finish(_ root: Offset, fileIdentifier: String? = nil) -> [UInt8] {
+    package mutating func finish(_ root: Offset, fileIdentifier: String? = nil) -> [UInt8] {
         let id = fileIdentifier.map { Array($0.utf8) } ?? []
         precondition(id.isEmpty || id.count == 4, "FlatBuffer file identifiers have 4 characters")
         prep(max(minAlign, 4), 4 + id.count)

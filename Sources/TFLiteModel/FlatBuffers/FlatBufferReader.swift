@@ -3,7 +3,7 @@ import Synchronization
 
 /// A bounds-checked, read-only view of a FlatBuffer. Every read checks its range and throws
 /// ``TFLiteModelError`` on malformed input; nothing traps.
-public struct FlatBufferReader: Sendable {
+package struct FlatBufferReader: Sendable {
     /// Work left for one parse, shared by the copies of a reader: tables visited and vector
     /// elements read. Shared sub-objects could otherwise make a small buffer cost unbounded work.
     final class Budget: Sendable {
@@ -12,7 +12,7 @@ public struct FlatBufferReader: Sendable {
     }
 
     /// Work units one reader may spend (tables and vector elements).
-    public static let workLimit = 64_000_000
+    package static let workLimit = 64_000_000
 
     let budget = Budget(FlatBufferReader.workLimit)
 
@@ -24,19 +24,19 @@ public struct FlatBufferReader: Sendable {
     }
 
     /// The whole buffer.
-    public let bytes: FileBytes
+    package let bytes: FileBytes
     /// Where this buffer starts inside `bytes` (nested flatbuffers share the storage).
-    public let base: Int
+    package let base: Int
     /// Length of the buffer.
-    public let count: Int
+    package let count: Int
 
     /// Wraps a copy of `bytes[base ..< base+count]`.
-    public init(bytes: [UInt8], base: Int = 0, count: Int? = nil) throws {
+    package init(bytes: [UInt8], base: Int = 0, count: Int? = nil) throws {
         try self.init(data: FileBytes(copying: bytes), base: base, count: count)
     }
 
     /// Wraps `data[base ..< base+count]` (no copy: a model file's mapping is read in place).
-    public init(data bytes: FileBytes, base: Int = 0, count: Int? = nil) throws {
+    package init(data bytes: FileBytes, base: Int = 0, count: Int? = nil) throws {
         let count = count ?? (bytes.count - base)
         guard base >= 0, count >= 0, base + count <= bytes.count else {
             throw TFLiteModelError(.truncated, "FlatBuffer range \(base)+\(count) exceeds \(bytes.count) bytes.")
@@ -56,30 +56,30 @@ public struct FlatBufferReader: Sendable {
 
     /// Reads a little-endian integer at `offset` (relative to ``base``).
     @inline(__always)
-    public func read<T: FixedWidthInteger>(_ offset: Int, as: T.Type = T.self) throws -> T {
+    package func read<T: FixedWidthInteger>(_ offset: Int, as: T.Type = T.self) throws -> T {
         let size = MemoryLayout<T>.size
         try ensure(offset, size)
         return T(littleEndian: bytes.buffer.loadUnaligned(fromByteOffset: base + offset, as: T.self))
     }
 
-    public func readFloat(_ offset: Int) throws -> Float { Float(bitPattern: try read(offset, as: UInt32.self)) }
-    public func readDouble(_ offset: Int) throws -> Double { Double(bitPattern: try read(offset, as: UInt64.self)) }
+    package func readFloat(_ offset: Int) throws -> Float { Float(bitPattern: try read(offset, as: UInt32.self)) }
+    package func readDouble(_ offset: Int) throws -> Double { Double(bitPattern: try read(offset, as: UInt64.self)) }
 
     /// The 4-character file identifier (bytes 4..<8), or nil when the buffer is too short.
-    public var fileIdentifier: String? {
+    package var fileIdentifier: String? {
         guard count >= 8 else { return nil }
         return String(decoding: bytes[(base + 4)..<(base + 8)], as: UTF8.self)
     }
 
     /// The root table.
-    public func root() throws -> FlatTable {
+    package func root() throws -> FlatTable {
         let offset = Int(try read(0, as: UInt32.self))
         return try table(at: offset)
     }
 
     /// The root table of a buffer whose file identifier must be `identifier` (else the metadata
     /// error naming `schema`: "Invalid <schema> schema version: expected …, got …").
-    public func root(identifier: String, schema: String) throws -> FlatTable {
+    package func root(identifier: String, schema: String) throws -> FlatTable {
         let id = fileIdentifier ?? ""
         guard id == identifier else {
             throw TFLiteModelError(.invalidMetadataIdentifier, "Invalid \(schema) schema version: expected \(identifier), got \(id)")
@@ -88,7 +88,7 @@ public struct FlatBufferReader: Sendable {
     }
 
     /// The table at absolute (buffer-relative) `position`.
-    public func table(at position: Int) throws -> FlatTable {
+    package func table(at position: Int) throws -> FlatTable {
         try spend(1)
         let soffset = Int(try read(position, as: Int32.self))
         let vtable = position - soffset

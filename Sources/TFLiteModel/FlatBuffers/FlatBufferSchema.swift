@@ -1,8 +1,8 @@
 /// A FlatBuffers schema reduced to what verification needs: for each table, the kind of value each
 /// vtable slot holds. Table and union ids index ``TFLiteSchema``-style arrays.
-public enum FlatBufferSchema {
+package enum FlatBufferSchema {
     /// What one vtable slot holds.
-    public indirect enum Slot: Sendable {
+    package indirect enum Slot: Sendable {
         /// An inline scalar (or enum) of this many bytes.
         case scalar(Int)
         /// An offset to a string.
@@ -18,10 +18,10 @@ public enum FlatBufferSchema {
     }
 
     /// One table: its name (for messages) and its slots.
-    public struct Table: Sendable {
-        public let name: String
-        public let slots: [Slot]
-        public init(name: String, slots: [Slot]) {
+    package struct Table: Sendable {
+        package let name: String
+        package let slots: [Slot]
+        package init(name: String, slots: [Slot]) {
             self.name = name
             self.slots = slots
         }

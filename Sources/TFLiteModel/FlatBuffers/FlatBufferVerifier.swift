@@ -5,11 +5,11 @@ import FileInput
 /// vector inside the buffer and aligned, union members of the type their tag names, nesting at most
 /// ``maxDepth`` deep and at most ``maxTables`` tables visited (bounded work). Unknown trailing
 /// slots (fields newer than the schema) are skipped, as FlatBuffers does.
-public struct FlatBufferVerifier {
+package struct FlatBufferVerifier {
     /// Deepest nesting of tables accepted.
-    public static let maxDepth = 64
+    package static let maxDepth = 64
     /// Most tables, strings and vectors visited before the buffer is refused as too complex.
-    public static let maxObjects = 4_000_000
+    package static let maxObjects = 4_000_000
 
     let bytes: UnsafeRawBufferPointer
     let tables: [FlatBufferSchema.Table]
@@ -17,7 +17,7 @@ public struct FlatBufferVerifier {
     private var objects = 0
 
     /// Verifies `bytes` (from `base`, `count` bytes) against `tables`/`unions` with `root` as root table.
-    public static func verify(
+    package static func verify(
         _ bytes: [UInt8], base: Int = 0, count: Int? = nil, tables: [FlatBufferSchema.Table], unions: [[Int]], root: Int,
         what: String = "model"
     ) throws {
@@ -27,7 +27,7 @@ public struct FlatBufferVerifier {
     }
 
     /// Verifies `bytes` in place (from `base`, `count` bytes) against `tables`/`unions` with `root` as root table.
-    public static func verify(
+    package static func verify(
         _ bytes: UnsafeRawBufferPointer, base: Int = 0, count: Int? = nil, tables: [FlatBufferSchema.Table], unions: [[Int]],
         root: Int, what: String = "model"
     ) throws {
@@ -41,12 +41,12 @@ public struct FlatBufferVerifier {
     }
 
     /// Verifies a `.tflite` model's FlatBuffer.
-    public static func verifyModel(_ bytes: [UInt8]) throws {
+    package static func verifyModel(_ bytes: [UInt8]) throws {
         try verify(bytes, tables: TFLiteSchema.tables, unions: TFLiteSchema.unions, root: TFLiteSchema.root)
     }
 
     /// Verifies a `.tflite` model's FlatBuffer in place.
-    public static func verifyModel(_ data: FileBytes) throws {
+    package static func verifyModel(_ data: FileBytes) throws {
         try verify(data.buffer, tables: TFLiteSchema.tables, unions: TFLiteSchema.unions, root: TFLiteSchema.root)
     }
 

@@ -1,46 +1,46 @@
 /// A table in a flatbuffer. Fields are addressed by their slot (declaration order in the schema).
-public struct FlatTable: Sendable {
-    public let reader: FlatBufferReader
-    public let position: Int
+package struct FlatTable: Sendable {
+    package let reader: FlatBufferReader
+    package let position: Int
     let vtable: Int
     let vtableSize: Int
 
     /// Position of field `slot`, or nil when the field is absent.
-    public func fieldPosition(_ slot: Int) throws -> Int? {
+    package func fieldPosition(_ slot: Int) throws -> Int? {
         let entry = 4 + 2 * slot
         guard entry + 2 <= vtableSize else { return nil }
         let offset = Int(try reader.read(vtable + entry, as: UInt16.self))
         return offset == 0 ? nil : position + offset
     }
 
-    public func has(_ slot: Int) throws -> Bool { try fieldPosition(slot) != nil }
+    package func has(_ slot: Int) throws -> Bool { try fieldPosition(slot) != nil }
 
-    public func scalar<T: FixedWidthInteger>(_ slot: Int, default value: T) throws -> T {
+    package func scalar<T: FixedWidthInteger>(_ slot: Int, default value: T) throws -> T {
         guard let p = try fieldPosition(slot) else { return value }
         return try reader.read(p, as: T.self)
     }
 
-    public func float(_ slot: Int, default value: Float) throws -> Float {
+    package func float(_ slot: Int, default value: Float) throws -> Float {
         guard let p = try fieldPosition(slot) else { return value }
         return try reader.readFloat(p)
     }
 
-    public func bool(_ slot: Int, default value: Bool = false) throws -> Bool {
+    package func bool(_ slot: Int, default value: Bool = false) throws -> Bool {
         try scalar(slot, default: UInt8(value ? 1 : 0)) != 0
     }
 
-    public func string(_ slot: Int) throws -> String? {
+    package func string(_ slot: Int) throws -> String? {
         guard let p = try fieldPosition(slot) else { return nil }
         return try reader.string(at: try reader.indirect(p))
     }
 
-    public func table(_ slot: Int) throws -> FlatTable? {
+    package func table(_ slot: Int) throws -> FlatTable? {
         guard let p = try fieldPosition(slot) else { return nil }
         return try reader.table(at: try reader.indirect(p))
     }
 
     /// The vector in field `slot`, whose elements are `elementSize` bytes each.
-    public func vector(_ slot: Int, elementSize: Int) throws -> FlatVector? {
+    package func vector(_ slot: Int, elementSize: Int) throws -> FlatVector? {
         guard let p = try fieldPosition(slot) else { return nil }
         let v = try reader.indirect(p)
         let count = Int(try reader.read(v, as: UInt32.self))
@@ -53,14 +53,14 @@ public struct FlatTable: Sendable {
         return FlatVector(reader: reader, start: v + 4, count: count, stride: elementSize)
     }
 
-    public func tables(_ slot: Int) throws -> [FlatTable] { try vector(slot, elementSize: 4)?.tables() ?? [] }
-    public func strings(_ slot: Int) throws -> [String] { try vector(slot, elementSize: 4)?.strings() ?? [] }
-    public func integers<T: FixedWidthInteger>(_ slot: Int, _: T.Type = T.self) throws -> [T] {
+    package func tables(_ slot: Int) throws -> [FlatTable] { try vector(slot, elementSize: 4)?.tables() ?? [] }
+    package func strings(_ slot: Int) throws -> [String] { try vector(slot, elementSize: 4)?.strings() ?? [] }
+    package func integers<T: FixedWidthInteger>(_ slot: Int, _: T.Type = T.self) throws -> [T] {
         try vector(slot, elementSize: MemoryLayout<T>.size)?.integers(T.self) ?? []
     }
-    public func floats(_ slot: Int) throws -> [Float] { try vector(slot, elementSize: 4)?.floats() ?? [] }
+    package func floats(_ slot: Int) throws -> [Float] { try vector(slot, elementSize: 4)?.floats() ?? [] }
     /// The `[ubyte]` vector in field `slot` as a copy.
-    public func bytes(_ slot: Int) throws -> [UInt8]? {
+    package func bytes(_ slot: Int) throws -> [UInt8]? {
         guard let v = try vector(slot, elementSize: 1) else { return nil }
         return Array(reader.bytes[v.byteRange])
     }

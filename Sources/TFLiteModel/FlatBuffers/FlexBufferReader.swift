@@ -1,7 +1,7 @@
 /// Parses FlexBuffers with every read bounds-checked (malformed bytes throw, never trap).
-public enum FlexBufferReader {
+package enum FlexBufferReader {
     /// Parses the root value of `bytes`.
-    public static func parse(_ bytes: [UInt8]) throws -> FlexValue {
+    package static func parse(_ bytes: [UInt8]) throws -> FlexValue {
         guard bytes.count >= 3 else { throw error("buffer of \(bytes.count) bytes is too short") }
         let rootWidth = Int(bytes[bytes.count - 1])
         let packed = bytes[bytes.count - 2]
@@ -13,7 +13,7 @@ public enum FlexBufferReader {
     }
 
     /// Most values one parse visits.
-    public static let maxValues = 1_000_000
+    package static let maxValues = 1_000_000
 
     static func error(_ what: String) -> TFLiteModelError {
         TFLiteModelError(.invalidCustomOptions, "Invalid FlexBuffer custom options: \(what).")

@@ -1,6 +1,6 @@
 /// A value of a FlexBuffer (the format of TFLite custom-op options): what custom options use —
 /// maps, vectors, ints, uints, floats, bools, strings.
-public enum FlexValue: Equatable, Sendable {
+package enum FlexValue: Equatable, Sendable {
     case null
     case int(Int64)
     case uint(UInt64)
@@ -11,7 +11,7 @@ public enum FlexValue: Equatable, Sendable {
     case map([String: FlexValue])
 
     /// The value as a double when it is numeric or boolean.
-    public var doubleValue: Double? {
+    package var doubleValue: Double? {
         switch self {
         case .int(let v): return Double(v)
         case .uint(let v): return Double(v)
@@ -22,7 +22,7 @@ public enum FlexValue: Equatable, Sendable {
     }
 
     /// The value as an integer when it is numeric or boolean.
-    public var intValue: Int? {
+    package var intValue: Int? {
         switch self {
         case .int(let v): return Int(exactly: v)
         case .uint(let v): return Int(exactly: v)
@@ -33,7 +33,7 @@ public enum FlexValue: Equatable, Sendable {
     }
 
     /// The value as a boolean when it is numeric or boolean.
-    public var boolValue: Bool? {
+    package var boolValue: Bool? {
         if case .bool(let v) = self { return v }
         return intValue.map { $0 != 0 }
     }

@@ -1,9 +1,9 @@
 /// Writes what MediaPipe's ImageClassifier and ML Kit's image labeler read into a classifier (one
 /// output): labels (TENSOR_AXIS_LABELS on the output), input normalization and a score threshold.
 /// Existing metadata and associated files are kept; the weights are untouched.
-public enum ClassifierMetadataWriter {
+package enum ClassifierMetadataWriter {
     /// The model's bytes with the classifier metadata added.
-    public static func write(
+    package static func write(
         _ file: ModelFile, labels: (name: String, contents: [UInt8])?, normalization: (mean: Float, std: Float)? = nil,
         scoreThreshold: Float? = nil
     ) throws -> [UInt8] {

@@ -1,10 +1,10 @@
 /// `DETECTOR_METADATA`: the custom metadata (flatbuffer "V001") that tells MediaPipe how to decode a
 /// raw SSD detector's outputs — its anchors and box/score decoding options.
-public struct DetectorMetadata: Equatable, Sendable {
+package struct DetectorMetadata: Equatable, Sendable {
     /// A fixed anchor, in normalized coordinates.
-    public struct Anchor: Equatable, Sendable {
-        public var xCenter: Float, yCenter: Float, width: Float, height: Float
-        public init(xCenter: Float, yCenter: Float, width: Float, height: Float) {
+    package struct Anchor: Equatable, Sendable {
+        package var xCenter: Float, yCenter: Float, width: Float, height: Float
+        package init(xCenter: Float, yCenter: Float, width: Float, height: Float) {
             self.xCenter = xCenter
             self.yCenter = yCenter
             self.width = width
@@ -13,18 +13,18 @@ public struct DetectorMetadata: Equatable, Sendable {
     }
 
     /// `TensorsDecodingOptions`.
-    public struct DecodingOptions: Equatable, Sendable {
-        public var numClasses: Int32
-        public var numBoxes: Int32
-        public var numCoords: Int32
-        public var keypointCoordOffset: Int32
-        public var numKeypoints: Int32
-        public var numValuesPerKeypoint: Int32
-        public var xScale: Float, yScale: Float, wScale: Float, hScale: Float
-        public var applyExponentialOnBoxSize: Bool
-        public var sigmoidScore: Bool
+    package struct DecodingOptions: Equatable, Sendable {
+        package var numClasses: Int32
+        package var numBoxes: Int32
+        package var numCoords: Int32
+        package var keypointCoordOffset: Int32
+        package var numKeypoints: Int32
+        package var numValuesPerKeypoint: Int32
+        package var xScale: Float, yScale: Float, wScale: Float, hScale: Float
+        package var applyExponentialOnBoxSize: Bool
+        package var sigmoidScore: Bool
 
-        public init(
+        package init(
             numClasses: Int32, numBoxes: Int32, numCoords: Int32, keypointCoordOffset: Int32 = 0, numKeypoints: Int32 = 0,
             numValuesPerKeypoint: Int32 = 2, xScale: Float, yScale: Float, wScale: Float, hScale: Float,
             applyExponentialOnBoxSize: Bool = true, sigmoidScore: Bool = true
@@ -45,23 +45,23 @@ public struct DetectorMetadata: Equatable, Sendable {
     }
 
     /// The custom-metadata name under which this lives in `SubGraphMetadata.custom_metadata`.
-    public static let name = "DETECTOR_METADATA"
-    public static let fileIdentifier = "V001"
+    package static let name = "DETECTOR_METADATA"
+    package static let fileIdentifier = "V001"
 
-    public var minParserVersion: String?
+    package var minParserVersion: String?
     /// nil when the metadata has no `ssd_anchors_options`.
-    public var anchors: [Anchor]?
+    package var anchors: [Anchor]?
     /// nil when the metadata has no `tensors_decoding_options`.
-    public var decoding: DecodingOptions?
+    package var decoding: DecodingOptions?
 
-    public init(minParserVersion: String? = "1.0.0", anchors: [Anchor]?, decoding: DecodingOptions?) {
+    package init(minParserVersion: String? = "1.0.0", anchors: [Anchor]?, decoding: DecodingOptions?) {
         self.minParserVersion = minParserVersion
         self.anchors = anchors
         self.decoding = decoding
     }
 
     /// Parses the flatbuffer.
-    public init(flatBuffer bytes: [UInt8]) throws {
+    package init(flatBuffer bytes: [UInt8]) throws {
         let root = try FlatBufferReader(bytes: bytes).root(identifier: Self.fileIdentifier, schema: "object detector metadata")
         minParserVersion = try root.string(0)
         if let ssd = try root.table(1) {
@@ -89,7 +89,7 @@ public struct DetectorMetadata: Equatable, Sendable {
     }
 
     /// Serializes as a "V001" flatbuffer.
-    public func flatBuffer() -> [UInt8] {
+    package func flatBuffer() -> [UInt8] {
         var b = FlatBufferBuilder()
         let version = minParserVersion.map { b.string($0) }
         var ssd: FlatBufferBuilder.Offset?

@@ -2,9 +2,9 @@
 /// scores): `DETECTOR_METADATA` with anchors and decoding options, BoundingBoxProperties on the
 /// location tensor, optional labels (TENSOR_AXIS_LABELS on the score tensor) and input
 /// normalization. Existing metadata and associated files are kept; the weights are untouched.
-public enum DetectorMetadataWriter {
+package enum DetectorMetadataWriter {
     /// The model's bytes with the detector metadata added.
-    public static func write(
+    package static func write(
         _ file: ModelFile, anchors: [DetectorMetadata.Anchor], decoding: DetectorMetadata.DecodingOptions,
         labels: (name: String, contents: [UInt8])? = nil, normalization: (mean: Float, std: Float)? = nil
     ) throws -> [UInt8] {

@@ -1,19 +1,19 @@
 /// Class labels read from a model's label files: names from the first file of the right type,
 /// display names from the file whose locale matches exactly (MediaPipe's rules).
-public struct LabelMap: Equatable, Sendable {
+package struct LabelMap: Equatable, Sendable {
     /// Label `i` is the name of class `i`.
-    public var names: [String]
+    package var names: [String]
     /// Display names in the requested locale, when a file for it exists.
-    public var displayNames: [String]?
+    package var displayNames: [String]?
 
-    public init(names: [String], displayNames: [String]? = nil) {
+    package init(names: [String], displayNames: [String]? = nil) {
         self.names = names
         self.displayNames = displayNames
     }
 
     /// Splits a label file into lines: one label per line, `\r\n` accepted, a single trailing
     /// empty line dropped. An empty file is an error ("Expected non-empty labels file.").
-    public static func parseLines(_ bytes: [UInt8]) throws -> [String] {
+    package static func parseLines(_ bytes: [UInt8]) throws -> [String] {
         if bytes.isEmpty { throw TFLiteModelError(.invalidAssociatedFile, "Expected non-empty labels file.") }
         var body = bytes[...]
         if body.last == 0x0A { body = body.dropLast() }
@@ -24,7 +24,7 @@ public struct LabelMap: Equatable, Sendable {
 
     /// Builds the labels of `tensor` from files of `type` in `archive`; display names come from the
     /// file of that type whose locale is exactly `locale`.
-    public static func load(
+    package static func load(
         tensor: ModelMetadata.TensorMetadata, type: ModelMetadata.AssociatedFileType,
         locale: String?, archive: ZipArchive?
     ) throws -> LabelMap? {

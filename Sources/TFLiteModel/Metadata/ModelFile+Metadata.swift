@@ -2,7 +2,7 @@ import FileInput
 
 extension ModelFile {
     /// Where the model's own flatbuffer ends: the start of the appended zip, or the file's end.
-    public func flatBufferEnd() throws -> Int {
+    package func flatBufferEnd() throws -> Int {
         guard let archive = try associatedFiles(), let first = archive.entries.map(\.localHeaderOffset).min() else { return data.count }
         return first
     }
@@ -103,7 +103,7 @@ extension ModelFile {
     /// appended zip (replacing any), everything else byte for byte as it was: a small new head
     /// (a root table, the buffer and metadata lists with one more entry) in front of the
     /// unchanged flatbuffer (buffers at absolute file offsets moved with it).
-    public func replacingMetadata(_ metadata: ModelMetadata, files: [(name: String, contents: [UInt8])], deflate: Bool = false) throws -> [UInt8] {
+    package func replacingMetadata(_ metadata: ModelMetadata, files: [(name: String, contents: [UInt8])], deflate: Bool = false) throws -> [UInt8] {
         let (old, reader, root) = try spliceable()
         let keptMetadata = try Self.elementPositions(root, 6).filter { try reader.table(at: $0).string(0) != ModelMetadata.entryName }
         let bufferCount = try root.vector(4, elementSize: 4)?.count ?? 0
@@ -135,7 +135,7 @@ extension ModelFile {
     /// built-in kernel) but folds DEQUANTIZE of constant weights at compile time and runs the
     /// convolution in float. The int8 weights stay stored as they are; metadata and the appended
     /// zip are kept. Returns nil when the model has no such op.
-    public func dequantizingHybridDepthwiseFilters() throws -> [UInt8]? {
+    package func dequantizingHybridDepthwiseFilters() throws -> [UInt8]? {
         guard let sg = subgraphs.first else { return nil }
         let depthwise: Int32 = 4, dequantize: Int32 = 6
         let targets = sg.operators.indices.filter { i in

@@ -1,6 +1,6 @@
 extension ModelMetadata {
     /// Serializes this metadata as an "M001" flatbuffer (the `TFLITE_METADATA` entry of a model).
-    public func flatBuffer() -> [UInt8] {
+    package func flatBuffer() -> [UInt8] {
         var b = FlatBufferBuilder()
         let root = Self.write(self, &b)
         return b.finish(root, fileIdentifier: Self.fileIdentifier)

@@ -1,20 +1,20 @@
 /// TFLite model metadata (`TFLITE_METADATA`, schema "M001", version 1.5.0): what MediaPipe and ML
 /// Kit read to pre- and post-process a model's tensors.
-public struct ModelMetadata: Equatable, Sendable {
+package struct ModelMetadata: Equatable, Sendable {
     /// `AssociatedFileType`.
-    public enum AssociatedFileType: Int8, Sendable {
+    package enum AssociatedFileType: Int8, Sendable {
         case unknown = 0, descriptions = 1, tensorAxisLabels = 2, tensorValueLabels = 3
         case tensorAxisScoreCalibration = 4, vocabulary = 5, scannIndexFile = 6
     }
 
     /// A file packed in the zip appended to the model.
-    public struct AssociatedFile: Equatable, Sendable {
-        public var name: String
-        public var description: String?
-        public var type: AssociatedFileType
-        public var locale: String?
-        public var version: String?
-        public init(name: String, description: String? = nil, type: AssociatedFileType, locale: String? = nil, version: String? = nil) {
+    package struct AssociatedFile: Equatable, Sendable {
+        package var name: String
+        package var description: String?
+        package var type: AssociatedFileType
+        package var locale: String?
+        package var version: String?
+        package init(name: String, description: String? = nil, type: AssociatedFileType, locale: String? = nil, version: String? = nil) {
             self.name = name
             self.description = description
             self.type = type
@@ -24,16 +24,16 @@ public struct ModelMetadata: Equatable, Sendable {
     }
 
     /// `ColorSpaceType`.
-    public enum ColorSpace: Int8, Sendable { case unknown = 0, rgb = 1, grayscale = 2 }
+    package enum ColorSpace: Int8, Sendable { case unknown = 0, rgb = 1, grayscale = 2 }
     /// `BoundingBoxType`.
-    public enum BoundingBoxType: Int8, Sendable { case unknown = 0, boundaries = 1, upperLeft = 2, center = 3 }
+    package enum BoundingBoxType: Int8, Sendable { case unknown = 0, boundaries = 1, upperLeft = 2, center = 3 }
     /// `CoordinateType`.
-    public enum CoordinateType: Int8, Sendable { case ratio = 0, pixel = 1 }
+    package enum CoordinateType: Int8, Sendable { case ratio = 0, pixel = 1 }
     /// `ScoreTransformationType`.
-    public enum ScoreTransformation: Int8, Sendable { case identity = 0, log = 1, inverseLogistic = 2 }
+    package enum ScoreTransformation: Int8, Sendable { case identity = 0, log = 1, inverseLogistic = 2 }
 
     /// `ContentProperties` (a union).
-    public enum ContentProperties: Equatable, Sendable {
+    package enum ContentProperties: Equatable, Sendable {
         case feature
         case image(colorSpace: ColorSpace, defaultSize: (width: UInt32, height: UInt32)?)
         case boundingBox(index: [UInt32], type: BoundingBoxType, coordinateType: CoordinateType)
@@ -41,7 +41,7 @@ public struct ModelMetadata: Equatable, Sendable {
         /// A union member this parser does not know (its type number).
         case other(UInt8)
 
-        public static func == (a: ContentProperties, b: ContentProperties) -> Bool {
+        package static func == (a: ContentProperties, b: ContentProperties) -> Bool {
             switch (a, b) {
             case (.feature, .feature): return true
             case let (.image(c1, s1), .image(c2, s2)):
@@ -54,7 +54,7 @@ public struct ModelMetadata: Equatable, Sendable {
         }
 
         /// The union's type number in the schema.
-        public var typeCode: UInt8 {
+        package var typeCode: UInt8 {
             switch self {
             case .feature: return 1
             case .image: return 2
@@ -66,17 +66,17 @@ public struct ModelMetadata: Equatable, Sendable {
     }
 
     /// `Content`: what a tensor holds.
-    public struct Content: Equatable, Sendable {
-        public var properties: ContentProperties?
-        public var range: ClosedRange<Int32>?
-        public init(properties: ContentProperties?, range: ClosedRange<Int32>? = nil) {
+    package struct Content: Equatable, Sendable {
+        package var properties: ContentProperties?
+        package var range: ClosedRange<Int32>?
+        package init(properties: ContentProperties?, range: ClosedRange<Int32>? = nil) {
             self.properties = properties
             self.range = range
         }
     }
 
     /// `ProcessUnitOptions` (a union).
-    public enum ProcessUnit: Equatable, Sendable {
+    package enum ProcessUnit: Equatable, Sendable {
         case normalization(mean: [Float], std: [Float])
         case scoreCalibration(transformation: ScoreTransformation, defaultScore: Float)
         case scoreThresholding(globalScoreThreshold: Float)
@@ -84,7 +84,7 @@ public struct ModelMetadata: Equatable, Sendable {
         case other(UInt8)
 
         /// The union's type number, which MediaPipe names in its errors.
-        public var typeCode: UInt8 {
+        package var typeCode: UInt8 {
             switch self {
             case .normalization: return 1
             case .scoreCalibration: return 2
@@ -95,16 +95,16 @@ public struct ModelMetadata: Equatable, Sendable {
     }
 
     /// Metadata of one input or output tensor.
-    public struct TensorMetadata: Equatable, Sendable {
-        public var name: String?
-        public var description: String?
-        public var content: Content?
-        public var processUnits: [ProcessUnit]
-        public var associatedFiles: [AssociatedFile]
-        public var statsMax: [Float]
-        public var statsMin: [Float]
+    package struct TensorMetadata: Equatable, Sendable {
+        package var name: String?
+        package var description: String?
+        package var content: Content?
+        package var processUnits: [ProcessUnit]
+        package var associatedFiles: [AssociatedFile]
+        package var statsMax: [Float]
+        package var statsMin: [Float]
 
-        public init(
+        package init(
             name: String? = nil, description: String? = nil, content: Content? = nil, processUnits: [ProcessUnit] = [],
             associatedFiles: [AssociatedFile] = [], statsMax: [Float] = [], statsMin: [Float] = []
         ) {
@@ -118,63 +118,63 @@ public struct ModelMetadata: Equatable, Sendable {
         }
 
         /// The normalization unit, if any.
-        public var normalization: (mean: [Float], std: [Float])? {
+        package var normalization: (mean: [Float], std: [Float])? {
             for case let .normalization(mean, std) in processUnits { return (mean, std) }
             return nil
         }
 
         /// The score-calibration unit, if any.
-        public var scoreCalibration: (transformation: ScoreTransformation, defaultScore: Float)? {
+        package var scoreCalibration: (transformation: ScoreTransformation, defaultScore: Float)? {
             for case let .scoreCalibration(t, d) in processUnits { return (t, d) }
             return nil
         }
 
         /// The global score threshold, if any.
-        public var scoreThreshold: Float? {
+        package var scoreThreshold: Float? {
             for case let .scoreThresholding(t) in processUnits { return t }
             return nil
         }
 
         /// The first associated file of `type` (any locale), or of `type` and exactly `locale`.
-        public func firstAssociatedFile(ofType type: AssociatedFileType, locale: String? = nil) -> AssociatedFile? {
+        package func firstAssociatedFile(ofType type: AssociatedFileType, locale: String? = nil) -> AssociatedFile? {
             associatedFiles.first { $0.type == type && (locale == nil || $0.locale == locale) }
         }
     }
 
     /// `TensorGroup`.
-    public struct TensorGroup: Equatable, Sendable {
-        public var name: String?
-        public var tensorNames: [String]
-        public init(name: String?, tensorNames: [String]) {
+    package struct TensorGroup: Equatable, Sendable {
+        package var name: String?
+        package var tensorNames: [String]
+        package init(name: String?, tensorNames: [String]) {
             self.name = name
             self.tensorNames = tensorNames
         }
     }
 
     /// `CustomMetadata`: a named blob (e.g. `DETECTOR_METADATA`).
-    public struct CustomMetadata: Equatable, Sendable {
-        public var name: String?
-        public var data: [UInt8]
-        public init(name: String?, data: [UInt8]) {
+    package struct CustomMetadata: Equatable, Sendable {
+        package var name: String?
+        package var data: [UInt8]
+        package init(name: String?, data: [UInt8]) {
             self.name = name
             self.data = data
         }
     }
 
     /// Metadata of one subgraph.
-    public struct SubgraphMetadata: Equatable, Sendable {
-        public var name: String?
-        public var description: String?
-        public var inputTensors: [TensorMetadata]
-        public var outputTensors: [TensorMetadata]
-        public var associatedFiles: [AssociatedFile]
-        public var inputProcessUnits: [ProcessUnit]
-        public var outputProcessUnits: [ProcessUnit]
-        public var inputTensorGroups: [TensorGroup]
-        public var outputTensorGroups: [TensorGroup]
-        public var customMetadata: [CustomMetadata]
+    package struct SubgraphMetadata: Equatable, Sendable {
+        package var name: String?
+        package var description: String?
+        package var inputTensors: [TensorMetadata]
+        package var outputTensors: [TensorMetadata]
+        package var associatedFiles: [AssociatedFile]
+        package var inputProcessUnits: [ProcessUnit]
+        package var outputProcessUnits: [ProcessUnit]
+        package var inputTensorGroups: [TensorGroup]
+        package var outputTensorGroups: [TensorGroup]
+        package var customMetadata: [CustomMetadata]
 
-        public init(
+        package init(
             name: String? = nil, description: String? = nil, inputTensors: [TensorMetadata] = [], outputTensors: [TensorMetadata] = [],
             associatedFiles: [AssociatedFile] = [], inputProcessUnits: [ProcessUnit] = [], outputProcessUnits: [ProcessUnit] = [],
             inputTensorGroups: [TensorGroup] = [], outputTensorGroups: [TensorGroup] = [], customMetadata: [CustomMetadata] = []
@@ -192,23 +192,23 @@ public struct ModelMetadata: Equatable, Sendable {
         }
     }
 
-    public var name: String?
-    public var description: String?
-    public var version: String?
-    public var subgraphs: [SubgraphMetadata]
-    public var author: String?
-    public var license: String?
-    public var associatedFiles: [AssociatedFile]
-    public var minParserVersion: String?
+    package var name: String?
+    package var description: String?
+    package var version: String?
+    package var subgraphs: [SubgraphMetadata]
+    package var author: String?
+    package var license: String?
+    package var associatedFiles: [AssociatedFile]
+    package var minParserVersion: String?
 
     /// The metadata schema version this parser understands.
-    public static let parserVersion = "1.5.0"
+    package static let parserVersion = "1.5.0"
     /// The metadata flatbuffer's file identifier.
-    public static let fileIdentifier = "M001"
+    package static let fileIdentifier = "M001"
     /// The name of the model-metadata entry that holds this flatbuffer.
-    public static let entryName = "TFLITE_METADATA"
+    package static let entryName = "TFLITE_METADATA"
 
-    public init(
+    package init(
         name: String? = nil, description: String? = nil, version: String? = nil, subgraphs: [SubgraphMetadata] = [],
         author: String? = nil, license: String? = nil, associatedFiles: [AssociatedFile] = [], minParserVersion: String? = nil
     ) {
@@ -223,7 +223,7 @@ public struct ModelMetadata: Equatable, Sendable {
     }
 
     /// Parses a metadata flatbuffer.
-    public init(flatBuffer bytes: [UInt8]) throws {
+    package init(flatBuffer bytes: [UInt8]) throws {
         let root = try FlatBufferReader(bytes: bytes).root(identifier: Self.fileIdentifier, schema: "metadata")
         name = try root.string(0)
         description = try root.string(1)
@@ -241,7 +241,7 @@ public struct ModelMetadata: Equatable, Sendable {
     }
 
     /// Compares dotted versions numerically: <0, 0, >0.
-    public static func compareVersions(_ a: String, _ b: String) -> Int {
+    package static func compareVersions(_ a: String, _ b: String) -> Int {
         let x = a.split(separator: ".").map { Int($0) ?? 0 }
         let y = b.split(separator: ".").map { Int($0) ?? 0 }
         for i in 0..<max(x.count, y.count) {

@@ -5,12 +5,12 @@
 /// `category` (with the label file as TENSOR_VALUE_LABELS), `score`, `number of detections` — and
 /// the `detection_result` group: the metadata MediaPipe's own metadata writer produces. The graph
 /// and weights are kept byte for byte.
-public enum PostProcessDetectorMetadataWriter {
+package enum PostProcessDetectorMetadataWriter {
     /// The names MediaPipe looks the outputs up by, in the op's output port order.
-    public static let outputNames = ["location", "category", "score", "number of detections"]
+    package static let outputNames = ["location", "category", "score", "number of detections"]
 
     /// The model's bytes with the detector metadata added.
-    public static func write(
+    package static func write(
         _ file: ModelFile, labels: (name: String, contents: [UInt8]),
         normalization: (mean: Float, std: Float)?
     ) throws -> [UInt8] {

@@ -2,14 +2,14 @@ import Foundation
 
 /// Sigmoid score calibration (metadata `ScoreCalibrationOptions` + a
 /// `TENSOR_AXIS_SCORE_CALIBRATION` file): `f(x) = scale / (1 + e^-(slope·g(x) + offset))`.
-public struct ScoreCalibration: Equatable, Sendable {
+package struct ScoreCalibration: Equatable, Sendable {
     /// One class's parameters.
-    public struct Sigmoid: Equatable, Sendable {
-        public var scale: Float
-        public var slope: Float
-        public var offset: Float
-        public var minScore: Float?
-        public init(scale: Float, slope: Float, offset: Float, minScore: Float? = nil) {
+    package struct Sigmoid: Equatable, Sendable {
+        package var scale: Float
+        package var slope: Float
+        package var offset: Float
+        package var minScore: Float?
+        package init(scale: Float, slope: Float, offset: Float, minScore: Float? = nil) {
             self.scale = scale
             self.slope = slope
             self.offset = offset
@@ -17,19 +17,19 @@ public struct ScoreCalibration: Equatable, Sendable {
         }
     }
 
-    public var transformation: ModelMetadata.ScoreTransformation
-    public var defaultScore: Float
+    package var transformation: ModelMetadata.ScoreTransformation
+    package var defaultScore: Float
     /// Per class; nil where the file's line was empty.
-    public var sigmoids: [Sigmoid?]
+    package var sigmoids: [Sigmoid?]
 
-    public init(transformation: ModelMetadata.ScoreTransformation, defaultScore: Float, sigmoids: [Sigmoid?]) {
+    package init(transformation: ModelMetadata.ScoreTransformation, defaultScore: Float, sigmoids: [Sigmoid?]) {
         self.transformation = transformation
         self.defaultScore = defaultScore
         self.sigmoids = sigmoids
     }
 
     /// Parses a calibration file: one `scale,slope,offset[,min_score]` line per class, or an empty line.
-    public init(fileContents bytes: [UInt8], transformation: ModelMetadata.ScoreTransformation, defaultScore: Float) throws {
+    package init(fileContents bytes: [UInt8], transformation: ModelMetadata.ScoreTransformation, defaultScore: Float) throws {
         var text = String(decoding: bytes, as: UTF8.self)
         if text.isEmpty { throw TFLiteModelError(.invalidAssociatedFile, "Expected non-empty score calibration file.") }
         if text.hasSuffix("\n") { text.removeLast() }
@@ -56,7 +56,7 @@ public struct ScoreCalibration: Equatable, Sendable {
     }
 
     /// The calibrated score of class `index` with raw score `x`.
-    public func calibrate(_ x: Float, classIndex index: Int) -> Float {
+    package func calibrate(_ x: Float, classIndex index: Int) -> Float {
         guard sigmoids.indices.contains(index), let s = sigmoids[index] else { return defaultScore }
         if let minScore = s.minScore, x <= minScore { return defaultScore }
         let g: Float

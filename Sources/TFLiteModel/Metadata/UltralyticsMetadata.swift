@@ -3,31 +3,31 @@ import Foundation
 /// What Ultralytics' exporter writes about a model: a `metadata.json` in the zip it appends to the
 /// `.tflite` (no TFLite metadata flatbuffer) — the class names, the input size, the task, whether
 /// the head is NMS-free, the Ultralytics version.
-public struct UltralyticsMetadata: Equatable, Sendable {
+package struct UltralyticsMetadata: Equatable, Sendable {
     /// The entry's name in the appended zip.
-    public static let entryName = "metadata.json"
+    package static let entryName = "metadata.json"
 
     /// Class names by index (`names`: `{"0": "person", …}`).
-    public var names: [Int: String]
+    package var names: [Int: String]
     /// The input size the model was exported for, height and width (`imgsz`).
-    public var inputSize: (height: Int, width: Int)?
+    package var inputSize: (height: Int, width: Int)?
     /// `detect`, `segment`, `pose`, `obb`, `classify`.
-    public var task: String?
+    package var task: String?
     /// The head gives final detections (x1, y1, x2, y2, score, class): no NMS to run (`end2end`).
-    public var endToEnd: Bool
+    package var endToEnd: Bool
     /// The largest stride of the head (`stride`).
-    public var stride: Int?
+    package var stride: Int?
     /// The Ultralytics version that exported it (`version`).
-    public var version: String?
+    package var version: String?
 
-    public static func == (a: UltralyticsMetadata, b: UltralyticsMetadata) -> Bool {
+    package static func == (a: UltralyticsMetadata, b: UltralyticsMetadata) -> Bool {
         a.names == b.names && a.inputSize?.height == b.inputSize?.height && a.inputSize?.width == b.inputSize?.width && a.task == b.task
             && a.endToEnd == b.endToEnd && a.stride == b.stride && a.version == b.version
     }
 
     /// Parses `metadata.json`; throws ``TFLiteModelError`` (`invalidAssociatedFile`) when it is not
     /// a JSON object or its names are not a map of class index to text.
-    public init(json bytes: [UInt8]) throws {
+    package init(json bytes: [UInt8]) throws {
         guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
             throw TFLiteModelError(.invalidAssociatedFile, "Ultralytics' \(Self.entryName) is not a JSON object.")
         }
@@ -56,7 +56,7 @@ public struct UltralyticsMetadata: Equatable, Sendable {
     }
 
     /// The class names in index order, nil when they do not cover 0…n−1 without gaps.
-    public var labels: [String]? {
+    package var labels: [String]? {
         let ordered = (0..<names.count).compactMap { names[$0] }
         return ordered.count == names.count && !ordered.isEmpty ? ordered : nil
     }
@@ -64,7 +64,7 @@ public struct UltralyticsMetadata: Equatable, Sendable {
 
 extension ModelFile {
     /// Ultralytics' metadata, when the model is one of its exports (nil otherwise).
-    public func ultralyticsMetadata() throws -> UltralyticsMetadata? {
+    package func ultralyticsMetadata() throws -> UltralyticsMetadata? {
         guard let zip = try associatedFiles(), zip.entries.contains(where: { $0.name == UltralyticsMetadata.entryName }) else { return nil }
         return try UltralyticsMetadata(json: zip.contents(of: UltralyticsMetadata.entryName))
     }

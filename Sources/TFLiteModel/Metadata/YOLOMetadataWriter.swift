@@ -2,9 +2,9 @@
 /// output described (`description` names the head), a label file on the output (TENSOR_AXIS_LABELS,
 /// one name per class) and optionally a score threshold. Existing associated files — Ultralytics'
 /// `metadata.json` among them — are kept; the weights are untouched.
-public enum YOLOMetadataWriter {
+package enum YOLOMetadataWriter {
     /// The model's bytes with the metadata added; `classes` is the head's class count.
-    public static func write(
+    package static func write(
         _ file: ModelFile, labels: (name: String, contents: [UInt8]), classes: Int, description: String, scoreThreshold: Float? = nil
     ) throws -> [UInt8] {
         guard file.subgraphs.first?.outputTensors.count == 1 else {

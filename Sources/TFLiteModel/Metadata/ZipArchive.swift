@@ -4,32 +4,32 @@ import FileInput
 /// The zip archive appended to a `.tflite` model, which carries its associated files (labels,
 /// score calibration…). Stored and deflated entries are supported; offsets are accepted either
 /// relative to the archive or to the whole file, as the metadata writers produce both.
-public struct ZipArchive: Sendable {
+package struct ZipArchive: Sendable {
     /// One file of the archive.
-    public struct Entry: Equatable, Sendable {
-        public var name: String
+    package struct Entry: Equatable, Sendable {
+        package var name: String
         /// 0 = stored, 8 = deflated.
-        public var method: UInt16
-        public var crc32: UInt32
-        public var compressedSize: Int
-        public var uncompressedSize: Int
+        package var method: UInt16
+        package var crc32: UInt32
+        package var compressedSize: Int
+        package var uncompressedSize: Int
         /// Absolute position of the entry's local header in the bytes given to ``init(bytes:)``.
-        public var localHeaderOffset: Int
+        package var localHeaderOffset: Int
     }
 
     let bytes: FileBytes
     /// The entries in central-directory order.
-    public let entries: [Entry]
+    package let entries: [Entry]
 
     /// Reads the archive at the end of `bytes`. Returns nil when `bytes` carries no zip
     /// (no end-of-central-directory record), as MediaPipe treats that as "no associated files".
     /// Throws ``TFLiteModelError`` when a zip is there but malformed.
-    public init?(bytes: [UInt8]) throws {
+    package init?(bytes: [UInt8]) throws {
         try self.init(data: FileBytes(copying: bytes))
     }
 
     /// Reads the archive at the end of `data` (in place).
-    public init?(data bytes: FileBytes) throws {
+    package init?(data bytes: FileBytes) throws {
         self.bytes = bytes
         guard let eocd = Self.findEndOfCentralDirectory(bytes) else { return nil }
         func u16(_ p: Int) throws -> Int {
@@ -93,10 +93,10 @@ public struct ZipArchive: Sendable {
     }
 
     /// Names of the files, in order.
-    public var names: [String] { entries.map(\.name) }
+    package var names: [String] { entries.map(\.name) }
 
     /// The contents of the file `name`, or a `associatedFileNotFound` error naming it.
-    public func contents(of name: String) throws -> [UInt8] {
+    package func contents(of name: String) throws -> [UInt8] {
         guard let entry = entries.first(where: { $0.name == name }) else {
             throw TFLiteModelError(.associatedFileNotFound, "No associated file with name: \(name)")
         }
@@ -104,7 +104,7 @@ public struct ZipArchive: Sendable {
     }
 
     /// The contents of `entry`, inflated when deflated, CRC-checked.
-    public func contents(of entry: Entry) throws -> [UInt8] {
+    package func contents(of entry: Entry) throws -> [UInt8] {
         let p = entry.localHeaderOffset
         guard p >= 0, p <= bytes.count - 30 else { throw Self.bad("local header of '\(entry.name)' runs past the end") }
         let nameLength = Int(bytes[p + 26]) | Int(bytes[p + 27]) << 8
@@ -153,7 +153,7 @@ public struct ZipArchive: Sendable {
 
     /// Writes a zip archive of `files` (name, contents), each stored or deflated. Offsets are
     /// relative to the archive's start, as MediaPipe's metadata writer produces.
-    public static func write(_ files: [(name: String, contents: [UInt8])], deflate: Bool) throws -> [UInt8] {
+    package static func write(_ files: [(name: String, contents: [UInt8])], deflate: Bool) throws -> [UInt8] {
         var out: [UInt8] = []
         var central: [UInt8] = []
         func put16(_ v: Int, _ b: inout [UInt8]) { b += [UInt8(v & 0xff), UInt8((v >> 8) & 0xff)] }

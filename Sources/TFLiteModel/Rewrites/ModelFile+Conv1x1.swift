@@ -85,7 +85,7 @@ extension ModelFile {
     /// The 1×1 kernel's digest of a filter's bytes (CKernels' `vt_filter_digest`, the same arithmetic):
     /// h = 0x9E3779B97F4A7C15 ^ n; for each 8-byte little-endian word w (the last zero-padded),
     /// h = (h ^ w) · 0xFF51AFD7ED558CCD, h ^= h >> 32.
-    public static func filterDigest(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    package static func filterDigest(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
         var i = 0
         while i < bytes.count {

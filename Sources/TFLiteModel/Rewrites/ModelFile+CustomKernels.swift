@@ -4,18 +4,18 @@ import FileInput
 /// op kernels): the ops they compute become custom ops, one custom code per node.
 extension ModelFile {
     /// The kernels a rewrite can move ops onto.
-    public struct CustomKernels: OptionSet, Sendable {
-        public let rawValue: Int
-        public init(rawValue: Int) { self.rawValue = rawValue }
+    package struct CustomKernels: OptionSet, Sendable {
+        package let rawValue: Int
+        package init(rawValue: Int) { self.rawValue = rawValue }
         /// Hybrid DEPTHWISE_CONV_2D (float input, int8 per-channel filter): custom codes `VisionTasksHybridDepthwise_<k>`.
-        public static let hybridDepthwise = CustomKernels(rawValue: 1)
+        package static let hybridDepthwise = CustomKernels(rawValue: 1)
         /// Uint8 1×1 CONV_2D (per-tensor asymmetric): custom codes `VisionTasksQuantizedConv_<k>`.
-        public static let quantizedConv = CustomKernels(rawValue: 2)
+        package static let quantizedConv = CustomKernels(rawValue: 2)
         /// Hybrid 1×1 CONV_2D (float input, int8 per-channel filter): custom codes `VisionTasksHybridConv_<k>`.
-        public static let hybridConv = CustomKernels(rawValue: 4)
+        package static let hybridConv = CustomKernels(rawValue: 4)
 
         /// The custom-code prefix of a single kind's rewritten ops (`<prefix>_<k>`).
-        public var codePrefix: String {
+        package var codePrefix: String {
             switch self {
             case .hybridDepthwise: return "VisionTasksHybridDepthwise"
             case .quantizedConv: return "VisionTasksQuantizedConv"
@@ -24,7 +24,7 @@ extension ModelFile {
         }
 
         /// How many of `codes` are ops of single kind `self`.
-        public func count(in codes: [String]) -> Int { codes.filter { $0.hasPrefix(codePrefix + "_") }.count }
+        package func count(in codes: [String]) -> Int { codes.filter { $0.hasPrefix(codePrefix + "_") }.count }
     }
 
     /// The input, filter and output tensors of `op` when it is builtin op `code` with at least two
@@ -53,7 +53,7 @@ extension ModelFile {
     /// when no op qualifies. Other ops, tensors, buffers, metadata and the appended zip are kept: the
     /// rewritten model is the returned `head` (a multiple of 64 bytes) followed by all of ``data``
     /// (``rewritten(head:)`` joins them).
-    public func customKernelOps(_ kernels: CustomKernels) throws -> (head: [UInt8], codes: [String])? {
+    package func customKernelOps(_ kernels: CustomKernels) throws -> (head: [UInt8], codes: [String])? {
         guard let sg = subgraphs.first else { return nil }
         let (_, _, root) = try spliceable()
         let oldSubgraphs = try Self.elementPositions(root, 2)
@@ -121,7 +121,7 @@ extension ModelFile {
 
     /// A rewrite's `head` followed by this model's bytes: when the model is a file's mapping, the
     /// file is mapped again behind the head (its pages shared, not copied).
-    public func rewritten(head: [UInt8]) -> FileBytes {
+    package func rewritten(head: [UInt8]) -> FileBytes {
         FileBytes(head: head, followedBy: data)
     }
 

@@ -1,21 +1,21 @@
 /// The options of the `TFLite_Detection_PostProcess` custom op (SSD decoding + NMS inside the model).
-public struct DetectionPostProcessOptions: Equatable, Sendable {
-    public var maxDetections: Int
-    public var maxClassesPerDetection: Int
-    public var detectionsPerClass: Int
-    public var numClasses: Int
-    public var nmsScoreThreshold: Float
-    public var nmsIouThreshold: Float
-    public var yScale: Float
-    public var xScale: Float
-    public var hScale: Float
-    public var wScale: Float
-    public var useRegularNms: Bool
+package struct DetectionPostProcessOptions: Equatable, Sendable {
+    package var maxDetections: Int
+    package var maxClassesPerDetection: Int
+    package var detectionsPerClass: Int
+    package var numClasses: Int
+    package var nmsScoreThreshold: Float
+    package var nmsIouThreshold: Float
+    package var yScale: Float
+    package var xScale: Float
+    package var hScale: Float
+    package var wScale: Float
+    package var useRegularNms: Bool
 
     /// The custom op's name in `.tflite` files.
-    public static let opName = "TFLite_Detection_PostProcess"
+    package static let opName = "TFLite_Detection_PostProcess"
 
-    public init(
+    package init(
         maxDetections: Int = 10, maxClassesPerDetection: Int = 1, detectionsPerClass: Int = 100, numClasses: Int,
         nmsScoreThreshold: Float, nmsIouThreshold: Float, yScale: Float = 10, xScale: Float = 10,
         hScale: Float = 5, wScale: Float = 5, useRegularNms: Bool = false
@@ -35,7 +35,7 @@ public struct DetectionPostProcessOptions: Equatable, Sendable {
 
     /// Parses the op's FlexBuffer options. Missing keys take TFLite's defaults
     /// (max_classes_per_detection 1, detections_per_class 100, scales 10/10/5/5, fast NMS).
-    public init(flexBuffer bytes: [UInt8]) throws {
+    package init(flexBuffer bytes: [UInt8]) throws {
         guard case .map(let m) = try FlexBufferReader.parse(bytes) else {
             throw TFLiteModelError(.invalidCustomOptions, "\(Self.opName) options are not a FlexBuffer map.")
         }

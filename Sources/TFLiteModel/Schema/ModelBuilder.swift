@@ -2,24 +2,24 @@
 ///
 /// Operators may carry builtin options as a list of scalar fields (slot → value) of the option
 /// table named by `builtinOptionsType` (`tflite::BuiltinOptions` union number).
-public struct ModelBuilder: Sendable {
+package struct ModelBuilder: Sendable {
     /// A scalar field of a builtin-options table.
-    public enum OptionValue: Sendable {
+    package enum OptionValue: Sendable {
         case int8(Int8), int32(Int32), float(Float), bool(Bool)
         /// A vector of int32 (e.g. `ReshapeOptions.new_shape`).
         case int32s([Int32])
     }
 
     /// An operator to write.
-    public struct Op: Sendable {
-        public var opcodeIndex: Int
-        public var inputs: [Int]
-        public var outputs: [Int]
-        public var builtinOptionsType: UInt8
-        public var builtinOptions: [Int: OptionValue]
-        public var customOptions: [UInt8]?
+    package struct Op: Sendable {
+        package var opcodeIndex: Int
+        package var inputs: [Int]
+        package var outputs: [Int]
+        package var builtinOptionsType: UInt8
+        package var builtinOptions: [Int: OptionValue]
+        package var customOptions: [UInt8]?
 
-        public init(
+        package init(
             opcodeIndex: Int, inputs: [Int], outputs: [Int], builtinOptionsType: UInt8 = 0,
             builtinOptions: [Int: OptionValue] = [:], customOptions: [UInt8]? = nil
         ) {
@@ -32,20 +32,20 @@ public struct ModelBuilder: Sendable {
         }
     }
 
-    public var description: String
-    public var operatorCodes: [OperatorCode]
-    public var tensors: [Tensor]
-    public var inputs: [Int]
-    public var outputs: [Int]
-    public var operators: [Op]
+    package var description: String
+    package var operatorCodes: [OperatorCode]
+    package var tensors: [Tensor]
+    package var inputs: [Int]
+    package var outputs: [Int]
+    package var operators: [Op]
     /// Buffer contents; buffer 0 must stay empty (TFLite's sentinel).
-    public var buffers: [[UInt8]]
+    package var buffers: [[UInt8]]
     /// Named metadata entries, each written into a buffer of its own.
-    public var metadata: [(name: String, data: [UInt8])]
+    package var metadata: [(name: String, data: [UInt8])]
     /// Extra copies of the subgraph to write after the main one (for testing multi-subgraph models).
-    public var extraSubgraphCopies: Int = 0
+    package var extraSubgraphCopies: Int = 0
 
-    public init(description: String = "VisionTasks ModelBuilder") {
+    package init(description: String = "VisionTasks ModelBuilder") {
         self.description = description
         operatorCodes = []
         tensors = []
@@ -57,19 +57,19 @@ public struct ModelBuilder: Sendable {
     }
 
     /// Adds `bytes` as a new buffer and returns its index.
-    public mutating func addBuffer(_ bytes: [UInt8]) -> Int {
+    package mutating func addBuffer(_ bytes: [UInt8]) -> Int {
         buffers.append(bytes)
         return buffers.count - 1
     }
 
     /// Adds a tensor and returns its index.
-    public mutating func addTensor(_ tensor: Tensor) -> Int {
+    package mutating func addTensor(_ tensor: Tensor) -> Int {
         tensors.append(tensor)
         return tensors.count - 1
     }
 
     /// Adds a constant float32 tensor.
-    public mutating func addConstant(name: String, shape: [Int], floats: [Float]) -> Int {
+    package mutating func addConstant(name: String, shape: [Int], floats: [Float]) -> Int {
         let bytes = floats.flatMap { f -> [UInt8] in
             let v = f.bitPattern; return (0..<4).map { UInt8((v >> (8 * UInt32($0))) & 0xff) }
         }
@@ -77,7 +77,7 @@ public struct ModelBuilder: Sendable {
     }
 
     /// Adds a constant int32 tensor.
-    public mutating func addConstant(name: String, shape: [Int], int32s: [Int32]) -> Int {
+    package mutating func addConstant(name: String, shape: [Int], int32s: [Int32]) -> Int {
         let bytes = int32s.flatMap { x -> [UInt8] in
             let v = UInt32(bitPattern: x); return (0..<4).map { UInt8((v >> (8 * UInt32($0))) & 0xff) }
         }
@@ -85,17 +85,17 @@ public struct ModelBuilder: Sendable {
     }
 
     /// Returns the index of `code` in the op-code table, adding it when new.
-    public mutating func opcode(_ code: OperatorCode) -> Int {
+    package mutating func opcode(_ code: OperatorCode) -> Int {
         if let i = operatorCodes.firstIndex(of: code) { return i }
         operatorCodes.append(code)
         return operatorCodes.count - 1
     }
 
     /// False writes dangling buffer, op-code and tensor indices as given (for verifier tests).
-    public var checksReferences = true
+    package var checksReferences = true
 
     /// Writes the model.
-    public func build() throws -> [UInt8] {
+    package func build() throws -> [UInt8] {
         guard buffers.first?.isEmpty ?? false else {
             throw TFLiteModelError(.invalidBuilderInput, "Buffer 0 must be empty.")
         }
@@ -223,7 +223,7 @@ public struct ModelBuilder: Sendable {
     }
 
     /// Writes a model with `metadata` as its `TFLITE_METADATA` and `files` appended as a zip.
-    public func build(metadata: ModelMetadata, files: [(name: String, contents: [UInt8])], deflate: Bool = false) throws -> [UInt8] {
+    package func build(metadata: ModelMetadata, files: [(name: String, contents: [UInt8])], deflate: Bool = false) throws -> [UInt8] {
         var copy = self
         copy.metadata.append((ModelMetadata.entryName, metadata.flatBuffer()))
         var bytes = try copy.build()

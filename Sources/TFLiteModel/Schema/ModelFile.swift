@@ -3,29 +3,29 @@ import Foundation
 
 /// A `.tflite` file read in pure Swift: subgraphs, tensors, operators, buffers, metadata entries,
 /// the TFLite metadata, and the zip of associated files appended to it.
-public struct ModelFile: Sendable {
+package struct ModelFile: Sendable {
     /// The file's bytes: the file's mapping when read from a path, else a copy of the bytes given.
-    public let data: FileBytes
+    package let data: FileBytes
     /// A copy of the file's bytes (``data`` reads them in place).
-    public var bytes: [UInt8] { data.array }
+    package var bytes: [UInt8] { data.array }
     /// Schema version (3 for current models).
-    public let version: UInt32
-    public let description: String?
-    public let operatorCodes: [OperatorCode]
-    public let subgraphs: [Subgraph]
+    package let version: UInt32
+    package let description: String?
+    package let operatorCodes: [OperatorCode]
+    package let subgraphs: [Subgraph]
     /// Metadata entries of the model (name → buffer index), e.g. `TFLITE_METADATA`, `min_runtime_version`.
-    public let metadataEntries: [(name: String, buffer: Int)]
+    package let metadataEntries: [(name: String, buffer: Int)]
     /// Number of buffers.
-    public let bufferCount: Int
+    package let bufferCount: Int
     private let root: FlatTable
     private let buffers: FlatVector?
 
     /// The `.tflite` file identifier.
-    public static let fileIdentifier = "TFL3"
+    package static let fileIdentifier = "TFL3"
 
     /// Reads the model at `path` (mapped into memory, not copied: the file must not be modified in place
     /// while this lives — see `FileBytes`).
-    public init(contentsOfFile path: String) throws {
+    package init(contentsOfFile path: String) throws {
         do {
             try self.init(data: try FileBytes(mapping: path, maxBytes: Int(Int32.max)))
         } catch let e as FileInputError {
@@ -34,12 +34,12 @@ public struct ModelFile: Sendable {
     }
 
     /// Parses a copy of `bytes`. Malformed input throws ``TFLiteModelError``; nothing traps.
-    public init(bytes: [UInt8]) throws {
+    package init(bytes: [UInt8]) throws {
         try self.init(data: FileBytes(copying: bytes))
     }
 
     /// Parses `data` in place. Malformed input throws ``TFLiteModelError``; nothing traps.
-    public init(data: FileBytes) throws {
+    package init(data: FileBytes) throws {
         self.data = data
         guard data.count >= 8 else {
             throw TFLiteModelError(.truncated, "The model is not a valid FlatBuffer buffer: it has only \(data.count) bytes.")
@@ -104,12 +104,12 @@ public struct ModelFile: Sendable {
     }
 
     /// The bytes of buffer `index` (nil when it holds no data).
-    public func buffer(_ index: Int) throws -> [UInt8]? {
+    package func buffer(_ index: Int) throws -> [UInt8]? {
         try bufferRange(index).map { Array(data[$0]) }
     }
 
     /// Where buffer `index`'s bytes are in ``data`` (nil when it holds no data).
-    public func bufferRange(_ index: Int) throws -> Range<Int>? {
+    package func bufferRange(_ index: Int) throws -> Range<Int>? {
         guard let v = buffers, index >= 0, index < v.count else {
             throw TFLiteModelError(.invalidFlatBuffer, "The model is not a valid FlatBuffer buffer: buffer \(index) does not exist (there are \(bufferCount)).")
         }
@@ -127,29 +127,29 @@ public struct ModelFile: Sendable {
     }
 
     /// How many bytes buffer `index` holds (0 when none), without copying them.
-    public func bufferSize(_ index: Int) throws -> Int {
+    package func bufferSize(_ index: Int) throws -> Int {
         try bufferRange(index)?.count ?? 0
     }
 
     /// The bytes of the metadata entry `name`, or nil when the model has none by that name.
-    public func metadataBuffer(named name: String) throws -> [UInt8]? {
+    package func metadataBuffer(named name: String) throws -> [UInt8]? {
         guard let entry = metadataEntries.first(where: { $0.name == name }) else { return nil }
         return try buffer(entry.buffer)
     }
 
     /// The parsed `TFLITE_METADATA`, or nil when the model has no metadata.
-    public func modelMetadata() throws -> ModelMetadata? {
+    package func modelMetadata() throws -> ModelMetadata? {
         guard let data = try metadataBuffer(named: ModelMetadata.entryName) else { return nil }
         return try ModelMetadata(flatBuffer: data)
     }
 
     /// The zip of associated files appended to the model, or nil when there is none.
-    public func associatedFiles() throws -> ZipArchive? {
+    package func associatedFiles() throws -> ZipArchive? {
         try ZipArchive(data: data)
     }
 
     /// The names of the ops of subgraph `index`, in execution order.
-    public func operatorNames(subgraph index: Int = 0) -> [String] {
+    package func operatorNames(subgraph index: Int = 0) -> [String] {
         guard subgraphs.indices.contains(index) else { return [] }
         return subgraphs[index].operators.map { op in
             operatorCodes.indices.contains(op.opcodeIndex) ? operatorCodes[op.opcodeIndex].name : "UNKNOWN"
@@ -157,7 +157,7 @@ public struct ModelFile: Sendable {
     }
 
     /// The options of the model's `TFLite_Detection_PostProcess` op, if it has one.
-    public func detectionPostProcessOptions() throws -> DetectionPostProcessOptions? {
+    package func detectionPostProcessOptions() throws -> DetectionPostProcessOptions? {
         for sg in subgraphs {
             for op in sg.operators where operatorCodes.indices.contains(op.opcodeIndex) {
                 let code = operatorCodes[op.opcodeIndex]

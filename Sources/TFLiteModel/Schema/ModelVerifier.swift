@@ -8,9 +8,9 @@ import FileInput
 /// buffers matching their tensors' sizes; quantization and sparsity parameters; signatures;
 /// control-flow subgraph targets without recursion; and `TFLite_Detection_PostProcess` options
 /// against the tensors the op reads. A failure is ``TFLiteModelError/Code/unsafeModel``.
-public enum ModelVerifier {
+package enum ModelVerifier {
     /// Checks `file` within `limits`.
-    public static func verify(_ file: ModelFile, limits: ModelLimits = .standard) throws {
+    package static func verify(_ file: ModelFile, limits: ModelLimits = .standard) throws {
         guard file.version == 3 else { throw unsafe("schema version \(file.version), expected 3") }
         let root = try FlatBufferReader(data: file.data).root()
         let rawSubgraphs = try root.tables(2)

@@ -1,28 +1,28 @@
 /// An entry of the model's operator-code table: a builtin op or a named custom op.
-public struct OperatorCode: Equatable, Sendable {
+package struct OperatorCode: Equatable, Sendable {
     /// `tflite::BuiltinOperator` value (32 = CUSTOM).
-    public var builtinCode: Int32
+    package var builtinCode: Int32
     /// The custom op's name, for `CUSTOM`.
-    public var customCode: String?
-    public var version: Int32
+    package var customCode: String?
+    package var version: Int32
 
-    public init(builtinCode: Int32, customCode: String? = nil, version: Int32 = 1) {
+    package init(builtinCode: Int32, customCode: String? = nil, version: Int32 = 1) {
         self.builtinCode = builtinCode
         self.customCode = customCode
         self.version = version
     }
 
     /// `tflite::BuiltinOperator.CUSTOM`.
-    public static let custom: Int32 = 32
+    package static let custom: Int32 = 32
 
     /// The op's name: `CONV_2D`, … or `CUSTOM:<name>` for custom ops.
-    public var name: String {
+    package var name: String {
         if builtinCode == Self.custom { return "CUSTOM:" + (customCode ?? "") }
         return Self.builtinNames[builtinCode] ?? "BUILTIN_\(builtinCode)"
     }
 
     /// The op name without the `CUSTOM:` prefix (what TFLite's own tools print).
-    public var shortName: String {
+    package var shortName: String {
         builtinCode == Self.custom ? (customCode ?? "CUSTOM") : name
     }
 

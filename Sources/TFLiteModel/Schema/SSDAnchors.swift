@@ -2,21 +2,21 @@ import Foundation
 
 /// MediaPipe's SSD anchor generation (`SsdAnchorsCalculator`), for writing `DETECTOR_METADATA`
 /// into raw SSD models (BlazeFace, MobileNet-SSD without the post-processing op, …).
-public struct SSDAnchors: Equatable, Sendable {
-    public var numLayers: Int
-    public var minScale: Float
-    public var maxScale: Float
-    public var inputWidth: Int
-    public var inputHeight: Int
-    public var anchorOffsetX: Float
-    public var anchorOffsetY: Float
-    public var strides: [Int]
-    public var aspectRatios: [Float]
-    public var interpolatedScaleAspectRatio: Float
-    public var reduceBoxesInLowestLayer: Bool
-    public var fixedAnchorSize: Bool
+package struct SSDAnchors: Equatable, Sendable {
+    package var numLayers: Int
+    package var minScale: Float
+    package var maxScale: Float
+    package var inputWidth: Int
+    package var inputHeight: Int
+    package var anchorOffsetX: Float
+    package var anchorOffsetY: Float
+    package var strides: [Int]
+    package var aspectRatios: [Float]
+    package var interpolatedScaleAspectRatio: Float
+    package var reduceBoxesInLowestLayer: Bool
+    package var fixedAnchorSize: Bool
 
-    public init(
+    package init(
         numLayers: Int, minScale: Float, maxScale: Float, inputWidth: Int, inputHeight: Int,
         anchorOffsetX: Float = 0.5, anchorOffsetY: Float = 0.5, strides: [Int], aspectRatios: [Float],
         interpolatedScaleAspectRatio: Float = 1, reduceBoxesInLowestLayer: Bool = false, fixedAnchorSize: Bool = false
@@ -36,7 +36,7 @@ public struct SSDAnchors: Equatable, Sendable {
     }
 
     /// MediaPipe's face detection (short range) anchors: 896 fixed-size anchors on a 128×128 input.
-    public static let blazeFaceShortRange = SSDAnchors(
+    package static let blazeFaceShortRange = SSDAnchors(
         numLayers: 4, minScale: 0.1484375, maxScale: 0.75, inputWidth: 128, inputHeight: 128,
         strides: [8, 16, 16, 16], aspectRatios: [1], fixedAnchorSize: true)
 
@@ -45,7 +45,7 @@ public struct SSDAnchors: Equatable, Sendable {
     }
 
     /// The anchors, in MediaPipe's order.
-    public func generate() throws -> [DetectorMetadata.Anchor] {
+    package func generate() throws -> [DetectorMetadata.Anchor] {
         guard numLayers == strides.count, numLayers > 0, inputWidth > 0, inputHeight > 0, strides.allSatisfy({ $0 > 0 }) else {
             throw TFLiteModelError(.invalidBuilderInput, "SSD anchors need num_layers == strides count (> 0), positive strides and input size.")
         }

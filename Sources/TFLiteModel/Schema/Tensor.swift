@@ -1,14 +1,14 @@
 /// A tensor of a `.tflite` subgraph.
-public struct Tensor: Equatable, Sendable {
+package struct Tensor: Equatable, Sendable {
     /// Quantization parameters (`tflite::QuantizationParameters`).
-    public struct QuantizationParameters: Equatable, Sendable {
-        public var scales: [Float]
-        public var zeroPoints: [Int64]
-        public var quantizedDimension: Int
-        public var min: [Float]
-        public var max: [Float]
+    package struct QuantizationParameters: Equatable, Sendable {
+        package var scales: [Float]
+        package var zeroPoints: [Int64]
+        package var quantizedDimension: Int
+        package var min: [Float]
+        package var max: [Float]
 
-        public init(scales: [Float] = [], zeroPoints: [Int64] = [], quantizedDimension: Int = 0, min: [Float] = [], max: [Float] = []) {
+        package init(scales: [Float] = [], zeroPoints: [Int64] = [], quantizedDimension: Int = 0, min: [Float] = [], max: [Float] = []) {
             self.scales = scales
             self.zeroPoints = zeroPoints
             self.quantizedDimension = quantizedDimension
@@ -17,20 +17,20 @@ public struct Tensor: Equatable, Sendable {
         }
 
         /// True when the tensor has exactly one scale (per-tensor quantization).
-        public var isPerTensor: Bool { scales.count == 1 }
+        package var isPerTensor: Bool { scales.count == 1 }
     }
 
-    public var name: String
-    public var shape: [Int]
+    package var name: String
+    package var shape: [Int]
     /// The shape with -1 for dynamic dimensions, when the model records one.
-    public var shapeSignature: [Int]?
-    public var type: TensorType
+    package var shapeSignature: [Int]?
+    package var type: TensorType
     /// Index into the model's buffers (0 = no data).
-    public var buffer: Int
-    public var quantization: QuantizationParameters?
-    public var isVariable: Bool
+    package var buffer: Int
+    package var quantization: QuantizationParameters?
+    package var isVariable: Bool
 
-    public init(
+    package init(
         name: String, shape: [Int], shapeSignature: [Int]? = nil, type: TensorType, buffer: Int = 0,
         quantization: QuantizationParameters? = nil, isVariable: Bool = false
     ) {

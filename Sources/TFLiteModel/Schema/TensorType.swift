@@ -1,10 +1,10 @@
 /// Tensor element types as the `.tflite` schema numbers them (`tflite::TensorType`).
-public enum TensorType: Int8, Sendable, CustomStringConvertible, CaseIterable {
+package enum TensorType: Int8, Sendable, CustomStringConvertible, CaseIterable {
     case float32 = 0, float16 = 1, int32 = 2, uint8 = 3, int64 = 4, string = 5, bool = 6, int16 = 7
     case complex64 = 8, int8 = 9, float64 = 10, complex128 = 11, uint64 = 12, resource = 13
     case variant = 14, uint32 = 15, uint16 = 16, int4 = 17, bfloat16 = 18
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .float32: return "FLOAT32"
         case .float16: return "FLOAT16"

@@ -1,3 +1,4 @@
+import MediaPipeTasksVision
 import Foundation
 import Imaging
 
@@ -6,7 +7,7 @@ import Imaging
 struct BatchConfig: Sendable {
     var inputs: [String] = []
     var every = 1
-    var orientation: ImageOrientation?
+    var orientation: UIImage.Orientation?
     var sequential = false
     var workers: Int?
     /// Each worker's inference threads (to size the default worker count).

@@ -1,5 +1,5 @@
 /// Errors of the command-line layer, with the process exit code they give.
-public enum CLIError: Error, CustomStringConvertible {
+package enum CLIError: Error, CustomStringConvertible {
     /// Bad command line (exit 64).
     case usage(String)
     /// A task failed; exit with its MediaPipe error code.
@@ -7,7 +7,7 @@ public enum CLIError: Error, CustomStringConvertible {
     /// Anything else (exit 1).
     case failure(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .usage(let m): return "usage error: \(m)"
         case .task(_, let m): return m
@@ -16,7 +16,7 @@ public enum CLIError: Error, CustomStringConvertible {
     }
 
     /// The exit status: 64 for usage, the task's error code (1…16) for task errors, 1 otherwise.
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
         switch self {
         case .usage: return 64
         case .task(let code, _): return Int32(code)

@@ -41,7 +41,7 @@ struct MediaPipeTaskConfig: Sendable {
         fastHybrid = p.flag(.fastHybrid)
         fastDecode = p.flag(.fastDecode)
         if regionOfInterest { self.regionOfInterest = try TaskArguments.roi(p) }
-        yolo.head = p.string(.head).flatMap(YOLOHeadLayout.Override.init(rawValue:))
+        yolo.head = p.string(.head).flatMap(YOLOOptions.Head.init(rawValue:))
         if let iou = p.float(.iou) { yolo.iouThreshold = iou }
         yolo.classAgnostic = p.flag(.agnosticNMS)
         jpegDecoding = p.string(.jpegDecoder).map { $0 == "opencv" ? .openCV : .mediaPipe }

@@ -1,7 +1,7 @@
 /// Every command-line option's name, declared once: options are declared (``OptionSpec``) and read
 /// (``ParsedCommand``) by these cases, so a renamed or misspelled option fails to compile instead of
 /// reading as absent at run time.
-public enum OptionName: String, CaseIterable, Sendable {
+package enum OptionName: String, CaseIterable, Sendable {
     case all = "all"
     case allow = "allow"
     case anchor = "anchor"

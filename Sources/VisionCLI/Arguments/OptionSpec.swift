@@ -1,8 +1,8 @@
 /// One command-line option, declared once. Parsing, validation, `--help`, the usage page and the
 /// "did you mean" suggestions are all derived from these declarations.
-public struct OptionSpec: Sendable {
+package struct OptionSpec: Sendable {
     /// What an option takes.
-    public enum Kind: Sendable {
+    package enum Kind: Sendable {
         /// A boolean switch (`--json`); takes no value.
         case flag
         /// Free text (a path, a name).
@@ -18,20 +18,20 @@ public struct OptionSpec: Sendable {
     }
 
     /// The option (its name without the dashes: `max-results`).
-    public let id: OptionName
+    package let id: OptionName
     /// The name without its dashes (`max-results`).
-    public var name: String { id.rawValue }
+    package var name: String { id.rawValue }
     /// What it takes.
-    public let kind: Kind
+    package let kind: Kind
     /// The placeholder shown in help (`N`, `PATH`, `F`).
-    public let valueName: String
+    package let valueName: String
     /// The default, as shown in help and used when the option is absent (nil: none).
-    public let defaultValue: String?
+    package let defaultValue: String?
     /// One line of help.
-    public let help: String
+    package let help: String
 
     /// Declares `--name`.
-    public init(_ id: OptionName, _ kind: Kind, _ valueName: String = "", default defaultValue: String? = nil, help: String) {
+    package init(_ id: OptionName, _ kind: Kind, _ valueName: String = "", default defaultValue: String? = nil, help: String) {
         self.id = id
         self.kind = kind
         self.defaultValue = defaultValue
@@ -44,7 +44,7 @@ public struct OptionSpec: Sendable {
     }
 
     /// Whether the option takes no value.
-    public var isFlag: Bool {
+    package var isFlag: Bool {
         if case .flag = kind { return true }
         return false
     }

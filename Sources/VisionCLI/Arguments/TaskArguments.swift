@@ -31,7 +31,7 @@ enum TaskArguments {
     /// YOLO decoding (detect).
     static let yolo = [
         OptionSpec(
-            .head, .choice(YOLOHeadLayout.Override.allCases.map(\.rawValue)),
+            .head, .choice(YOLOOptions.Head.allCases.map(\.rawValue)),
             help: "YOLO output layout when the model's shape cannot tell: [1,4+C,N], [1,N,4+C] or [1,K,6] (default: from the model)"),
         OptionSpec(.iou, .number(0...1), "F", default: "0.7", help: "YOLO: suppress boxes overlapping a better one by more than F (Ultralytics' iou)"),
         OptionSpec(.agnosticNMS, .flag, help: "YOLO: suppress overlapping boxes whatever their class"),
@@ -52,7 +52,7 @@ enum TaskArguments {
     }
 
     /// `--orientation` as an image orientation.
-    static func orientation(_ p: ParsedCommand) -> ImageOrientation? {
+    static func orientation(_ p: ParsedCommand) -> UIImage.Orientation? {
         switch p.string(.orientation) {
         case "up": return .up
         case "down": return .down

@@ -80,7 +80,7 @@ enum BenchCommand {
         let detector = try Self.looksLikeDetector(model)
         let task = p.string(.task) ?? (detector ? "detect" : "classify")
 
-        // The task through the public API, and the same model compiled again and driven stage by
+        // The task through the package API, and the same model compiled again and driven stage by
         // stage, for the raw-run and per-stage figures.
         var endToEnd: () throws -> Void
         // The same task on a picture read from the file each time (decoding included).

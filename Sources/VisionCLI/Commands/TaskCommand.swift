@@ -16,7 +16,7 @@ enum TaskCommand {
                 throw CLIError.task(
                     code: f.code, message: e.message + (live.source.hasPrefix("/dev/") ? " (is the camera connected, and may this user open it?)" : ""))
             }
-            try (task as? TrackTask)?.finish()
+            try task.finish()
             if !quiet {
                 console.err(
                     String(
@@ -43,10 +43,10 @@ enum TaskCommand {
         let task = tasks[0]
         let runner = try BatchRunner(tasks: tasks, items: items, batch: batch, output: outputConfig, console: console)
         let s = try runner.run()
-        try (task as? TrackTask)?.finish()
+        try task.finish()
         if !quiet {
             var line = "\(p.spec.name): " + runner.summaryLine
-            if let track = task as? TrackTask, s.frames > 0 { line += ", \(track.classificationCount) classifier runs" }
+            if let note = task.summaryNote, s.frames > 0 { line += ", " + note }
             if runner.tasks.count > 1 { line += ", \(runner.tasks.count) workers" }
             console.err(line)
             for z in s.zones { console.err(([z.source + ":"] + z.lines.map { "  " + $0 }).joined(separator: "\n")) }

@@ -2,7 +2,7 @@ import Foundation
 import MediaPipeTasksVision
 
 /// The `vision-tasks` program: the commands, declared once, and the dispatch.
-public enum VisionTasksCommand {
+package enum VisionTasksCommand {
     static let inputs = "INPUT..."
     static let inputHelp =
         "pictures (.jpg, .png), videos (.mp4, .mkv, .mov, .webm …), folders (searched recursively, sorted), globs ('photos/*.jpg'), or - to read paths from standard input"
@@ -67,7 +67,7 @@ public enum VisionTasksCommand {
     }
 
     /// Runs with `arguments` (without the program name), writing to `console`, and returns the exit status.
-    public static func main(_ arguments: [String], console: Console = .standard) -> Int32 {
+    package static func main(_ arguments: [String], console: Console = .standard) -> Int32 {
         guard let name = arguments.first else {
             console.out(usage)
             return 64

@@ -45,7 +45,7 @@ final class BatchRunner: @unchecked Sendable {
     let tasks: [BatchTask]
     let items: [InputItem]
     private let every: Int
-    private let orientation: ImageOrientation?
+    private let orientation: UIImage.Orientation?
     /// `--fast-decode`: the size pictures are decoded for (the tasks' model input).
     private var jpegDecoding: JPEGDecoding { tasks.first?.jpegDecoding ?? .mediaPipe }
     private let resume: ResumeIndex?
@@ -197,11 +197,11 @@ final class BatchRunner: @unchecked Sendable {
     /// Opens a picture as shown: its EXIF orientation (or `orientation`); a mirrored one is turned
     /// upright, pixels and all (the tasks refuse mirrored orientations, MediaPipe's rule).
     /// JPEGs decode to `jpeg`'s pixels.
-    static func load(_ path: String, orientation: ImageOrientation?, jpeg: JPEGDecoding = .mediaPipe) throws -> Picture {
+    static func load(_ path: String, orientation: UIImage.Orientation?, jpeg: JPEGDecoding = .mediaPipe) throws -> Picture {
         let image = try MPImage(contentsOfFile: path, orientation: orientation, jpegDecoding: jpeg)
-        guard image.orientation.isMirrored else { return Picture(bitmap: image.bitmap, orientation: image.orientation, fileSize: image.fileSize) }
+        guard image.orientation.isMirrored else { return Picture(image: image) }
         let size = image.fileSize.map { image.orientation.swapsDimensions ? (width: $0.height, height: $0.width) : $0 }
-        return Picture(bitmap: image.bitmap.upright(image.orientation), orientation: .up, fileSize: size)
+        return Picture(image: MPImage(bitmap: image.bitmap.upright(image.orientation.imaging), orientation: .up, fileSize: size))
     }
 
     // MARK: stage 2 — the task

@@ -1,22 +1,28 @@
 import Imaging
+import MLKit
+import MediaPipeTasksVision
 import Video
 
-/// A picture ready for a task: its stored pixels and how it is shown (never mirrored: the loader
-/// turns mirrored pictures upright).
+/// A picture ready for a task: the `MPImage` the loader decoded once (never mirrored: the loader
+/// turns mirrored pictures upright), handed as it is to MediaPipe's tasks and, as a `VisionImage`
+/// over the same pixels, to ML Kit's.
 struct Picture {
-    let bitmap: Bitmap
-    let orientation: ImageOrientation
-    /// The file's own size in stored pixels when `bitmap` holds it at a reduced scale (`--fast-decode`);
-    /// results are in this size.
-    var fileSize: (width: Int, height: Int)? = nil
+    let image: MPImage
 
-    /// Stored pixels per result pixel: what boxes are scaled by to be drawn on `bitmap`.
-    var drawScale: Double { fileSize.map { Double(bitmap.width) / Double($0.width) } ?? 1 }
-
+    /// Stored pixels per result pixel: what boxes are scaled by to be drawn on the pixels.
+    var drawScale: Double { image.fileSize.map { Double(image.bitmap.width) / Double($0.width) } ?? 1 }
     /// The picture as shown (boxes are in this frame).
-    var shown: Bitmap { bitmap.upright(orientation) }
-    var shownWidth: Int { orientation.swapsDimensions ? fileSize?.height ?? bitmap.height : fileSize?.width ?? bitmap.width }
-    var shownHeight: Int { orientation.swapsDimensions ? fileSize?.width ?? bitmap.width : fileSize?.height ?? bitmap.height }
+    var shown: Bitmap { image.bitmap.upright(image.orientation.imaging) }
+    /// The shown size of the file (results are in this size).
+    var shownWidth: Int { Int(image.width) }
+    var shownHeight: Int { Int(image.height) }
+
+    /// The same pixels and orientation for ML Kit (no copy).
+    var visionImage: VisionImage {
+        let vision = VisionImage(image: UIImage(bitmap: image.bitmap, orientation: image.orientation))
+        vision.orientation = image.orientation
+        return vision
+    }
 }
 
 /// One of the app's tasks (`detect`, `classify`, `label`, `track`) as the batch and live runners
@@ -41,11 +47,17 @@ protocol BatchTask: AnyObject {
     /// Called after the last frame of a video, on the thread that ran its frames: what the task
     /// has to say about the whole video (`track`'s line and zone counts), or nil.
     func videoEnded() -> TaskRecord?
+    /// Called once every input is done: writes what the task kept for the end (`track`'s outputs).
+    func finish() throws
+    /// What the run's summary line adds for this task (`track`: its classifier runs), or nil.
+    var summaryNote: String? { get }
 }
 
 extension BatchTask {
     var jpegDecoding: JPEGDecoding { .mediaPipe }
     func videoEnded() -> TaskRecord? { nil }
+    func finish() throws {}
+    var summaryNote: String? { nil }
 }
 
 /// A task's live-stream mode: frames go in with `submit`, results come back through the

@@ -27,7 +27,7 @@ final class ClassifyTask: BatchTask {
 
     func picture(_ picture: Picture) throws -> TaskRecord {
         let result = try imageClassifier.classify(
-            image: MPImage(bitmap: picture.bitmap, orientation: picture.orientation, fileSize: picture.fileSize), regionOfInterest: roi)
+            image: picture.image, regionOfInterest: roi)
         return Self.record(result, StageTimings(imageClassifier.lastTimings))
     }
 

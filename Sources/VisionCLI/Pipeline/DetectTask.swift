@@ -26,7 +26,7 @@ final class DetectTask: BatchTask {
     let jpegDecoding: JPEGDecoding
 
     func picture(_ picture: Picture) throws -> TaskRecord {
-        let result = try imageDetector.detect(image: MPImage(bitmap: picture.bitmap, orientation: picture.orientation, fileSize: picture.fileSize))
+        let result = try imageDetector.detect(image: picture.image)
         return Self.record(result, StageTimings(imageDetector.lastTimings))
     }
 

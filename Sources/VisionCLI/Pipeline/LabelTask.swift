@@ -28,13 +28,12 @@ final class LabelTask: BatchTask {
     }
 
     func picture(_ picture: Picture) throws -> TaskRecord {
-        let image = VisionImage(image: UIImage(bitmap: picture.bitmap, orientation: picture.orientation))
-        image.orientation = picture.orientation
+        let image = picture.visionImage
         return Self.record(try labeler.results(in: image))
     }
 
     func frame(_ frame: VideoFrame, video: Int) throws -> TaskRecord {
-        Self.record(try labeler.results(in: VisionImage(image: frame.image)))
+        Self.record(try labeler.results(in: VisionImage(image: UIImage(bitmap: frame.bitmap))))
     }
 
     static func record(_ labels: [ImageLabel]) -> TaskRecord {

@@ -60,8 +60,7 @@ final class TrackTask: BatchTask {
     }
 
     func picture(_ picture: Picture) throws -> TaskRecord {
-        let image = VisionImage(image: UIImage(bitmap: picture.bitmap, orientation: picture.orientation))
-        image.orientation = picture.orientation
+        let image = picture.visionImage
         let objects = try pictureDetector.results(in: image)
         // A picture has no tracks: which zones each object is in, and how many are in each.
         guard var counter = try zones.counter(width: picture.shownWidth, height: picture.shownHeight) else { return Self.record(objects) }
@@ -99,7 +98,7 @@ final class TrackTask: BatchTask {
             if let error = d.modelError { throw error }
             return d
         }
-        let image = VisionImage(image: frame.image)
+        let image = VisionImage(image: UIImage(bitmap: frame.bitmap))
         image.timestampMs = frame.timestampMs
         let objects = try detector.results(in: image)
         var record = Self.record(objects)
@@ -131,6 +130,7 @@ final class TrackTask: BatchTask {
 
     /// Classifier runs so far (stream mode reuses labels between runs).
     var classificationCount: Int { finishedClassifications + (streamDetector.current?.classificationCount ?? 0) }
+    var summaryNote: String? { "\(classificationCount) classifier runs" }
 
     func finish() throws { try detectionsOut?.close() }
 

@@ -1,11 +1,11 @@
 /// A scored class in a result: class index, score, label name and display name.
-public struct Category: Equatable, Sendable {
-    public var index: Int
-    public var score: Float
-    public var categoryName: String?
-    public var displayName: String?
+package struct Category: Equatable, Sendable {
+    package var index: Int
+    package var score: Float
+    package var categoryName: String?
+    package var displayName: String?
 
-    public init(index: Int, score: Float, categoryName: String? = nil, displayName: String? = nil) {
+    package init(index: Int, score: Float, categoryName: String? = nil, displayName: String? = nil) {
         self.index = index
         self.score = score
         self.categoryName = categoryName

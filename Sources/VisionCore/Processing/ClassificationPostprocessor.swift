@@ -5,21 +5,21 @@ import TFLiteModel
 /// semantics: labels and display names from each head's metadata, score calibration, thresholds
 /// (`>=`), allow/deny lists by label name, top-k, scores sorted descending; a single-value BOOL
 /// head is a binary classifier with categories `[s, 1 − s]`.
-public struct ClassificationPostprocessor: Sendable {
+package struct ClassificationPostprocessor: Sendable {
     /// What one output head needs.
-    public struct Head: Sendable {
-        public var index: Int
-        public var name: String
-        public var classCount: Int
-        public var isBool: Bool
-        public var rules: OutputHeadRules
+    package struct Head: Sendable {
+        package var index: Int
+        package var name: String
+        package var classCount: Int
+        package var isBool: Bool
+        package var rules: OutputHeadRules
     }
 
-    public let heads: [Head]
-    public let maxResults: Int
+    package let heads: [Head]
+    package let maxResults: Int
 
     /// Checks the options, the outputs and their metadata, in MediaPipe's order.
-    public init(resources: ModelResources, options: ClassifierOptions) throws {
+    package init(resources: ModelResources, options: ClassifierOptions) throws {
         guard options.maxResults != 0 else {
             throw VisionCoreError(.invalidArgument, "Invalid `max_results` option: value must be != 0.")
         }
@@ -57,7 +57,7 @@ public struct ClassificationPostprocessor: Sendable {
     }
 
     /// The categories of every head.
-    public func process(_ model: ModelOutputs) throws -> [HeadClassification] {
+    package func process(_ model: ModelOutputs) throws -> [HeadClassification] {
         try heads.map { head in
             let rules = head.rules
             let raw = try OutputHeadRules.floats(model, head.index, allowingBool: true).enumerated().map {

@@ -2,7 +2,7 @@ import Imaging
 
 /// The post-processing a detector gets: MediaPipe's (SSD outputs described by TFLite metadata) or
 /// a YOLO decoder (Ultralytics' heads and end-to-end outputs).
-public enum DetectionHead: Sendable {
+package enum DetectionHead: Sendable {
     /// MediaPipe's SSD outputs (in-model NMS, or raw boxes and scores with anchors).
     case mediaPipe(DetectionPostprocessor)
     /// A YOLO detection head or end-to-end output.
@@ -10,7 +10,7 @@ public enum DetectionHead: Sendable {
 
     /// The detections in `model`'s outputs for a `bitmapWidth`×`bitmapHeight` bitmap shown with
     /// `orientation`, in the stored pixels of a picture of `imageWidth`×`imageHeight`.
-    public func process(
+    package func process(
         _ model: ModelOutputs, bitmapWidth: Int, bitmapHeight: Int, imageWidth: Int, imageHeight: Int, orientation: ImageOrientation
     ) throws -> [DetectionBox] {
         switch self {

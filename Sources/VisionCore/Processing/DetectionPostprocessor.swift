@@ -10,20 +10,20 @@ import TFLiteModel
 /// Two model kinds: detections from the in-model `TFLite_Detection_PostProcess` op (4 outputs:
 /// locations, classes, scores, count), and raw SSD outputs (2: locations, scores) decoded with the
 /// model's `DETECTOR_METADATA` and non-maximum suppression.
-public struct DetectionPostprocessor: Sendable {
+package struct DetectionPostprocessor: Sendable {
     /// Output positions: location, category, score, count (the raw path uses location and score).
-    public let locationIndex: Int, categoryIndex: Int, scoreIndex: Int, countIndex: Int
+    package let locationIndex: Int, categoryIndex: Int, scoreIndex: Int, countIndex: Int
     /// Set for raw SSD models.
-    public let rawDecoder: RawSSDDecoder?
+    package let rawDecoder: RawSSDDecoder?
     /// Positions of left, top, right, bottom within each box.
-    public let boxOrder: [Int]
+    package let boxOrder: [Int]
     /// Labels, calibration (in-model path only), threshold, allow/deny lists.
-    public let rules: OutputHeadRules
-    public let maxResults: Int
-    public let maxClassesPerDetection: Int
+    package let rules: OutputHeadRules
+    package let maxResults: Int
+    package let maxClassesPerDetection: Int
 
     /// Checks the model's outputs and metadata and builds the post-processing, in MediaPipe's order.
-    public init(resources: ModelResources, options: DetectorOptions) throws {
+    package init(resources: ModelResources, options: DetectorOptions) throws {
         let outputs = resources.file.subgraphs[0].outputTensors
         guard outputs.count == 4 || outputs.count == 2 else {
             throw VisionCoreError(.invalidArgument, "Expected a model with 2 or 4 output tensors, found \(outputs.count).")
@@ -122,7 +122,7 @@ public struct DetectionPostprocessor: Sendable {
 
     /// The detections in the outputs of `model`, for a picture of `imageWidth`×`imageHeight` stored
     /// pixels shown with `orientation`.
-    public func process(_ model: ModelOutputs, imageWidth: Int, imageHeight: Int, orientation: ImageOrientation) throws -> [DetectionBox] {
+    package func process(_ model: ModelOutputs, imageWidth: Int, imageHeight: Int, orientation: ImageOrientation) throws -> [DetectionBox] {
         if let rawDecoder {
             return try processRaw(rawDecoder, model, imageWidth: imageWidth, imageHeight: imageHeight, orientation: orientation)
         }
@@ -206,7 +206,7 @@ public struct DetectionPostprocessor: Sendable {
     /// Projects a box given relative to the upright tensor frame into the stored image, then
     /// converts it to pixels as MediaPipe does: truncate, clamp x, y, w, h to [0, dim]. Boxes with
     /// negative or NaN sizes give nil.
-    public static func pixelBox(
+    package static func pixelBox(
         left: Float, top: Float, right: Float, bottom: Float,
         mapping: ImagePreprocessor.Mapping, width: Int, height: Int
     ) -> (Int, Int, Int, Int)? {
@@ -228,7 +228,7 @@ public struct DetectionPostprocessor: Sendable {
     }
 
     /// Merges detections whose integer boxes are identical into the first one, categories appended.
-    public static func mergeIdentical(_ boxes: [DetectionBox]) -> [DetectionBox] {
+    package static func mergeIdentical(_ boxes: [DetectionBox]) -> [DetectionBox] {
         var out: [DetectionBox] = []
         for b in boxes {
             if let i = out.firstIndex(where: { $0.x == b.x && $0.y == b.y && $0.width == b.width && $0.height == b.height }) {

@@ -1,11 +1,11 @@
 /// One output head's categories, best first.
-public struct HeadClassification: Equatable, Sendable {
-    public var headIndex: Int
+package struct HeadClassification: Equatable, Sendable {
+    package var headIndex: Int
     /// The output tensor's metadata name, or "" when it has none.
-    public var headName: String
-    public var categories: [Category]
+    package var headName: String
+    package var categories: [Category]
 
-    public init(headIndex: Int, headName: String, categories: [Category]) {
+    package init(headIndex: Int, headName: String, categories: [Category]) {
         self.headIndex = headIndex
         self.headName = headName
         self.categories = categories

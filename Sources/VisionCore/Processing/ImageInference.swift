@@ -5,12 +5,12 @@ import TFLiteModel
 
 /// A compiled model plus the image preprocessing for its input: write a picture into the input
 /// tensor (zero copy), run, and read outputs — serialized per instance.
-public final class ImageInference: Sendable {
-    public let resources: ModelResources
-    public let spec: ImageTensorSpec
-    public let compiled: CompiledModel
+package final class ImageInference: Sendable {
+    package let resources: ModelResources
+    package let spec: ImageTensorSpec
+    package let compiled: CompiledModel
     /// The outputs in the model file's order.
-    public let outputs: ModelOutputs
+    package let outputs: ModelOutputs
     /// The preprocessor (its scratch and plan cache) and the last timings.
     private let state: Locked<State>
     private struct State {
@@ -19,7 +19,7 @@ public final class ImageInference: Sendable {
     }
 
     /// Compiles the model with `threads` CPU threads.
-    public init(resources: ModelResources, spec: ImageTensorSpec, threads: Int = 1) throws {
+    package init(resources: ModelResources, spec: ImageTensorSpec, threads: Int = 1) throws {
         self.resources = resources
         self.spec = spec
         do {
@@ -37,11 +37,11 @@ public final class ImageInference: Sendable {
     }
 
     /// Timings of the last ``run(_:orientation:region:_:)`` in seconds (preprocess, inference).
-    public var lastTimings: StageTimings { state.withLock { $0.timings } }
+    package var lastTimings: StageTimings { state.withLock { $0.timings } }
 
     /// Preprocesses `bitmap` into the input tensor, runs the model, then calls `read` with the
     /// compiled model (outputs readable) — all under the model's lock.
-    public func run<T>(
+    package func run<T>(
         _ bitmap: Bitmap, orientation: ImageOrientation, region: NormalizedRect,
         _ read: (ModelOutputs) throws -> T
     ) throws -> T {

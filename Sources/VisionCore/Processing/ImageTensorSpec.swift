@@ -2,26 +2,26 @@ import Imaging
 import TFLiteModel
 
 /// What a vision model's input tensor expects, checked the way MediaPipe checks it.
-public struct ImageTensorSpec: Equatable, Sendable {
-    public var width: Int
-    public var height: Int
-    public var channels: Int
+package struct ImageTensorSpec: Equatable, Sendable {
+    package var width: Int
+    package var height: Int
+    package var channels: Int
     /// How pixel values are written.
-    public var element: TensorFormat.Element
+    package var element: TensorFormat.Element
     /// How the picture is fitted (MediaPipe stretches; YOLO detectors letterbox).
-    public var fit: TensorFormat.Fit = .stretch
+    package var fit: TensorFormat.Fit = .stretch
     /// NHWC, or NCHW (Ultralytics' LiteRT exports).
-    public var layout: TensorFormat.Layout = .interleaved
+    package var layout: TensorFormat.Layout = .interleaved
 
     /// The tensor format to preprocess into.
-    public var tensorFormat: TensorFormat {
+    package var tensorFormat: TensorFormat {
         TensorFormat(width: width, height: height, channels: channels, element: element, fit: fit, layout: layout)
     }
 
     /// The input of a YOLO detector, as Ultralytics' `predict` fills it: the picture letterboxed on
     /// grey 114, RGB, NHWC or NCHW; float inputs take `v / 255`, int8 (and uint8 with quantization)
     /// inputs that value quantized, plain uint8 inputs the bytes.
-    public init(letterboxFor resources: ModelResources) throws {
+    package init(letterboxFor resources: ModelResources) throws {
         guard let subgraph = resources.file.subgraphs.first, subgraph.inputs.count == 1, let tensor = subgraph.inputTensors.first else {
             throw VisionCoreError(.invalidArgument, "Image tflite models are assumed to have a single input.")
         }
@@ -50,7 +50,7 @@ public struct ImageTensorSpec: Equatable, Sendable {
     /// Reads the spec from the model's single input tensor and its metadata.
     /// - Parameter allowPerChannelNormalization: accept three different mean/std values (an
     ///   extension; MediaPipe answers UNIMPLEMENTED).
-    public init(resources: ModelResources, allowPerChannelNormalization: Bool = false) throws {
+    package init(resources: ModelResources, allowPerChannelNormalization: Bool = false) throws {
         let subgraph = resources.file.subgraphs[0]
         guard subgraph.inputs.count == 1, let tensor = subgraph.inputTensors.first else {
             throw VisionCoreError(.invalidArgument, "Image tflite models are assumed to have a single input.")

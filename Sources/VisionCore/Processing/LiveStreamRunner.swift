@@ -7,14 +7,14 @@ private let sharedQueueLabelKey = DispatchSpecificKey<String>()
 /// MediaPipe's live-stream flow control: at most one frame in flight and one waiting. A frame that
 /// arrives while one is waiting replaces it; the replaced (older) frame is dropped without a
 /// callback. Results and errors are delivered in submission order on one serial queue.
-public final class LiveStreamRunner<Frame: Sendable, Output: Sendable>: Sendable {
+package final class LiveStreamRunner<Frame: Sendable, Output: Sendable>: Sendable {
     private let process: @Sendable (Frame) throws -> Output
     private let deliver: @Sendable (Result<Output, Error>, Int) -> Void
     private let worker: DispatchQueue
     /// The serial queue results are delivered on.
-    public let callbackQueue: DispatchQueue
+    package let callbackQueue: DispatchQueue
     /// Set on every callback queue to its label (lets code and tests tell where they run).
-    public static var queueLabelKey: DispatchSpecificKey<String> { sharedQueueLabelKey }
+    package static var queueLabelKey: DispatchSpecificKey<String> { sharedQueueLabelKey }
     private let idle = NSCondition()
     private let state = Locked(State())
     private struct State {
@@ -28,7 +28,7 @@ public final class LiveStreamRunner<Frame: Sendable, Output: Sendable>: Sendable
     ///   - label: names the callback queue (`com.mediapipe.tasks.vision.<label>_<uuid>`).
     ///   - process: runs a frame (on a worker queue).
     ///   - deliver: receives each processed frame's result and timestamp (on the callback queue).
-    public init(
+    package init(
         label: String, process: @escaping @Sendable (Frame) throws -> Output,
         deliver: @escaping @Sendable (Result<Output, Error>, Int) -> Void
     ) {
@@ -42,12 +42,12 @@ public final class LiveStreamRunner<Frame: Sendable, Output: Sendable>: Sendable
     }
 
     /// Frames dropped so far because a newer one replaced them while waiting.
-    public var droppedFrameCount: Int { state.withLock { $0.dropped } }
+    package var droppedFrameCount: Int { state.withLock { $0.dropped } }
     /// Frames accepted so far (processed or waiting).
-    public var acceptedFrameCount: Int { state.withLock { $0.accepted } }
+    package var acceptedFrameCount: Int { state.withLock { $0.accepted } }
 
     /// Hands a frame over; returns at once.
-    public func submit(_ frame: Frame, timestamp: Int) {
+    package func submit(_ frame: Frame, timestamp: Int) {
         let startNow = state.withLock { state in
             state.accepted += 1
             guard state.inFlight else {
@@ -81,7 +81,7 @@ public final class LiveStreamRunner<Frame: Sendable, Output: Sendable>: Sendable
     }
 
     /// Blocks until no frame is in flight or waiting and every callback has run.
-    public func waitUntilIdle() {
+    package func waitUntilIdle() {
         idle.lock()
         while state.withLock({ $0.inFlight }) { _ = idle.wait(until: Date().addingTimeInterval(0.05)) }
         idle.unlock()

@@ -3,8 +3,8 @@ import LiteRT
 /// A compiled model's outputs, addressed by their position among the `.tflite` subgraph's outputs
 /// (the order metadata describes). Models with signatures may list outputs in another order in
 /// LiteRT; the two are matched by tensor name.
-public struct ModelOutputs: Sendable {
-    public let compiled: CompiledModel
+package struct ModelOutputs: Sendable {
+    package let compiled: CompiledModel
     /// Subgraph output position → compiled output position.
     let order: [Int]
 
@@ -23,10 +23,10 @@ public struct ModelOutputs: Sendable {
     }
 
     /// Number of outputs.
-    public var count: Int { order.count }
+    package var count: Int { order.count }
 
     /// Output `index` (subgraph order).
-    public func description(_ index: Int) throws -> TensorDescription {
+    package func description(_ index: Int) throws -> TensorDescription {
         guard order.indices.contains(index) else {
             throw VisionCoreError(.internal, "Output \(index) does not exist; the model has \(order.count).")
         }
@@ -34,7 +34,7 @@ public struct ModelOutputs: Sendable {
     }
 
     /// Gives `body` the bytes of output `index` (subgraph order).
-    public func withOutput<T>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
+    package func withOutput<T>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
         _ = try description(index)
         return try compiled.withOutput(order[index], body)
     }

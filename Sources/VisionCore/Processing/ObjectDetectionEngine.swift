@@ -5,18 +5,18 @@ import TFLiteModel
 /// The detector shared by both facades: model checks in MediaPipe's order, preprocessing,
 /// inference and post-processing — MediaPipe's for SSD models described by TFLite metadata, a
 /// YOLO decoder with Ultralytics' letterbox for YOLO exports.
-public final class ObjectDetectionEngine: Sendable {
-    public let inference: ImageInference
+package final class ObjectDetectionEngine: Sendable {
+    package let inference: ImageInference
     /// How outputs become detections.
-    public let head: DetectionHead
+    package let head: DetectionHead
     /// Timings of the last ``detect(_:orientation:size:)`` (seconds).
-    public var lastTimings: StageTimings { timings.withLock { $0 } }
+    package var lastTimings: StageTimings { timings.withLock { $0 } }
     private let timings = Locked(StageTimings())
 
     /// Builds the detector on `resources`, checking in MediaPipe's order: options, subgraphs,
     /// metadata, input tensor, outputs. A model is decoded as YOLO when `yolo.head` forces it, when
     /// it carries Ultralytics' metadata, or when its single output fits a YOLO layout.
-    public init(resources: ModelResources, options: DetectorOptions, threads: Int = 1, yolo: YOLOOptions = YOLOOptions()) throws {
+    package init(resources: ModelResources, options: DetectorOptions, threads: Int = 1, yolo: YOLODecoding = YOLODecoding()) throws {
         guard options.maxResults != 0 else {
             throw VisionCoreError(.invalidArgument, "Invalid `max_results` option: value must be != 0")
         }
@@ -52,7 +52,7 @@ public final class ObjectDetectionEngine: Sendable {
 
     /// Detects objects in `bitmap` shown with `orientation`; boxes are in the stored pixels, or in a
     /// picture of `size` that `bitmap` holds at a reduced scale.
-    public func detect(_ bitmap: Bitmap, orientation: ImageOrientation = .up, size: (width: Int, height: Int)? = nil) throws -> [DetectionBox] {
+    package func detect(_ bitmap: Bitmap, orientation: ImageOrientation = .up, size: (width: Int, height: Int)? = nil) throws -> [DetectionBox] {
         try inference.run(bitmap, orientation: orientation, region: .full) { model in
             let t0 = Clock.now()
             let boxes = try head.process(

@@ -5,18 +5,18 @@ import TFLiteModel
 /// post-processing: labels and display names (by locale), score calibration, the threshold rule
 /// (option, else metadata, else the fallback; kept when `score >= threshold`), allow/deny lists by
 /// label name, and reading the tensor as floats.
-public struct OutputHeadRules: Sendable {
-    public let labels: LabelMap?
-    public let calibration: ScoreCalibration?
-    public let threshold: Float
+package struct OutputHeadRules: Sendable {
+    package let labels: LabelMap?
+    package let calibration: ScoreCalibration?
+    package let threshold: Float
     /// Allowed class indices (nil: all), denied ones.
-    public let allowed: Set<Int>?
-    public let denied: Set<Int>
+    package let allowed: Set<Int>?
+    package let denied: Set<Int>
 
     /// The rules for a head: labels of `labelType` from `labelsFrom`'s metadata; the calibration
     /// (when `calibrated`) and the metadata threshold from `scoresFrom`'s; threshold and lists from
     /// `options`. `fallbackLabels` name the classes when the metadata has no label file.
-    public init(
+    package init(
         labelsFrom: ModelMetadata.TensorMetadata?, labelType: ModelMetadata.AssociatedFileType,
         scoresFrom: ModelMetadata.TensorMetadata?, calibrated: Bool = true, options: ResultOptions, resources: ModelResources,
         fallbackLabels: LabelMap? = nil
@@ -58,22 +58,22 @@ public struct OutputHeadRules: Sendable {
     }
 
     /// Whether class `index` passes the allow and deny lists.
-    public func admits(_ index: Int) -> Bool { (allowed?.contains(index) ?? true) && !denied.contains(index) }
+    package func admits(_ index: Int) -> Bool { (allowed?.contains(index) ?? true) && !denied.contains(index) }
 
     /// `score` of class `index` after calibration (unchanged without one).
-    public func calibrated(_ score: Float, classIndex index: Int) -> Float {
+    package func calibrated(_ score: Float, classIndex index: Int) -> Float {
         calibration?.calibrate(score, classIndex: index) ?? score
     }
 
     /// Class `index` with `score`, named from the labels when they have it.
-    public func category(_ index: Int, score: Float) -> Category {
+    package func category(_ index: Int, score: Float) -> Category {
         guard let labels, labels.names.indices.contains(index) else { return Category(index: index, score: score) }
         return Category(index: index, score: score, categoryName: labels.names[index], displayName: labels.displayNames?[index])
     }
 
     /// Output `index` as floats: float32 as is, uint8 dequantized, bool (when allowed) as 0/1; other
     /// types are refused with MediaPipe's message.
-    public static func floats(_ model: ModelOutputs, _ index: Int, allowingBool: Bool = false) throws -> [Float] {
+    package static func floats(_ model: ModelOutputs, _ index: Int, allowingBool: Bool = false) throws -> [Float] {
         let d = try model.description(index)
         switch d.elementType {
         case .float32: return try model.withOutput(index) { Array($0.bindMemory(to: Float.self)) }

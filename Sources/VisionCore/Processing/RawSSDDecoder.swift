@@ -5,26 +5,26 @@ import TFLiteModel
 /// exponential box sizes, sigmoid scores; boxes in YXHW order, as MediaPipe's ObjectDetector
 /// reads them), then keeps the best boxes with MediaPipe's default non-maximum suppression
 /// (IoU > 0.3 suppresses, highest score first).
-public struct RawSSDDecoder: Sendable {
-    public let anchors: [DetectorMetadata.Anchor]
-    public let options: DetectorMetadata.DecodingOptions
-    public let suppressionThreshold: Float
+package struct RawSSDDecoder: Sendable {
+    package let anchors: [DetectorMetadata.Anchor]
+    package let options: DetectorMetadata.DecodingOptions
+    package let suppressionThreshold: Float
 
     /// A decoded candidate: relative box (upright tensor frame), best class and score, keypoints.
-    public struct Candidate: Equatable, Sendable {
-        public var xmin: Float, ymin: Float, xmax: Float, ymax: Float
-        public var classIndex: Int
-        public var score: Float
-        public var keypoints: [(x: Float, y: Float)]
+    package struct Candidate: Equatable, Sendable {
+        package var xmin: Float, ymin: Float, xmax: Float, ymax: Float
+        package var classIndex: Int
+        package var score: Float
+        package var keypoints: [(x: Float, y: Float)]
 
-        public static func == (a: Candidate, b: Candidate) -> Bool {
+        package static func == (a: Candidate, b: Candidate) -> Bool {
             a.xmin == b.xmin && a.ymin == b.ymin && a.xmax == b.xmax && a.ymax == b.ymax && a.classIndex == b.classIndex
                 && a.score == b.score && a.keypoints.map(\.x) == b.keypoints.map(\.x) && a.keypoints.map(\.y) == b.keypoints.map(\.y)
         }
     }
 
     /// Checks the metadata against the model's output sizes.
-    public init(metadata: DetectorMetadata, boxesCount: Int, scoresCount: Int, suppressionThreshold: Float = 0.3) throws {
+    package init(metadata: DetectorMetadata, boxesCount: Int, scoresCount: Int, suppressionThreshold: Float = 0.3) throws {
         guard let options = metadata.decoding else {
             throw VisionCoreError(.invalidArgument, "TensorsDecodingOptions is not found in the object detector metadata.")
         }
@@ -57,7 +57,7 @@ public struct RawSSDDecoder: Sendable {
     }
 
     /// Decodes every box whose best allowed class scores at least `threshold`.
-    public func decode(boxes raw: [Float], scores: [Float], threshold: Float, allowed: (Int) -> Bool) -> [Candidate] {
+    package func decode(boxes raw: [Float], scores: [Float], threshold: Float, allowed: (Int) -> Bool) -> [Candidate] {
         let coords = Int(options.numCoords), classes = Int(options.numClasses)
         var out: [Candidate] = []
         for i in 0..<Int(options.numBoxes) {
@@ -95,7 +95,7 @@ public struct RawSSDDecoder: Sendable {
 
     /// IoU of two candidates' boxes, as MediaPipe computes it on its `Rectangle_f`s (corners
     /// rebuilt from xmin + width in float).
-    public static func iou(_ a: Candidate, _ b: Candidate) -> Float {
+    package static func iou(_ a: Candidate, _ b: Candidate) -> Float {
         let aw = a.xmax - a.xmin, ah = a.ymax - a.ymin, bw = b.xmax - b.xmin, bh = b.ymax - b.ymin
         let ax1 = a.xmin + aw, ay1 = a.ymin + ah, bx1 = b.xmin + bw, by1 = b.ymin + bh
         let aEmpty = a.xmin > ax1 || a.ymin > ay1, bEmpty = b.xmin > bx1 || b.ymin > by1
@@ -109,7 +109,7 @@ public struct RawSSDDecoder: Sendable {
     /// MediaPipe's default non-maximum suppression: candidates by descending score (equal scores
     /// in anchor order — MediaPipe's unstable C++ sort may order them otherwise); one overlapping
     /// a kept box by more than the threshold is dropped. At most `limit` kept when `limit` > 0.
-    public func suppress(_ candidates: [Candidate], limit: Int) -> [Candidate] {
+    package func suppress(_ candidates: [Candidate], limit: Int) -> [Candidate] {
         NonMaximumSuppression.greedy(candidates, score: \.score, limit: limit) { !(Self.iou($0, $1) <= suppressionThreshold) }
     }
 }

@@ -1,25 +1,25 @@
 /// The result options detectors and classifiers share (MediaPipe's `DetectorOptions` and
 /// `ClassifierOptions` protos have the same fields): label locale, how many results, threshold,
 /// allow and deny lists.
-public struct ResultOptions: Equatable, Sendable {
+package struct ResultOptions: Equatable, Sendable {
     /// Locale of the label file that fills display names (exact match).
-    public var displayNamesLocale: String?
+    package var displayNamesLocale: String?
     /// At most this many results (detections, or categories per head); negative = all. Zero is rejected.
-    public var maxResults: Int
+    package var maxResults: Int
     /// Keep results scoring at least this; nil = the metadata's threshold, or none.
-    public var scoreThreshold: Float?
+    package var scoreThreshold: Float?
     /// The threshold when neither `scoreThreshold` nor the metadata gives one: none for MediaPipe,
     /// 0 for ML Kit.
-    public var fallbackScoreThreshold: Float = -Float.greatestFiniteMagnitude
+    package var fallbackScoreThreshold: Float = -Float.greatestFiniteMagnitude
     /// `scoreThreshold` is the facade's default (MediaPipe's 0), not the caller's choice: YOLO
-    /// detectors then use Ultralytics' 0.25 (``YOLOOptions/defaultScoreThreshold``) instead.
-    public var scoreThresholdIsDefault = false
+    /// detectors then use Ultralytics' 0.25 (``YOLODecoding/defaultScoreThreshold``) instead.
+    package var scoreThresholdIsDefault = false
     /// Only these label names (mutually exclusive with `categoryDenylist`).
-    public var categoryAllowlist: [String]
+    package var categoryAllowlist: [String]
     /// Not these label names.
-    public var categoryDenylist: [String]
+    package var categoryDenylist: [String]
 
-    public init(
+    package init(
         displayNamesLocale: String? = "en", maxResults: Int = -1, scoreThreshold: Float? = nil,
         categoryAllowlist: [String] = [], categoryDenylist: [String] = []
     ) {
@@ -32,6 +32,6 @@ public struct ResultOptions: Equatable, Sendable {
 }
 
 /// The detector's result options.
-public typealias DetectorOptions = ResultOptions
+package typealias DetectorOptions = ResultOptions
 /// The classifier's result options.
-public typealias ClassifierOptions = ResultOptions
+package typealias ClassifierOptions = ResultOptions

@@ -7,7 +7,7 @@ import TFLiteModel
 ///   each of N anchors a centre-size box then C class scores; N is the anchor count of strides 8,
 ///   16 and 32 over the input (`Σ ⌈H/s⌉·⌈W/s⌉`), which tells it apart from the other layouts;
 /// - end to end, `[1, K, 6]`: K final detections `x1, y1, x2, y2, score, class` (no NMS to run).
-public enum YOLOHeadLayout: Equatable, Sendable {
+package enum YOLOHeadLayout: Equatable, Sendable {
     /// `[1, 4+C, N]`: rows of box values and class scores, one column per anchor.
     case channelsFirst(classes: Int, anchors: Int)
     /// `[1, N, 4+C]`: one row per anchor.
@@ -16,14 +16,14 @@ public enum YOLOHeadLayout: Equatable, Sendable {
     case endToEnd(detections: Int)
 
     /// A layout forced by the caller, for shapes the rules cannot tell.
-    public enum Override: String, Sendable, CaseIterable {
+    package enum Override: String, Sendable, CaseIterable {
         case channelsFirst = "yolo"
         case channelsLast = "yolo-transposed"
         case endToEnd = "yolo-e2e"
     }
 
     /// The input's height and width, NHWC or NCHW (3 or 4 channels), nil for other shapes.
-    public static func inputSize(_ input: Tensor) -> (height: Int, width: Int, channelsFirst: Bool)? {
+    package static func inputSize(_ input: Tensor) -> (height: Int, width: Int, channelsFirst: Bool)? {
         let d = input.shape
         guard d.count == 4, d[0] == 1 || d[0] == -1 else { return nil }
         if (d[3] == 3 || d[3] == 4), d[1] > 0, d[2] > 0 { return (d[1], d[2], false) }
@@ -32,18 +32,18 @@ public enum YOLOHeadLayout: Equatable, Sendable {
     }
 
     /// Anchors of a YOLOv8-and-later head over a `height`×`width` input (strides 8, 16, 32).
-    public static func anchorCount(height: Int, width: Int) -> Int {
+    package static func anchorCount(height: Int, width: Int) -> Int {
         [8, 16, 32].reduce(0) { $0 + ((height + $1 - 1) / $1) * ((width + $1 - 1) / $1) }
     }
 
     /// The layout of `file`'s outputs; throws ``VisionCoreError`` (invalidArgument) naming the
     /// shapes found and the override when no rule fits.
-    public static func resolve(_ file: ModelFile, metadata: UltralyticsMetadata?, override: Override? = nil) throws -> YOLOHeadLayout {
+    package static func resolve(_ file: ModelFile, metadata: UltralyticsMetadata?, override: Override? = nil) throws -> YOLOHeadLayout {
         try decide(file, metadata: metadata, override: override).layout
     }
 
     /// The layout of `file`'s outputs and why it was chosen (for `inspect`); throws as ``resolve(_:metadata:override:)``.
-    public static func decide(_ file: ModelFile, metadata: UltralyticsMetadata?, override: Override? = nil) throws -> (layout: YOLOHeadLayout, reason: String) {
+    package static func decide(_ file: ModelFile, metadata: UltralyticsMetadata?, override: Override? = nil) throws -> (layout: YOLOHeadLayout, reason: String) {
         guard let subgraph = file.subgraphs.first else { throw VisionCoreError(.invalidArgument, "The model has no subgraph.") }
         let outputs = subgraph.outputTensors
         let shapes = outputs.map { "\($0.shape) \($0.type)" }.joined(separator: ", ")
@@ -55,7 +55,7 @@ public enum YOLOHeadLayout: Equatable, Sendable {
                 .invalidArgument,
                 "No YOLO decoder fits this model's outputs (\(shapes.isEmpty ? "none" : shapes)): \(why). A YOLO detector has one output, "
                     + "[1, 4+C, N] or [1, N, 4+C]\(expected), or [1, K, 6] final detections; if it is one of these, say which with --head "
-                    + Override.allCases.map(\.rawValue).joined(separator: "|") + " (YOLOOptions.head).")
+                    + Override.allCases.map(\.rawValue).joined(separator: "|") + " (YOLODecoding.head).")
         }
         guard outputs.count == 1, let d = outputs.first?.shape, d.count == 3, d[0] == 1 || d[0] == -1, d[1] > 0, d[2] > 0 else {
             throw refuse(outputs.count == 1 ? "the output is not [1, A, B]" : "\(outputs.count) outputs")
@@ -96,13 +96,13 @@ public enum YOLOHeadLayout: Equatable, Sendable {
     /// Whether `file` is decoded as a YOLO detector — the one rule the detector, `metadata` and
     /// `bench` share: an override forces it, Ultralytics' metadata claims it, or the single output
     /// fits a layout.
-    public static func applies(to file: ModelFile, metadata: UltralyticsMetadata?, override: Override?) -> Bool {
+    package static func applies(to file: ModelFile, metadata: UltralyticsMetadata?, override: Override?) -> Bool {
         override != nil || metadata != nil
             || (file.subgraphs.first?.outputTensors.count == 1 && (try? resolve(file, metadata: nil)) != nil)
     }
 
     /// One line for `inspect`.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .channelsFirst(let c, let n): return "detection head [1, 4+\(c), \(n)]: centre-size boxes and \(c) class scores per anchor, then NMS"
         case .channelsLast(let c, let n): return "detection head [1, \(n), 4+\(c)]: centre-size boxes and \(c) class scores per anchor, then NMS"

@@ -8,8 +8,8 @@ import TFLiteModel
 /// - detection heads (`[1, 4+C, N]`, `[1, N, 4+C]`): each anchor keeps its best class among the
 ///   allowed ones (MediaPipe's allow/deny rule) when it scores at least the threshold; centre-size
 ///   boxes (scaled by the input size when normalized) become corners; then greedy NMS — per class
-///   unless ``YOLOOptions/classAgnostic`` — at IoU ``YOLOOptions/iouThreshold``, at most
-///   ``YOLOOptions/maxDetections`` boxes (Ultralytics keeps the best 30,000 candidates before NMS);
+///   unless ``YOLODecoding/classAgnostic`` — at IoU ``YOLODecoding/iouThreshold``, at most
+///   ``YOLODecoding/maxDetections`` boxes (Ultralytics keeps the best 30,000 candidates before NMS);
 /// - end-to-end outputs (`[1, K, 6]`): rows `x1, y1, x2, y2, score, class` kept in order when they
 ///   pass the threshold and the lists, no NMS.
 ///
@@ -17,40 +17,40 @@ import TFLiteModel
 /// clipped), then to the stored picture through its orientation; corners are rounded to whole
 /// pixels. `maxResults` applies last. Labels come from the model's TFLite metadata (a label file
 /// added by `vision-tasks metadata`, with display names by locale) or Ultralytics' class names.
-public struct YOLOPostprocessor: Sendable {
+package struct YOLOPostprocessor: Sendable {
     /// The output's layout.
-    public let layout: YOLOHeadLayout
+    package let layout: YOLOHeadLayout
     /// Why ``layout`` was chosen (for `inspect`).
-    public let reason: String
+    package let reason: String
     /// Labels, threshold, allow/deny lists.
-    public let rules: OutputHeadRules
+    package let rules: OutputHeadRules
     /// NMS and decoding options.
-    public let options: YOLOOptions
+    package let options: YOLODecoding
     /// MediaPipe's `maxResults` (-1: all), applied after NMS.
-    public let maxResults: Int
+    package let maxResults: Int
     /// The input tensor's size.
-    public let inputWidth: Int, inputHeight: Int
+    package let inputWidth: Int, inputHeight: Int
     /// The output's box units; nil: read from each output's values.
-    public let boxUnits: YOLOOptions.BoxUnits?
+    package let boxUnits: YOLODecoding.BoxUnits?
     /// Ultralytics' cap on candidates before NMS (`max_nms`).
     static let maxCandidates = 30_000
 
     /// A decoded box in input pixels, before mapping back.
-    public struct Candidate: Equatable, Sendable {
+    package struct Candidate: Equatable, Sendable {
         /// Corners in input pixels.
-        public var x1: Float, y1: Float, x2: Float, y2: Float
+        package var x1: Float, y1: Float, x2: Float, y2: Float
         /// The class's score.
-        public var score: Float
+        package var score: Float
         /// The best allowed class.
-        public var classIndex: Int
+        package var classIndex: Int
 
-        public init(x1: Float, y1: Float, x2: Float, y2: Float, score: Float, classIndex: Int) {
+        package init(x1: Float, y1: Float, x2: Float, y2: Float, score: Float, classIndex: Int) {
             (self.x1, self.y1, self.x2, self.y2, self.score, self.classIndex) = (x1, y1, x2, y2, score, classIndex)
         }
     }
 
     /// Checks the model's output against the layout rules and builds the decoding.
-    public init(resources: ModelResources, metadata: UltralyticsMetadata?, options: DetectorOptions, yolo: YOLOOptions) throws {
+    package init(resources: ModelResources, metadata: UltralyticsMetadata?, options: DetectorOptions, yolo: YOLODecoding) throws {
         let file = resources.file
         (layout, reason) = try YOLOHeadLayout.decide(file, metadata: metadata, override: yolo.head)
         guard let input = file.subgraphs.first?.inputTensors.first.flatMap(YOLOHeadLayout.inputSize) else {
@@ -68,7 +68,7 @@ public struct YOLOPostprocessor: Sendable {
         }
         var result = options
         if options.scoreThresholdIsDefault { result.scoreThreshold = nil }
-        result.fallbackScoreThreshold = YOLOOptions.defaultScoreThreshold
+        result.fallbackScoreThreshold = YOLODecoding.defaultScoreThreshold
         let outputMeta = resources.subgraphMetadata?.outputTensors.first
         let names = metadata?.labels.map { LabelMap(names: $0) }
         rules = try OutputHeadRules(
@@ -89,7 +89,7 @@ public struct YOLOPostprocessor: Sendable {
     /// The detections in the model's output for a `bitmapWidth`×`bitmapHeight` bitmap shown with
     /// `orientation`, in the stored pixels of a picture of `imageWidth`×`imageHeight` (the bitmap's
     /// size, or the full size of a picture it holds at a reduced scale).
-    public func process(
+    package func process(
         _ model: ModelOutputs, bitmapWidth: Int, bitmapHeight: Int, imageWidth: Int, imageHeight: Int, orientation: ImageOrientation
     ) throws -> [DetectionBox] {
         let kept = try Self.withValues(model) { values in suppress(try candidates(values)) }
@@ -133,7 +133,7 @@ public struct YOLOPostprocessor: Sendable {
     }
 
     /// The candidates in `values` (the output, row-major), in input pixels, best class per anchor.
-    public func candidates(_ values: UnsafeBufferPointer<Float>) throws -> [Candidate] {
+    package func candidates(_ values: UnsafeBufferPointer<Float>) throws -> [Candidate] {
         let threshold = rules.threshold
         let w = Float(inputWidth), h = Float(inputHeight)
         switch layout {
@@ -181,7 +181,7 @@ public struct YOLOPostprocessor: Sendable {
 
     /// The box units: as configured, else normalized when no coordinate of the `count` boxes
     /// (`stride` apart, coordinates `rowStride` apart) exceeds 2.
-    func units(_ values: UnsafeBufferPointer<Float>, stride: Int, count: Int, rowStride: Int = 1) -> YOLOOptions.BoxUnits {
+    func units(_ values: UnsafeBufferPointer<Float>, stride: Int, count: Int, rowStride: Int = 1) -> YOLODecoding.BoxUnits {
         if let boxUnits { return boxUnits }
         for i in 0..<count {
             for j in 0..<4 where abs(values[i * stride + j * rowStride]) > 2 { return .pixels }
@@ -189,8 +189,8 @@ public struct YOLOPostprocessor: Sendable {
         return .normalized
     }
 
-    /// Greedy NMS over `candidates` (end-to-end outputs: the first ``YOLOOptions/maxDetections`` as they come).
-    public func suppress(_ candidates: [Candidate]) -> [Candidate] {
+    /// Greedy NMS over `candidates` (end-to-end outputs: the first ``YOLODecoding/maxDetections`` as they come).
+    package func suppress(_ candidates: [Candidate]) -> [Candidate] {
         if case .endToEnd = layout { return Array(candidates.prefix(options.maxDetections)) }
         var pool = candidates
         if pool.count > Self.maxCandidates {

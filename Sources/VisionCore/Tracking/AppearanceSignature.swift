@@ -2,13 +2,13 @@ import Imaging
 
 /// A small appearance cue for tracking: a normalized 4×4×4 RGB colour histogram of a box's inner
 /// part (the central 60 %, sampled on a grid), compared by histogram intersection.
-public enum AppearanceSignature {
+package enum AppearanceSignature {
     /// Bins per signature.
-    public static let bins = 64
+    package static let bins = 64
 
     /// The signature of `box` in `bitmap` (packed RGB/RGBA/BGRA/gray; NV12 uses luma only), or nil
     /// when the box has no pixels inside the picture.
-    public static func compute(_ bitmap: Bitmap, box: TrackBox, samples: Int = 24) -> [Float]? {
+    package static func compute(_ bitmap: Bitmap, box: TrackBox, samples: Int = 24) -> [Float]? {
         let inner = TrackBox(
             x: box.x + box.width * 0.2, y: box.y + box.height * 0.2,
             width: box.width * 0.6, height: box.height * 0.6
@@ -41,7 +41,7 @@ public enum AppearanceSignature {
     }
 
     /// 1 − histogram intersection: 0 for identical colour distributions, 1 for disjoint ones.
-    public static func distance(_ a: [Float], _ b: [Float]) -> Double {
+    package static func distance(_ a: [Float], _ b: [Float]) -> Double {
         guard a.count == b.count, !a.isEmpty else { return 1 }
         var s: Float = 0
         for i in 0..<a.count { s += min(a[i], b[i]) }

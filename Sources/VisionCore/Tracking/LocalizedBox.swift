@@ -1,10 +1,10 @@
 /// One object a class-agnostic localizer found: its box in the stored pixels of the picture and
 /// its best class score.
-public struct LocalizedBox: Equatable, Sendable {
-    public var box: TrackBox
-    public var score: Float
+package struct LocalizedBox: Equatable, Sendable {
+    package var box: TrackBox
+    package var score: Float
 
-    public init(box: TrackBox, score: Float) {
+    package init(box: TrackBox, score: Float) {
         self.box = box
         self.score = score
     }

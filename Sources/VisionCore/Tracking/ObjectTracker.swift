@@ -5,8 +5,8 @@ import Foundation
 /// ByteTrack), confirmation before an ID is shown, coasting through short occlusions, and a new ID
 /// for an object that leaves the frame and comes back (ML Kit's rule). IDs are never reused.
 /// Deterministic: the same detections give the same IDs. Not thread-safe.
-public final class ObjectTracker {
-    public let options: TrackerOptions
+package final class ObjectTracker {
+    package let options: TrackerOptions
 
     private struct Track {
         var filter: KalmanBoxFilter
@@ -26,23 +26,23 @@ public final class ObjectTracker {
     /// Running estimate of the time between frames (ms), for the motion model's step.
     private var frameInterval: Double = 33.3
 
-    public init(options: TrackerOptions = TrackerOptions()) {
+    package init(options: TrackerOptions = TrackerOptions()) {
         self.options = options
     }
 
     /// Forgets every track (IDs keep increasing: none is reused).
-    public func reset() {
+    package func reset() {
         tracks.removeAll()
         lastTimestamp = nil
     }
 
     /// The ID the next confirmed track will get.
-    public var nextTrackingID: Int { nextID }
+    package var nextTrackingID: Int { nextID }
 
     /// Tracks `detections` of the frame shown at `timestampMs` (`frameWidth`×`frameHeight` pixels)
     /// and returns the confirmed tracks matched in it, by ID. A timestamp not after the previous one,
     /// or more than ``TrackerOptions/resetGapMs`` after it, resets the tracker first.
-    public func update(_ detections: [TrackerDetection], timestampMs: Int, frameWidth: Int, frameHeight: Int) -> [TrackedObject] {
+    package func update(_ detections: [TrackerDetection], timestampMs: Int, frameWidth: Int, frameHeight: Int) -> [TrackedObject] {
         var steps = 1.0
         if let last = lastTimestamp {
             let dt = timestampMs - last

@@ -1,26 +1,26 @@
 /// How a ``StreamDetectionSession`` picks, tracks and labels objects (ML Kit's object detector
 /// options, resolved).
-public struct StreamDetectionOptions: Equatable, Sendable {
+package struct StreamDetectionOptions: Equatable, Sendable {
     /// Single pictures (no tracking) or a stream (objects tracked across frames, with IDs).
-    public enum Mode: Sendable { case singleImage, stream }
+    package enum Mode: Sendable { case singleImage, stream }
 
-    public var mode: Mode
+    package var mode: Mode
     /// At most this many objects (1: the most prominent one).
-    public var maxObjects: Int
+    package var maxObjects: Int
     /// Single-image mode keeps localizer boxes scoring at least this.
-    public var localizerThreshold: Float
+    package var localizerThreshold: Float
     /// Stream mode reuses a track's labels for this many frames while its box stays put.
-    public var reclassifyInterval: Int
+    package var reclassifyInterval: Int
     /// …and while the box overlaps the one last classified by at least this IoU.
-    public var reclassifyIoU: Double
+    package var reclassifyIoU: Double
     /// The box is grown by this fraction of its width and height on each side before it is classified.
-    public var classificationMargin: Double
+    package var classificationMargin: Double
     /// The tracker's options (stream mode).
-    public var tracker: TrackerOptions
+    package var tracker: TrackerOptions
 
     /// Options with out-of-range values replaced by the defaults (threshold 0.5, interval ≥ 1,
     /// IoU 0.6, margin 0…1 else 0.1, at least one object).
-    public init(
+    package init(
         mode: Mode, maxObjects: Int, localizerThreshold: Float = 0.5, reclassifyInterval: Int = 30, reclassifyIoU: Double = 0.6,
         classificationMargin: Double = 0.1, tracker: TrackerOptions = TrackerOptions()
     ) {

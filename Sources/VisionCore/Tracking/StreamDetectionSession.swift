@@ -8,8 +8,8 @@ import Imaging
 /// label cache while the box stays put. Boxes are in the stored pixels throughout.
 ///
 /// Not thread-safe: one picture at a time (the facade holds it under a lock).
-public final class StreamDetectionSession {
-    public let options: StreamDetectionOptions
+package final class StreamDetectionSession {
+    package let options: StreamDetectionOptions
     private let localizer: any ObjectLocalizing
     private let classifier: (any RegionClassifying)?
     private let tracker: ObjectTracker
@@ -21,9 +21,9 @@ public final class StreamDetectionSession {
     private var mainID: Int?
 
     /// Every box the localizer found in the last picture, before selection and tracking.
-    public private(set) var lastLocalized: [LocalizedBox] = []
+    package private(set) var lastLocalized: [LocalizedBox] = []
     /// How many times the classifier has run.
-    public private(set) var classificationCount = 0
+    package private(set) var classificationCount = 0
 
     private struct CachedLabels {
         var labels: [Category]
@@ -32,7 +32,7 @@ public final class StreamDetectionSession {
     }
 
     /// `started`: the time (uptime nanoseconds) pictures without a timestamp are timed from.
-    public init(
+    package init(
         options: StreamDetectionOptions, localizer: any ObjectLocalizing, classifier: (any RegionClassifying)?,
         started: UInt64 = DispatchTime.now().uptimeNanoseconds
     ) {
@@ -46,7 +46,7 @@ public final class StreamDetectionSession {
 
     /// The objects in `bitmap` shown with `orientation`. `timestampMs` orders stream frames (nil:
     /// the time since the session started).
-    public func process(_ bitmap: Bitmap, orientation: ImageOrientation, timestampMs: Int?) throws -> [SessionObject] {
+    package func process(_ bitmap: Bitmap, orientation: ImageOrientation, timestampMs: Int?) throws -> [SessionObject] {
         frameCount += 1
         let candidates = try localizer.localize(bitmap, orientation: orientation)
         lastLocalized = candidates
@@ -128,7 +128,7 @@ public final class StreamDetectionSession {
     }
 
     /// Forgets every tracked object (IDs are not reused afterwards).
-    public func reset() {
+    package func reset() {
         tracker.reset()
         labelCache.removeAll()
         shownIDs.removeAll()
@@ -138,7 +138,7 @@ public final class StreamDetectionSession {
     /// The single-object rule: score × area fraction × closeness to the centre, where closeness
     /// is 1 − ½ × (distance from the box centre to the picture centre ÷ half the diagonal).
     /// Unchanged by the picture's orientation (given the stored width and height).
-    public static func prominence(_ box: TrackBox, _ score: Float, _ width: Double, _ height: Double) -> Double {
+    package static func prominence(_ box: TrackBox, _ score: Float, _ width: Double, _ height: Double) -> Double {
         let dx = box.centerX - width / 2, dy = box.centerY - height / 2
         let halfDiagonal = max((width * width + height * height).squareRoot() / 2, 1)
         let closeness = 1 - 0.5 * min((dx * dx + dy * dy).squareRoot() / halfDiagonal, 1)

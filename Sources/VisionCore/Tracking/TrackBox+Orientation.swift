@@ -4,7 +4,7 @@ extension TrackBox {
     /// This box, given in the stored pixels of a `storedWidth`×`storedHeight` picture shown with
     /// `orientation`, in the pixels of the picture as shown (the inverse of the preprocessor's
     /// shown-to-stored mapping; exact for the 8 orientations).
-    public func shown(storedWidth: Int, storedHeight: Int, orientation: ImageOrientation) -> TrackBox {
+    package func shown(storedWidth: Int, storedHeight: Int, orientation: ImageOrientation) -> TrackBox {
         guard orientation != .up else { return self }
         // The mapping takes normalized shown coordinates (u, v) to stored pixels: p = o + u·a + v·b.
         let m = ImagePreprocessor.mapping(width: storedWidth, height: storedHeight, orientation: orientation, roi: .full, dstWidth: 1, dstHeight: 1)

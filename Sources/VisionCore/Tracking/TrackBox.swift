@@ -1,23 +1,23 @@
 /// An axis-aligned box in pixels (top-left origin), in floating point, as the tracker keeps it.
-public struct TrackBox: Equatable, Sendable {
-    public var x: Double
-    public var y: Double
-    public var width: Double
-    public var height: Double
+package struct TrackBox: Equatable, Sendable {
+    package var x: Double
+    package var y: Double
+    package var width: Double
+    package var height: Double
 
-    public init(x: Double, y: Double, width: Double, height: Double) {
+    package init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
         self.width = width
         self.height = height
     }
 
-    public var centerX: Double { x + width / 2 }
-    public var centerY: Double { y + height / 2 }
-    public var area: Double { max(0, width) * max(0, height) }
+    package var centerX: Double { x + width / 2 }
+    package var centerY: Double { y + height / 2 }
+    package var area: Double { max(0, width) * max(0, height) }
 
     /// Intersection over union (0 when either box is empty).
-    public func iou(_ other: TrackBox) -> Double {
+    package func iou(_ other: TrackBox) -> Double {
         let ix = max(0, min(x + width, other.x + other.width) - max(x, other.x))
         let iy = max(0, min(y + height, other.y + other.height) - max(y, other.y))
         let inter = ix * iy
@@ -26,14 +26,14 @@ public struct TrackBox: Equatable, Sendable {
     }
 
     /// The fraction of this box's area that lies inside `other`.
-    public func fractionInside(_ other: TrackBox) -> Double {
+    package func fractionInside(_ other: TrackBox) -> Double {
         let ix = max(0, min(x + width, other.x + other.width) - max(x, other.x))
         let iy = max(0, min(y + height, other.y + other.height) - max(y, other.y))
         return area > 0 ? ix * iy / area : 0
     }
 
     /// The part of the box inside a `width`×`height` frame, as a fraction of the box's area.
-    public func visibleFraction(width frameWidth: Double, height frameHeight: Double) -> Double {
+    package func visibleFraction(width frameWidth: Double, height frameHeight: Double) -> Double {
         guard area > 0 else { return 0 }
         let ix = max(0, min(x + width, frameWidth) - max(x, 0))
         let iy = max(0, min(y + height, frameHeight) - max(y, 0))
@@ -41,12 +41,12 @@ public struct TrackBox: Equatable, Sendable {
     }
 
     /// The box clipped to a `width`×`height` frame.
-    public func clipped(width frameWidth: Double, height frameHeight: Double) -> TrackBox {
+    package func clipped(width frameWidth: Double, height frameHeight: Double) -> TrackBox {
         let x0 = min(max(x, 0), frameWidth), y0 = min(max(y, 0), frameHeight)
         let x1 = min(max(x + width, 0), frameWidth), y1 = min(max(y + height, 0), frameHeight)
         return TrackBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
     /// True when every coordinate is finite.
-    public var isFinite: Bool { x.isFinite && y.isFinite && width.isFinite && height.isFinite }
+    package var isFinite: Bool { x.isFinite && y.isFinite && width.isFinite && height.isFinite }
 }

@@ -1,13 +1,13 @@
 /// A confirmed track in one frame: its stable identifier and the detection it matched.
-public struct TrackedObject: Equatable, Sendable {
+package struct TrackedObject: Equatable, Sendable {
     /// Never reused: a new object (or one that left the frame and came back) gets a new one.
-    public let trackingID: Int
+    package let trackingID: Int
     /// The matched detection's box.
-    public let box: TrackBox
+    package let box: TrackBox
     /// The matched detection's score.
-    public let score: Double
+    package let score: Double
     /// Index of the matched detection in the array given to ``ObjectTracker/update(_:timestampMs:frameWidth:frameHeight:)``.
-    public let detectionIndex: Int
+    package let detectionIndex: Int
     /// Frames this track has been matched in (1 on the frame it was first seen).
-    public let hits: Int
+    package let hits: Int
 }

@@ -1,7 +1,7 @@
 /// Which pixels a JPEG decodes to. Decoders differ in their last bits (IDCT, chroma upsampling,
 /// colour conversion), and a model's scores follow its pixels: pick the decoder of the reference
 /// a result is compared with.
-public enum JPEGDecoding: Equatable, Sendable {
+package enum JPEGPixels: Equatable, Sendable {
     /// MediaPipe's own decoder (stb_image) bit for bit — the default.
     case mediaPipe
     /// libjpeg-turbo's own full-size decode (ISLOW IDCT, fancy upsampling): OpenCV's `imread`
