@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "FileInput", dependencies: ["CCrypto"]),
         .target(name: "TFLiteModel", dependencies: ["CZlib", "FileInput"]),
         .target(name: "Imaging", dependencies: ["CJPEG", "CPNG", "FileInput", "Locking"]),
-        .target(name: "VisionCore", dependencies: ["LiteRT", "TFLiteModel", "Imaging", "FileInput", "Locking", "VisionAnalytics"]),
+        .target(name: "VisionCore", dependencies: ["LiteRT", "TFLiteModel", "Imaging", "FileInput", "Locking", "Assignment"]),
         // Linux stand-ins for the UIKit / Core Video / Core Media types the seeds hand to the APIs.
         .target(name: "UIKitCompat", dependencies: ["Imaging", "Locking"]),
         .target(name: "MediaPipeTasksVision", dependencies: ["VisionCore", "Imaging", "UIKitCompat", "FileInput", "Locking"]),
@@ -48,8 +48,10 @@ let package = Package(
         .target(name: "MLKit", dependencies: ["VisionCore", "Imaging", "UIKitCompat", "FileInput", "Locking"],
                 exclude: ["Resources/LOCALIZER.md"],
                 resources: [.copy("Resources/ssd_mobilenet_v1_coco_quant_metadata.tflite")]),
+        // The minimum-cost assignment (Hungarian method) that the tracker and the tracking evaluation share.
+        .target(name: "Assignment"),
         // Accuracy on labelled data (COCO detection metrics, classification, tracking) and zone/line counting.
-        .target(name: "VisionAnalytics"),
+        .target(name: "VisionAnalytics", dependencies: ["Assignment"]),
         .target(name: "VisionCLI", dependencies: ["VisionAnalytics", "MediaPipeTasksVision", "MLKit", "Video", "VisionCore", "Imaging", "TFLiteModel", "LiteRT", "FileInput", "Locking"]),
         .executableTarget(name: "vision-tasks", dependencies: ["VisionCLI"]),
         .target(name: "VisionTestSupport", dependencies: ["TFLiteModel", "FileInput"]),

@@ -40,10 +40,12 @@ enum CustomClassifier {
             result.fallbackScoreThreshold = 0
             let engine = try ImageClassificationEngine(resources: resources, options: result, threads: threads)
             guard engine.postprocessor.heads.first?.rules.labels != nil else {
-                throw MLKitError(
+                let core = VisionCoreError(
                     .invalidArgument,
-                    "\(failure) The model has no labels in its metadata, and ML Kit takes label texts from there: add a label file (TENSOR_AXIS_LABELS) to the output tensor's metadata."
-                )
+                    "The model has no labels in its metadata, and ML Kit takes label texts from there: add a label file "
+                        + "(TENSOR_AXIS_LABELS) to the output tensor's metadata.",
+                    condition: .labelsMissing)
+                throw MLKitError(core, prefix: failure)
             }
             return engine
         } catch let e as VisionCoreError {

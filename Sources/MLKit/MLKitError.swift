@@ -30,7 +30,7 @@ public final class MLKitError: NSError, @unchecked Sendable {
     public required init?(coder: NSCoder) { nil }
 
     /// A core error as ML Kit reports it, `prefix` first (e.g. "Failed to initialize labeler.").
-    convenience init(_ core: VisionCoreError, prefix: String? = nil) {
+    package convenience init(_ core: VisionCoreError, prefix: String? = nil) {
         let code = MLKitErrorCode(rawValue: core.code.rawValue) ?? .unknown
         let text = core.message
         self.init(code, prefix.map { "\($0) \(text)" } ?? text, underlying: core)

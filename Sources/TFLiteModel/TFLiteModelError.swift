@@ -20,6 +20,8 @@ package struct TFLiteModelError: Error, Equatable, Sendable, CustomStringConvert
         case invalidCustomOptions
         /// The builder was asked for something it cannot write.
         case invalidBuilderInput
+        /// Metadata for a float32 input was asked for without its normalization (mean and std).
+        case normalizationMissing
         /// The file could not be read.
         case fileUnreadable
         /// A well-formed model that would make the runtime crash, hang or exhaust memory.

@@ -1,3 +1,4 @@
+import Assignment
 import Foundation
 
 /// A tracker scored against ground truth on one sequence, as TrackEval computes it (its HOTA, CLEAR

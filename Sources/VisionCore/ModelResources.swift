@@ -150,7 +150,10 @@ package final class ModelResources: Sendable {
             let bytes = runtimeData ?? data
             runtimeModel = try LiteRT.Model(inPlace: bytes.buffer, owner: bytes, environment: env)
         } catch let e as LiteRTError {
-            throw VisionCoreError(e.code == .libraryNotFound || e.code == .symbolMissing ? .failedPrecondition : .invalidArgument, e.description, underlying: e)
+            let unavailable = e.code == .libraryNotFound || e.code == .symbolMissing
+            throw VisionCoreError(
+                unavailable ? .failedPrecondition : .invalidArgument, e.description, underlying: e,
+                condition: unavailable ? .runtimeUnavailable : nil)
         }
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The one error type of the core: a canonical status code (the `absl::StatusCode` numbers that
 /// MediaPipe's `TasksErrorCode` mirrors) and MediaPipe's message for the same situation.
 package struct VisionCoreError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -31,6 +33,21 @@ package struct VisionCoreError: Error, Equatable, Sendable, CustomStringConverti
         }
     }
 
+    /// The specific conditions a caller may act on (the command line adds its fixes to them), keyed
+    /// here rather than read from a message's wording.
+    package enum Condition: String, Sendable {
+        /// LiteRT's `libLiteRt.so` was not found, or lacks the functions the tasks call.
+        case runtimeUnavailable
+        /// A detector model without the TFLite metadata MediaPipe requires.
+        case detectorMetadataMissing
+        /// A model whose output needs labels (ML Kit's label texts) has no label file in its metadata.
+        case labelsMissing
+        /// A float32 input without `NormalizationOptions` in its metadata.
+        case normalizationMissing
+        /// A single `[1, A, B]` output that no YOLO layout rule identifies (name it in the options).
+        case yoloLayoutUnknown
+    }
+
     package let code: Code
     /// The message without the code prefix.
     package let message: String
@@ -40,12 +57,33 @@ package struct VisionCoreError: Error, Equatable, Sendable, CustomStringConverti
     /// The lower layer's error this one was made from (a `LiteRTError`, `TFLiteModelError`,
     /// `ImagingError`, `FileInputError`…), kept for diagnosis; nil when the core raised it itself.
     package let underlying: (any Error)?
+    /// The condition this error reports, when it is one a caller may act on.
+    package let condition: Condition?
 
-    package init(_ code: Code, _ message: String, fromCore: Bool = true, underlying: (any Error)? = nil) {
+    package init(
+        _ code: Code, _ message: String, fromCore: Bool = true, underlying: (any Error)? = nil, condition: Condition? = nil
+    ) {
         self.code = code
         self.message = message
         self.fromCore = fromCore
         self.underlying = underlying
+        self.condition = condition
+    }
+
+    /// The condition of the first error along `error`'s chain of causes (a `VisionCoreError`, or the
+    /// core error inside a facade's `NSError` under `NSUnderlyingErrorKey`), if any.
+    package static func condition(of error: any Error) -> Condition? {
+        var next: (any Error)? = error
+        for _ in 0..<8 {
+            guard let current = next else { return nil }
+            if let core = current as? VisionCoreError {
+                if let condition = core.condition { return condition }
+                next = core.underlying
+            } else {
+                next = (current as NSError).userInfo[NSUnderlyingErrorKey] as? any Error
+            }
+        }
+        return nil
     }
 
     /// Same code, message and kind (the underlying error is not compared).

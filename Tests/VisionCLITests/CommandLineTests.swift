@@ -3,6 +3,9 @@ import Imaging
 import MLKit
 import MediaPipeTasksVision
 import Testing
+import TFLiteModel
+import VisionCore
+import LiteRT
 import VisionTestSupport
 
 @testable import VisionCLI
@@ -133,17 +136,27 @@ struct CommandLineTests {
         #expect(models.status == 1 && models.stderr == "vision-tasks: \(catalog):2: expected name<TAB>kind<TAB>sha256<TAB>url\n")
     }
 
-    @Test("CLI fixes are added where errors are shown: the metadata command for a model without labels, make setup for a missing runtime")
+    @Test("CLI fixes are added by the libraries' codes, whatever a message says: labels, the runtime, normalization, a YOLO head")
     func hints() {
-        let noLabels = ErrorReport.make(
-            MLKitError(.invalidArgument, "Failed to initialize labeler. … add a label file (TENSOR_AXIS_LABELS) to the output tensor's metadata."),
-            command: "label", knownCommand: true)
+        let labels = VisionCoreError(.invalidArgument, "reworded: no label texts", condition: .labelsMissing)
+        let noLabels = ErrorReport.make(MLKitError(labels, prefix: "Failed to initialize labeler."), command: "label", knownCommand: true)
         #expect(noLabels.status == 3)
         #expect(noLabels.lines.last == "Add labels with: vision-tasks metadata --model MODEL.tflite --labels labels.txt --output LABELED.tflite")
+        let missing = VisionCoreError(.failedPrecondition, "the runtime is elsewhere", condition: .runtimeUnavailable)
         let runtime = ErrorReport.make(
-            TasksError(code: .failedPreconditionError, message: "FAILED_PRECONDITION: LiteRT runtime library libLiteRt.so was not found. Looked in: …"),
-            command: "detect", knownCommand: true)
+            TasksError(code: .failedPreconditionError, message: missing.description, underlying: missing), command: "detect", knownCommand: true)
         #expect(runtime.status == 9 && runtime.lines.last == "In a VisionTasks checkout, 'make setup' fetches it.")
+        let library = ErrorReport.make(LiteRTError(code: .libraryNotFound, message: "x"), command: "soak", knownCommand: true)
+        #expect(library.status == 1 && library.lines == ["vision-tasks: x", "In a VisionTasks checkout, 'make setup' fetches it."])
+        let yolo = ErrorReport.make(VisionCoreError(.invalidArgument, "no rule", condition: .yoloLayoutUnknown), command: "inspect", knownCommand: true)
+        #expect(yolo.lines == ["vision-tasks: error 3 (com.google.mediapipe.tasks): INVALID_ARGUMENT: no rule",
+                               "If the output is a YOLO head the rules cannot tell, name it: --head yolo|yolo-transposed|yolo-e2e"])
+        let writer = ErrorReport.make(TFLiteModelError(.normalizationMissing, "float input"), command: "metadata", knownCommand: true)
+        #expect(writer.lines.last == "Give it with --mean M --std S (127.5 and 127.5 for inputs in [-1, 1]).")
+        // Text alone adds nothing: a message that only mentions a condition is not one.
+        let text = ErrorReport.make(
+            MLKitError(.invalidArgument, "add a label file (TENSOR_AXIS_LABELS); libLiteRt.so was not found"), command: "label", knownCommand: true)
+        #expect(text.lines.count == 1)
         #expect(ErrorReport.make(CLIError.failure("x"), command: "detect", knownCommand: true).lines == ["vision-tasks: x"])
     }
 

@@ -76,7 +76,8 @@ struct YOLOCommandTests {
             wrong.stderr.contains(
                 "No YOLO decoder fits this model's outputs ([1, 17, 756] FLOAT32): [1, K, 6] needs 6 columns. A YOLO detector has one output, "
                     + "[1, 4+C, N] or [1, N, 4+C] with N = 756 anchors for the 192×192 input, or [1, K, 6] final detections; if it is one of these, "
-                    + "say which with --head yolo|yolo-transposed|yolo-e2e (YOLOOptions.head)."), "\(wrong.stderr)")
+                    + "name its layout in the detector's YOLO options (head).\n"
+                    + "If the output is a YOLO head the rules cannot tell, name it: --head yolo|yolo-transposed|yolo-e2e\n"), "\(wrong.stderr)")
         let inspect = try AppProcess.run(["inspect", Self.v8])
         #expect(
             inspect.stdout.contains(

@@ -27,7 +27,7 @@ package enum PostProcessDetectorMetadataWriter {
         guard let input = sg.inputTensors.first else { throw TFLiteModelError(.invalidBuilderInput, "The model has no input tensor.") }
         if input.type == .float32 && normalization == nil {
             throw TFLiteModelError(
-                .invalidBuilderInput, "The model's input is float32: give the normalization (e.g. --mean 127.5 --std 127.5 for inputs in [-1, 1]).")
+                .normalizationMissing, "The model's input is float32: give the normalization (e.g. mean 127.5 and std 127.5 for inputs in [-1, 1]).")
         }
         if try LabelMap.parseLines(labels.contents).isEmpty {
             throw TFLiteModelError(.invalidAssociatedFile, "\(labels.name) holds no labels.")

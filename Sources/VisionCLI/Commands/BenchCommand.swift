@@ -96,7 +96,7 @@ enum BenchCommand {
             base.numThreads = threads
             base.optimizeHybridModels = fastHybrid
         }
-        let resources = { try TasksErrorBridge.run { try ModelResources(path: model, optimizeHybridModels: fastHybrid) } }
+        let resources = { try ModelResources(path: model, optimizeHybridModels: fastHybrid) }
         if task == "detect" {
             let options = ObjectDetectorOptions()
             configure(options.baseOptions)
@@ -108,7 +108,7 @@ enum BenchCommand {
             endToEnd = { try detect(image) }
             fromFile = { try detect(fileImage()) }
             let loaded = try resources()
-            let engine = try TasksErrorBridge.run { try ObjectDetectionEngine(resources: loaded, options: DetectorOptions(), threads: threads) }
+            let engine = try ObjectDetectionEngine(resources: loaded, options: DetectorOptions(), threads: threads)
             // YOLO models read JPEGs as Ultralytics does (OpenCV's pixels), as `detect` does.
             if case .yolo = engine.head { fileImage = { try MPImage(contentsOfFile: imagePath, jpegDecoding: .openCV) } }
             inference = engine.inference
@@ -129,7 +129,7 @@ enum BenchCommand {
             endToEnd = { try classify(image) }
             fromFile = { try classify(fileImage()) }
             let loaded = try resources()
-            let engine = try TasksErrorBridge.run { try ImageClassificationEngine(resources: loaded, options: ClassifierOptions(), threads: threads) }
+            let engine = try ImageClassificationEngine(resources: loaded, options: ClassifierOptions(), threads: threads)
             inference = engine.inference
             postprocess = { _ = try engine.postprocessor.process($0) }
             _ = try engine.classify(image.bitmap)
@@ -263,14 +263,5 @@ extension Optional {
     func orThrow(_ path: String) throws -> Wrapped {
         guard let self else { throw CLIError.failure("cannot read \(path)") }
         return self
-    }
-}
-
-/// Turns core errors into the MediaPipe error type for the CLI's reporting.
-enum TasksErrorBridge {
-    static func run<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let e as VisionCoreError {
-            throw CLIError.task(code: e.code.rawValue, message: e.description)
-        }
     }
 }

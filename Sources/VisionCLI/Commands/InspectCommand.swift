@@ -13,7 +13,7 @@ enum InspectCommand {
 
     static func run(_ p: ParsedCommand, _ console: Console) throws {
         let path = try ModelZoo.resolve(p.positionals[0])
-        let resources = try TasksErrorBridge.run { try ModelResources(path: path) }
+        let resources = try ModelResources(path: path)
         let file = resources.file
         console.out("model        \(path) (\(file.data.count) bytes, schema v\(file.version))")
         let sg = file.subgraphs[0]
@@ -91,22 +91,21 @@ enum InspectCommand {
         if base.hasSuffix("_no_metadata") { base.removeLast("_no_metadata".count) }
         let repaired = base + "_with_metadata.tflite"
         let normalization = floatInput ? " --mean 127.5 --std 127.5" : ""
-        func report(_ task: String, _ error: Error?, fix: (String) -> String?) {
+        func report(_ task: String, _ error: Error?, fix: (VisionCoreError.Condition?) -> String?) {
             guard let error else {
                 console.out("  ✓ \(task)")
                 return
             }
-            let f = ItemFailure(error)
-            console.out("  ✗ \(task): " + ErrorReport.line(f))
-            if let hint = fix(f.message) { console.out("      fix: \(hint)") }
+            console.out("  ✗ \(task): " + ErrorReport.line(ItemFailure(error)))
+            if let hint = fix(VisionCoreError.condition(of: error)) { console.out("      fix: \(hint)") }
         }
         let detectorOptions = ObjectDetectorOptions()
         detectorOptions.baseOptions.modelAssetPath = path
         let detector = Result { try ObjectDetector(options: detectorOptions) }
         let yolo = (try? detector.get())?.isYOLO == true
         let yoloUse = "this is a YOLO detector: use detect, or track --localizer"
-        report("MediaPipe ObjectDetector" + (yolo ? " (YOLO decoder)" : ""), detector.failure) { message in
-            if message.contains("No YOLO decoder fits") && message.contains("[1, A, B]") == false {
+        report("MediaPipe ObjectDetector" + (yolo ? " (YOLO decoder)" : ""), detector.failure) { condition in
+            if condition == .yoloLayoutUnknown {
                 return "if the output is a YOLO head the rules cannot tell, name it: detect --head yolo|yolo-transposed|yolo-e2e"
             }
             if postProcessed {
@@ -121,8 +120,8 @@ enum InspectCommand {
         }
         let classifierOptions = ImageClassifierOptions()
         classifierOptions.baseOptions.modelAssetPath = path
-        report("MediaPipe ImageClassifier", Result { try ImageClassifier(options: classifierOptions) }.failure) { message in
-            if message.contains("Normalization") {
+        report("MediaPipe ImageClassifier", Result { try ImageClassifier(options: classifierOptions) }.failure) { condition in
+            if condition == .normalizationMissing {
                 return "vision-tasks metadata --model \(path) --mean 127.5 --std 127.5 --output \(repaired)   (the mean/std the model was trained with)"
             }
             if yolo { return yoloUse }

@@ -50,7 +50,7 @@ enum MetadataCommand {
             throw CLIError.usage("metadata needs --model IN.tflite --output OUT.tflite")
         }
         let file: ModelFile
-        do { file = try ModelFile(contentsOfFile: input) } catch let e as TFLiteModelError { throw CLIError.failure(e.message) }
+        file = try ModelFile(contentsOfFile: input)
         if (try? file.detectionPostProcessOptions()) ?? nil != nil {
             return try postProcessed(file, args, output: output, console)
         }
@@ -107,12 +107,7 @@ enum MetadataCommand {
 
         let labels = try labelsPath.map(readLabels)
         let normalization = mean.flatMap { m in std.map { (mean: m, std: $0) } }
-        let bytes: [UInt8]
-        do {
-            bytes = try DetectorMetadataWriter.write(file, anchors: generated, decoding: decoding, labels: labels, normalization: normalization)
-        } catch let e as TFLiteModelError {
-            throw CLIError.failure(e.message)
-        }
+        let bytes = try DetectorMetadataWriter.write(file, anchors: generated, decoding: decoding, labels: labels, normalization: normalization)
         guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else { throw CLIError.failure("Cannot write \(output).") }
         console.out("wrote \(output): \(generated.count) anchors, \(numClasses) classes, \(decoding.numCoords) coordinates per box")
     }
@@ -128,10 +123,7 @@ enum MetadataCommand {
         let labels = try readLabels(labelsPath)
         let mean = args.float(.mean), std = args.float(.std)
         let normalization = mean.flatMap { m in std.map { (mean: m, std: $0) } }
-        let bytes: [UInt8]
-        do { bytes = try PostProcessDetectorMetadataWriter.write(file, labels: labels, normalization: normalization) } catch let e as TFLiteModelError {
-            throw CLIError.failure(e.message)
-        }
+        let bytes = try PostProcessDetectorMetadataWriter.write(file, labels: labels, normalization: normalization)
         guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else { throw CLIError.failure("Cannot write \(output).") }
         let count = (try? LabelMap.parseLines(labels.contents).count) ?? 0
         console.out(
@@ -149,12 +141,7 @@ enum MetadataCommand {
         }
         let labels = try labelsPath.map(readLabels)
         let normalization = mean.flatMap { m in std.map { (mean: m, std: $0) } }
-        let bytes: [UInt8]
-        do {
-            bytes = try ClassifierMetadataWriter.write(file, labels: labels, normalization: normalization, scoreThreshold: threshold)
-        } catch let e as TFLiteModelError {
-            throw CLIError.failure(e.message)
-        }
+        let bytes = try ClassifierMetadataWriter.write(file, labels: labels, normalization: normalization, scoreThreshold: threshold)
         guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else { throw CLIError.failure("Cannot write \(output).") }
         console.out("wrote \(output): classifier metadata" + (labels.map { ", labels \($0.name)" } ?? "") + (threshold.map { ", score threshold \($0)" } ?? ""))
     }
@@ -165,9 +152,7 @@ enum MetadataCommand {
         _ file: ModelFile, _ args: ParsedCommand, ultralytics: UltralyticsMetadata?, head: YOLOHeadLayout.Override?, output: String, _ console: Console
     ) throws {
         let layout: YOLOHeadLayout
-        do { layout = try YOLOHeadLayout.resolve(file, metadata: ultralytics, override: head) } catch let e as VisionCoreError {
-            throw CLIError.failure(e.message)
-        }
+        layout = try YOLOHeadLayout.resolve(file, metadata: ultralytics, override: head)
         let classes: Int
         switch layout {
         case .channelsFirst(let c, _), .channelsLast(let c, _): classes = c
@@ -183,13 +168,8 @@ enum MetadataCommand {
         }
         let count = (try? LabelMap.parseLines(labels.contents).count) ?? 0
         let threshold = args.float(.scoreThreshold)
-        let bytes: [UInt8]
-        do {
-            bytes = try YOLOMetadataWriter.write(
-                file, labels: labels, classes: classes == 0 ? count : classes, description: "YOLO " + layout.summary, scoreThreshold: threshold)
-        } catch let e as TFLiteModelError {
-            throw CLIError.failure(e.message)
-        }
+        let bytes = try YOLOMetadataWriter.write(
+            file, labels: labels, classes: classes == 0 ? count : classes, description: "YOLO " + layout.summary, scoreThreshold: threshold)
         guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else { throw CLIError.failure("Cannot write \(output).") }
         console.out(
             "wrote \(output): YOLO \(layout.summary); \(count) labels from \(labels.name)" + (threshold.map { ", score threshold \($0)" } ?? ""))

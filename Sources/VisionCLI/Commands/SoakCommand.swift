@@ -38,21 +38,17 @@ enum SoakCommand {
             try compiled.run()
             for i in compiled.outputs.indices { _ = try compiled.outputBytes(i) }
         }
-        do {
-            for _ in 0..<20 { try cycle() }  // let allocator pools settle
-            let before = residentBytes()
-            let t0 = Date()
-            for _ in 0..<cycles { try cycle() }
-            let after = residentBytes()
-            let seconds = Date().timeIntervalSince(t0)
-            if json {
-                console.out("{\"cycles\":\(cycles),\"rss_before\":\(before),\"rss_after\":\(after),\"seconds\":\(seconds)}")
-            } else {
-                console.out("\(cycles) load/compile/run/destroy cycles in \(String(format: "%.1f", seconds)) s")
-                console.out("resident memory: \(before / 1024) KiB before, \(after / 1024) KiB after (\((after - before) / 1024) KiB growth)")
-            }
-        } catch let e as LiteRTError {
-            throw CLIError.failure(e.description)
+        for _ in 0..<20 { try cycle() }  // let allocator pools settle
+        let before = residentBytes()
+        let t0 = Date()
+        for _ in 0..<cycles { try cycle() }
+        let after = residentBytes()
+        let seconds = Date().timeIntervalSince(t0)
+        if json {
+            console.out("{\"cycles\":\(cycles),\"rss_before\":\(before),\"rss_after\":\(after),\"seconds\":\(seconds)}")
+        } else {
+            console.out("\(cycles) load/compile/run/destroy cycles in \(String(format: "%.1f", seconds)) s")
+            console.out("resident memory: \(before / 1024) KiB before, \(after / 1024) KiB after (\((after - before) / 1024) KiB growth)")
         }
     }
 }

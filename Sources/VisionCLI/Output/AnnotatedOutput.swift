@@ -46,7 +46,7 @@ final class AnnotatedOutput {
     /// Writes the annotated picture.
     func picture(_ item: InputItem, _ annotated: Bitmap) throws {
         let path = try path(for: item, ext: singleFile ? (target as NSString).pathExtension : "jpg")
-        do { try ImageEncoder.write(annotated, to: path) } catch let e as ImagingError { throw CLIError.failure(e.message) }
+        try ImageEncoder.write(annotated, to: path)
         written.append(path)
     }
 

@@ -89,7 +89,8 @@ package struct ImageTensorSpec: Equatable, Sendable {
         guard let norm = meta?.normalization else {
             throw VisionCoreError(
                 .notFound,
-                "Input tensor has type float32: it requires specifying NormalizationOptions metadata to preprocess input images.")
+                "Input tensor has type float32: it requires specifying NormalizationOptions metadata to preprocess input images.",
+                condition: .normalizationMissing)
         }
         guard norm.mean.count == norm.std.count else {
             throw VisionCoreError(

@@ -38,11 +38,15 @@ package final class ObjectDetectionEngine: Sendable {
         } else {
             guard resources.metadata != nil else {
                 var message = "Object detection models require TFLite Model Metadata but none was found"
+                var condition = VisionCoreError.Condition.detectorMetadataMissing
                 // A single output may be a YOLO head the rules could not tell: say what would fit.
                 if single {
-                    do { _ = try YOLOHeadLayout.resolve(resources.file, metadata: nil) } catch let e as VisionCoreError { message += ". " + e.message }
+                    do { _ = try YOLOHeadLayout.resolve(resources.file, metadata: nil) } catch let e as VisionCoreError {
+                        message += ". " + e.message
+                        if e.condition == .yoloLayoutUnknown { condition = .yoloLayoutUnknown }
+                    }
                 }
-                throw VisionCoreError(.invalidArgument, message)
+                throw VisionCoreError(.invalidArgument, message, condition: condition)
             }
             spec = try ImageTensorSpec(resources: resources)
             head = .mediaPipe(try DetectionPostprocessor(resources: resources, options: options))

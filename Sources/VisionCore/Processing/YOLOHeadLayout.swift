@@ -49,28 +49,30 @@ package enum YOLOHeadLayout: Equatable, Sendable {
         let shapes = outputs.map { "\($0.shape) \($0.type)" }.joined(separator: ", ")
         let input = subgraph.inputTensors.first.flatMap(inputSize)
         let anchors = input.map { anchorCount(height: $0.height, width: $0.width) }
-        func refuse(_ why: String) -> VisionCoreError {
+        /// The refusal; `undetermined`: a single [1, A, B] output no rule identifies, which the caller may name.
+        func refuse(_ why: String, undetermined: Bool = true) -> VisionCoreError {
             let expected = anchors.map { " with N = \($0) anchors for the \(input?.height ?? 0)×\(input?.width ?? 0) input" } ?? ""
             return VisionCoreError(
                 .invalidArgument,
                 "No YOLO decoder fits this model's outputs (\(shapes.isEmpty ? "none" : shapes)): \(why). A YOLO detector has one output, "
-                    + "[1, 4+C, N] or [1, N, 4+C]\(expected), or [1, K, 6] final detections; if it is one of these, say which with --head "
-                    + Override.allCases.map(\.rawValue).joined(separator: "|") + " (YOLODecoding.head).")
+                    + "[1, 4+C, N] or [1, N, 4+C]\(expected), or [1, K, 6] final detections; if it is one of these, name its layout in "
+                    + "the detector's YOLO options (head).",
+                condition: undetermined ? .yoloLayoutUnknown : nil)
         }
         guard outputs.count == 1, let d = outputs.first?.shape, d.count == 3, d[0] == 1 || d[0] == -1, d[1] > 0, d[2] > 0 else {
-            throw refuse(outputs.count == 1 ? "the output is not [1, A, B]" : "\(outputs.count) outputs")
+            throw refuse(outputs.count == 1 ? "the output is not [1, A, B]" : "\(outputs.count) outputs", undetermined: false)
         }
         if let override {
             switch override {
             case .channelsFirst:
                 guard d[1] > 4 else { throw refuse("[1, 4+C, N] needs more than 4 rows") }
-                return (.channelsFirst(classes: d[1] - 4, anchors: d[2]), "forced by --head \(override.rawValue)")
+                return (.channelsFirst(classes: d[1] - 4, anchors: d[2]), "named in the options (head \(override.rawValue))")
             case .channelsLast:
                 guard d[2] > 4 else { throw refuse("[1, N, 4+C] needs more than 4 columns") }
-                return (.channelsLast(classes: d[2] - 4, anchors: d[1]), "forced by --head \(override.rawValue)")
+                return (.channelsLast(classes: d[2] - 4, anchors: d[1]), "named in the options (head \(override.rawValue))")
             case .endToEnd:
                 guard d[2] == 6 else { throw refuse("[1, K, 6] needs 6 columns") }
-                return (.endToEnd(detections: d[1]), "forced by --head \(override.rawValue)")
+                return (.endToEnd(detections: d[1]), "named in the options (head \(override.rawValue))")
             }
         }
         let classes = metadata?.names.count

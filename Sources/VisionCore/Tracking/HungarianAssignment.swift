@@ -1,4 +1,4 @@
-import VisionAnalytics
+import Assignment
 
 /// Minimum-cost assignment of rows to columns (the Hungarian method, O(n³)), for a rectangular
 /// cost matrix, where leaving a row or a column unassigned costs `maxCost / 2`: pairs costing
