@@ -13,6 +13,15 @@ public enum JPEGDecoding: Equatable, Sendable {
     /// neither reference's pixels.
     case reduced(width: Int, height: Int)
 
+    /// The decoding the pixel layer names `pixels`.
+    package init(_ pixels: JPEGPixels) {
+        switch pixels {
+        case .mediaPipe: self = .mediaPipe
+        case .openCV: self = .openCV
+        case .reduced(let width, let height): self = .reduced(width: width, height: height)
+        }
+    }
+
     /// The decoder's rule.
     package var pixels: JPEGPixels {
         switch self {

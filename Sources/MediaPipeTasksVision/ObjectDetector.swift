@@ -7,6 +7,9 @@ public final class ObjectDetector: NSObject, Sendable {
     private let engine: ObjectDetectionEngine
     /// The model's input size (width, height), for fast decoding.
     package var modelInputSize: (width: Int, height: Int) { (engine.inference.spec.width, engine.inference.spec.height) }
+    /// The JPEG pixels the model's reference sees (its head says): MediaPipe's decoder, or OpenCV's for
+    /// YOLO models (Ultralytics' `predict` reads pictures with `cv2.imread`).
+    package var preferredJPEGDecoding: JPEGDecoding { JPEGDecoding(engine.head.preferredJPEG) }
     /// Whether the model is decoded as a YOLO detector (an extension).
     public var isYOLO: Bool {
         if case .yolo = engine.head { return true }

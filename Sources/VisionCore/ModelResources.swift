@@ -4,21 +4,22 @@ import LiteRT
 import TFLiteModel
 
 /// Everything a task reads from one model file: its bytes, the parsed `.tflite` structure, its
-/// metadata and associated files, and the LiteRT model built from the same bytes (the file is
-/// read once).
+/// metadata and associated files, and the runtime's model loaded from the same bytes (the file is
+/// read once) — LiteRT's by default, any ``InferenceRuntime``'s in tests.
 package final class ModelResources: Sendable {
     package let file: ModelFile
     package let metadata: ModelMetadata?
     package let archive: ZipArchive?
-    package let runtimeModel: LiteRT.Model
+    /// The model as the runtime loaded it, compiled by each ``ImageInference``.
+    package let loaded: any LoadedModel
     /// Where the model came from (a path, or "<buffer>").
     package let source: String
 
     /// Loads the model at `path` with MediaPipe's errors for empty paths, missing and unreadable files.
     /// The file is memory-mapped, not copied: it must not be modified in place while loaded (replace
-    /// it by rename; see `FileBytes`), or load a copy of its bytes with ``init(bytes:source:environment:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:)``.
+    /// it by rename; see `FileBytes`), or load a copy of its bytes with ``init(bytes:source:runtime:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:)``.
     package convenience init(
-        path: String, environment: LiteRT.Environment? = nil, optimizeHybridModels: Bool = false,
+        path: String, runtime: any InferenceRuntime = LiteRTRuntime(), optimizeHybridModels: Bool = false,
         exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
         conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault
     ) throws {
@@ -39,11 +40,11 @@ package final class ModelResources: Sendable {
             }
         }
         try self.init(
-            data: data, source: path, environment: environment, optimizeHybridModels: optimizeHybridModels, exactHybridKernel: exactHybridKernel,
+            data: data, source: path, runtime: runtime, optimizeHybridModels: optimizeHybridModels, exactHybridKernel: exactHybridKernel,
             conv1x1Kernel: conv1x1Kernel)
     }
 
-    /// Whether the runtime model is the hybrid-model rewrite (see ``init(bytes:source:environment:optimizeHybridModels:)``).
+    /// Whether the runtime model is the hybrid-model rewrite (see ``init(bytes:source:runtime:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:)``).
     package let usesHybridRewrite: Bool
     /// The custom codes of the runtime model's ops that run on VisionTasks' own kernels, in order
     /// (pass them to `CompiledModel`).
@@ -86,20 +87,20 @@ package final class ModelResources: Sendable {
     ///   cost of scores that differ from MediaPipe's by up to ~0.01 on the top detections.
     /// - Parameter limits: the largest tensor and total of activations accepted (``ModelLimits/standard``).
     package convenience init(
-        bytes: [UInt8], source: String = "<buffer>", environment: LiteRT.Environment? = nil, optimizeHybridModels: Bool = false,
+        bytes: [UInt8], source: String = "<buffer>", runtime: any InferenceRuntime = LiteRTRuntime(), optimizeHybridModels: Bool = false,
         limits: ModelLimits = .standard, exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
         conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault
     ) throws {
         try self.init(
-            data: FileBytes(copying: bytes), source: source, environment: environment, optimizeHybridModels: optimizeHybridModels,
+            data: FileBytes(copying: bytes), source: source, runtime: runtime, optimizeHybridModels: optimizeHybridModels,
             limits: limits, exactHybridKernel: exactHybridKernel, conv1x1Kernel: conv1x1Kernel)
     }
 
     /// Loads a model from `data` — a model file's mapping, or a copy of bytes given in memory — which
     /// the parsed file, its metadata and, when no rewrite applies, LiteRT all read in place: the model
-    /// is held once. Options as ``init(bytes:source:environment:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:)``'s.
+    /// is held once. Options as ``init(bytes:source:runtime:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:)``'s.
     package init(
-        data: FileBytes, source: String = "<buffer>", environment: LiteRT.Environment? = nil, optimizeHybridModels: Bool = false,
+        data: FileBytes, source: String = "<buffer>", runtime: any InferenceRuntime = LiteRTRuntime(), optimizeHybridModels: Bool = false,
         limits: ModelLimits = .standard, exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
         conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault
     ) throws {
@@ -146,9 +147,7 @@ package final class ModelResources: Sendable {
         usesHybridRewrite = rewritten
         self.customOps = customOps
         do {
-            let env = try environment ?? LiteRT.Environment.shared()
-            let bytes = runtimeData ?? data
-            runtimeModel = try LiteRT.Model(inPlace: bytes.buffer, owner: bytes, environment: env)
+            loaded = try runtime.load(runtimeData ?? data, customOps: customOps)
         } catch let e as LiteRTError {
             let unavailable = e.code == .libraryNotFound || e.code == .symbolMissing
             throw VisionCoreError(
@@ -162,6 +161,16 @@ package final class ModelResources: Sendable {
         switch e.code {
         case .associatedFileNotFound: return VisionCoreError(.notFound, e.message, underlying: e)
         default: return VisionCoreError(.invalidArgument, e.message, underlying: e)
+        }
+    }
+
+    /// The LiteRT model, when LiteRT loaded this one (kernel tests compile it themselves).
+    package var runtimeModel: LiteRT.Model {
+        get throws {
+            guard let liteRT = loaded as? LiteRTLoadedModel else {
+                throw VisionCoreError(.failedPrecondition, "The model was loaded by another runtime than LiteRT.")
+            }
+            return liteRT.model
         }
     }
 

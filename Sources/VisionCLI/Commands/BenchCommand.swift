@@ -27,13 +27,10 @@ enum BenchCommand {
         return samples
     }
 
-    /// Detector models have the post-processing op or DETECTOR_METADATA.
+    /// Whether the model is a detector (the head's rule).
     static func looksLikeDetector(_ path: String) throws -> Bool {
         guard let file = try? ModelFile(contentsOfFile: path) else { return true }
-        if (try? file.detectionPostProcessOptions()) ?? nil != nil { return true }
-        if YOLOHeadLayout.applies(to: file, metadata: (try? file.ultralyticsMetadata()) ?? nil, override: nil) { return true }
-        let custom = (try? file.modelMetadata())??.subgraphs.first?.customMetadata ?? []
-        return custom.contains { $0.name == DetectorMetadata.name }
+        return DetectionHead.isDetector(file)
     }
 
     static let spec = CommandSpec(
@@ -109,8 +106,9 @@ enum BenchCommand {
             fromFile = { try detect(fileImage()) }
             let loaded = try resources()
             let engine = try ObjectDetectionEngine(resources: loaded, options: DetectorOptions(), threads: threads)
-            // YOLO models read JPEGs as Ultralytics does (OpenCV's pixels), as `detect` does.
-            if case .yolo = engine.head { fileImage = { try MPImage(contentsOfFile: imagePath, jpegDecoding: .openCV) } }
+            // JPEGs decode to the pixels the head's reference sees, as `detect` decodes them.
+            let jpeg = JPEGDecoding(engine.head.preferredJPEG)
+            fileImage = { try MPImage(contentsOfFile: imagePath, jpegDecoding: jpeg) }
             inference = engine.inference
             postprocess = {
                 _ = try engine.head.process(

@@ -29,7 +29,10 @@ enum InspectCommand {
             console.out(
                 "post-process max_detections \(pp.maxDetections), num_classes \(pp.numClasses), iou \(pp.nmsIouThreshold), score \(pp.nmsScoreThreshold)")
         }
-        let ultralytics = try? file.ultralyticsMetadata()
+        // The detector's own rules: Ultralytics' metadata (malformed: said, and the detector refuses the
+        // model too), then whether a YOLO layout applies to the output.
+        var ultralytics: UltralyticsMetadata?
+        do { ultralytics = try DetectionHead.ultralyticsMetadata(file) } catch let e as VisionCoreError { console.out("ultralytics  " + e.message) }
         if let u = ultralytics {
             let names = (u.labels ?? []).prefix(6).joined(separator: ", ") + (u.names.count > 6 ? ", …" : "")
             let size = u.inputSize.map { " \($0.width)×\($0.height)" } ?? ""
@@ -37,27 +40,20 @@ enum InspectCommand {
                 "ultralytics  \(u.version ?? "-") \(u.task ?? "-")\(size), \(u.names.count) classes (\(names))\(u.endToEnd ? ", end to end" : "") — metadata.json"
             )
         }
-        let yoloLike = sg.outputTensors.count == 1 && sg.outputTensors.first?.shape.count == 3
-        if ultralytics != nil || (resources.metadata == nil && yoloLike) {
-            do {
-                let (layout, reason) = try YOLOHeadLayout.decide(file, metadata: ultralytics ?? nil)
-                console.out("yolo         " + layout.summary)
-                console.out("  decoder    chosen because \(reason)")
-                if let input = sg.inputTensors.first.flatMap(YOLOHeadLayout.inputSize) {
-                    let units: String
-                    if ultralytics == nil {
-                        units = "read from the values (normalized when none exceeds 2)"
-                    } else if case .endToEnd = layout, input.channelsFirst {
-                        units = "input pixels (Ultralytics' litert-torch end-to-end export)"
-                    } else {
-                        units = "normalized (Ultralytics' export)"
-                    }
-                    console.out(
-                        "  input      letterboxed to \(input.width)×\(input.height) on grey 114 (Ultralytics' rounding, OpenCV's resize), "
-                            + (input.channelsFirst ? "NCHW" : "NHWC") + "; boxes " + units)
+        if YOLOHeadLayout.applies(to: file, metadata: ultralytics, override: nil) {
+            let (layout, reason) = try YOLOHeadLayout.decide(file, metadata: ultralytics)
+            console.out("yolo         " + layout.summary)
+            console.out("  decoder    chosen because \(reason)")
+            if let input = sg.inputTensors.first.flatMap(YOLOHeadLayout.inputSize) {
+                let units: String
+                switch YOLOPostprocessor.boxUnits(forced: nil, ultralytics: ultralytics != nil, layout: layout, channelsFirst: input.channelsFirst) {
+                case nil: units = "read from the values (normalized when none exceeds 2)"
+                case .pixels: units = "input pixels (Ultralytics' litert-torch end-to-end export)"
+                case .normalized: units = "normalized (Ultralytics' export)"
                 }
-            } catch let e as VisionCoreError {
-                console.out("yolo         " + e.message)
+                console.out(
+                    "  input      letterboxed to \(input.width)×\(input.height) on grey 114 (Ultralytics' rounding, OpenCV's resize), "
+                        + (input.channelsFirst ? "NCHW" : "NHWC") + "; boxes " + units)
             }
         }
         defer { checks(path, file, console) }

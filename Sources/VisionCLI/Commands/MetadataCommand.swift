@@ -54,7 +54,7 @@ enum MetadataCommand {
         if (try? file.detectionPostProcessOptions()) ?? nil != nil {
             return try postProcessed(file, args, output: output, console)
         }
-        let ultralytics = (try? file.ultralyticsMetadata()) ?? nil
+        let ultralytics = try DetectionHead.ultralyticsMetadata(file)
         let head = args.string(.head).flatMap(YOLOHeadLayout.Override.init(rawValue:))
         if file.subgraphs[0].outputTensors.count == 1, YOLOHeadLayout.applies(to: file, metadata: ultralytics, override: head) {
             return try yolo(file, args, ultralytics: ultralytics, head: head, output: output, console)

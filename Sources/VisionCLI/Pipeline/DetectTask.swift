@@ -20,7 +20,7 @@ final class DetectTask: BatchTask {
         imageDetector = try ObjectDetector(options: options)
         let size = imageDetector.modelInputSize
         jpegDecoding =
-            config.fastDecode ? .reduced(width: size.width, height: size.height) : config.jpegDecoding ?? (imageDetector.isYOLO ? .openCV : .mediaPipe)
+            config.fastDecode ? .reduced(width: size.width, height: size.height) : config.jpegDecoding ?? imageDetector.preferredJPEGDecoding
     }
 
     let jpegDecoding: JPEGDecoding

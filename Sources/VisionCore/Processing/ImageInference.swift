@@ -8,7 +8,8 @@ import TFLiteModel
 package final class ImageInference: Sendable {
     package let resources: ModelResources
     package let spec: ImageTensorSpec
-    package let compiled: CompiledModel
+    /// The compiled model (LiteRT's, or a test's fake).
+    package let compiled: any InferenceModel
     /// The outputs in the model file's order.
     package let outputs: ModelOutputs
     /// The preprocessor (its scratch and plan cache) and the last timings.
@@ -23,7 +24,7 @@ package final class ImageInference: Sendable {
         self.resources = resources
         self.spec = spec
         do {
-            compiled = try CompiledModel(model: resources.runtimeModel, threads: threads, customOps: resources.customOps)
+            compiled = try resources.loaded.compile(threads: threads)
         } catch let e as LiteRTError {
             throw VisionCoreError(.internal, e.description, underlying: e)
         }

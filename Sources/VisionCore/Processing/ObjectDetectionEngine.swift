@@ -28,30 +28,9 @@ package final class ObjectDetectionEngine: Sendable {
                 .invalidArgument,
                 "Expected a model with a single subgraph, found \(resources.file.subgraphs.count).")
         }
-        let ultralytics = (try? resources.file.ultralyticsMetadata()) ?? nil
-        let single = resources.file.subgraphs[0].outputTensors.count == 1
-        let spec: ImageTensorSpec
-        if YOLOHeadLayout.applies(to: resources.file, metadata: ultralytics, override: yolo.head) {
-            let post = try YOLOPostprocessor(resources: resources, metadata: ultralytics, options: options, yolo: yolo)
-            spec = try ImageTensorSpec(letterboxFor: resources)
-            head = .yolo(post)
-        } else {
-            guard resources.metadata != nil else {
-                var message = "Object detection models require TFLite Model Metadata but none was found"
-                var condition = VisionCoreError.Condition.detectorMetadataMissing
-                // A single output may be a YOLO head the rules could not tell: say what would fit.
-                if single {
-                    do { _ = try YOLOHeadLayout.resolve(resources.file, metadata: nil) } catch let e as VisionCoreError {
-                        message += ". " + e.message
-                        if e.condition == .yoloLayoutUnknown { condition = .yoloLayoutUnknown }
-                    }
-                }
-                throw VisionCoreError(.invalidArgument, message, condition: condition)
-            }
-            spec = try ImageTensorSpec(resources: resources)
-            head = .mediaPipe(try DetectionPostprocessor(resources: resources, options: options))
-        }
-        inference = try ImageInference(resources: resources, spec: spec, threads: threads)
+        let (head, input) = try DetectionHead.make(resources: resources, options: options, yolo: yolo)
+        self.head = head
+        inference = try ImageInference(resources: resources, spec: input, threads: threads)
     }
 
     /// Detects objects in `bitmap` shown with `orientation`; boxes are in the stored pixels, or in a

@@ -74,17 +74,10 @@ package struct OutputHeadRules: Sendable {
     /// Output `index` as floats: float32 as is, uint8 dequantized, bool (when allowed) as 0/1; other
     /// types are refused with MediaPipe's message.
     package static func floats(_ model: ModelOutputs, _ index: Int, allowingBool: Bool = false) throws -> [Float] {
-        let d = try model.description(index)
-        switch d.elementType {
-        case .float32: return try model.withOutput(index) { Array($0.bindMemory(to: Float.self)) }
-        case .uint8:
-            let q = d.quantization ?? Quantization(scale: 1, zeroPoint: 0)
-            return try model.withOutput(index) { raw in raw.map { q.scale * (Float($0) - Float(q.zeroPoint)) } }
-        case .bool where allowingBool: return try model.withOutput(index) { raw in raw.map { $0 != 0 ? 1 : 0 } }
-        default:
-            throw VisionCoreError(
+        try model.floats(index, accepting: allowingBool ? [.float32, .uint8, .bool] : [.float32, .uint8]) { type in
+            VisionCoreError(
                 .invalidArgument,
-                "Expected output tensor at index \(index) to have type UINT8 or FLOAT32\(allowingBool ? " or BOOL" : ""), found \(d.elementType) instead.")
+                "Expected output tensor at index \(index) to have type UINT8 or FLOAT32\(allowingBool ? " or BOOL" : ""), found \(type) instead.")
         }
     }
 }

@@ -58,7 +58,7 @@ package struct YOLOPostprocessor: Sendable {
         }
         (inputWidth, inputHeight) = (input.width, input.height)
         if let output = file.subgraphs.first?.outputTensors.first, ![.float32, .float16, .int8, .uint8].contains(output.type) {
-            throw VisionCoreError(.invalidArgument, "Expected the YOLO output to have type FLOAT32, FLOAT16, INT8 or UINT8, found \(output.type) instead.")
+            throw Self.typeError(output.type)
         }
         guard yolo.iouThreshold.isFinite, (0...1).contains(yolo.iouThreshold) else {
             throw VisionCoreError(.invalidArgument, "The YOLO IoU threshold must be between 0 and 1, got \(yolo.iouThreshold).")
@@ -76,14 +76,19 @@ package struct YOLOPostprocessor: Sendable {
             resources: resources, fallbackLabels: names)
         self.options = yolo
         maxResults = options.maxResults
-        if let units = yolo.boxUnits {
-            boxUnits = units
-        } else if metadata != nil {
-            // Ultralytics' exports normalize boxes, except litert-torch's end-to-end (NCHW) outputs.
-            if case .endToEnd = layout, input.channelsFirst { boxUnits = .pixels } else { boxUnits = .normalized }
-        } else {
-            boxUnits = nil
-        }
+        boxUnits = Self.boxUnits(forced: yolo.boxUnits, ultralytics: metadata != nil, layout: layout, channelsFirst: input.channelsFirst)
+    }
+
+    /// The output's box units: `forced` when given; for Ultralytics' exports (its metadata present)
+    /// normalized, except litert-torch's end-to-end (NCHW) outputs in input pixels; otherwise nil —
+    /// read from the values (normalized when no coordinate exceeds 2).
+    package static func boxUnits(
+        forced: YOLODecoding.BoxUnits?, ultralytics: Bool, layout: YOLOHeadLayout, channelsFirst: Bool
+    ) -> YOLODecoding.BoxUnits? {
+        if let forced { return forced }
+        guard ultralytics else { return nil }
+        if case .endToEnd = layout, channelsFirst { return .pixels }
+        return .normalized
     }
 
     /// The detections in the model's output for a `bitmapWidth`×`bitmapHeight` bitmap shown with
@@ -114,22 +119,14 @@ package struct YOLOPostprocessor: Sendable {
         return result
     }
 
-    /// Gives `body` the output as floats (float32 in place; float16, int8 and uint8 converted,
-    /// quantized values dequantized).
+    /// Gives `body` the output as floats (the outputs' one dequantizing reader).
     static func withValues<T>(_ model: ModelOutputs, _ body: (UnsafeBufferPointer<Float>) throws -> T) throws -> T {
-        let d = try model.description(0)
-        let q = d.quantization ?? Quantization(scale: 1, zeroPoint: 0)
-        switch d.elementType {
-        case .float32: return try model.withOutput(0) { try body($0.bindMemory(to: Float.self)) }
-        case .float16: return try model.withOutput(0) { raw in try Array(raw.bindMemory(to: Float16.self)).map(Float.init).withUnsafeBufferPointer(body) }
-        case .int8:
-            return try model.withOutput(0) { raw in
-                try raw.map { q.scale * (Float(Int8(bitPattern: $0)) - Float(q.zeroPoint)) }.withUnsafeBufferPointer(body)
-            }
-        case .uint8: return try model.withOutput(0) { raw in try raw.map { q.scale * (Float($0) - Float(q.zeroPoint)) }.withUnsafeBufferPointer(body) }
-        default:
-            throw VisionCoreError(.invalidArgument, "Expected the YOLO output to have type FLOAT32, FLOAT16, INT8 or UINT8, found \(d.elementType) instead.")
-        }
+        try model.withFloats(0, accepting: [.float32, .float16, .int8, .uint8], refusal: typeError, body)
+    }
+
+    /// The refusal of an output type the decoder does not read.
+    static func typeError(_ type: some CustomStringConvertible) -> VisionCoreError {
+        VisionCoreError(.invalidArgument, "Expected the YOLO output to have type FLOAT32, FLOAT16, INT8 or UINT8, found \(type) instead.")
     }
 
     /// The candidates in `values` (the output, row-major), in input pixels, best class per anchor.
