@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "VisionAnalytics", dependencies: ["Assignment"]),
         .target(name: "VisionCLI", dependencies: ["VisionAnalytics", "MediaPipeTasksVision", "MLKit", "Video", "VisionCore", "Imaging", "TFLiteModel", "LiteRT", "FileInput", "Locking"]),
         .executableTarget(name: "vision-tasks", dependencies: ["VisionCLI"]),
-        .target(name: "VisionTestSupport", dependencies: ["TFLiteModel", "FileInput"]),
+        .target(name: "VisionTestSupport", dependencies: ["TFLiteModel", "FileInput", "VisionCore", "LiteRT", "Locking"]),
         .plugin(name: "FetchLiteRT",
                 capability: .command(intent: .custom(verb: "fetch-litert",
                                                      description: "Downloads LiteRT's libLiteRt.so (ai-edge-litert 2.3.0 from PyPI, sha256-checked) into .litert/lib"),

@@ -9,9 +9,10 @@ extension BaseOptions {
         guard delegate == .CPU else {
             throw VisionCoreError(.unimplemented, "The GPU delegate is not available on Linux. Use Delegate.CPU (the default).", fromCore: false)
         }
+        let runtime = inferenceRuntime ?? LiteRTRuntime()
         if let buffer = modelAssetBuffer, (modelAssetPath ?? "").isEmpty {
-            return try ModelResources(data: FileBytes(copying: buffer), optimizeHybridModels: optimizeHybridModels)
+            return try ModelResources(data: FileBytes(copying: buffer), runtime: runtime, optimizeHybridModels: optimizeHybridModels)
         }
-        return try ModelResources(path: modelAssetPath ?? "", optimizeHybridModels: optimizeHybridModels)
+        return try ModelResources(path: modelAssetPath ?? "", runtime: runtime, optimizeHybridModels: optimizeHybridModels)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import VisionCore
 
 /// Options shared by every task: which model, which processor (`MPPBaseOptions`).
 public final class BaseOptions: NSObject, NSCopying {
@@ -31,6 +32,10 @@ public final class BaseOptions: NSObject, NSCopying {
     /// change), so it is off by default (an extension).
     public var optimizeHybridModels: Bool = false
 
+    /// The runtime that loads the model (nil: LiteRT). Package-internal: tests put a scripted fake
+    /// here to drive the tasks without `libLiteRt.so`.
+    package var inferenceRuntime: (any InferenceRuntime)?
+
     /// Default options: no model yet, CPU, one thread.
     public override init() {}
 
@@ -42,6 +47,7 @@ public final class BaseOptions: NSObject, NSCopying {
         c.delegate = delegate
         c.numThreads = numThreads
         c.optimizeHybridModels = optimizeHybridModels
+        c.inferenceRuntime = inferenceRuntime
         return c
     }
 }
