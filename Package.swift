@@ -68,10 +68,10 @@ let package = Package(
         .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "VisionTestSupport", "CKernels", "LiteRT", "TFLiteModel", "Imaging", "FileInput"]),
         // Our C kernels, bit for bit against LiteRT's own on single ops and whole models.
         .testTarget(name: "CKernelsTests", dependencies: ["CKernels", "VisionCore", "VisionTestSupport", "LiteRT", "TFLiteModel"]),
-        .testTarget(name: "VisionCLITests", dependencies: ["VisionCLI", "VisionTestSupport", "MediaPipeTasksVision", "MLKit", "Video", "Imaging"]),
+        .testTarget(name: "VisionCLITests", dependencies: ["VisionCLI", "VisionTestSupport", "MediaPipeTasksVision", "MLKit", "Video", "Imaging", "LiteRT", "TFLiteModel", "VisionCore"]),
         // Client code written against MediaPipe's iOS headers, compiled and run as an app would.
-        .testTarget(name: "MLKitTests", dependencies: ["MLKit", "MediaPipeTasksVision", "VisionTestSupport", "TFLiteModel", "Video", "Imaging", "UIKitCompat"]),
+        .testTarget(name: "MLKitTests", dependencies: ["MLKit", "MediaPipeTasksVision", "VisionTestSupport", "TFLiteModel", "Video", "Imaging"]),
         .testTarget(name: "IOSClientTests", dependencies: ["MediaPipeTasksVision", "VisionTestSupport"]),
-        .testTarget(name: "MediaPipeTasksVisionTests", dependencies: ["MediaPipeTasksVision", "VisionTestSupport", "TFLiteModel", "VisionCore", "Locking", "Imaging", "UIKitCompat"]),
+        .testTarget(name: "MediaPipeTasksVisionTests", dependencies: ["MediaPipeTasksVision", "VisionTestSupport", "TFLiteModel", "VisionCore", "Locking", "Imaging"]),
     ]
 )

@@ -10,15 +10,22 @@ if grep -n "unsafeFlags" Package.swift; then
   status=1
 fi
 while IFS= read -r file; do
+  # The invariant is stated in the comment block right above the declaration (doc comments included).
   awk -v file="$file" '
-    /@unchecked Sendable/ && !/^[[:space:]]*\/\// {
-      ok = 0
-      for (i = 1; i <= 6; i++) if (prev[i] ~ /\/\/ @unchecked Sendable: /) ok = 1
-      if (!ok) { printf "lint: %s:%d: @unchecked Sendable without a \"// @unchecked Sendable: <invariant>\" comment above\n", file, NR; bad = 1 }
+    /^[[:space:]]*\/\// { if ($0 ~ /\/\/ @unchecked Sendable: /) stated = 1; next }
+    /@unchecked Sendable/ {
+      if (!stated) { printf "lint: %s:%d: @unchecked Sendable without a \"// @unchecked Sendable: <invariant>\" comment above\n", file, NR; bad = 1 }
     }
-    { for (i = 6; i > 1; i--) prev[i] = prev[i - 1]; prev[1] = $0 }
+    { stated = 0 }
     END { exit bad }' "$file" >&2 || status=1
 done < <(grep -rl "@unchecked Sendable" Sources || true)
+if ! python3 scripts/tools/long-lines.py Sources Tests Plugins scripts/downstream/SeedApp/Sources >&2; then
+  echo "lint: lines over 120 characters" >&2
+  status=1
+fi
+if ! python3 scripts/tools/architecture.py --check >&2; then
+  status=1
+fi
 if grep -rn "nonisolated(unsafe)" Sources; then
   echo "lint: nonisolated(unsafe) state in Sources (use a Mutex or an Atomic)" >&2
   status=1
@@ -29,5 +36,5 @@ if [ "${1:-}" = "--build-log" ]; then
     status=1
   fi
 fi
-[ $status = 0 ] && echo "lint: unsafeFlags 0, $(grep -r "@unchecked Sendable" Sources | grep -vc '// @unchecked Sendable:') @unchecked Sendable (each with its invariant), nonisolated(unsafe) 0"
+[ $status = 0 ] && echo "lint: lines ≤ 120 characters, docs/architecture.md = Package.swift, unsafeFlags 0, $(grep -r "@unchecked Sendable" Sources | grep -vc '// @unchecked Sendable:') @unchecked Sendable (each with its invariant), nonisolated(unsafe) 0"
 exit $status

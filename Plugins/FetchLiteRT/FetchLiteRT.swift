@@ -34,7 +34,8 @@ struct FetchLiteRT: CommandPlugin {
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw PluginFailure("scripts/fetch-litert.sh failed (exit \(process.terminationStatus)); its messages are above")
+            throw PluginFailure(
+                "scripts/fetch-litert.sh failed (exit \(process.terminationStatus)); its messages are above")
         }
     }
 

@@ -68,7 +68,9 @@ package final class FileBytes: @unchecked Sendable {
         defer { close(fd) }
         let size = Int(info.st_size)
         if size > 0, let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED {
-            self.init(buffer: UnsafeRawBufferPointer(start: address, count: size), region: address, regionLength: size, file: (path, info))
+            self.init(
+                buffer: UnsafeRawBufferPointer(start: address, count: size), region: address, regionLength: size,
+                file: (path, info))
         } else {
             self.init(buffer: RegularFile.read(fd, size: size).withUnsafeBytes { Self.alignedCopy(of: [$0]) })
         }
@@ -85,14 +87,18 @@ package final class FileBytes: @unchecked Sendable {
         let length = headPages + tail.count
         if head.count % 64 == 0, let fd = tail.reopen() {
             defer { close(fd) }
-            if let reserved = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), reserved != MAP_FAILED {
+            if let reserved = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+                reserved != MAP_FAILED
+            {
                 let start = reserved + (headPages - head.count)
                 head.withUnsafeBytes { source in
                     if let base = source.baseAddress { start.copyMemory(from: base, byteCount: source.count) }
                 }
                 let mapped = mmap(reserved + headPages, tail.count, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0)
                 if mapped == reserved + headPages, mprotect(reserved, headPages, PROT_READ) == 0 {
-                    self.init(buffer: UnsafeRawBufferPointer(start: start, count: head.count + tail.count), region: reserved, regionLength: length)
+                    self.init(
+                        buffer: UnsafeRawBufferPointer(start: start, count: head.count + tail.count), region: reserved,
+                        regionLength: length)
                     return
                 }
                 munmap(reserved, length)
@@ -103,7 +109,9 @@ package final class FileBytes: @unchecked Sendable {
 
     /// The mapped file opened again, if it is still the one mapped; the caller closes it.
     private func reopen() -> Int32? {
-        guard isMapped, let file, let (fd, info) = try? RegularFile.open(file.path, maxBytes: Int.max) else { return nil }
+        guard isMapped, let file, let (fd, info) = try? RegularFile.open(file.path, maxBytes: Int.max) else {
+            return nil
+        }
         let was = file.info
         guard info.st_dev == was.st_dev, info.st_ino == was.st_ino, info.st_size == was.st_size,
             info.st_mtim.tv_sec == was.st_mtim.tv_sec, info.st_mtim.tv_nsec == was.st_mtim.tv_nsec
@@ -132,7 +140,9 @@ package final class FileBytes: @unchecked Sendable {
     /// The bytes in `range` (traps outside 0...``count``, as an array would); valid while this object lives.
     @inline(__always)
     package subscript(range: Range<Int>) -> Slice<UnsafeRawBufferPointer> {
-        precondition(range.lowerBound >= 0 && range.upperBound <= buffer.count, "FileBytes range \(range) out of 0..<\(buffer.count)")
+        precondition(
+            range.lowerBound >= 0 && range.upperBound <= buffer.count,
+            "FileBytes range \(range) out of 0..<\(buffer.count)")
         return buffer[range]
     }
 

@@ -23,7 +23,8 @@ package enum RegularFile {
             let err = errno
             switch err {
             case ENOENT, ENOTDIR: throw FileInputError(.notFound, "Unable to open file at \(path)")
-            case EACCES, EPERM: throw FileInputError(.permissionDenied, "Unable to open file at \(path): permission denied")
+            case EACCES, EPERM:
+                throw FileInputError(.permissionDenied, "Unable to open file at \(path): permission denied")
             default: throw FileInputError(.unreadable, "Unable to open file at \(path), errno=\(err)")
             }
         }
@@ -41,7 +42,8 @@ package enum RegularFile {
         let size = Int(info.st_size)
         guard size <= maxBytes else {
             close(fd)
-            throw FileInputError(.tooLarge, "Unable to open file at \(path): its \(size) bytes exceed the limit of \(maxBytes)")
+            throw FileInputError(
+                .tooLarge, "Unable to open file at \(path): its \(size) bytes exceed the limit of \(maxBytes)")
         }
         return (fd, info)
     }

@@ -22,7 +22,9 @@ package enum SHA256 {
         }
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
-        guard EVP_DigestFinal_ex(context, &digest, &length) == 1, length == 32 else { throw failure("EVP_DigestFinal_ex") }
+        guard EVP_DigestFinal_ex(context, &digest, &length) == 1, length == 32 else {
+            throw failure("EVP_DigestFinal_ex")
+        }
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(64)
@@ -35,7 +37,9 @@ package enum SHA256 {
 
     /// The lowercase hex digest of `data` (read in place when its storage is contiguous).
     package static func hex<C: Collection>(_ data: C) throws -> String where C.Element == UInt8 {
-        if let digest = try data.withContiguousStorageIfAvailable({ try hex(UnsafeRawBufferPointer($0)) }) { return digest }
+        if let digest = try data.withContiguousStorageIfAvailable({ try hex(UnsafeRawBufferPointer($0)) }) {
+            return digest
+        }
         return try Array(data).withUnsafeBytes { try hex($0) }
     }
 

@@ -17,30 +17,41 @@ package struct Bitmap: Equatable, Sendable {
         chromaOffset: Int? = nil, chromaBytesPerRow: Int? = nil
     ) throws {
         guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15 else {
-            throw ImagingError(.invalidPixelData, "Image size \(width)x\(height) is invalid: both sides must be between 1 and 32768.")
+            throw ImagingError(
+                .invalidPixelData, "Image size \(width)x\(height) is invalid: both sides must be between 1 and 32768.")
         }
         let stride = bytesPerRow ?? width * format.bytesPerPixel
         // Strides and offsets come from callers: every size below is overflow-checked.
         guard stride >= width * format.bytesPerPixel, stride <= Int(Int32.max) else {
-            throw ImagingError(.invalidPixelData, "Row stride \(stride) is smaller than \(width) pixels of \(format.bytesPerPixel) bytes, or too large.")
+            throw ImagingError(
+                .invalidPixelData,
+                "Row stride \(stride) is smaller than \(width) pixels of \(format.bytesPerPixel) bytes, or too large.")
         }
         var needed = stride * (height - 1) + width * format.bytesPerPixel
         var cOffset = 0
         var cStride = 0
         if format == .nv12 {
             guard width % 2 == 0, height % 2 == 0 else {
-                throw ImagingError(.invalidPixelData, "NV12 images need an even width and height, got \(width)x\(height).")
+                throw ImagingError(
+                    .invalidPixelData, "NV12 images need an even width and height, got \(width)x\(height).")
             }
             cOffset = chromaOffset ?? stride * height
             cStride = chromaBytesPerRow ?? stride
-            guard cStride >= width, cStride <= Int(Int32.max), cOffset <= Int(Int32.max) * 2, cOffset >= stride * (height - 1) + width else {
-                throw ImagingError(.invalidPixelData, "NV12 chroma plane (offset \(cOffset), stride \(cStride)) overlaps the Y plane or is too narrow.")
+            guard cStride >= width, cStride <= Int(Int32.max), cOffset <= Int(Int32.max) * 2,
+                cOffset >= stride * (height - 1) + width
+            else {
+                throw ImagingError(
+                    .invalidPixelData,
+                    "NV12 chroma plane (offset \(cOffset), stride \(cStride)) overlaps the Y plane or is too narrow.")
             }
             needed = cOffset + cStride * (height / 2 - 1) + width
         }
         guard pixels.count >= needed else {
             throw ImagingError(
-                .invalidPixelData, "A \(width)x\(height) \(format.rawValue) image with row stride \(stride) needs \(needed) bytes, got \(pixels.count).")
+                .invalidPixelData,
+                "A \(width)x\(height) \(format.rawValue) image with row stride \(stride) needs \(needed) bytes, got "
+                    + "\(pixels.count)."
+            )
         }
         self.width = width
         self.height = height
@@ -52,9 +63,15 @@ package struct Bitmap: Equatable, Sendable {
     }
 
     /// A new image filled with one colour.
-    package init(width: Int, height: Int, format: PixelFormat = .rgb8, fill: (r: UInt8, g: UInt8, b: UInt8) = (0, 0, 0)) throws {
-        guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15, format != .nv12 || (width % 2 == 0 && height % 2 == 0) else {
-            throw ImagingError(.invalidPixelData, "Image size \(width)x\(height) is invalid: both sides must be between 1 and 32768 (even for NV12).")
+    package init(
+        width: Int, height: Int, format: PixelFormat = .rgb8, fill: (r: UInt8, g: UInt8, b: UInt8) = (0, 0, 0)
+    ) throws {
+        guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15,
+            format != .nv12 || (width % 2 == 0 && height % 2 == 0)
+        else {
+            throw ImagingError(
+                .invalidPixelData,
+                "Image size \(width)x\(height) is invalid: both sides must be between 1 and 32768 (even for NV12).")
         }
         let bpp = format.bytesPerPixel
         var px = [UInt8](repeating: 0, count: width * height * bpp)
@@ -165,7 +182,8 @@ extension Bitmap {
         for y in 0..<(height / 2) {
             for x in 0..<width {
                 let p = chromaOffset + y * chromaBytesPerRow + x
-                out.pixels[p] = UInt8(clamping: 128 + ((Int(pixels[p]) - 128) * 255 + (pixels[p] >= 128 ? 112 : -112)) / 224)
+                out.pixels[p] = UInt8(
+                    clamping: 128 + ((Int(pixels[p]) - 128) * 255 + (pixels[p] >= 128 ? 112 : -112)) / 224)
             }
         }
         return out

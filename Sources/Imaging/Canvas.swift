@@ -11,15 +11,20 @@ package struct Canvas: Sendable {
         package static let black = Color(r: 0, g: 0, b: 0)
         /// A fixed palette that tells neighbouring classes apart.
         package static let palette: [Color] = [
-            Color(r: 230, g: 25, b: 75), Color(r: 60, g: 180, b: 75), Color(r: 0, g: 130, b: 200), Color(r: 245, g: 130, b: 48),
-            Color(r: 145, g: 30, b: 180), Color(r: 70, g: 200, b: 200), Color(r: 240, g: 50, b: 230), Color(r: 128, g: 128, b: 0),
+            Color(r: 230, g: 25, b: 75), Color(r: 60, g: 180, b: 75), Color(r: 0, g: 130, b: 200),
+            Color(r: 245, g: 130, b: 48),
+            Color(r: 145, g: 30, b: 180), Color(r: 70, g: 200, b: 200), Color(r: 240, g: 50, b: 230),
+            Color(r: 128, g: 128, b: 0),
         ]
         /// Colours for lines and zones, apart from the boxes' palette (yellow, teal, pink, white-blue).
         package static let overlay: [Color] = [
-            Color(r: 255, g: 200, b: 0), Color(r: 0, g: 170, b: 150), Color(r: 255, g: 90, b: 160), Color(r: 90, g: 140, b: 255),
+            Color(r: 255, g: 200, b: 0), Color(r: 0, g: 170, b: 150), Color(r: 255, g: 90, b: 160),
+            Color(r: 90, g: 140, b: 255),
         ]
         /// The palette colour for `index`.
-        package static func forIndex(_ index: Int) -> Color { palette[((index % palette.count) + palette.count) % palette.count] }
+        package static func forIndex(_ index: Int) -> Color {
+            palette[((index % palette.count) + palette.count) % palette.count]
+        }
     }
 
     /// Starts from `bitmap` (converted to RGB8).
@@ -55,7 +60,9 @@ package struct Canvas: Sendable {
     }
 
     /// Draws a straight line `thickness` pixels wide between two points (clipped to the picture).
-    package mutating func drawLine(fromX x0: Double, y y0: Double, toX x1: Double, y y1: Double, thickness: Int = 3, color: Color) {
+    package mutating func drawLine(
+        fromX x0: Double, y y0: Double, toX x1: Double, y y1: Double, thickness: Int = 3, color: Color
+    ) {
         guard x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else { return }
         let t = max(1, thickness), half = t / 2
         // Clip the walk to the picture grown by the pen's width, so that a far-away end point costs nothing.
@@ -78,7 +85,8 @@ package struct Canvas: Sendable {
         let scale = max(1, min(bitmap.width, bitmap.height) / 200)
         let (tw, th) = Self.textSize(text, scale: scale)
         let pad = 2 * scale
-        let left = min(max(x, 0), max(0, bitmap.width - (tw + 2 * pad))), top = min(max(y, 0), max(0, bitmap.height - (th + 2 * pad)))
+        let left = min(max(x, 0), max(0, bitmap.width - (tw + 2 * pad))),
+            top = min(max(y, 0), max(0, bitmap.height - (th + 2 * pad)))
         fill(x: left, y: top, width: tw + 2 * pad, height: th + 2 * pad, color: color)
         drawText(text, x: left + pad, y: top + pad, scale: scale, color: .white)
     }

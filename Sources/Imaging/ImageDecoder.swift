@@ -3,7 +3,8 @@ import FileInput
 import Foundation
 import Locking
 
-/// Decodes JPEG (libjpeg coefficients + stb_image-exact reconstruction, as MediaPipe) and PNG (libpng) into a ``Bitmap``, and reads the EXIF orientation.
+/// Decodes JPEG (libjpeg coefficients + stb_image-exact reconstruction, as MediaPipe) and PNG (libpng) into a
+/// ``Bitmap``, and reads the EXIF orientation.
 package enum ImageDecoder {
     /// A decoded picture and the orientation its EXIF data asks for (`.up` when absent).
     package struct Decoded: Sendable {
@@ -16,7 +17,9 @@ package enum ImageDecoder {
         package var fileWidth: Int
         package var fileHeight: Int
 
-        package init(bitmap: Bitmap, orientation: ImageOrientation, scale: Int = 1, fileWidth: Int? = nil, fileHeight: Int? = nil) {
+        package init(
+            bitmap: Bitmap, orientation: ImageOrientation, scale: Int = 1, fileWidth: Int? = nil, fileHeight: Int? = nil
+        ) {
             self.bitmap = bitmap
             self.orientation = orientation
             self.scale = scale
@@ -42,8 +45,11 @@ package enum ImageDecoder {
     /// by libjpeg-turbo itself at the smallest DCT scale (1/8, 1/4, 1/2) that keeps at least
     /// `minimum.width`×`minimum.height` pixels — not MediaPipe's pixels (see README, "Fast decoding").
     /// PNGs, CMYK/YCCK JPEGs and JPEGs no scale can reduce decode exactly, as ``decode(contentsOfFile:)``.
-    package static func decode(contentsOfFile path: String, reducedTo minimum: (width: Int, height: Int)?) throws -> Decoded {
-        try decode(contentsOfFile: path, jpeg: minimum.map { .reduced(width: $0.width, height: $0.height) } ?? .mediaPipe)
+    package static func decode(
+        contentsOfFile path: String, reducedTo minimum: (width: Int, height: Int)?
+    ) throws -> Decoded {
+        try decode(
+            contentsOfFile: path, jpeg: minimum.map { .reduced(width: $0.width, height: $0.height) } ?? .mediaPipe)
     }
 
     /// Decodes the file at `path`, a JPEG to the pixels of `jpeg`'s decoder (PNGs, and CMYK/YCCK
@@ -54,7 +60,8 @@ package enum ImageDecoder {
             bytes = try RegularFile.read(path, maxBytes: limits.maxFileBytes)
         } catch let e as FileInputError {
             switch e.code {
-            case .notFound, .permissionDenied, .unreadable: throw ImagingError(.fileUnreadable, "Unable to open image file at \(path)", underlying: e)
+            case .notFound, .permissionDenied, .unreadable:
+                throw ImagingError(.fileUnreadable, "Unable to open image file at \(path)", underlying: e)
             case .notRegularFile: throw ImagingError(.unsupportedFormat, e.message, underlying: e)
             case .tooLarge: throw ImagingError(.tooLarge, e.message, underlying: e)
             }
@@ -63,11 +70,15 @@ package enum ImageDecoder {
             switch jpeg {
             case .mediaPipe: break
             case .openCV:
-                if let full = try JPEGDecoder.decodeReduced(bytes, minimumWidth: Int(Int32.max), minimumHeight: Int(Int32.max), fullSize: true) {
+                if let full = try JPEGDecoder.decodeReduced(
+                    bytes, minimumWidth: Int(Int32.max), minimumHeight: Int(Int32.max), fullSize: true)
+                {
                     return full
                 }
             case let .reduced(width, height):
-                if let reduced = try JPEGDecoder.decodeReduced(bytes, minimumWidth: width, minimumHeight: height) { return reduced }
+                if let reduced = try JPEGDecoder.decodeReduced(bytes, minimumWidth: width, minimumHeight: height) {
+                    return reduced
+                }
             }
             return try decode(bytes)
         } catch let e as ImagingError {
@@ -75,11 +86,13 @@ package enum ImageDecoder {
         }
     }
 
-    /// Decodes JPEG or PNG bytes, told apart by their signature. JPEGs decode to RGB8 (gray JPEGs to Gray8), PNGs to RGBA8
+    /// Decodes JPEG or PNG bytes, told apart by their signature. JPEGs decode to RGB8 (gray JPEGs to Gray8), PNGs to
+    /// RGBA8
     /// (or RGB8 when they have no alpha).
     package static func decode(_ bytes: [UInt8]) throws -> Decoded {
         if bytes.count >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF {
-            return Decoded(bitmap: try decodeJPEG(bytes), orientation: ImageOrientation(exif: exifOrientation(bytes) ?? 1) ?? .up)
+            return Decoded(
+                bitmap: try decodeJPEG(bytes), orientation: ImageOrientation(exif: exifOrientation(bytes) ?? 1) ?? .up)
         }
         if bytes.count >= 8 && bytes[0..<8].elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
             return Decoded(bitmap: try decodePNG(bytes), orientation: .up)
@@ -99,10 +112,15 @@ package enum ImageDecoder {
             try limits.check(width: width, height: height, "PNG")
             var decoded = false
             let pixels = [UInt8](unsafeUninitializedCapacity: width * height * bpp) { buffer, count in
-                decoded = bytes.withUnsafeBufferPointer { vt_png_fast_decode($0.baseAddress, $0.count, buffer.baseAddress, buffer.count) } == 0
+                decoded =
+                    bytes.withUnsafeBufferPointer {
+                        vt_png_fast_decode($0.baseAddress, $0.count, buffer.baseAddress, buffer.count)
+                    } == 0
                 count = decoded ? width * height * bpp : 0
             }
-            if decoded { return try Bitmap(width: width, height: height, format: bpp == 4 ? .rgba8 : .rgb8, pixels: pixels) }
+            if decoded {
+                return try Bitmap(width: width, height: height, format: bpp == 4 ? .rgba8 : .rgb8, pixels: pixels)
+            }
         }
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
@@ -152,7 +170,13 @@ package enum ImageDecoder {
     static func tiffOrientation(_ t: [UInt8]) -> Int? {
         guard t.count >= 8 else { return nil }
         let little: Bool
-        if t[0] == 0x49 && t[1] == 0x49 { little = true } else if t[0] == 0x4D && t[1] == 0x4D { little = false } else { return nil }
+        if t[0] == 0x49 && t[1] == 0x49 {
+            little = true
+        } else if t[0] == 0x4D && t[1] == 0x4D {
+            little = false
+        } else {
+            return nil
+        }
         func u16(_ p: Int) -> Int? {
             guard p >= 0, p + 2 <= t.count else { return nil }
             return little ? Int(t[p]) | Int(t[p + 1]) << 8 : Int(t[p]) << 8 | Int(t[p + 1])

@@ -20,7 +20,10 @@ package enum ImageEncoder {
         defer { free(output) }
         guard status == 0, let output else {
             throw ImagingError(
-                .encodingFailed, "JPEG encoding failed: \(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+                .encodingFailed,
+                "JPEG encoding failed: "
+                    + "\(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))"
+            )
         }
         return Array(UnsafeBufferPointer(start: output, count: Int(size)))
     }
@@ -32,19 +35,26 @@ package enum ImageEncoder {
         image.version = UInt32(PNG_IMAGE_VERSION)
         image.width = UInt32(source.width)
         image.height = UInt32(source.height)
-        image.format = source.format == .rgba8 ? UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA) : UInt32(PNG_FORMAT_FLAG_COLOR)
+        image.format =
+            source.format == .rgba8
+            ? UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA) : UInt32(PNG_FORMAT_FLAG_COLOR)
         var size = 0
         let probe = source.pixels.withUnsafeBytes {
             png_image_write_to_memory(&image, nil, &size, 0, $0.baseAddress, Int32(source.bytesPerRow), nil)
         }
-        guard probe != 0, size > 0 else { throw ImagingError(.encodingFailed, "PNG encoding failed: \(ImageDecoder.message(of: &image))") }
+        guard probe != 0, size > 0 else {
+            throw ImagingError(.encodingFailed, "PNG encoding failed: \(ImageDecoder.message(of: &image))")
+        }
         var out = [UInt8](repeating: 0, count: size)
         let ok = out.withUnsafeMutableBytes { dst in
             source.pixels.withUnsafeBytes {
-                png_image_write_to_memory(&image, dst.baseAddress, &size, 0, $0.baseAddress, Int32(source.bytesPerRow), nil)
+                png_image_write_to_memory(
+                    &image, dst.baseAddress, &size, 0, $0.baseAddress, Int32(source.bytesPerRow), nil)
             }
         }
-        guard ok != 0 else { throw ImagingError(.encodingFailed, "PNG encoding failed: \(ImageDecoder.message(of: &image))") }
+        guard ok != 0 else {
+            throw ImagingError(.encodingFailed, "PNG encoding failed: \(ImageDecoder.message(of: &image))")
+        }
         return Array(out.prefix(size))
     }
 

@@ -12,7 +12,10 @@ package struct ImageLimits: Sendable, Equatable {
     package var maxDecoderMemory: Int
 
     /// Limits with the given bounds.
-    package init(maxPixels: Int = 100_000_000, maxSide: Int = 32768, maxFileBytes: Int = 512 << 20, maxDecoderMemory: Int = 1 << 30) {
+    package init(
+        maxPixels: Int = 100_000_000, maxSide: Int = 32768, maxFileBytes: Int = 512 << 20,
+        maxDecoderMemory: Int = 1 << 30
+    ) {
         self.maxPixels = maxPixels
         self.maxSide = maxSide
         self.maxFileBytes = maxFileBytes
@@ -25,7 +28,9 @@ package struct ImageLimits: Sendable, Equatable {
     /// Throws when a `width`×`height` picture is outside these limits.
     func check(width: Int, height: Int, _ kind: String) throws {
         guard width > 0, height > 0, width <= maxSide, height <= maxSide, width * height <= maxPixels else {
-            throw ImagingError(.tooLarge, "\(kind) of \(width)x\(height) pixels exceeds the limits (\(maxSide) a side, \(maxPixels) pixels).")
+            throw ImagingError(
+                .tooLarge,
+                "\(kind) of \(width)x\(height) pixels exceeds the limits (\(maxSide) a side, \(maxPixels) pixels).")
         }
     }
 }

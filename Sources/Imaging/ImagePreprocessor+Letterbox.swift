@@ -11,10 +11,14 @@ extension ImagePreprocessor {
         into out: UnsafeMutableRawPointer
     ) throws {
         guard case let .letterbox(padding) = format.fit else {
-            throw ImagingError(.invalidRegion, "Planar or quantized tensors are written letterboxed only; this format stretches the picture.")
+            throw ImagingError(
+                .invalidRegion,
+                "Planar or quantized tensors are written letterboxed only; this format stretches the picture.")
         }
         guard region == .full else {
-            throw ImagingError(.invalidRegion, "A letterboxed tensor takes the whole picture; a region of interest (\(region)) is not supported.")
+            throw ImagingError(
+                .invalidRegion,
+                "A letterboxed tensor takes the whole picture; a region of interest (\(region)) is not supported.")
         }
         // The upright picture, packed.
         var source = bitmap
@@ -31,7 +35,8 @@ extension ImagePreprocessor {
         case .gray8: channelOffsets = (0, 0, 0)
         default: channelOffsets = (0, 1, 2)
         }
-        let box = Letterbox(sourceWidth: source.width, sourceHeight: source.height, width: format.width, height: format.height)
+        let box = Letterbox(
+            sourceWidth: source.width, sourceHeight: source.height, width: format.width, height: format.height)
         let tables = try Self.valueTables(format.element)
         let xs = Self.resizeTaps(source: source.width, destination: box.resizedWidth, clampWeights: true)
         let ys = Self.resizeTaps(source: source.height, destination: box.resizedHeight, clampWeights: false)
@@ -45,7 +50,9 @@ extension ImagePreprocessor {
         source.pixels.withUnsafeBufferPointer { pixels in
             rows.withUnsafeMutableBufferPointer { rowBuffer in
                 line.withUnsafeMutableBufferPointer { lineBuffer in
-                    guard let src = pixels.baseAddress, let rowBase = rowBuffer.baseAddress, let lineBase = lineBuffer.baseAddress else { return }
+                    guard let src = pixels.baseAddress, let rowBase = rowBuffer.baseAddress,
+                        let lineBase = lineBuffer.baseAddress
+                    else { return }
                     func horizontal(_ sy: Int, into slot: Int) {
                         if slot == 0 {
                             guard rowSource.0 != sy else { return }
@@ -125,8 +132,13 @@ extension ImagePreprocessor {
         case .uint8:
             return .bytes((0..<768).map { UInt8($0 & 255) })
         case let .float32(mean, std):
-            guard mean.count == 1 || mean.count == 3, mean.count == std.count, std.allSatisfy({ abs($0) > 1e-12 }) else {
-                throw ImagingError(.invalidRegion, "Normalization needs 1 or 3 non-zero std values and as many means, got \(mean.count) and \(std.count).")
+            guard mean.count == 1 || mean.count == 3, mean.count == std.count, std.allSatisfy({ abs($0) > 1e-12 })
+            else {
+                throw ImagingError(
+                    .invalidRegion,
+                    "Normalization needs 1 or 3 non-zero std values and as many means, got \(mean.count) and "
+                        + "\(std.count)."
+                )
             }
             return .floats(
                 (0..<768).map { i in
@@ -134,7 +146,9 @@ extension ImagePreprocessor {
                     return (Float(i & 255) - m) / s
                 })
         case let .quantized(scale, zeroPoint, signed):
-            guard scale.isFinite, scale > 0 else { throw ImagingError(.invalidRegion, "The input's quantization scale must be positive, got \(scale).") }
+            guard scale.isFinite, scale > 0 else {
+                throw ImagingError(.invalidRegion, "The input's quantization scale must be positive, got \(scale).")
+            }
             let (lo, hi): (Float, Float) = signed ? (-128, 127) : (0, 255)
             return .bytes(
                 (0..<768).map { i -> UInt8 in
@@ -145,15 +159,27 @@ extension ImagePreprocessor {
     }
 
     /// Writes one RGB line of the padded picture into row `y` of the tensor.
-    static func writeLine(_ line: UnsafePointer<UInt8>, y: Int, format: TensorFormat, tables: ValueTables, into out: UnsafeMutableRawPointer) {
+    static func writeLine(
+        _ line: UnsafePointer<UInt8>, y: Int, format: TensorFormat, tables: ValueTables,
+        into out: UnsafeMutableRawPointer
+    ) {
         switch tables {
-        case let .bytes(t): t.withUnsafeBufferPointer { write(line, y: y, format: format, table: $0, into: out.assumingMemoryBound(to: UInt8.self)) }
-        case let .floats(t): t.withUnsafeBufferPointer { write(line, y: y, format: format, table: $0, into: out.assumingMemoryBound(to: Float.self)) }
+        case let .bytes(t):
+            t.withUnsafeBufferPointer {
+                write(line, y: y, format: format, table: $0, into: out.assumingMemoryBound(to: UInt8.self))
+            }
+        case let .floats(t):
+            t.withUnsafeBufferPointer {
+                write(line, y: y, format: format, table: $0, into: out.assumingMemoryBound(to: Float.self))
+            }
         }
     }
 
     @inline(__always)
-    static func write<T>(_ line: UnsafePointer<UInt8>, y: Int, format: TensorFormat, table: UnsafeBufferPointer<T>, into out: UnsafeMutablePointer<T>) {
+    static func write<T>(
+        _ line: UnsafePointer<UInt8>, y: Int, format: TensorFormat, table: UnsafeBufferPointer<T>,
+        into out: UnsafeMutablePointer<T>
+    ) {
         guard let t = table.baseAddress else { return }
         let w = format.width, channels = format.channels
         if format.layout == .planar {

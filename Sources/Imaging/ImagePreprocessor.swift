@@ -64,7 +64,8 @@ package final class ImagePreprocessor {
             edgeUY = -edgeUY
         }
         let sx = 1 / Double(dstWidth), sy = 1 / Double(dstHeight)
-        return Mapping(originX: originX, originY: originY, dxX: edgeUX * sx, dxY: edgeUY * sx, dyX: edgeVX * sy, dyY: edgeVY * sy)
+        return Mapping(
+            originX: originX, originY: originY, dxX: edgeUX * sx, dxY: edgeUY * sx, dyX: edgeVX * sy, dyY: edgeVY * sy)
     }
 
     /// Writes the tensor for `bitmap` into `destination` (at least `format.byteCount` bytes).
@@ -74,15 +75,21 @@ package final class ImagePreprocessor {
     ) throws {
         guard format.width > 0, format.height > 0, format.channels == 3 || format.channels == 4 else {
             throw ImagingError(
-                .invalidRegion, "Tensor size \(format.width)x\(format.height)x\(format.channels) is invalid: sizes must be positive and channels 3 or 4.")
+                .invalidRegion,
+                "Tensor size \(format.width)x\(format.height)x\(format.channels) is invalid: sizes must be positive "
+                    + "and channels 3 or 4."
+            )
         }
         guard destination.count >= format.byteCount, let out = destination.baseAddress else {
-            throw ImagingError(.invalidRegion, "The destination holds \(destination.count) bytes; the tensor needs \(format.byteCount).")
+            throw ImagingError(
+                .invalidRegion,
+                "The destination holds \(destination.count) bytes; the tensor needs \(format.byteCount).")
         }
         guard region.width > 0, region.height > 0, region.x.isFinite, region.y.isFinite,
             region.width.isFinite, region.height.isFinite
         else {
-            throw ImagingError(.invalidRegion, "The region of interest must have a positive, finite size, got \(region).")
+            throw ImagingError(
+                .invalidRegion, "The region of interest must have a positive, finite size, got \(region).")
         }
         if format.fit != .stretch || format.layout != .interleaved {
             try letterbox(bitmap, orientation: orientation, region: region, format: format, into: out)
@@ -93,7 +100,11 @@ package final class ImagePreprocessor {
         var asFloat = false
         if case let .float32(mean, std) = format.element {
             guard (mean.count == 1 || mean.count == 3), mean.count == std.count else {
-                throw ImagingError(.invalidRegion, "Normalization needs 1 or 3 mean and std values of the same count, got \(mean.count) and \(std.count).")
+                throw ImagingError(
+                    .invalidRegion,
+                    "Normalization needs 1 or 3 mean and std values of the same count, got \(mean.count) and "
+                        + "\(std.count)."
+                )
             }
             guard std.allSatisfy({ abs($0) > 1e-12 }) else {
                 throw ImagingError(.invalidRegion, "Normalization std values can't be 0.")
@@ -142,7 +153,8 @@ package final class ImagePreprocessor {
         let bandThreads = threads
         let run = { (src: UnsafePointer<UInt8>, count: Int) in
             Self.warp(
-                src: src, width: bitmap.width, height: bitmap.height, bpp: bpp, stride: stride, channels: channelOffsets,
+                src: src, width: bitmap.width, height: bitmap.height, bpp: bpp, stride: stride,
+                channels: channelOffsets,
                 plan: plan, dstWidth: format.width, dstHeight: format.height, dstChannels: format.channels,
                 out: out, asFloat: asFloat, scale: scale, offset: offset, threads: bandThreads)
         }
@@ -154,16 +166,24 @@ package final class ImagePreprocessor {
     }
 
     /// Convenience: the tensor as bytes (uint8 format) — allocates; for tests and tools.
-    package func bytes(_ bitmap: Bitmap, orientation: ImageOrientation = .up, region: NormalizedRect = .full, format: TensorFormat) throws -> [UInt8] {
+    package func bytes(
+        _ bitmap: Bitmap, orientation: ImageOrientation = .up, region: NormalizedRect = .full, format: TensorFormat
+    ) throws -> [UInt8] {
         var out = [UInt8](repeating: 0, count: format.byteCount)
-        try out.withUnsafeMutableBytes { try process(bitmap, orientation: orientation, region: region, format: format, into: $0) }
+        try out.withUnsafeMutableBytes {
+            try process(bitmap, orientation: orientation, region: region, format: format, into: $0)
+        }
         return out
     }
 
     /// Convenience: the tensor as floats (float32 format) — allocates; for tests and tools.
-    package func floats(_ bitmap: Bitmap, orientation: ImageOrientation = .up, region: NormalizedRect = .full, format: TensorFormat) throws -> [Float] {
+    package func floats(
+        _ bitmap: Bitmap, orientation: ImageOrientation = .up, region: NormalizedRect = .full, format: TensorFormat
+    ) throws -> [Float] {
         var out = [Float](repeating: 0, count: format.width * format.height * format.channels)
-        try out.withUnsafeMutableBytes { try process(bitmap, orientation: orientation, region: region, format: format, into: $0) }
+        try out.withUnsafeMutableBytes {
+            try process(bitmap, orientation: orientation, region: region, format: format, into: $0)
+        }
         return out
     }
 
@@ -231,7 +251,9 @@ package final class ImagePreprocessor {
     private var cachedKey: PlanKey?
     private var cachedPlan: Plan?
 
-    static func plan(matrix: WarpMatrix, width: Int, height: Int, bpp: Int, stride: Int, dstWidth: Int, dstHeight: Int) -> Plan {
+    static func plan(
+        matrix: WarpMatrix, width: Int, height: Int, bpp: Int, stride: Int, dstWidth: Int, dstHeight: Int
+    ) -> Plan {
         let maxX = Int32(width - 1), maxY = Int32(height - 1)
         let m = matrix.m
         let block = WarpMatrix.blockWidth(width: dstWidth, height: dstHeight)
@@ -270,22 +292,29 @@ package final class ImagePreprocessor {
         if bands > 1 {
             let srcAddress = UInt(bitPattern: src), outAddress = UInt(bitPattern: out)
             DispatchQueue.concurrentPerform(iterations: bands) { band in
-                guard let s = UnsafePointer<UInt8>(bitPattern: srcAddress), let o = UnsafeMutableRawPointer(bitPattern: outAddress) else { return }
+                guard let s = UnsafePointer<UInt8>(bitPattern: srcAddress),
+                    let o = UnsafeMutableRawPointer(bitPattern: outAddress)
+                else { return }
                 let lo = dstHeight * band / bands, hi = dstHeight * (band + 1) / bands
                 warpRows(
-                    lo..<hi, src: s, width: width, height: height, bpp: bpp, stride: stride, channels: channels, plan: plan,
-                    dstWidth: dstWidth, dstHeight: dstHeight, dstChannels: dstChannels, out: o, asFloat: asFloat, scale: scale, offset: offset)
+                    lo..<hi, src: s, width: width, height: height, bpp: bpp, stride: stride, channels: channels,
+                    plan: plan,
+                    dstWidth: dstWidth, dstHeight: dstHeight, dstChannels: dstChannels, out: o, asFloat: asFloat,
+                    scale: scale, offset: offset)
             }
             return
         }
         warpRows(
-            0..<dstHeight, src: src, width: width, height: height, bpp: bpp, stride: stride, channels: channels, plan: plan,
-            dstWidth: dstWidth, dstHeight: dstHeight, dstChannels: dstChannels, out: out, asFloat: asFloat, scale: scale, offset: offset)
+            0..<dstHeight, src: src, width: width, height: height, bpp: bpp, stride: stride, channels: channels,
+            plan: plan,
+            dstWidth: dstWidth, dstHeight: dstHeight, dstChannels: dstChannels, out: out, asFloat: asFloat,
+            scale: scale, offset: offset)
     }
 
     /// Output rows `band` of the tensor.
     static func warpRows(
-        _ band: Range<Int>, src: UnsafePointer<UInt8>, width: Int, height: Int, bpp: Int, stride: Int, channels: (Int, Int, Int),
+        _ band: Range<Int>, src: UnsafePointer<UInt8>, width: Int, height: Int, bpp: Int, stride: Int,
+        channels: (Int, Int, Int),
         plan: Plan, dstWidth: Int, dstHeight: Int, dstChannels: Int,
         out: UnsafeMutableRawPointer, asFloat: Bool, scale: (Float, Float, Float), offset: (Float, Float, Float)
     ) {
@@ -293,7 +322,8 @@ package final class ImagePreprocessor {
         switch plan {
         case let .general(matrix, block):
             warpGeneral(
-                band, src: src, width: width, height: height, bpp: bpp, stride: stride, channels: channels, matrix: matrix,
+                band, src: src, width: width, height: height, bpp: bpp, stride: stride, channels: channels,
+                matrix: matrix,
                 block: block, dstWidth: dstWidth, dstHeight: dstHeight, dstChannels: dstChannels, out: out,
                 asFloat: asFloat, scale: scale, offset: offset)
             return
@@ -346,9 +376,15 @@ package final class ImagePreprocessor {
                             let a = rf + cf[x], b = rf + cs[x], c = rs + cf[x], d = rs + cs[x]
                             let fx = cw[x], gx = 32 &- fx
                             let w0 = gy &* gx &* 32, w1 = gy &* fx &* 32, w2 = ry &* gx &* 32, w3 = ry &* fx &* 32
-                            let r = (Int32(a[c0]) &* w0 &+ Int32(b[c0]) &* w1 &+ Int32(c[c0]) &* w2 &+ Int32(d[c0]) &* w3 &+ 16384) >> 15
-                            let g = (Int32(a[c1]) &* w0 &+ Int32(b[c1]) &* w1 &+ Int32(c[c1]) &* w2 &+ Int32(d[c1]) &* w3 &+ 16384) >> 15
-                            let bl = (Int32(a[c2]) &* w0 &+ Int32(b[c2]) &* w1 &+ Int32(c[c2]) &* w2 &+ Int32(d[c2]) &* w3 &+ 16384) >> 15
+                            let r =
+                                (Int32(a[c0]) &* w0 &+ Int32(b[c0]) &* w1 &+ Int32(c[c0]) &* w2 &+ Int32(d[c0]) &* w3
+                                    &+ 16384) >> 15
+                            let g =
+                                (Int32(a[c1]) &* w0 &+ Int32(b[c1]) &* w1 &+ Int32(c[c1]) &* w2 &+ Int32(d[c1]) &* w3
+                                    &+ 16384) >> 15
+                            let bl =
+                                (Int32(a[c2]) &* w0 &+ Int32(b[c2]) &* w1 &+ Int32(c[c2]) &* w2 &+ Int32(d[c2]) &* w3
+                                    &+ 16384) >> 15
                             if asFloat {
                                 f32[o] = Float(r) * scale.0 + offset.0
                                 f32[o + 1] = Float(g) * scale.1 + offset.1
@@ -370,7 +406,8 @@ package final class ImagePreprocessor {
 
     /// Per-pixel path, for matrices without exact zeros (OpenCV's arithmetic at every pixel).
     static func warpGeneral(
-        _ band: Range<Int>, src: UnsafePointer<UInt8>, width: Int, height: Int, bpp: Int, stride: Int, channels: (Int, Int, Int),
+        _ band: Range<Int>, src: UnsafePointer<UInt8>, width: Int, height: Int, bpp: Int, stride: Int,
+        channels: (Int, Int, Int),
         matrix: WarpMatrix, block: Int, dstWidth: Int, dstHeight: Int, dstChannels: Int,
         out: UnsafeMutableRawPointer, asFloat: Bool, scale: (Float, Float, Float), offset: (Float, Float, Float)
     ) {

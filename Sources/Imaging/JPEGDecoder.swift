@@ -30,7 +30,9 @@ package enum JPEGDecoder {
         let vs = [c.v_samp.0, c.v_samp.1, c.v_samp.2, c.v_samp.3].map(Int.init)
         let hmax = hs.prefix(n).max() ?? 1, vmax = vs.prefix(n).max() ?? 1
         for k in 0..<n where !(hs[k] > 0 && vs[k] > 0 && hmax % hs[k] == 0 && vmax % vs[k] == 0) {
-            throw ImagingError(.unsupportedFormat, "JPEG component \(k) has sampling factors \(hs[k])x\(vs[k]) that are not supported.")
+            throw ImagingError(
+                .unsupportedFormat, "JPEG component \(k) has sampling factors \(hs[k])x\(vs[k]) that are not supported."
+            )
         }
         // stb_image's colour rules: 3 components are RGB when their ids are 'R','G','B' or an Adobe
         // marker says "no transform" without a JFIF marker; 4 components are CMYK (Adobe transform 0),
@@ -57,13 +59,16 @@ package enum JPEGDecoder {
     /// A JPEG decoded by libjpeg-turbo at the smallest DCT scale keeping `minimumWidth`×`minimumHeight`
     /// pixels (inexact); nil for what is not a gray or colour JPEG (PNG, CMYK, YCCK).
     /// With `fullSize`, a JPEG no scale can reduce is decoded by libjpeg-turbo at full size (OpenCV's pixels).
-    package static func decodeReduced(_ bytes: [UInt8], minimumWidth: Int, minimumHeight: Int, fullSize: Bool = false) throws -> ImageDecoder.Decoded? {
+    package static func decodeReduced(
+        _ bytes: [UInt8], minimumWidth: Int, minimumHeight: Int, fullSize: Bool = false
+    ) throws -> ImageDecoder.Decoded? {
         guard bytes.count >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF else { return nil }
         var image = vt_jpeg_image()
         let cLimits = cLimits()
         let status = bytes.withUnsafeBufferPointer {
             vt_jpeg_decode_scaled(
-                $0.baseAddress, $0.count, cLimits, Int32(clamping: max(1, minimumWidth)), Int32(clamping: max(1, minimumHeight)), fullSize ? 1 : 0, &image)
+                $0.baseAddress, $0.count, cLimits, Int32(clamping: max(1, minimumWidth)),
+                Int32(clamping: max(1, minimumHeight)), fullSize ? 1 : 0, &image)
         }
         defer { free(image.pixels) }
         let text = withUnsafeBytes(of: &image.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
@@ -80,14 +85,16 @@ package enum JPEGDecoder {
         let pixels = Array(UnsafeBufferPointer(start: base, count: width * height * channels))
         let bitmap = try Bitmap(width: width, height: height, format: channels == 1 ? .gray8 : .rgb8, pixels: pixels)
         return ImageDecoder.Decoded(
-            bitmap: bitmap, orientation: ImageOrientation(exif: ImageDecoder.exifOrientation(bytes) ?? 1) ?? .up, scale: Int(image.denom),
+            bitmap: bitmap, orientation: ImageOrientation(exif: ImageDecoder.exifOrientation(bytes) ?? 1) ?? .up,
+            scale: Int(image.denom),
             fileWidth: Int(image.full_width), fileHeight: Int(image.full_height))
     }
 
     /// ``ImageDecoder/limits`` as the C layer takes them.
     static func cLimits() -> vt_jpeg_limits {
         let l = ImageDecoder.limits
-        return vt_jpeg_limits(max_pixels: Int64(l.maxPixels), max_side: Int32(clamping: l.maxSide), max_memory: Int64(l.maxDecoderMemory))
+        return vt_jpeg_limits(
+            max_pixels: Int64(l.maxPixels), max_side: Int32(clamping: l.maxSide), max_memory: Int64(l.maxDecoderMemory))
     }
 
     static func message(_ c: inout vt_jpeg_coefficients) -> String {

@@ -31,7 +31,8 @@ package struct Letterbox: Equatable, Sendable {
 
     /// The picture's point for tensor point (`x`, `y`), clipped to the picture.
     package func source(x: Float, y: Float) -> (x: Float, y: Float) {
-        let gainX = Float(Double(resizedWidth) / Double(sourceWidth)), gainY = Float(Double(resizedHeight) / Double(sourceHeight))
+        let gainX = Float(Double(resizedWidth) / Double(sourceWidth)),
+            gainY = Float(Double(resizedHeight) / Double(sourceHeight))
         let sx = (x - Float(left)) / gainX, sy = (y - Float(top)) / gainY
         return (min(max(sx, 0), Float(sourceWidth)), min(max(sy, 0), Float(sourceHeight)))
     }

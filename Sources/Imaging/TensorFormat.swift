@@ -40,7 +40,9 @@ package struct TensorFormat: Equatable, Sendable {
     /// NHWC or NCHW.
     package var layout: Layout
 
-    package init(width: Int, height: Int, channels: Int = 3, element: Element, fit: Fit = .stretch, layout: Layout = .interleaved) {
+    package init(
+        width: Int, height: Int, channels: Int = 3, element: Element, fit: Fit = .stretch, layout: Layout = .interleaved
+    ) {
         self.width = width
         self.height = height
         self.channels = channels

@@ -47,7 +47,10 @@ package struct WarpMatrix: Equatable, Sendable {
         var forward = perspectiveTransform(src: points, dst: dst)
         if orientation.isMirrored {
             // Mirror the upright picture: destination x → width − x (not a MediaPipe case).
-            forward = [forward[0], forward[1], forward[2], forward[3], forward[4], forward[5], forward[6], forward[7], forward[8]]
+            forward = [
+                forward[0], forward[1], forward[2], forward[3], forward[4], forward[5], forward[6], forward[7],
+                forward[8],
+            ]
             let flip: [Double] = [-1, 0, Double(dstWidth), 0, 1, 0, 0, 0, 1]
             forward = multiply(flip, forward)
         }

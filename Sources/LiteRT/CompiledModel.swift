@@ -58,7 +58,9 @@ package final class CompiledModel: @unchecked Sendable {
 
         var options: LiteRtOptions?
         try check(api.createOptions(&options), "LiteRtCreateOptions")
-        guard let options else { throw LiteRTError(code: .callFailed, function: "LiteRtCreateOptions", message: "returned no options") }
+        guard let options else {
+            throw LiteRTError(code: .callFailed, function: "LiteRtCreateOptions", message: "returned no options")
+        }
         self.options = options
         var built = false
         defer { if !built { api.destroyOptions(options) } }
@@ -67,7 +69,10 @@ package final class CompiledModel: @unchecked Sendable {
         if !customOps.isEmpty && kernels == nil {
             throw LiteRTError(
                 code: .symbolMissing, function: "LiteRtAddCustomOpKernelOption",
-                message: "This libLiteRt.so cannot run custom op kernels; load the model without VisionTasks' kernel rewrite.")
+                message:
+                    "This libLiteRt.so cannot run custom op kernels; load the model without VisionTasks' kernel "
+                    + "rewrite."
+            )
         }
         try kernels?.register(on: options, api: api)
         customKernels = kernels
@@ -84,9 +89,12 @@ package final class CompiledModel: @unchecked Sendable {
         }
         var compiled: LiteRtCompiledModel?
         try check(
-            api.createCompiledModel(model.environment.handle, model.handle, options, &compiled), "LiteRtCreateCompiledModel",
+            api.createCompiledModel(model.environment.handle, model.handle, options, &compiled),
+            "LiteRtCreateCompiledModel",
             "LiteRT could not compile the model for the CPU (an unsupported op or tensor type?); see stderr.")
-        guard let compiled else { throw LiteRTError(code: .callFailed, function: "LiteRtCreateCompiledModel", message: "returned no model") }
+        guard let compiled else {
+            throw LiteRTError(code: .callFailed, function: "LiteRtCreateCompiledModel", message: "returned no model")
+        }
         handle = compiled
         built = true
 
@@ -98,7 +106,11 @@ package final class CompiledModel: @unchecked Sendable {
         var inputSizes: [Int] = []
         var ok = false
         defer {
-            if !ok { Self.release(api: api, handle: compiled, options: options, ins: inputBuffers, outs: outputBuffers, memory: inputMemory) }
+            if !ok {
+                Self.release(
+                    api: api, handle: compiled, options: options, ins: inputBuffers, outs: outputBuffers,
+                    memory: inputMemory)
+            }
         }
         let sigInputs = try model.signatureTensors(inputs: true)
         let sigOutputs = try model.signatureTensors(inputs: false)
@@ -107,7 +119,8 @@ package final class CompiledModel: @unchecked Sendable {
             var layout = LiteRtLayout()
             try check(api.getInputTensorLayout(compiled, 0, i, &layout), "LiteRtGetCompiledModelInputTensorLayout")
             var req: LiteRtTensorBufferRequirements?
-            try check(api.getInputBufferRequirements(compiled, 0, i, &req), "LiteRtGetCompiledModelInputBufferRequirements")
+            try check(
+                api.getInputBufferRequirements(compiled, 0, i, &req), "LiteRtGetCompiledModelInputBufferRequirements")
             var size = 0
             try check(api.getRequirementsBufferSize(req, &size), "LiteRtGetTensorBufferRequirementsBufferSize")
             let shape = layout.dims
@@ -122,7 +135,9 @@ package final class CompiledModel: @unchecked Sendable {
             type.element_type = t.elementType.rawValue
             type.layout = layout
             var buffer: LiteRtTensorBuffer?
-            try check(api.createTensorBufferFromHostMemory(&type, memory, rounded, nil, &buffer), "LiteRtCreateTensorBufferFromHostMemory")
+            try check(
+                api.createTensorBufferFromHostMemory(&type, memory, rounded, nil, &buffer),
+                "LiteRtCreateTensorBufferFromHostMemory")
             inputBuffers.append(buffer)
             inputs.append(
                 TensorDescription(
@@ -132,12 +147,17 @@ package final class CompiledModel: @unchecked Sendable {
 
         var layouts = [LiteRtLayout](repeating: LiteRtLayout(), count: sigOutputs.count)
         if !sigOutputs.isEmpty {
-            try check(api.getOutputTensorLayouts(compiled, 0, sigOutputs.count, &layouts, true), "LiteRtGetCompiledModelOutputTensorLayouts")
-            if let error = kernels?.firstError() { throw LiteRTError(code: .callFailed, function: "LiteRtCreateCompiledModel", message: error) }
+            try check(
+                api.getOutputTensorLayouts(compiled, 0, sigOutputs.count, &layouts, true),
+                "LiteRtGetCompiledModelOutputTensorLayouts")
+            if let error = kernels?.firstError() {
+                throw LiteRTError(code: .callFailed, function: "LiteRtCreateCompiledModel", message: error)
+            }
         }
         for (i, t) in sigOutputs.enumerated() {
             var req: LiteRtTensorBufferRequirements?
-            try check(api.getOutputBufferRequirements(compiled, 0, i, &req), "LiteRtGetCompiledModelOutputBufferRequirements")
+            try check(
+                api.getOutputBufferRequirements(compiled, 0, i, &req), "LiteRtGetCompiledModelOutputBufferRequirements")
             var type = LiteRtRankedTensorType()
             type.element_type = t.elementType.rawValue
             type.layout = layouts[i]
@@ -162,7 +182,8 @@ package final class CompiledModel: @unchecked Sendable {
     }
 
     deinit {
-        Self.release(api: api, handle: handle, options: options, ins: inputBuffers, outs: outputBuffers, memory: inputMemory)
+        Self.release(
+            api: api, handle: handle, options: options, ins: inputBuffers, outs: outputBuffers, memory: inputMemory)
     }
 
     private static func release(
@@ -187,9 +208,13 @@ package final class CompiledModel: @unchecked Sendable {
     /// Gives `body` the input tensor's memory (exactly ``TensorDescription/byteCount`` bytes) to fill.
     package func withInput<T>(_ index: Int, _ body: (UnsafeMutableRawBufferPointer) throws -> T) throws -> T {
         guard inputMemory.indices.contains(index) else {
-            throw LiteRTError(code: .invalidArgument, message: "Input index \(index) is out of range; the model has \(inputMemory.count) inputs.")
+            throw LiteRTError(
+                code: .invalidArgument,
+                message: "Input index \(index) is out of range; the model has \(inputMemory.count) inputs.")
         }
-        return try invoke { try body(UnsafeMutableRawBufferPointer(start: inputMemory[index], count: inputSizes[index])) }
+        return try invoke {
+            try body(UnsafeMutableRawBufferPointer(start: inputMemory[index], count: inputSizes[index]))
+        }
     }
 
     /// Copies `bytes` into input `index`; their count must equal the tensor's byte count.
@@ -213,21 +238,26 @@ package final class CompiledModel: @unchecked Sendable {
                 }
             }
             try check(status, "LiteRtRunCompiledModel")
-            if let error = customKernels?.firstError() { throw LiteRTError(code: .callFailed, function: "LiteRtRunCompiledModel", message: error) }
+            if let error = customKernels?.firstError() {
+                throw LiteRTError(code: .callFailed, function: "LiteRtRunCompiledModel", message: error)
+            }
         }
     }
 
     /// Gives `body` output `index`'s bytes (read-only, valid only inside `body`).
     package func withOutput<T>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
         guard outputBuffers.indices.contains(index), let buffer = outputBuffers[index] else {
-            throw LiteRTError(code: .invalidArgument, message: "Output index \(index) is out of range; the model has \(outputBuffers.count) outputs.")
+            throw LiteRTError(
+                code: .invalidArgument,
+                message: "Output index \(index) is out of range; the model has \(outputBuffers.count) outputs.")
         }
         return try invoke {
             var address: UnsafeMutableRawPointer?
             try check(api.lockTensorBuffer(buffer, &address, 0), "LiteRtLockTensorBuffer")
             defer { _ = api.unlockTensorBuffer(buffer) }
             guard let address else {
-                throw LiteRTError(code: .callFailed, function: "LiteRtLockTensorBuffer", message: "returned no host address")
+                throw LiteRTError(
+                    code: .callFailed, function: "LiteRtLockTensorBuffer", message: "returned no host address")
             }
             return try body(UnsafeRawBufferPointer(start: address, count: outputs[index].byteCount))
         }

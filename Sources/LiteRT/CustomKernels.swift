@@ -3,7 +3,8 @@ import CLiteRT
 
 /// The state of VisionTasks' own kernels (the C module CKernels) for one compiled model: one node per
 /// rewritten op, registered on the compilation options under the op's custom code
-/// (`VisionTasksHybridDepthwise_<k>`, `VisionTasksQuantizedConv_<k>`, `VisionTasksHybridConv_<k>`; see `ModelFile.customKernelOps`).
+/// (`VisionTasksHybridDepthwise_<k>`, `VisionTasksQuantizedConv_<k>`, `VisionTasksHybridConv_<k>`; see
+/// `ModelFile.customKernelOps`).
 /// LiteRT ignores kernel statuses, so each node records its first error; ``firstError()`` is checked
 /// after every run. The nodes outlive the compiled model that uses them.
 // @unchecked Sendable: the nodes and context are C state that LiteRT's kernels use during a run, and
@@ -16,7 +17,9 @@ final class CustomKernels: @unchecked Sendable {
     /// kinds' filters are; nil for a model loaded by path); nil when there is none or the library has
     /// no custom op kernels.
     init?(codes: [String], threads: Int, modelBytes: UnsafeRawBufferPointer?, api: FunctionTable) throws {
-        guard !codes.isEmpty, let getType = api.getTensorBufferTensorType, api.addCustomOpKernelOption != nil else { return nil }
+        guard !codes.isEmpty, let getType = api.getTensorBufferTensorType, api.addCustomOpKernelOption != nil else {
+            return nil
+        }
         let base = modelBytes?.baseAddress?.assumingMemoryBound(to: UInt8.self)
         guard let context = vt_context_create(Int32(clamping: threads), base, modelBytes?.count ?? 0) else {
             throw LiteRTError(code: .callFailed, message: "Out of memory for VisionTasks' kernels.")
@@ -56,7 +59,8 @@ final class CustomKernels: @unchecked Sendable {
     func firstError() -> String? {
         var message = [CChar](repeating: 0, count: 200)
         for (code, node) in nodes where vt_node_error(node, &message, message.count) != 0 {
-            return "\(code): " + String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return "\(code): "
+                + String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
         return nil
     }

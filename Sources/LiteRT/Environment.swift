@@ -27,7 +27,8 @@ package final class Environment: @unchecked Sendable {
         var env: LiteRtEnvironment?
         try check(library.api.createEnvironment(Int32(options.count), options, &env), "LiteRtCreateEnvironment")
         guard let env else {
-            throw LiteRTError(code: .callFailed, function: "LiteRtCreateEnvironment", message: "returned no environment")
+            throw LiteRTError(
+                code: .callFailed, function: "LiteRtCreateEnvironment", message: "returned no environment")
         }
         handle = env
     }

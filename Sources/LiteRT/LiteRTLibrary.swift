@@ -49,12 +49,16 @@ package final class LiteRTLibrary: @unchecked Sendable {
     /// What to run to get the library, for error messages.
     package static let installHint =
         "In a package that depends on VisionTasks, run `swift package --allow-writing-to-package-directory "
-        + "--allow-network-connections all fetch-litert` in the package's directory (it puts ai-edge-litert \(pinnedVersion)'s "
-        + "libLiteRt.so, sha256-checked, in .litert/lib); or `pip install ai-edge-litert==\(pinnedVersion)`; or set LITERT_LIBRARY "
+        + "--allow-network-connections all fetch-litert` in the package's directory (it puts ai-edge-litert "
+        + "\(pinnedVersion)'s "
+        + "libLiteRt.so, sha256-checked, in .litert/lib); or `pip install ai-edge-litert==\(pinnedVersion)`; or set "
+        + "LITERT_LIBRARY "
         + "to the path of libLiteRt.so."
 
     /// Opens the library, looking first at `path` when given, then the default search order.
-    package static func load(path: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> LiteRTLibrary {
+    package static func load(
+        path: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> LiteRTLibrary {
         var tried: [String] = []
         for candidate in candidates(explicit: path, environment: environment) {
             if candidate.contains("/") && !FileManager.default.fileExists(atPath: candidate) {
@@ -68,7 +72,8 @@ package final class LiteRTLibrary: @unchecked Sendable {
             let reason = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
             tried.append("\(candidate) (\(reason))")
         }
-        let others = path == nil ? PythonInstalls.find(environment: environment).filter { $0.version != pinnedVersion } : []
+        let others =
+            path == nil ? PythonInstalls.find(environment: environment).filter { $0.version != pinnedVersion } : []
         let otherVersions =
             others.isEmpty
             ? ""
@@ -89,7 +94,8 @@ package final class LiteRTLibrary: @unchecked Sendable {
         }
         if let file = environment["LITERT_LIBRARY"], !file.isEmpty { list.append(file) }
         if let dir = environment["LITERT_LIB_DIR"], !dir.isEmpty { list.append(dir + "/libLiteRt.so") }
-        let exe = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath().deletingLastPathComponent()
+        let exe = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
+            .deletingLastPathComponent()
         for start in [URL(fileURLWithPath: FileManager.default.currentDirectoryPath), exe] {
             var dir = start
             for _ in 0..<8 {
@@ -156,7 +162,9 @@ struct FunctionTable {
             guard let pointer = dlsym(handle, name) else {
                 throw LiteRTError(
                     code: .symbolMissing, function: name,
-                    message: "\(path) does not export \(name); VisionTasks needs ai-edge-litert \(LiteRTLibrary.pinnedVersion)'s libLiteRt.so. "
+                    message:
+                        "\(path) does not export \(name); VisionTasks needs ai-edge-litert "
+                        + "\(LiteRTLibrary.pinnedVersion)'s libLiteRt.so. "
                         + LiteRTLibrary.installHint)
             }
             return unsafeBitCast(pointer, to: T.self)
@@ -173,8 +181,10 @@ struct FunctionTable {
         getNumSignatureOutputs = try sym("LiteRtGetNumSignatureOutputs", LiteRtGetNumSignatureIOFn.self)
         getSignatureInputName = try sym("LiteRtGetSignatureInputName", LiteRtGetSignatureIONameFn.self)
         getSignatureOutputName = try sym("LiteRtGetSignatureOutputName", LiteRtGetSignatureIONameFn.self)
-        getSignatureInputTensorByIndex = try sym("LiteRtGetSignatureInputTensorByIndex", LiteRtGetSignatureIOTensorByIndexFn.self)
-        getSignatureOutputTensorByIndex = try sym("LiteRtGetSignatureOutputTensorByIndex", LiteRtGetSignatureIOTensorByIndexFn.self)
+        getSignatureInputTensorByIndex = try sym(
+            "LiteRtGetSignatureInputTensorByIndex", LiteRtGetSignatureIOTensorByIndexFn.self)
+        getSignatureOutputTensorByIndex = try sym(
+            "LiteRtGetSignatureOutputTensorByIndex", LiteRtGetSignatureIOTensorByIndexFn.self)
         getTensorName = try sym("LiteRtGetTensorName", LiteRtGetTensorNameFn.self)
         getTensorTypeId = try sym("LiteRtGetTensorTypeId", LiteRtGetTensorTypeIdFn.self)
         getRankedTensorType = try sym("LiteRtGetRankedTensorType", LiteRtGetRankedTensorTypeFn.self)
@@ -182,25 +192,36 @@ struct FunctionTable {
         getPerTensorQuantization = try sym("LiteRtGetPerTensorQuantization", LiteRtGetPerTensorQuantizationFn.self)
         createOptions = try sym("LiteRtCreateOptions", LiteRtCreateOptionsFn.self)
         destroyOptions = try sym("LiteRtDestroyOptions", LiteRtDestroyOptionsFn.self)
-        setOptionsHardwareAccelerators = try sym("LiteRtSetOptionsHardwareAccelerators", LiteRtSetOptionsHardwareAcceleratorsFn.self)
+        setOptionsHardwareAccelerators = try sym(
+            "LiteRtSetOptionsHardwareAccelerators", LiteRtSetOptionsHardwareAcceleratorsFn.self)
         createOpaqueOptions = try sym("LiteRtCreateOpaqueOptions", LiteRtCreateOpaqueOptionsFn.self)
         addOpaqueOptions = try sym("LiteRtAddOpaqueOptions", LiteRtAddOpaqueOptionsFn.self)
         createCompiledModel = try sym("LiteRtCreateCompiledModel", LiteRtCreateCompiledModelFn.self)
         destroyCompiledModel = try sym("LiteRtDestroyCompiledModel", LiteRtDestroyCompiledModelFn.self)
-        getInputBufferRequirements = try sym("LiteRtGetCompiledModelInputBufferRequirements", LiteRtGetCompiledModelBufferRequirementsFn.self)
-        getOutputBufferRequirements = try sym("LiteRtGetCompiledModelOutputBufferRequirements", LiteRtGetCompiledModelBufferRequirementsFn.self)
-        getInputTensorLayout = try sym("LiteRtGetCompiledModelInputTensorLayout", LiteRtGetCompiledModelInputTensorLayoutFn.self)
-        getOutputTensorLayouts = try sym("LiteRtGetCompiledModelOutputTensorLayouts", LiteRtGetCompiledModelOutputTensorLayoutsFn.self)
-        getRequirementsBufferSize = try sym("LiteRtGetTensorBufferRequirementsBufferSize", LiteRtGetTensorBufferRequirementsBufferSizeFn.self)
-        createTensorBufferFromHostMemory = try sym("LiteRtCreateTensorBufferFromHostMemory", LiteRtCreateTensorBufferFromHostMemoryFn.self)
+        getInputBufferRequirements = try sym(
+            "LiteRtGetCompiledModelInputBufferRequirements", LiteRtGetCompiledModelBufferRequirementsFn.self)
+        getOutputBufferRequirements = try sym(
+            "LiteRtGetCompiledModelOutputBufferRequirements", LiteRtGetCompiledModelBufferRequirementsFn.self)
+        getInputTensorLayout = try sym(
+            "LiteRtGetCompiledModelInputTensorLayout", LiteRtGetCompiledModelInputTensorLayoutFn.self)
+        getOutputTensorLayouts = try sym(
+            "LiteRtGetCompiledModelOutputTensorLayouts", LiteRtGetCompiledModelOutputTensorLayoutsFn.self)
+        getRequirementsBufferSize = try sym(
+            "LiteRtGetTensorBufferRequirementsBufferSize", LiteRtGetTensorBufferRequirementsBufferSizeFn.self)
+        createTensorBufferFromHostMemory = try sym(
+            "LiteRtCreateTensorBufferFromHostMemory", LiteRtCreateTensorBufferFromHostMemoryFn.self)
         createManagedTensorBufferFromRequirements = try sym(
             "LiteRtCreateManagedTensorBufferFromRequirements", LiteRtCreateManagedTensorBufferFromRequirementsFn.self)
         destroyTensorBuffer = try sym("LiteRtDestroyTensorBuffer", LiteRtDestroyTensorBufferFn.self)
         lockTensorBuffer = try sym("LiteRtLockTensorBuffer", LiteRtLockTensorBufferFn.self)
         unlockTensorBuffer = try sym("LiteRtUnlockTensorBuffer", LiteRtUnlockTensorBufferFn.self)
         runCompiledModel = try sym("LiteRtRunCompiledModel", LiteRtRunCompiledModelFn.self)
-        addCustomOpKernelOption = dlsym(handle, "LiteRtAddCustomOpKernelOption").map { unsafeBitCast($0, to: LiteRtAddCustomOpKernelOptionFn.self) }
-        getTensorBufferTensorType = dlsym(handle, "LiteRtGetTensorBufferTensorType").map { unsafeBitCast($0, to: LiteRtGetTensorBufferTensorTypeFn.self) }
+        addCustomOpKernelOption = dlsym(handle, "LiteRtAddCustomOpKernelOption").map {
+            unsafeBitCast($0, to: LiteRtAddCustomOpKernelOptionFn.self)
+        }
+        getTensorBufferTensorType = dlsym(handle, "LiteRtGetTensorBufferTensorType").map {
+            unsafeBitCast($0, to: LiteRtGetTensorBufferTensorTypeFn.self)
+        }
     }
 }
 

@@ -27,7 +27,9 @@ package final class Model: @unchecked Sendable {
         try check(
             env.library.api.createModelFromFile(env.handle, path, &model), "LiteRtCreateModelFromFile",
             "\(path) is not a valid TFLite model (LiteRT could not read it as a flatbuffer).")
-        guard let model else { throw LiteRTError(code: .callFailed, function: "LiteRtCreateModelFromFile", message: "returned no model") }
+        guard let model else {
+            throw LiteRTError(code: .callFailed, function: "LiteRtCreateModelFromFile", message: "returned no model")
+        }
         handle = model
         owner = nil
         self.bytes = nil
@@ -35,7 +37,8 @@ package final class Model: @unchecked Sendable {
 
     /// Loads a model from bytes. The bytes are copied into 64-byte-aligned memory that lives as long
     /// as the model.
-    package convenience init<Bytes: Collection>(bytes: Bytes, environment: Environment? = nil) throws where Bytes.Element == UInt8 {
+    package convenience init<Bytes: Collection>(bytes: Bytes, environment: Environment? = nil) throws
+    where Bytes.Element == UInt8 {
         let copy = FileBytes(copying: bytes)
         try self.init(inPlace: copy.buffer, owner: copy, environment: environment)
     }
@@ -47,7 +50,8 @@ package final class Model: @unchecked Sendable {
         let env = try environment ?? Environment.shared()
         self.environment = env
         guard let base = bytes.baseAddress, !bytes.isEmpty else {
-            throw LiteRTError(code: .invalidArgument, function: "LiteRtCreateModelFromBuffer", message: "The model buffer is empty.")
+            throw LiteRTError(
+                code: .invalidArgument, function: "LiteRtCreateModelFromBuffer", message: "The model buffer is empty.")
         }
         guard Int(bitPattern: base) % 64 == 0 else {
             throw LiteRTError(
@@ -102,7 +106,9 @@ package final class Model: @unchecked Sendable {
             inputs ? "LiteRtGetNumSignatureInputs" : "LiteRtGetNumSignatureOutputs")
         return try (0..<count).map { i in
             var cname: UnsafePointer<CChar>?
-            try check((inputs ? api.getSignatureInputName : api.getSignatureOutputName)(sig, i, &cname), "LiteRtGetSignatureIOName")
+            try check(
+                (inputs ? api.getSignatureInputName : api.getSignatureOutputName)(sig, i, &cname),
+                "LiteRtGetSignatureIOName")
             var tensor: LiteRtTensor?
             try check(
                 (inputs ? api.getSignatureInputTensorByIndex : api.getSignatureOutputTensorByIndex)(sig, i, &tensor),
@@ -120,7 +126,8 @@ package final class Model: @unchecked Sendable {
                 quant = Quantization(scale: q.scale, zeroPoint: q.zero_point)
             }
             guard let type = ElementType(rawValue: ranked.element_type) else {
-                throw LiteRTError(code: .invalidArgument, message: "Tensor \(i) has unknown element type \(ranked.element_type).")
+                throw LiteRTError(
+                    code: .invalidArgument, message: "Tensor \(i) has unknown element type \(ranked.element_type).")
             }
             return SignatureTensor(
                 name: cname.map { String(cString: $0) } ?? "", tensorName: tname.map { String(cString: $0) } ?? "",

@@ -33,7 +33,11 @@ enum PythonInstalls {
                 guard FileManager.default.fileExists(atPath: library) else { continue }
                 let version =
                     glob(site + "/ai_edge_litert-*.dist-info").first
-                    .map { String(($0 as NSString).lastPathComponent.dropFirst("ai_edge_litert-".count).dropLast(".dist-info".count)) } ?? "?"
+                    .map {
+                        String(
+                            ($0 as NSString).lastPathComponent.dropFirst("ai_edge_litert-".count).dropLast(
+                                ".dist-info".count))
+                    } ?? "?"
                 found.append(Install(library: library, version: version))
             }
         }

@@ -68,7 +68,10 @@ package struct TensorDescription: Equatable, Sendable {
     /// Size of the tensor's data in bytes.
     package var byteCount: Int
 
-    package init(name: String, tensorName: String? = nil, elementType: ElementType, shape: [Int], quantization: Quantization?, byteCount: Int) {
+    package init(
+        name: String, tensorName: String? = nil, elementType: ElementType, shape: [Int], quantization: Quantization?,
+        byteCount: Int
+    ) {
         self.name = name
         self.tensorName = tensorName ?? name
         self.elementType = elementType

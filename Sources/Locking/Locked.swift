@@ -14,7 +14,9 @@ package final class Locked<Value>: @unchecked Sendable {
     package init(_ value: sending Value) { self.value = value }
 
     /// Runs `body` on the value while holding the lock.
-    package func withLock<Result, Failure: Error>(_ body: (inout sending Value) throws(Failure) -> sending Result) throws(Failure) -> sending Result {
+    package func withLock<Result, Failure: Error>(
+        _ body: (inout sending Value) throws(Failure) -> sending Result
+    ) throws(Failure) -> sending Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)
@@ -23,7 +25,8 @@ package final class Locked<Value>: @unchecked Sendable {
 
 extension Locked {
     /// The value made by `make` the first time (under the lock, so once), then the same one.
-    package func value<Wrapped>(orMake make: () throws -> Wrapped) rethrows -> Wrapped where Value == Wrapped?, Wrapped: Sendable {
+    package func value<Wrapped>(orMake make: () throws -> Wrapped) rethrows -> Wrapped
+    where Value == Wrapped?, Wrapped: Sendable {
         try withLock { value in
             if let value { return value }
             let made = try make()

@@ -16,7 +16,9 @@ enum CustomClassifier {
 
     /// Loads `model` as a classifier keeping labels ≥ `threshold` (nil → the metadata's, else 0),
     /// at most `maxResults`. Errors are ``MLKitError``s whose messages start with `failure`.
-    static func load(_ model: LocalModel, threshold: Float?, maxResults: Int, threads: Int, failure: String) throws -> ImageClassificationEngine {
+    static func load(
+        _ model: LocalModel, threshold: Float?, maxResults: Int, threads: Int, failure: String
+    ) throws -> ImageClassificationEngine {
         guard (1...256).contains(threads) else {
             throw MLKitError(.invalidArgument, "numThreads must be between 1 and 256, got \(threads).")
         }
@@ -26,14 +28,19 @@ enum CustomClassifier {
             guard outputs.count == 1 else {
                 throw MLKitError(
                     .invalidArgument,
-                    "\(failure) The model has \(outputs.count) output tensors; a custom ML Kit model is an image classifier with exactly 1 (object detectors cannot be used here)."
+                    "\(failure) The model has \(outputs.count) output tensors; a custom ML Kit model is an image "
+                        + "classifier with exactly 1 (object detectors cannot be used here)."
                 )
             }
             let shape = outputs[0].shape
-            guard (shape.count == 2 && shape[0] == 1) || (shape.count == 4 && shape[0] == 1 && shape[1] == 1 && shape[2] == 1) else {
+            guard
+                (shape.count == 2 && shape[0] == 1)
+                    || (shape.count == 4 && shape[0] == 1 && shape[1] == 1 && shape[2] == 1)
+            else {
                 throw MLKitError(
                     .invalidArgument,
-                    "\(failure) Unexpected number of dimensions for output index 0: got \(shape.count)D, expected either 2D (BxN with B=1) or 4D (BxHxWxN with B=1, W=1, H=1)."
+                    "\(failure) Unexpected number of dimensions for output index 0: got \(shape.count)D, expected "
+                        + "either 2D (BxN with B=1) or 4D (BxHxWxN with B=1, W=1, H=1)."
                 )
             }
             var result = ClassifierOptions(displayNamesLocale: "en", maxResults: maxResults, scoreThreshold: threshold)
@@ -42,7 +49,8 @@ enum CustomClassifier {
             guard engine.postprocessor.heads.first?.rules.labels != nil else {
                 let core = VisionCoreError(
                     .invalidArgument,
-                    "The model has no labels in its metadata, and ML Kit takes label texts from there: add a label file "
+                    "The model has no labels in its metadata, and ML Kit takes label texts from there: add a label "
+                        + "file "
                         + "(TENSOR_AXIS_LABELS) to the output tensor's metadata.",
                     condition: .labelsMissing)
                 throw MLKitError(core, prefix: failure)

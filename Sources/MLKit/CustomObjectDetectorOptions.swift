@@ -60,9 +60,12 @@ public final class CustomObjectDetectorOptions: CommonObjectDetectorOptions {
     func session(failure: String) throws -> sending StreamDetectionSession {
         let classifier =
             shouldEnableClassification
-            ? try CustomClassifier.load(localModel, threshold: resolvedThreshold, maxResults: resolvedLabelCount, threads: numThreads, failure: failure)
+            ? try CustomClassifier.load(
+                localModel, threshold: resolvedThreshold, maxResults: resolvedLabelCount, threads: numThreads,
+                failure: failure)
             : nil
-        let localizer = try ObjectLocalizer.load(path: localizerModel?.path, minimumScore: localizerFloor, threads: numThreads, failure: failure)
+        let localizer = try ObjectLocalizer.load(
+            path: localizerModel?.path, minimumScore: localizerFloor, threads: numThreads, failure: failure)
         return StreamDetectionSession(options: sessionOptions, localizer: localizer, classifier: classifier)
     }
 

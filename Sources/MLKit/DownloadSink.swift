@@ -59,7 +59,8 @@ final class DownloadSink: NSObject, URLSessionDataDelegate, @unchecked Sendable 
             let timedOut = error.code == NSURLErrorTimedOut
             failure = MLKitError(
                 timedOut ? .deadlineExceeded : .networkIssue,
-                "Downloading \(task.originalRequest?.url?.absoluteString ?? "the model") failed\(timedOut ? " (timed out)" : ""): \(error.localizedDescription). Run again to resume."
+                "Downloading \(task.originalRequest?.url?.absoluteString ?? "the model") "
+                    + "failed\(timedOut ? " (timed out)" : ""): \(error.localizedDescription). Run again to resume."
             )
         }
         done.signal()

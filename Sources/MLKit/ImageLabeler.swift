@@ -58,7 +58,9 @@ public final class ImageLabeler: NSObject, Sendable {
         let pixels = try image.uprightPixels()
         let heads: [HeadClassification]
         do { heads = try engine.classify(pixels) } catch let e as VisionCoreError { throw MLKitError(e) }
-        return (heads.first?.categories ?? []).map { ImageLabel(text: $0.categoryName ?? "", confidence: $0.score, index: $0.index) }
+        return (heads.first?.categories ?? []).map {
+            ImageLabel(text: $0.categoryName ?? "", confidence: $0.score, index: $0.index)
+        }
     }
 
     /// Labels `image` on a queue of the labeler's and calls `completion` on ``completionQueue``
@@ -77,5 +79,7 @@ public final class ImageLabeler: NSObject, Sendable {
     }
 
     /// Timings of the last call in seconds: preprocessing, inference, post-processing (an extension).
-    public var lastTimings: (preprocess: Double, inference: Double, postprocess: Double) { engine?.lastTimings.tuple ?? (0, 0, 0) }
+    public var lastTimings: (preprocess: Double, inference: Double, postprocess: Double) {
+        engine?.lastTimings.tuple ?? (0, 0, 0)
+    }
 }

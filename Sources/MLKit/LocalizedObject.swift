@@ -8,6 +8,7 @@ public struct LocalizedObject: Equatable, Sendable {
     /// The localizer's score (its best class score).
     public let score: Float
 
+    /// A box found by the localizer and its score.
     public init(box: CGRect, score: Float) {
         self.box = box
         self.score = score

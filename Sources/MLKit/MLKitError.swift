@@ -1,9 +1,9 @@
 import Foundation
 import VisionCore
 
+// @unchecked Sendable: restated from `NSError`; immutable (`let`s of Sendable types).
 /// The error ML Kit APIs report: an `NSError` in domain ``domain`` with an ``MLKitErrorCode`` and an
 /// actionable message, so that `catch let error as NSError` works as on iOS.
-// @unchecked Sendable: restated from `NSError`; immutable (`let`s of Sendable types).
 public final class MLKitError: NSError, @unchecked Sendable {
     /// The error domain of every ML Kit error on Linux.
     public static let domain = "com.google.mlkit"

@@ -43,15 +43,22 @@ public final class ModelDownloader: Sendable {
         }
         try Self.checkScheme(url)
         let name = fileName ?? (url.lastPathComponent.isEmpty ? digest + ".tflite" : url.lastPathComponent)
-        guard !name.contains("/"), name != ".", name != ".." else { throw MLKitError(.invalidArgument, "Invalid file name '\(name)'.") }
+        guard !name.contains("/"), name != ".", name != ".." else {
+            throw MLKitError(.invalidArgument, "Invalid file name '\(name)'.")
+        }
         do {
             try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)
         } catch {
-            throw MLKitError(.permissionDenied, "Cannot create the model cache \(cacheDirectory.path): \(error.localizedDescription)", underlying: error)
+            throw MLKitError(
+                .permissionDenied,
+                "Cannot create the model cache \(cacheDirectory.path): \(error.localizedDescription)", underlying: error
+            )
         }
         let target = cacheDirectory.appendingPathComponent(name)
         // Both digests are taken over the files' mappings: the model is never copied into memory.
-        if let cached = try? FileBytes(mapping: target.path, maxBytes: maxBytes), (try? SHA256.hex(cached)) == digest { return target }
+        if let cached = try? FileBytes(mapping: target.path, maxBytes: maxBytes), (try? SHA256.hex(cached)) == digest {
+            return target
+        }
         let part = cacheDirectory.appendingPathComponent(name + ".part")
         try fetch(url, into: part)
         let actual: String
@@ -60,7 +67,11 @@ public final class ModelDownloader: Sendable {
         }
         guard actual == digest else {
             try? FileManager.default.removeItem(at: part)
-            throw MLKitError(.modelHashMismatch, "The model downloaded from \(url.absoluteString) has sha256 \(actual), expected \(digest); it was discarded.")
+            throw MLKitError(
+                .modelHashMismatch,
+                "The model downloaded from \(url.absoluteString) has sha256 \(actual), expected \(digest); it was "
+                    + "discarded."
+            )
         }
         guard rename(part.path, target.path) == 0 else {
             throw MLKitError(.unknown, "Cannot move \(part.path) to \(target.path), errno=\(errno).")
@@ -74,7 +85,9 @@ public final class ModelDownloader: Sendable {
         let host = url.host?.lowercased() ?? ""
         let loopback = host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
         guard scheme == "https" || (scheme == "http" && loopback) else {
-            throw MLKitError(.invalidArgument, "Models are downloaded over https (plain http only from this machine), got \(url.absoluteString).")
+            throw MLKitError(
+                .invalidArgument,
+                "Models are downloaded over https (plain http only from this machine), got \(url.absoluteString).")
         }
     }
 
@@ -91,7 +104,9 @@ public final class ModelDownloader: Sendable {
         session.dataTask(with: request).resume()
         sink.done.wait()
         if let error = sink.failure { throw error }
-        guard let status = sink.status else { throw MLKitError(.networkIssue, "No response from \(url.absoluteString).") }
+        guard let status = sink.status else {
+            throw MLKitError(.networkIssue, "No response from \(url.absoluteString).")
+        }
         switch status {
         case 200, 206: return
         case 404: throw MLKitError(.notFound, "No model at \(url.absoluteString) (HTTP 404).")

@@ -25,6 +25,8 @@ public final class Object: NSObject, Sendable {
 
     public override var description: String {
         let id = trackingID.map { "#\($0) " } ?? ""
-        return "\(id)(\(frame.origin.x), \(frame.origin.y), \(frame.size.width), \(frame.size.height)) \(labels.map(\.description).joined(separator: ", "))"
+        return
+            "\(id)(\(frame.origin.x), \(frame.origin.y), \(frame.size.width), \(frame.size.height)) "
+            + "\(labels.map(\.description).joined(separator: ", "))"
     }
 }

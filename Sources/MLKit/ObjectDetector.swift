@@ -26,7 +26,9 @@ public final class ObjectDetector: NSObject, Sendable {
     }
 
     /// A detector for `options` (read once). Never fails: unusable models make every call fail with ``modelError``.
-    public static func objectDetector(options: CustomObjectDetectorOptions) -> ObjectDetector { ObjectDetector(options: options) }
+    public static func objectDetector(options: CustomObjectDetectorOptions) -> ObjectDetector {
+        ObjectDetector(options: options)
+    }
 
     static let failure = "Failed to initialize detector."
 
@@ -48,15 +50,18 @@ public final class ObjectDetector: NSObject, Sendable {
         let pixels = try image.storedPixels()
         let found = try state.withLock { state in
             do {
-                let objects = try state.session.process(pixels, orientation: image.orientation.imaging, timestampMs: image.resolvedTimestampMs)
+                let objects = try state.session.process(
+                    pixels, orientation: image.orientation.imaging, timestampMs: image.resolvedTimestampMs)
                 state.last = (image, pixels.width, pixels.height)
                 return objects
             } catch let e as VisionCoreError { throw MLKitError(e) }
         }
         return found.map { o in
             Object(
-                frame: image.frame(o.box, width: pixels.width, height: pixels.height), trackingID: o.trackingID.map { NSNumber(value: $0) },
-                labels: o.labels.map { ObjectLabel(text: $0.categoryName ?? "", confidence: $0.score, index: $0.index) })
+                frame: image.frame(o.box, width: pixels.width, height: pixels.height),
+                trackingID: o.trackingID.map { NSNumber(value: $0) },
+                labels: o.labels.map { ObjectLabel(text: $0.categoryName ?? "", confidence: $0.score, index: $0.index) }
+            )
         }
     }
 
@@ -82,7 +87,8 @@ public final class ObjectDetector: NSObject, Sendable {
         state?.withLock { state in
             guard let last = state.last else { return [] }
             return state.session.lastLocalized.map {
-                LocalizedObject(box: last.contents.frame($0.box, width: last.width, height: last.height), score: $0.score)
+                LocalizedObject(
+                    box: last.contents.frame($0.box, width: last.width, height: last.height), score: $0.score)
             }
         } ?? []
     }

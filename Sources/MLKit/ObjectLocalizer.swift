@@ -13,16 +13,20 @@ enum ObjectLocalizer {
     }
 
     /// Loads `path` (nil: the shipped model), keeping boxes scored at least `minimumScore`.
-    static func load(path: String?, minimumScore: Float, threads: Int, failure: String) throws -> ClassAgnosticLocalizer {
+    static func load(path: String?, minimumScore: Float, threads: Int, failure: String) throws -> ClassAgnosticLocalizer
+    {
         guard let file = path ?? bundledModelPath else {
             throw MLKitError(
                 .notFound,
-                "\(failure) The built-in object localizer (\(bundledModelName).tflite) is missing from the package's resources; set localizerModel to a detector model."
+                "\(failure) The built-in object localizer (\(bundledModelName).tflite) is missing from the package's "
+                    + "resources; set localizerModel to a detector model."
             )
         }
         do {
             let options = DetectorOptions(displayNamesLocale: "en", maxResults: -1, scoreThreshold: minimumScore)
-            return ClassAgnosticLocalizer(engine: try ObjectDetectionEngine(resources: try ModelResources(path: file), options: options, threads: threads))
+            return ClassAgnosticLocalizer(
+                engine: try ObjectDetectionEngine(
+                    resources: try ModelResources(path: file), options: options, threads: threads))
         } catch let e as VisionCoreError {
             throw MLKitError(e, prefix: "\(failure) Localizer model \(file):")
         }

@@ -5,6 +5,7 @@ public struct ObjectTrackerOptions: Equatable, Sendable {
     /// The core tracker's options these stand for.
     var core = TrackerOptions()
 
+    /// ML Kit's defaults.
     public init() {}
 
     /// Detections at or above this score take part in the first association stage (default 0.35).

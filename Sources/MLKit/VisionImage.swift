@@ -32,7 +32,9 @@ public final class VisionImage: NSObject {
 
     /// What the image holds now, as a value that can cross threads: ``process`` calls take it when
     /// they are made, so the image may be changed or reused once they return.
-    var contents: Contents { Contents(image: image, buffer: buffer, orientation: orientation, timestampMs: timestampMs) }
+    var contents: Contents {
+        Contents(image: image, buffer: buffer, orientation: orientation, timestampMs: timestampMs)
+    }
 
     /// A ``VisionImage``'s source, orientation and timestamp at one moment.
     struct Contents: Sendable {
@@ -44,7 +46,9 @@ public final class VisionImage: NSObject {
         /// A box in the stored pixels (`width`×`height`) as ML Kit reports it: in the picture as
         /// shown for a `UIImage`, as stored for a buffer.
         func frame(_ box: TrackBox, width: Int, height: Int) -> CGRect {
-            let b = buffer == nil ? box.shown(storedWidth: width, storedHeight: height, orientation: orientation.imaging) : box
+            let b =
+                buffer == nil
+                ? box.shown(storedWidth: width, storedHeight: height, orientation: orientation.imaging) : box
             return CGRect(x: b.x, y: b.y, width: b.width, height: b.height)
         }
 
@@ -53,17 +57,28 @@ public final class VisionImage: NSObject {
             if let image { return image.bitmap }
             guard let buffer, CMSampleBufferIsValid(buffer), let pixels = CMSampleBufferGetImageBuffer(buffer) else {
                 throw MLKitError(
-                    .invalidArgument, "The sample buffer holds no image; VisionImage(buffer:) takes camera frames (CMSampleBuffer with a CVPixelBuffer).")
+                    .invalidArgument,
+                    "The sample buffer holds no image; VisionImage(buffer:) takes camera frames (CMSampleBuffer with "
+                        + "a CVPixelBuffer)."
+                )
             }
             let format = CVPixelBufferGetPixelFormatType(pixels)
-            guard [kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange].contains(format)
+            guard
+                [
+                    kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
+                    kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange,
+                ].contains(format)
             else {
                 throw MLKitError(
                     .invalidArgument,
-                    "Unsupported pixel format \(String(format: "0x%08x", format)); VisionImage(buffer:) takes kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange or kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange."
+                    "Unsupported pixel format \(String(format: "0x%08x", format)); VisionImage(buffer:) takes "
+                        + "kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange or "
+                        + "kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange."
                 )
             }
-            do { return try pixels.straightBitmap() } catch let e as ImagingError { throw MLKitError(.invalidArgument, e.message, underlying: e) }
+            do { return try pixels.straightBitmap() } catch let e as ImagingError {
+                throw MLKitError(.invalidArgument, e.message, underlying: e)
+            }
         }
 
         /// The frame's time in milliseconds, if it has one: ``timestampMs``, else a valid sample

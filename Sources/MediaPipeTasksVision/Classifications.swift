@@ -23,7 +23,8 @@ public final class Classifications: NSObject, Sendable {
     }
 
     convenience init(_ head: HeadClassification) {
-        self.init(headIndex: head.headIndex, headName: head.headName, categories: head.categories.map(ResultCategory.init))
+        self.init(
+            headIndex: head.headIndex, headName: head.headName, categories: head.categories.map(ResultCategory.init))
     }
 
     /// Same head and categories (an extension: iOS compares identity).

@@ -23,7 +23,9 @@ public final class Detection: NSObject, Sendable {
             boundingBox: CGRect(x: box.x, y: box.y, width: box.width, height: box.height),
             keypoints: box.keypoints.isEmpty
                 ? nil
-                : box.keypoints.map { NormalizedKeypoint(location: CGPoint(x: CGFloat($0.x), y: CGFloat($0.y)), label: nil, score: 0) })
+                : box.keypoints.map {
+                    NormalizedKeypoint(location: CGPoint(x: CGFloat($0.x), y: CGFloat($0.y)), label: nil, score: 0)
+                })
     }
 
     /// Same categories, box and keypoints (an extension: iOS compares identity).
@@ -33,5 +35,7 @@ public final class Detection: NSObject, Sendable {
     }
 
     /// A hash consistent with ``isEqual(_:)``.
-    public override var hash: Int { categories.count.hashValue ^ boundingBox.origin.x.hashValue ^ boundingBox.origin.y.hashValue }
+    public override var hash: Int {
+        categories.count.hashValue ^ boundingBox.origin.x.hashValue ^ boundingBox.origin.y.hashValue
+    }
 }

@@ -6,7 +6,9 @@ import VisionCore
 public final class ImageClassifier: NSObject, Sendable {
     private let engine: ImageClassificationEngine
     /// The model's input size (width, height), for fast decoding.
-    package var modelInputSize: (width: Int, height: Int) { (engine.inference.spec.width, engine.inference.spec.height) }
+    package var modelInputSize: (width: Int, height: Int) {
+        (engine.inference.spec.width, engine.inference.spec.height)
+    }
     private let runner: VisionTaskRunner<[Classifications], ImageClassifierResult>
 
     /// A classifier with default options for the model at `modelPath`.
@@ -20,12 +22,15 @@ public final class ImageClassifier: NSObject, Sendable {
     /// file, input tensor, options, outputs and their metadata.
     public init(options: ImageClassifierOptions) throws {
         let delegate = options.imageClassifierLiveStreamDelegate
-        runner = try VisionTaskRunner(mode: options.runningMode, delegate: delegate, asyncResults: options.deliversLiveStreamResultsAsynchronously)
+        runner = try VisionTaskRunner(
+            mode: options.runningMode, delegate: delegate, asyncResults: options.deliversLiveStreamResultsAsynchronously
+        )
         try options.validate()
         let classifierOptions = options.resultOptions
         let base = options.baseOptions
         engine = try TasksError.wrap {
-            try ImageClassificationEngine(resources: try base.modelResources(), options: classifierOptions, threads: base.numThreads)
+            try ImageClassificationEngine(
+                resources: try base.modelResources(), options: classifierOptions, threads: base.numThreads)
         }
         super.init()
         runner.startLiveStream(
@@ -35,7 +40,8 @@ public final class ImageClassifier: NSObject, Sendable {
             }, result: { Self.result($0, $1) },
             notify: { [weak self] delegate, result, timestamp, error in
                 guard let self else { return }
-                delegate.imageClassifier(self, didFinishClassification: result, timestampInMilliseconds: timestamp, error: error)
+                delegate.imageClassifier(
+                    self, didFinishClassification: result, timestampInMilliseconds: timestamp, error: error)
             })
     }
 
@@ -48,13 +54,16 @@ public final class ImageClassifier: NSObject, Sendable {
     /// Live stream: waits until every accepted frame has been processed and delivered (an extension).
     public func waitUntilIdle() { runner.waitUntilIdle() }
 
-    /// Live stream: the results of ``classifyAsync(image:timestampInMilliseconds:)`` as an async sequence (a Linux extension, beside the
+    /// Live stream: the results of ``classifyAsync(image:timestampInMilliseconds:)`` as an async sequence (a Linux
+    /// extension, beside the
     /// delegate; with ``VisionTaskOptions/deliversLiveStreamResultsAsynchronously`` no delegate is
     /// needed). Each processed frame's result — or the error processing it raised — arrives in
     /// timestamp order, from the frames delivered after the sequence was made; nothing is dropped
     /// after MediaPipe's own flow control. The sequence ends with ``finishLiveStreamResults()`` or
     /// when the task is released. Throws MediaPipe's wrong-mode error outside live-stream mode.
-    public func liveStreamResults() throws -> AsyncStream<Result<ImageClassifierResult, any Error>> { try runner.liveStreamResults() }
+    public func liveStreamResults() throws -> AsyncStream<Result<ImageClassifierResult, any Error>> {
+        try runner.liveStreamResults()
+    }
 
     /// Live stream: waits until every accepted frame has been delivered, then ends every sequence
     /// made by ``liveStreamResults()`` so far (an extension). Frames can still be sent afterwards, to
@@ -76,12 +85,19 @@ public final class ImageClassifier: NSObject, Sendable {
         if [left, top, right, bottom].contains(where: \.isNaN) {
             throw TasksError(code: .invalidArgumentError, message: "ROI contains NaN values.")
         }
-        return NormalizedRect(x: Double(roi.origin.x), y: Double(roi.origin.y), width: Double(roi.size.width), height: Double(roi.size.height))
+        return NormalizedRect(
+            x: Double(roi.origin.x), y: Double(roi.origin.y), width: Double(roi.size.width),
+            height: Double(roi.size.height))
     }
 
-    static func classifications(_ engine: ImageClassificationEngine, _ image: MPImage, _ region: NormalizedRect) throws -> [Classifications] {
+    static func classifications(
+        _ engine: ImageClassificationEngine, _ image: MPImage, _ region: NormalizedRect
+    ) throws -> [Classifications] {
         try image.checkTaskFormat()
-        return try TasksError.wrap { try engine.classify(image.bitmap, orientation: image.orientation.imaging, region: region).map(Classifications.init) }
+        return try TasksError.wrap {
+            try engine.classify(image.bitmap, orientation: image.orientation.imaging, region: region).map(
+                Classifications.init)
+        }
     }
 
     /// The task result for `heads` at `timestamp`: MediaPipe puts the input's timestamp in both the
@@ -99,7 +115,9 @@ public final class ImageClassifier: NSObject, Sendable {
 
     /// Classifies `regionOfInterest` (normalized, in the unrotated picture) of a single picture (image mode).
     public func classify(image: MPImage, regionOfInterest: CGRect) throws -> ImageClassifierResult {
-        let (heads, timestamp) = try runner.image(image) { try Self.classifications(engine, image, try Self.region(regionOfInterest)) }
+        let (heads, timestamp) = try runner.image(image) {
+            try Self.classifications(engine, image, try Self.region(regionOfInterest))
+        }
         return Self.result(heads, timestamp)
     }
 
@@ -109,7 +127,9 @@ public final class ImageClassifier: NSObject, Sendable {
     }
 
     /// Classifies a region of a video frame (video mode).
-    public func classify(videoFrame image: MPImage, timestampInMilliseconds: Int, regionOfInterest: CGRect) throws -> ImageClassifierResult {
+    public func classify(
+        videoFrame image: MPImage, timestampInMilliseconds: Int, regionOfInterest: CGRect
+    ) throws -> ImageClassifierResult {
         let heads = try runner.video(image, timestamp: timestampInMilliseconds) {
             try Self.classifications(engine, image, try Self.region(regionOfInterest))
         }

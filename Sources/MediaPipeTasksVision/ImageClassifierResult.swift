@@ -1,7 +1,7 @@
 import Foundation
 
-/// What the image classifier found in one picture or frame (`MPPImageClassifierResult`), a ``TaskResult``.
 // @unchecked Sendable: restated from ``TaskResult``; immutable (`let`s of Sendable types).
+/// What the image classifier found in one picture or frame (`MPPImageClassifierResult`), a ``TaskResult``.
 public final class ImageClassifierResult: TaskResult, @unchecked Sendable {
     /// The classifications of every head.
     public let classificationResult: ClassificationResult

@@ -35,7 +35,8 @@ public final class MPImage: NSObject, Sendable {
 
     private init(
         bitmap: Bitmap, orientation: UIImage.Orientation, source: MPImageSourceType,
-        image: UIImage?, pixelBuffer: CVPixelBuffer?, sampleBuffer: CMSampleBuffer?, fileSize: (width: Int, height: Int)? = nil
+        image: UIImage?, pixelBuffer: CVPixelBuffer?, sampleBuffer: CMSampleBuffer?,
+        fileSize: (width: Int, height: Int)? = nil
     ) {
         self.bitmap = bitmap
         self.fileSize = fileSize
@@ -55,7 +56,9 @@ public final class MPImage: NSObject, Sendable {
     /// An image from a `UIImage`, shown with `orientation` (the `UIImage`'s own is ignored).
     public convenience init(uiImage: UIImage?, orientation: UIImage.Orientation) throws {
         guard let uiImage else { throw TasksError(code: .invalidArgumentError, message: "Image cannot be nil.") }
-        self.init(bitmap: uiImage.bitmap, orientation: orientation, source: .image, image: uiImage, pixelBuffer: nil, sampleBuffer: nil)
+        self.init(
+            bitmap: uiImage.bitmap, orientation: orientation, source: .image, image: uiImage, pixelBuffer: nil,
+            sampleBuffer: nil)
     }
 
     /// An image from a pixel buffer, shown upright.
@@ -65,7 +68,9 @@ public final class MPImage: NSObject, Sendable {
 
     /// An image from a pixel buffer (BGRA, RGBA or NV12), shown with `orientation`.
     public convenience init(pixelBuffer: CVPixelBuffer?, orientation: UIImage.Orientation) throws {
-        guard let pixelBuffer else { throw TasksError(code: .invalidArgumentError, message: "Pixel Buffer cannot be nil.") }
+        guard let pixelBuffer else {
+            throw TasksError(code: .invalidArgumentError, message: "Pixel Buffer cannot be nil.")
+        }
         self.init(
             bitmap: try Self.taskPixels(pixelBuffer), orientation: orientation, source: .pixelBuffer, image: nil,
             pixelBuffer: pixelBuffer, sampleBuffer: nil)
@@ -92,8 +97,12 @@ public final class MPImage: NSObject, Sendable {
     }
 
     /// Wraps decoded or raw pixels (a Linux entry point).
-    package convenience init(bitmap: Bitmap, orientation: UIImage.Orientation = .up, fileSize: (width: Int, height: Int)? = nil) {
-        self.init(bitmap: bitmap, orientation: orientation, source: .image, image: nil, pixelBuffer: nil, sampleBuffer: nil, fileSize: fileSize)
+    package convenience init(
+        bitmap: Bitmap, orientation: UIImage.Orientation = .up, fileSize: (width: Int, height: Int)? = nil
+    ) {
+        self.init(
+            bitmap: bitmap, orientation: orientation, source: .image, image: nil, pixelBuffer: nil, sampleBuffer: nil,
+            fileSize: fileSize)
     }
 
     /// Decodes a JPEG or PNG file (a Linux entry point). The EXIF orientation is used unless
@@ -107,22 +116,31 @@ public final class MPImage: NSObject, Sendable {
     /// libjpeg-turbo decodes it at the smallest DCT scale (1/8, 1/4, 1/2) that keeps at least
     /// `minimumSize` pixels, with its own IDCT, upsampling and colour conversion — not MediaPipe's
     /// pixels, so scores move slightly (README, "Fast decoding"). ``width``, ``height`` and the tasks'
-    /// boxes stay in the file's own pixels. PNGs, CMYK JPEGs and JPEGs not at least twice the size decode exactly, as ``init(contentsOfFile:orientation:)``.
-    public convenience init(contentsOfFile path: String, orientation: UIImage.Orientation? = nil, fastDecodeFor minimumSize: CGSize) throws {
+    /// boxes stay in the file's own pixels. PNGs, CMYK JPEGs and JPEGs not at least twice the size decode exactly, as
+    /// ``init(contentsOfFile:orientation:)``.
+    public convenience init(
+        contentsOfFile path: String, orientation: UIImage.Orientation? = nil, fastDecodeFor minimumSize: CGSize
+    ) throws {
         let decoded = try Self.decodeFile {
-            try ImageDecoder.decode(contentsOfFile: path, reducedTo: (Int(minimumSize.width.rounded(.up)), Int(minimumSize.height.rounded(.up))))
+            try ImageDecoder.decode(
+                contentsOfFile: path,
+                reducedTo: (Int(minimumSize.width.rounded(.up)), Int(minimumSize.height.rounded(.up))))
         }
         self.init(
-            bitmap: decoded.bitmap, orientation: orientation ?? UIImage.Orientation(decoded.orientation), source: .image, image: nil, pixelBuffer: nil,
+            bitmap: decoded.bitmap, orientation: orientation ?? UIImage.Orientation(decoded.orientation),
+            source: .image, image: nil, pixelBuffer: nil,
             sampleBuffer: nil, fileSize: decoded.scale == 1 ? nil : (decoded.fileWidth, decoded.fileHeight))
     }
 
     /// An image from a JPEG or PNG file, its JPEG pixels from `jpegDecoding`'s decoder (an extension:
     /// `.openCV` gives the pixels Ultralytics' `predict` sees, for YOLO results equal to its own).
-    public convenience init(contentsOfFile path: String, orientation: UIImage.Orientation? = nil, jpegDecoding: JPEGDecoding) throws {
+    public convenience init(
+        contentsOfFile path: String, orientation: UIImage.Orientation? = nil, jpegDecoding: JPEGDecoding
+    ) throws {
         let decoded = try Self.decodeFile { try ImageDecoder.decode(contentsOfFile: path, jpeg: jpegDecoding.pixels) }
         self.init(
-            bitmap: decoded.bitmap, orientation: orientation ?? UIImage.Orientation(decoded.orientation), source: .image, image: nil, pixelBuffer: nil,
+            bitmap: decoded.bitmap, orientation: orientation ?? UIImage.Orientation(decoded.orientation),
+            source: .image, image: nil, pixelBuffer: nil,
             sampleBuffer: nil, fileSize: decoded.scale == 1 ? nil : (decoded.fileWidth, decoded.fileHeight))
     }
 

@@ -23,5 +23,7 @@ public final class NormalizedKeypoint: NSObject, Sendable {
     }
 
     /// A hash of the location, score and label, as iOS's.
-    public override var hash: Int { location.x.hashValue ^ location.y.hashValue ^ score.hashValue ^ (label?.hashValue ?? 0) }
+    public override var hash: Int {
+        location.x.hashValue ^ location.y.hashValue ^ score.hashValue ^ (label?.hashValue ?? 0)
+    }
 }

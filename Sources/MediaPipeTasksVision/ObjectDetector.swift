@@ -6,7 +6,9 @@ import VisionCore
 public final class ObjectDetector: NSObject, Sendable {
     private let engine: ObjectDetectionEngine
     /// The model's input size (width, height), for fast decoding.
-    package var modelInputSize: (width: Int, height: Int) { (engine.inference.spec.width, engine.inference.spec.height) }
+    package var modelInputSize: (width: Int, height: Int) {
+        (engine.inference.spec.width, engine.inference.spec.height)
+    }
     /// The JPEG pixels the model's reference sees (its head says): MediaPipe's decoder, or OpenCV's for
     /// YOLO models (Ultralytics' `predict` reads pictures with `cv2.imread`).
     package var preferredJPEGDecoding: JPEGDecoding { JPEGDecoding(engine.head.preferredJPEG) }
@@ -28,13 +30,16 @@ public final class ObjectDetector: NSObject, Sendable {
     /// kind, model file, options, metadata, input tensor, outputs.
     public init(options: ObjectDetectorOptions) throws {
         let delegate = options.objectDetectorLiveStreamDelegate
-        runner = try VisionTaskRunner(mode: options.runningMode, delegate: delegate, asyncResults: options.deliversLiveStreamResultsAsynchronously)
+        runner = try VisionTaskRunner(
+            mode: options.runningMode, delegate: delegate, asyncResults: options.deliversLiveStreamResultsAsynchronously
+        )
         try options.validate()
         let detectorOptions = options.resultOptions
         let base = options.baseOptions
         let yolo = options.yolo.decoding
         engine = try TasksError.wrap {
-            try ObjectDetectionEngine(resources: try base.modelResources(), options: detectorOptions, threads: base.numThreads, yolo: yolo)
+            try ObjectDetectionEngine(
+                resources: try base.modelResources(), options: detectorOptions, threads: base.numThreads, yolo: yolo)
         }
         super.init()
         runner.startLiveStream(
@@ -44,7 +49,8 @@ public final class ObjectDetector: NSObject, Sendable {
             }, result: { ObjectDetectorResult(detections: $0, timestampInMilliseconds: $1) },
             notify: { [weak self] delegate, result, timestamp, error in
                 guard let self else { return }
-                delegate.objectDetector(self, didFinishDetection: result, timestampInMilliseconds: timestamp, error: error)
+                delegate.objectDetector(
+                    self, didFinishDetection: result, timestampInMilliseconds: timestamp, error: error)
             })
     }
 
@@ -57,13 +63,16 @@ public final class ObjectDetector: NSObject, Sendable {
     /// Live stream: waits until every accepted frame has been processed and delivered (an extension).
     public func waitUntilIdle() { runner.waitUntilIdle() }
 
-    /// Live stream: the results of ``detectAsync(image:timestampInMilliseconds:)`` as an async sequence (a Linux extension, beside the
+    /// Live stream: the results of ``detectAsync(image:timestampInMilliseconds:)`` as an async sequence (a Linux
+    /// extension, beside the
     /// delegate; with ``VisionTaskOptions/deliversLiveStreamResultsAsynchronously`` no delegate is
     /// needed). Each processed frame's result — or the error processing it raised — arrives in
     /// timestamp order, from the frames delivered after the sequence was made; nothing is dropped
     /// after MediaPipe's own flow control. The sequence ends with ``finishLiveStreamResults()`` or
     /// when the task is released. Throws MediaPipe's wrong-mode error outside live-stream mode.
-    public func liveStreamResults() throws -> AsyncStream<Result<ObjectDetectorResult, any Error>> { try runner.liveStreamResults() }
+    public func liveStreamResults() throws -> AsyncStream<Result<ObjectDetectorResult, any Error>> {
+        try runner.liveStreamResults()
+    }
 
     /// Live stream: waits until every accepted frame has been delivered, then ends every sequence
     /// made by ``liveStreamResults()`` so far (an extension). Frames can still be sent afterwards, to
@@ -72,7 +81,10 @@ public final class ObjectDetector: NSObject, Sendable {
 
     static func detections(_ engine: ObjectDetectionEngine, _ image: MPImage) throws -> [Detection] {
         try image.checkTaskFormat()
-        return try TasksError.wrap { try engine.detect(image.bitmap, orientation: image.orientation.imaging, size: image.fileSize).map(Detection.init) }
+        return try TasksError.wrap {
+            try engine.detect(image.bitmap, orientation: image.orientation.imaging, size: image.fileSize).map(
+                Detection.init)
+        }
     }
 
     /// Detects objects in a single picture (image mode).
@@ -83,7 +95,9 @@ public final class ObjectDetector: NSObject, Sendable {
 
     /// Detects objects in a video frame (video mode). Timestamps must increase strictly.
     public func detect(videoFrame image: MPImage, timestampInMilliseconds: Int) throws -> ObjectDetectorResult {
-        let detections = try runner.video(image, timestamp: timestampInMilliseconds) { try Self.detections(engine, image) }
+        let detections = try runner.video(image, timestamp: timestampInMilliseconds) {
+            try Self.detections(engine, image)
+        }
         return ObjectDetectorResult(detections: detections, timestampInMilliseconds: timestampInMilliseconds)
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
-/// What the object detector found in one picture or frame (`MPPObjectDetectorResult`), a ``TaskResult``.
 // @unchecked Sendable: restated from ``TaskResult``; immutable (`let`s of Sendable types).
+/// What the object detector found in one picture or frame (`MPPObjectDetectorResult`), a ``TaskResult``.
 public final class ObjectDetectorResult: TaskResult, @unchecked Sendable {
     /// The objects found, in the model's order (highest score first for SSD models).
     public let detections: [Detection]
@@ -27,7 +27,10 @@ public final class ObjectDetectorResult: TaskResult, @unchecked Sendable {
         for (i, d) in detections.enumerated() {
             let b = d.boundingBox
             lines.append(" Detection #\(i):")
-            lines.append("  Box: (x: \(Int(b.origin.x)), y: \(Int(b.origin.y)), w: \(Int(b.size.width)), h: \(Int(b.size.height)))")
+            lines.append(
+                "  Box: (x: \(Int(b.origin.x)), y: \(Int(b.origin.y)), w: \(Int(b.size.width)), h: "
+                    + "\(Int(b.size.height)))"
+            )
             lines.append("  Categories:")
             for c in d.categories {
                 lines.append("   index : \(c.index)")

@@ -35,6 +35,7 @@ public final class ResultCategory: NSObject, Sendable {
 
     /// `index score categoryName displayName`, for debugging.
     public override var description: String {
-        "ResultCategory(index: \(index), score: \(score), categoryName: \(categoryName ?? "nil"), displayName: \(displayName ?? "nil"))"
+        "ResultCategory(index: \(index), score: \(score), categoryName: \(categoryName ?? "nil"), displayName: "
+            + "\(displayName ?? "nil"))"
     }
 }

@@ -1,10 +1,10 @@
 import Foundation
 import VisionCore
 
+// @unchecked Sendable: restated from `NSError`; immutable (`let`s of Sendable types).
 /// The error MediaPipe tasks throw: an `NSError` in domain `com.google.mediapipe.tasks` with a
 /// ``TasksErrorCode`` and MediaPipe's message, so iOS code that catches `let error as NSError` and
 /// reads `domain`, `code` and `localizedDescription` works unchanged.
-// @unchecked Sendable: restated from `NSError`; immutable (`let`s of Sendable types).
 public final class TasksError: NSError, @unchecked Sendable {
     /// `MPPTasksErrorDomain`.
     public static let domain = "com.google.mediapipe.tasks"
@@ -31,7 +31,9 @@ public final class TasksError: NSError, @unchecked Sendable {
     public required init?(coder: NSCoder) { nil }
 
     convenience init(_ core: VisionCoreError) {
-        self.init(code: TasksErrorCode(rawValue: UInt(core.code.rawValue)) ?? .unknownError, message: core.description, underlying: core)
+        self.init(
+            code: TasksErrorCode(rawValue: UInt(core.code.rawValue)) ?? .unknownError, message: core.description,
+            underlying: core)
     }
 
     /// Runs `body`, turning core errors into ``TasksError``.

@@ -55,7 +55,9 @@ open class VisionTaskOptions: TaskOptions {
         }
         let threads = baseOptions.numThreads
         guard (1...BaseOptions.maxThreads).contains(threads) else {
-            throw TasksError(code: .invalidArgumentError, message: "numThreads must be between 1 and \(BaseOptions.maxThreads), got \(threads).")
+            throw TasksError(
+                code: .invalidArgumentError,
+                message: "numThreads must be between 1 and \(BaseOptions.maxThreads), got \(threads).")
         }
     }
 

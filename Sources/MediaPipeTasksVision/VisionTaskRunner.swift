@@ -28,13 +28,15 @@ final class VisionTaskRunner<Output: Sendable, Delivered: Sendable>: Sendable {
             throw TasksError(
                 code: .invalidArgumentError,
                 message:
-                    "The vision task is in live stream mode. An object must be set as the delegate of the task in its options to ensure asynchronous delivery of results."
+                    "The vision task is in live stream mode. An object must be set as the delegate of the task in its "
+                    + "options to ensure asynchronous delivery of results."
             )
         }
         if mode != .liveStream && hasDelegate {
             throw TasksError(
                 code: .invalidArgumentError,
-                message: "The vision task is in image or video mode. The delegate must not be set in the task's options.")
+                message:
+                    "The vision task is in image or video mode. The delegate must not be set in the task's options.")
         }
         self.mode = mode
         self.delegate = DelegateReference(delegate)
@@ -44,12 +46,15 @@ final class VisionTaskRunner<Output: Sendable, Delivered: Sendable>: Sendable {
     /// result (`result`), handed to the delegate through `notify` (MediaPipe's arguments: the result
     /// or nil, the timestamp or `Int.min`, the error), then to every async sequence.
     func startLiveStream<Delegate>(
-        label: String, delegate _: Delegate.Type, process: @escaping @Sendable (MPImage, NormalizedRect) throws -> Output,
+        label: String, delegate _: Delegate.Type,
+        process: @escaping @Sendable (MPImage, NormalizedRect) throws -> Output,
         result: @escaping @Sendable (Output, Int) -> Delivered,
         notify: @escaping @Sendable (Delegate, Delivered?, Int, (any Error)?) -> Void
     ) {
         guard mode == .liveStream else { return }
-        let live = LiveStreamRunner<(MPImage, NormalizedRect), Output>(label: label, process: { try process($0.0, $0.1) }) {
+        let live = LiveStreamRunner<(MPImage, NormalizedRect), Output>(
+            label: label, process: { try process($0.0, $0.1) }
+        ) {
             [delegate, streams] output, timestamp in
             let delivered = output.map { result($0, timestamp) }
             if let target = delegate.delegate(as: Delegate.self) {
@@ -93,14 +98,19 @@ final class VisionTaskRunner<Output: Sendable, Delivered: Sendable>: Sendable {
             throw TasksError(
                 code: .invalidArgumentError,
                 message:
-                    "Unsupported UIImageOrientation. `imageOrientation` cannot be equal to any of the mirrored orientations (`UIImageOrientationUpMirrored`,`UIImageOrientationDownMirrored`,`UIImageOrientationLeftMirrored`,`UIImageOrientationRightMirrored`)"
+                    "Unsupported UIImageOrientation. `imageOrientation` cannot be equal to any of the mirrored "
+                    + "orientations "
+                    + "(`UIImageOrientationUpMirrored`,`UIImageOrientationDownMirrored`,"
+                    + "`UIImageOrientationLeftMirrored`,`UIImageOrientationRightMirrored`)"
             )
         }
     }
 
     private static func checkTimestamp(_ timestamp: Int, after last: Int?) throws {
         if let last, timestamp <= last {
-            throw TasksError(code: .invalidArgumentError, message: "INVALID_ARGUMENT: Input timestamp must be monotonically increasing.")
+            throw TasksError(
+                code: .invalidArgumentError,
+                message: "INVALID_ARGUMENT: Input timestamp must be monotonically increasing.")
         }
     }
 

@@ -57,6 +57,7 @@ public struct YOLOOptions: Equatable, Sendable {
         }
         let units: YOLODecoding.BoxUnits? = boxUnits.map { $0 == .normalized ? .normalized : .pixels }
         return YOLODecoding(
-            head: override, classAgnostic: classAgnostic, iouThreshold: iouThreshold, maxDetections: maxDetections, boxUnits: units)
+            head: override, classAgnostic: classAgnostic, iouThreshold: iouThreshold, maxDetections: maxDetections,
+            boxUnits: units)
     }
 }

@@ -39,7 +39,9 @@ package struct TFLiteModelError: Error, Equatable, Sendable, CustomStringConvert
         self.underlying = underlying
     }
 
-    package static func == (a: TFLiteModelError, b: TFLiteModelError) -> Bool { a.code == b.code && a.message == b.message }
+    package static func == (a: TFLiteModelError, b: TFLiteModelError) -> Bool {
+        a.code == b.code && a.message == b.message
+    }
 
     package var description: String { message }
 }

@@ -1,14 +1,14 @@
 import Foundation
 import Imaging
 
-/// A Linux stand-in for Core Video's `CVPixelBuffer`: a frame in BGRA, RGBA, NV12 (bi-planar 4:2:0)
-/// or one-component 32-bit float layout, in memory it owns, with row strides, as a camera or video
-/// decoder hands it over. Create one with ``CVPixelBufferCreate(_:_:_:_:_:_:)`` and fill it through
-/// ``CVPixelBufferGetBaseAddress(_:)`` between lock and unlock, as on iOS, or wrap bytes you have.
 // @unchecked Sendable: the size, format and planes are immutable; the lock count and the cached
 // copy are read and written only under `lock`; the pixel memory is written only by its owner between
 // `CVPixelBufferLockBaseAddress` and `CVPixelBufferUnlockBaseAddress` — Core Video's own contract —
 // and a lock drops the cached copy, so readers never see a half-written frame through it.
+/// A Linux stand-in for Core Video's `CVPixelBuffer`: a frame in BGRA, RGBA, NV12 (bi-planar 4:2:0)
+/// or one-component 32-bit float layout, in memory it owns, with row strides, as a camera or video
+/// decoder hands it over. Create one with ``CVPixelBufferCreate(_:_:_:_:_:_:)`` and fill it through
+/// ``CVPixelBufferGetBaseAddress(_:)`` between lock and unlock, as on iOS, or wrap bytes you have.
 public final class CVPixelBuffer: @unchecked Sendable {
     /// One plane of the buffer: where it starts, its stride and its size in samples.
     struct Plane {
@@ -58,7 +58,9 @@ public final class CVPixelBuffer: @unchecked Sendable {
     /// A zero-filled buffer with rows padded to 64 bytes, as `CVPixelBufferCreate` makes it; nil for
     /// an unknown format or a size outside 1…32768 (odd sizes are refused for NV12).
     static func make(width: Int, height: Int, pixelFormatType: OSType) -> CVPixelBuffer? {
-        guard let bpp = bytesPerPixel(pixelFormatType), (1...32768).contains(width), (1...32768).contains(height) else { return nil }
+        guard let bpp = bytesPerPixel(pixelFormatType), (1...32768).contains(width), (1...32768).contains(height) else {
+            return nil
+        }
         let stride = (width * bpp + 63) / 64 * 64
         if bpp == 1 {
             guard width % 2 == 0, height % 2 == 0 else { return nil }
@@ -83,11 +85,14 @@ public final class CVPixelBuffer: @unchecked Sendable {
         switch pixelFormatType {
         case kCVPixelFormatType_32BGRA: format = .bgra8
         case kCVPixelFormatType_32RGBA, kCVPixelFormatType_OneComponent32Float: format = .rgba8  // 4 bytes a pixel
-        case kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange: format = .nv12
+        case kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange:
+            format = .nv12
         default:
             throw ImagingError(
                 .invalidPixelData,
-                "Unsupported pixel format \(String(format: "0x%08x", pixelFormatType)); use 32BGRA, 32RGBA, 420YpCbCr8BiPlanar or OneComponent32Float.")
+                "Unsupported pixel format \(String(format: "0x%08x", pixelFormatType)); use 32BGRA, 32RGBA, "
+                    + "420YpCbCr8BiPlanar or OneComponent32Float."
+            )
         }
         // Validates sizes, strides and byte count.
         let source = try Bitmap(
@@ -96,7 +101,8 @@ public final class CVPixelBuffer: @unchecked Sendable {
         var planes = [Plane(offset: 0, bytesPerRow: source.bytesPerRow, width: width, height: height)]
         var size = source.bytesPerRow * height
         if format == .nv12 {
-            planes.append(Plane(offset: size, bytesPerRow: source.chromaBytesPerRow, width: width / 2, height: height / 2))
+            planes.append(
+                Plane(offset: size, bytesPerRow: source.chromaBytesPerRow, width: width / 2, height: height / 2))
             size += source.chromaBytesPerRow * height / 2
         }
         self.init(width: width, height: height, pixelFormatType: pixelFormatType, planes: planes, dataSize: size)
@@ -151,7 +157,9 @@ public final class CVPixelBuffer: @unchecked Sendable {
             return try Bitmap(width: width, height: height, format: .gray8, pixels: gray)
         }
         let bytes = [UInt8](UnsafeRawBufferPointer(start: storage, count: dataSize))
-        let format: PixelFormat = pixelFormatType == kCVPixelFormatType_32BGRA ? .bgra8 : pixelFormatType == kCVPixelFormatType_32RGBA ? .rgba8 : .nv12
+        let format: PixelFormat =
+            pixelFormatType == kCVPixelFormatType_32BGRA
+            ? .bgra8 : pixelFormatType == kCVPixelFormatType_32RGBA ? .rgba8 : .nv12
         return try Bitmap(
             width: width, height: height, format: format, pixels: bytes, bytesPerRow: planes[0].bytesPerRow,
             chromaOffset: isPlanar ? planes[1].offset : nil, chromaBytesPerRow: isPlanar ? planes[1].bytesPerRow : nil)

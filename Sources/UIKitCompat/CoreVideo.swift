@@ -39,7 +39,9 @@ public func CVPixelBufferCreate(
     _ pixelBufferAttributes: CFDictionary?, _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>
 ) -> CVReturn {
     guard CVPixelBuffer.bytesPerPixel(pixelFormatType) != nil else { return kCVReturnInvalidPixelFormat }
-    guard let buffer = CVPixelBuffer.make(width: width, height: height, pixelFormatType: pixelFormatType) else { return kCVReturnInvalidSize }
+    guard let buffer = CVPixelBuffer.make(width: width, height: height, pixelFormatType: pixelFormatType) else {
+        return kCVReturnInvalidSize
+    }
     pixelBufferOut.pointee = buffer
     return kCVReturnSuccess
 }
@@ -83,8 +85,14 @@ public func CVPixelBufferGetBaseAddressOfPlane(_ buffer: CVPixelBuffer, _ planeI
     plane(buffer, planeIndex).map { buffer.storage + $0.offset }
 }
 /// `CVPixelBufferGetBytesPerRowOfPlane`: 0 when the plane does not exist.
-public func CVPixelBufferGetBytesPerRowOfPlane(_ buffer: CVPixelBuffer, _ planeIndex: Int) -> Int { plane(buffer, planeIndex)?.bytesPerRow ?? 0 }
+public func CVPixelBufferGetBytesPerRowOfPlane(_ buffer: CVPixelBuffer, _ planeIndex: Int) -> Int {
+    plane(buffer, planeIndex)?.bytesPerRow ?? 0
+}
 /// `CVPixelBufferGetWidthOfPlane`: 0 when the plane does not exist.
-public func CVPixelBufferGetWidthOfPlane(_ buffer: CVPixelBuffer, _ planeIndex: Int) -> Int { plane(buffer, planeIndex)?.width ?? 0 }
+public func CVPixelBufferGetWidthOfPlane(_ buffer: CVPixelBuffer, _ planeIndex: Int) -> Int {
+    plane(buffer, planeIndex)?.width ?? 0
+}
 /// `CVPixelBufferGetHeightOfPlane`: 0 when the plane does not exist.
-public func CVPixelBufferGetHeightOfPlane(_ buffer: CVPixelBuffer, _ planeIndex: Int) -> Int { plane(buffer, planeIndex)?.height ?? 0 }
+public func CVPixelBufferGetHeightOfPlane(_ buffer: CVPixelBuffer, _ planeIndex: Int) -> Int {
+    plane(buffer, planeIndex)?.height ?? 0
+}

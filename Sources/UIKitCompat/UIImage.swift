@@ -32,12 +32,14 @@ public final class UIImage: Sendable {
         if let resources = Bundle.main.resourcePath { folders.append(resources) }
         if let executable = Bundle.main.executableURL { folders.append(executable.deletingLastPathComponent().path) }
         folders.append(FileManager.default.currentDirectoryPath)
-        let names = (name as NSString).pathExtension.isEmpty ? [name + ".png", name + ".jpg", name + ".jpeg", name] : [name]
+        let names =
+            (name as NSString).pathExtension.isEmpty ? [name + ".png", name + ".jpg", name + ".jpeg", name] : [name]
         for folder in folders {
             for candidate in names {
                 let path = (folder as NSString).appendingPathComponent(candidate)
                 var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue
+                else { continue }
                 if let decoded = try? ImageDecoder.decode(contentsOfFile: path) {
                     self.init(bitmap: decoded.bitmap, orientation: Orientation(decoded.orientation))
                     return

@@ -15,14 +15,18 @@ public struct VideoError: Error, Equatable, Sendable, CustomStringConvertible {
         case invalidArgument
     }
 
+    /// What kind of failure this is.
     public let code: Code
+    /// What happened, naming the file or source.
     public let message: String
 
+    /// An error with `code` and `message`.
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
+    /// The message.
     public var description: String { message }
 
     /// A NUL-terminated message buffer from the C layer as a string.

@@ -7,12 +7,15 @@ import Synchronization
 /// own decoding thread and continues the reader where it is. Ends at the end of the stream, throws
 /// the reader's error, and stops decoding when the iterating task is cancelled or the iterator is dropped.
 public struct VideoFrames: AsyncSequence, Sendable {
+    /// The decoded frames.
     public typealias Element = VideoFrame
+    /// A decoding error ends the sequence.
     public typealias Failure = any Error
 
     let reader: VideoReader
     let bufferSize: Int
 
+    /// Starts decoding ahead on a thread of its own.
     public func makeAsyncIterator() -> Iterator {
         // Created at 0 and raised: libdispatch traps when a semaphore is released below its initial value.
         let slots = DispatchSemaphore(value: 0)
@@ -54,10 +57,12 @@ public struct VideoFrames: AsyncSequence, Sendable {
         var frames: AsyncThrowingStream<VideoFrame, any Error>.AsyncIterator
         let slots: DispatchSemaphore
 
+        /// The next frame, waiting for the decoder; nil after the last.
         public mutating func next() async throws -> VideoFrame? {
             try await next(isolation: nil)
         }
 
+        /// The next frame, waiting for the decoder; nil after the last (the caller's isolation kept).
         public mutating func next(isolation actor: isolated (any Actor)?) async throws -> VideoFrame? {
             let frame = try await frames.next(isolation: actor)
             if frame != nil { slots.signal() }

@@ -2,6 +2,7 @@
 public struct VideoInfo: Equatable, Sendable {
     /// Frame size in pixels.
     public let width: Int
+    /// Frame height in pixels.
     public let height: Int
     /// Average frame rate, when the container gives one.
     public let framesPerSecond: Double?

@@ -34,7 +34,8 @@ public final class VideoReader: Sequence, Sendable {
     /// Opens a live source: a camera (`/dev/video0`, Video4Linux2), a stream URL (`rtsp://`,
     /// `rtmp://`, `srt://`, `udp://`, `http(s)://`, HLS …; a read that stalls 10 s fails), or a
     /// file. Frames come as the source delivers them; pace a file yourself for real time.
-    public convenience init(liveSource: String, threads: Int = 1, maxPixels: Int = VideoReader.defaultMaxPixels) throws {
+    public convenience init(liveSource: String, threads: Int = 1, maxPixels: Int = VideoReader.defaultMaxPixels) throws
+    {
         try self.init(source: liveSource, live: true, threads: threads, maxPixels: maxPixels)
     }
 
@@ -55,7 +56,9 @@ public final class VideoReader: Sequence, Sendable {
             throw VideoError(status: status, message: "Cannot read video \(path): \(VideoError.text(err)).")
         }
         state = Locked((h, 0))
-        let codec = withUnsafeBytes(of: cInfo.codec) { raw in String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self) }
+        let codec = withUnsafeBytes(of: cInfo.codec) { raw in
+            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
         info = VideoInfo(
             width: Int(cInfo.width), height: Int(cInfo.height),
             framesPerSecond: cInfo.fps_num > 0 ? Double(cInfo.fps_num) / Double(cInfo.fps_den) : nil,

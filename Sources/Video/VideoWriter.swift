@@ -27,7 +27,9 @@ public final class VideoWriter {
         let num = Int32((framesPerSecond * 1000).rounded())
         var err = [CChar](repeating: 0, count: 512)
         var h: OpaquePointer?
-        let status = vt_video_writer_open(path, Int32(clamping: width), Int32(clamping: height), num, den, Int32(clamping: quality), &h, &err, err.count)
+        let status = vt_video_writer_open(
+            path, Int32(clamping: width), Int32(clamping: height), num, den, Int32(clamping: quality), &h, &err,
+            err.count)
         guard status == 0, let h else {
             throw VideoError(status: status, message: "Cannot write video \(path): \(VideoError.text(err)).")
         }
@@ -53,14 +55,17 @@ public final class VideoWriter {
     package func write(_ bitmap: Bitmap, timestampMs: Int) throws {
         guard let handle else { throw VideoError(.invalidArgument, "Video \(path) is already finished.") }
         guard bitmap.width == width, bitmap.height == height else {
-            throw VideoError(.invalidArgument, "Frame of \(bitmap.width)x\(bitmap.height) given to a \(width)x\(height) video.")
+            throw VideoError(
+                .invalidArgument, "Frame of \(bitmap.width)x\(bitmap.height) given to a \(width)x\(height) video.")
         }
         let rgb = bitmap.format == .rgb8 ? bitmap : bitmap.convertedToRGB()
         var err = [CChar](repeating: 0, count: 512)
         let status = rgb.pixels.withUnsafeBufferPointer { p in
             vt_video_writer_write(handle, p.baseAddress, Int32(rgb.bytesPerRow), Int64(timestampMs), &err, err.count)
         }
-        guard status == 0 else { throw VideoError(status: status, message: "Cannot write video \(path): \(VideoError.text(err)).") }
+        guard status == 0 else {
+            throw VideoError(status: status, message: "Cannot write video \(path): \(VideoError.text(err)).")
+        }
     }
 
     /// Flushes the encoder and closes the file.
@@ -69,6 +74,8 @@ public final class VideoWriter {
         self.handle = nil
         var err = [CChar](repeating: 0, count: 512)
         let status = vt_video_writer_finish(handle, &err, err.count)
-        guard status == 0 else { throw VideoError(status: status, message: "Cannot finish video \(path): \(VideoError.text(err)).") }
+        guard status == 0 else {
+            throw VideoError(status: status, message: "Cannot finish video \(path): \(VideoError.text(err)).")
+        }
     }
 }

@@ -34,20 +34,25 @@ public struct COCOEvaluation: Sendable {
 
     /// Names of `summary`'s entries.
     public static let summaryNames = [
-        "AP", "AP50", "AP75", "APsmall", "APmedium", "APlarge", "AR1", "AR10", "AR100", "ARsmall", "ARmedium", "ARlarge",
+        "AP", "AP50", "AP75", "APsmall", "APmedium", "APlarge", "AR1", "AR10", "AR100", "ARsmall", "ARmedium",
+        "ARlarge",
     ]
 
     /// Evaluates `detections` against `groundTruth` over `imageIds` (default: every image either
     /// names) and `categoryIds` (default: every ground-truth category).
-    public init(groundTruth: [GroundTruthBox], detections: [DetectedBox], imageIds: [Int]? = nil, categoryIds: [Int]? = nil) {
-        let images = (imageIds ?? Array(Set(groundTruth.map(\.imageId)).union(detections.map(\.imageId)))).uniqueSorted()
+    public init(
+        groundTruth: [GroundTruthBox], detections: [DetectedBox], imageIds: [Int]? = nil, categoryIds: [Int]? = nil
+    ) {
+        let images = (imageIds ?? Array(Set(groundTruth.map(\.imageId)).union(detections.map(\.imageId))))
+            .uniqueSorted()
         let categories = (categoryIds ?? Array(Set(groundTruth.map(\.categoryId)))).uniqueSorted()
         self.imageIds = images
         self.categoryIds = categories
         var gts: [Key: [GroundTruthBox]] = [:], dts: [Key: [DetectedBox]] = [:]
         for g in groundTruth { gts[Key(image: g.imageId, category: g.categoryId), default: []].append(g) }
         for d in detections { dts[Key(image: d.imageId, category: d.categoryId), default: []].append(d) }
-        let T = Self.iouThresholds.count, R = Self.recallThresholds.count, A = Self.areaRanges.count, M = Self.maxDetections.count
+        let T = Self.iouThresholds.count, R = Self.recallThresholds.count, A = Self.areaRanges.count,
+            M = Self.maxDetections.count
         let K = categories.count
         let cut = Self.maxDetections.last ?? 100
         // precision[t][r][k][a][m], recall[t][k][a][m], flattened.
@@ -69,10 +74,12 @@ public struct COCOEvaluation: Sendable {
                 perImage.append((gt, dt, dt.map { d in gt.map { g in Self.iou(d.box, g.box, crowd: g.isCrowd) } }))
             }
             for (a, area) in Self.areaRanges.enumerated() {
-                let evaluated = perImage.map { $0.map { Self.evaluateImage($0.gt, $0.dt, $0.ious, area: area.range) } }.compactMap { $0 }
+                let evaluated = perImage.map { $0.map { Self.evaluateImage($0.gt, $0.dt, $0.ious, area: area.range) } }
+                    .compactMap { $0 }
                 if evaluated.isEmpty { continue }
                 for (m, maxDet) in Self.maxDetections.enumerated() {
-                    var scores: [Double] = [], matched: [[Bool]] = Array(repeating: [], count: T), ignored: [[Bool]] = Array(repeating: [], count: T)
+                    var scores: [Double] = [], matched: [[Bool]] = Array(repeating: [], count: T),
+                        ignored: [[Bool]] = Array(repeating: [], count: T)
                     var relevant = 0
                     for e in evaluated {
                         let n = min(maxDet, e.scores.count)
@@ -100,7 +107,8 @@ public struct COCOEvaluation: Sendable {
                         recall[rIndex(t, k, a, m)] = fullRc.last ?? 0
                         var envelope = fullPr
                         if envelope.count > 1 {
-                            for i in stride(from: envelope.count - 1, to: 0, by: -1) where envelope[i] > envelope[i - 1] { envelope[i - 1] = envelope[i] }
+                            for i in stride(from: envelope.count - 1, to: 0, by: -1) where envelope[i] > envelope[i - 1]
+                            { envelope[i - 1] = envelope[i] }
                         }
                         for (r, threshold) in Self.recallThresholds.enumerated() {
                             let at = Self.searchLeft(fullRc, threshold)
@@ -108,7 +116,9 @@ public struct COCOEvaluation: Sendable {
                             precision[pIndex(t, r, k, a, m)] = envelope[at]
                         }
                         // Points past the last reached recall stay 0, not −1.
-                        for r in 0..<R where precision[pIndex(t, r, k, a, m)] == -1 { precision[pIndex(t, r, k, a, m)] = 0 }
+                        for r in 0..<R where precision[pIndex(t, r, k, a, m)] == -1 {
+                            precision[pIndex(t, r, k, a, m)] = 0
+                        }
                     }
                 }
             }
@@ -119,7 +129,9 @@ public struct COCOEvaluation: Sendable {
         }
         func ap(_ iou: Int?, _ a: Int, _ m: Int, categories ks: Range<Int>? = nil) -> Double {
             var values: [Double] = []
-            for t in iou.map({ [$0] }) ?? Array(0..<T) { for r in 0..<R { for k in ks ?? 0..<K { values.append(precision[pIndex(t, r, k, a, m)]) } } }
+            for t in iou.map({ [$0] }) ?? Array(0..<T) {
+                for r in 0..<R { for k in ks ?? 0..<K { values.append(precision[pIndex(t, r, k, a, m)]) } }
+            }
             return mean(values)
         }
         func ar(_ a: Int, _ m: Int) -> Double {
@@ -134,7 +146,9 @@ public struct COCOEvaluation: Sendable {
             ar(0, 0), ar(0, 1), ar(0, last), ar(1, last), ar(2, last), ar(3, last),
         ]
         var byCategory: [Int: Double] = [:]
-        for (k, category) in categories.enumerated() { byCategory[category] = ap(nil, 0, last, categories: k..<(k + 1)) }
+        for (k, category) in categories.enumerated() {
+            byCategory[category] = ap(nil, 0, last, categories: k..<(k + 1))
+        }
         averagePrecisionByCategory = byCategory
         precisionCurves = (0..<T).map { t in
             (0..<R).map { r in mean((0..<K).map { precision[pIndex(t, r, $0, 0, last)] }) }
@@ -150,7 +164,9 @@ public struct COCOEvaluation: Sendable {
         var gtIgnored: [Bool]
     }
 
-    static func evaluateImage(_ gt: [GroundTruthBox], _ dt: [DetectedBox], _ ious: [[Double]], area: ClosedRange<Double>) -> ImageResult {
+    static func evaluateImage(
+        _ gt: [GroundTruthBox], _ dt: [DetectedBox], _ ious: [[Double]], area: ClosedRange<Double>
+    ) -> ImageResult {
         let gtIgnoredOriginal = gt.map { $0.isCrowd || $0.area < area.lowerBound || $0.area > area.upperBound }
         // Ground truth not ignored first (stable), the IoU columns in that order.
         let gtOrder = gt.indices.stableSorted { !gtIgnoredOriginal[$0] && gtIgnoredOriginal[$1] }
@@ -225,6 +241,8 @@ extension Array where Element: Comparable & Hashable {
 extension Collection {
     /// Sorted with ties kept in their order (numpy's mergesort).
     func stableSorted(by before: (Element, Element) -> Bool) -> [Element] {
-        enumerated().sorted { a, b in before(a.element, b.element) || (!before(b.element, a.element) && a.offset < b.offset) }.map(\.element)
+        enumerated().sorted { a, b in
+            before(a.element, b.element) || (!before(b.element, a.element) && a.offset < b.offset)
+        }.map(\.element)
     }
 }

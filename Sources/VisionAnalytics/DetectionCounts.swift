@@ -7,13 +7,24 @@
 public struct DetectionCounts: Sendable {
     /// One category's counts.
     public struct Counts: Sendable, Equatable {
+        /// Detections that matched a ground-truth box.
         public var truePositives = 0
+        /// Detections that matched none.
         public var falsePositives = 0
+        /// Ground-truth boxes no detection matched.
         public var misses = 0
 
+        /// All zero.
         public init() {}
-        public var precision: Double { truePositives + falsePositives == 0 ? 0 : Double(truePositives) / Double(truePositives + falsePositives) }
-        public var recall: Double { truePositives + misses == 0 ? 0 : Double(truePositives) / Double(truePositives + misses) }
+        /// True positives over all detections (0 when none).
+        public var precision: Double {
+            truePositives + falsePositives == 0 ? 0 : Double(truePositives) / Double(truePositives + falsePositives)
+        }
+        /// True positives over all ground-truth boxes (0 when none).
+        public var recall: Double {
+            truePositives + misses == 0 ? 0 : Double(truePositives) / Double(truePositives + misses)
+        }
+        /// The harmonic mean of precision and recall.
         public var f1: Double { precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall) }
     }
 
@@ -26,23 +37,29 @@ public struct DetectionCounts: Sendable {
         /// Ground truth no detection took.
         public var misses: [GroundTruthBox] = []
 
+        /// An empty matrix.
         public init() {}
     }
 
+    /// Detections scoring below this are ignored.
     public let scoreThreshold: Double
+    /// A detection matches a ground-truth box of its class overlapping it at least this much.
     public let iouThreshold: Double
     /// Per image id (images with ground truth or detections), which boxes were found, wrong or missed.
     public let byImage: [Int: ImageOutcome]
     /// The categories, ascending; the confusion matrix's rows and columns in this order, then background.
     public let categoryIds: [Int]
+    /// The counts per category id.
     public let byCategory: [Int: Counts]
     /// All categories together.
     public let total: Counts
     /// confusion[ground-truth index][detected index], indices into `categoryIds`, `categoryIds.count` = background.
     public let confusion: [[Int]]
 
+    /// Matches `detections` with `groundTruth` at `scoreThreshold` and `iouThreshold`.
     public init(
-        groundTruth: [GroundTruthBox], detections: [DetectedBox], categoryIds: [Int]? = nil, scoreThreshold: Double = 0.5, iouThreshold: Double = 0.5
+        groundTruth: [GroundTruthBox], detections: [DetectedBox], categoryIds: [Int]? = nil,
+        scoreThreshold: Double = 0.5, iouThreshold: Double = 0.5
     ) {
         let gt = groundTruth.filter { !$0.isCrowd }
         let kept = detections.filter { $0.score >= scoreThreshold }
@@ -83,7 +100,8 @@ public struct DetectionCounts: Sendable {
         // Class-agnostic, for the confusion matrix.
         let index = Dictionary(uniqueKeysWithValues: categories.enumerated().map { ($1, $0) })
         let background = categories.count
-        var confusion = [[Int]](repeating: [Int](repeating: 0, count: categories.count + 1), count: categories.count + 1)
+        var confusion = [[Int]](
+            repeating: [Int](repeating: 0, count: categories.count + 1), count: categories.count + 1)
         let gtByImage = Dictionary(grouping: gt.filter { index[$0.categoryId] != nil }, by: \.imageId)
         let dtByImage = Dictionary(grouping: kept.filter { index[$0.categoryId] != nil }, by: \.imageId)
         for image in Set(gtByImage.keys).union(dtByImage.keys) {
@@ -100,7 +118,9 @@ public struct DetectionCounts: Sendable {
                     confusion[background][detected] += 1
                 }
             }
-            for (j, box) in g.enumerated() where !used.contains(j) { confusion[index[box.categoryId] ?? background][background] += 1 }
+            for (j, box) in g.enumerated() where !used.contains(j) {
+                confusion[index[box.categoryId] ?? background][background] += 1
+            }
         }
         self.confusion = confusion
     }

@@ -31,11 +31,13 @@ public struct TrackingEvaluation: Sendable {
         var similarity: [[Double]]
     }
 
+    /// Scores `tracks` against `groundTruth` (both over the same frames).
     public init(groundTruth: [TrackedBox], tracks: [TrackedBox]) {
         let gtIds = Array(Set(groundTruth.map(\.id))).sorted(), trIds = Array(Set(tracks.map(\.id))).sorted()
         let gtIndex = Dictionary(uniqueKeysWithValues: gtIds.enumerated().map { ($1, $0) })
         let trIndex = Dictionary(uniqueKeysWithValues: trIds.enumerated().map { ($1, $0) })
-        let gtByFrame = Dictionary(grouping: groundTruth, by: \.frame), trByFrame = Dictionary(grouping: tracks, by: \.frame)
+        let gtByFrame = Dictionary(grouping: groundTruth, by: \.frame),
+            trByFrame = Dictionary(grouping: tracks, by: \.frame)
         let frameNumbers = Set(gtByFrame.keys).union(trByFrame.keys).sorted()
         let frames = frameNumbers.map { f -> Frame in
             let g = gtByFrame[f] ?? [], t = trByFrame[f] ?? []
@@ -70,8 +72,11 @@ public struct TrackingEvaluation: Sendable {
                 for t in f.tracker { trCount[t] += 1 }
             }
             var alignment = potential
-            for g in 0..<G { for t in 0..<T { alignment[g][t] = potential[g][t] / (gtCount[g] + trCount[t] - potential[g][t]) } }
-            var matches = [[[Double]]](repeating: [[Double]](repeating: [Double](repeating: 0, count: T), count: G), count: A)
+            for g in 0..<G {
+                for t in 0..<T { alignment[g][t] = potential[g][t] / (gtCount[g] + trCount[t] - potential[g][t]) }
+            }
+            var matches = [[[Double]]](
+                repeating: [[Double]](repeating: [Double](repeating: 0, count: T), count: G), count: A)
             for f in frames {
                 if f.gt.isEmpty {
                     for a in 0..<A { fp[a] += Double(f.tracker.count) }
@@ -81,7 +86,9 @@ public struct TrackingEvaluation: Sendable {
                     for a in 0..<A { fn[a] += Double(f.gt.count) }
                     continue
                 }
-                let score = f.gt.indices.map { i in f.tracker.indices.map { j in -(alignment[f.gt[i]][f.tracker[j]] * f.similarity[i][j]) } }
+                let score = f.gt.indices.map { i in
+                    f.tracker.indices.map { j in -(alignment[f.gt[i]][f.tracker[j]] * f.similarity[i][j]) }
+                }
                 let pairs = LinearAssignment.solve(score)
                 for (a, alpha) in Self.alphas.enumerated() {
                     let kept = pairs.filter { f.similarity[$0.row][$0.column] >= alpha - Self.eps }
@@ -135,7 +142,8 @@ public struct TrackingEvaluation: Sendable {
         } else if gtDets == 0 {
             clrFP = trDets
         } else {
-            var gtCount = [Int](repeating: 0, count: G), gtMatched = [Int](repeating: 0, count: G), gtFrag = [Int](repeating: 0, count: G)
+            var gtCount = [Int](repeating: 0, count: G), gtMatched = [Int](repeating: 0, count: G),
+                gtFrag = [Int](repeating: 0, count: G)
             var previous = [Int?](repeating: nil, count: G), previousStep = [Int?](repeating: nil, count: G)
             for f in frames {
                 if f.gt.isEmpty {
@@ -154,7 +162,9 @@ public struct TrackingEvaluation: Sendable {
                         return (previousStep[f.gt[i]] == f.tracker[j] ? 1000 : 0) + s
                     }
                 }
-                let pairs = LinearAssignment.solve(score.map { $0.map { -$0 } }).filter { score[$0.row][$0.column] > 0 + Self.eps }
+                let pairs = LinearAssignment.solve(score.map { $0.map { -$0 } }).filter {
+                    score[$0.row][$0.column] > 0 + Self.eps
+                }
                 score = []
                 for p in pairs {
                     let g = f.gt[p.row], t = f.tracker[p.column]
@@ -202,7 +212,9 @@ public struct TrackingEvaluation: Sendable {
             var potential = [[Double]](repeating: [Double](repeating: 0, count: T), count: G)
             var gtCount = [Double](repeating: 0, count: G), trCount = [Double](repeating: 0, count: T)
             for f in frames {
-                for i in f.gt.indices { for j in f.tracker.indices where f.similarity[i][j] >= 0.5 { potential[f.gt[i]][f.tracker[j]] += 1 } }
+                for i in f.gt.indices {
+                    for j in f.tracker.indices where f.similarity[i][j] >= 0.5 { potential[f.gt[i]][f.tracker[j]] += 1 }
+                }
                 for g in f.gt { gtCount[g] += 1 }
                 for t in f.tracker { trCount[t] += 1 }
             }

@@ -17,7 +17,8 @@ package final class ModelResources: Sendable {
 
     /// Loads the model at `path` with MediaPipe's errors for empty paths, missing and unreadable files.
     /// The file is memory-mapped, not copied: it must not be modified in place while loaded (replace
-    /// it by rename; see `FileBytes`), or load a copy of its bytes with ``init(bytes:source:runtime:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:)``.
+    /// it by rename; see `FileBytes`), or load a copy of its bytes with
+    /// ``init(bytes:source:runtime:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:)``.
     package convenience init(
         path: String, runtime: any InferenceRuntime = LiteRTRuntime(), optimizeHybridModels: Bool = false,
         exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
@@ -26,7 +27,9 @@ package final class ModelResources: Sendable {
         guard !path.isEmpty else {
             throw VisionCoreError(
                 .invalidArgument,
-                "ExternalFile must specify at least one of 'file_content', 'file_name', 'file_pointer_meta' or 'file_descriptor_meta'.")
+                "ExternalFile must specify at least one of 'file_content', 'file_name', 'file_pointer_meta' or "
+                    + "'file_descriptor_meta'."
+            )
         }
         let data: FileBytes
         do {
@@ -34,17 +37,20 @@ package final class ModelResources: Sendable {
         } catch let e as FileInputError {
             switch e.code {
             case .notFound: throw VisionCoreError(.notFound, "Unable to open file at \(path)", underlying: e)
-            case .permissionDenied: throw VisionCoreError(.permissionDenied, "Unable to open file at \(path)", underlying: e)
+            case .permissionDenied:
+                throw VisionCoreError(.permissionDenied, "Unable to open file at \(path)", underlying: e)
             case .notRegularFile, .tooLarge: throw VisionCoreError(.invalidArgument, e.message, underlying: e)
             case .unreadable: throw VisionCoreError(.unknown, e.message, underlying: e)
             }
         }
         try self.init(
-            data: data, source: path, runtime: runtime, optimizeHybridModels: optimizeHybridModels, exactHybridKernel: exactHybridKernel,
+            data: data, source: path, runtime: runtime, optimizeHybridModels: optimizeHybridModels,
+            exactHybridKernel: exactHybridKernel,
             conv1x1Kernel: conv1x1Kernel)
     }
 
-    /// Whether the runtime model is the hybrid-model rewrite (see ``init(bytes:source:runtime:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:)``).
+    /// Whether the runtime model is the hybrid-model rewrite (see
+    /// ``init(bytes:source:runtime:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:)``).
     package let usesHybridRewrite: Bool
     /// The custom codes of the runtime model's ops that run on VisionTasks' own kernels, in order
     /// (pass them to `CompiledModel`).
@@ -87,20 +93,24 @@ package final class ModelResources: Sendable {
     ///   cost of scores that differ from MediaPipe's by up to ~0.01 on the top detections.
     /// - Parameter limits: the largest tensor and total of activations accepted (``ModelLimits/standard``).
     package convenience init(
-        bytes: [UInt8], source: String = "<buffer>", runtime: any InferenceRuntime = LiteRTRuntime(), optimizeHybridModels: Bool = false,
+        bytes: [UInt8], source: String = "<buffer>", runtime: any InferenceRuntime = LiteRTRuntime(),
+        optimizeHybridModels: Bool = false,
         limits: ModelLimits = .standard, exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
         conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault
     ) throws {
         try self.init(
-            data: FileBytes(copying: bytes), source: source, runtime: runtime, optimizeHybridModels: optimizeHybridModels,
+            data: FileBytes(copying: bytes), source: source, runtime: runtime,
+            optimizeHybridModels: optimizeHybridModels,
             limits: limits, exactHybridKernel: exactHybridKernel, conv1x1Kernel: conv1x1Kernel)
     }
 
     /// Loads a model from `data` — a model file's mapping, or a copy of bytes given in memory — which
     /// the parsed file, its metadata and, when no rewrite applies, LiteRT all read in place: the model
-    /// is held once. Options as ``init(bytes:source:runtime:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:)``'s.
+    /// is held once. Options as
+    /// ``init(bytes:source:runtime:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:)``'s.
     package init(
-        data: FileBytes, source: String = "<buffer>", runtime: any InferenceRuntime = LiteRTRuntime(), optimizeHybridModels: Bool = false,
+        data: FileBytes, source: String = "<buffer>", runtime: any InferenceRuntime = LiteRTRuntime(),
+        optimizeHybridModels: Bool = false,
         limits: ModelLimits = .standard, exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
         conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault
     ) throws {
@@ -109,7 +119,8 @@ package final class ModelResources: Sendable {
             try FlatBufferVerifier.verifyModel(data)
             file = try ModelFile(data: data)
         } catch let e as TFLiteModelError {
-            throw VisionCoreError(.invalidArgument, "The model is not a valid Flatbuffer buffer (\(source)): \(e.message)", underlying: e)
+            throw VisionCoreError(
+                .invalidArgument, "The model is not a valid Flatbuffer buffer (\(source)): \(e.message)", underlying: e)
         }
         do {
             // LiteRT does not verify what it is given: nothing reaches it unchecked.
@@ -130,7 +141,9 @@ package final class ModelResources: Sendable {
         do {
             var kernels: ModelFile.CustomKernels = conv1x1Kernel ? [.quantizedConv, .hybridConv] : []
             if optimizeHybridModels {
-                if let faster = try file.dequantizingHybridDepthwiseFilters() { runtimeBytes = faster; rewritten = true }
+                if let faster = try file.dequantizingHybridDepthwiseFilters() {
+                    runtimeBytes = faster; rewritten = true
+                }
             } else if exactHybridKernel {
                 kernels.insert(.hybridDepthwise)
             }

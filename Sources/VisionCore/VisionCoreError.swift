@@ -61,7 +61,8 @@ package struct VisionCoreError: Error, Equatable, Sendable, CustomStringConverti
     package let condition: Condition?
 
     package init(
-        _ code: Code, _ message: String, fromCore: Bool = true, underlying: (any Error)? = nil, condition: Condition? = nil
+        _ code: Code, _ message: String, fromCore: Bool = true, underlying: (any Error)? = nil,
+        condition: Condition? = nil
     ) {
         self.code = code
         self.message = message

@@ -51,23 +51,28 @@ package struct ScriptedRuntime: InferenceRuntime {
         let file = try ModelFile(data: bytes)
         guard let subgraph = file.subgraphs.first else { throw TestSupportError("the model has no subgraph") }
         return Loaded(
-            inputs: try subgraph.inputTensors.map(Self.describe), outputs: try subgraph.outputTensors.map(Self.describe),
+            inputs: try subgraph.inputTensors.map(Self.describe),
+            outputs: try subgraph.outputTensors.map(Self.describe),
             runtime: self)
     }
 
     /// A model file's tensor as a compiled model declares it (dynamic dimensions as 1).
     static func describe(_ t: Tensor) throws -> TensorDescription {
         let types: [TensorType: ElementType] = [
-            .float32: .float32, .float16: .float16, .int32: .int32, .uint8: .uint8, .int64: .int64, .bool: .bool, .int16: .int16,
+            .float32: .float32, .float16: .float16, .int32: .int32, .uint8: .uint8, .int64: .int64, .bool: .bool,
+            .int16: .int16,
             .int8: .int8,
         ]
-        guard let type = types[t.type] else { throw TestSupportError("tensor \(t.name): type \(t.type) is not scripted") }
+        guard let type = types[t.type] else {
+            throw TestSupportError("tensor \(t.name): type \(t.type) is not scripted")
+        }
         let shape = t.shape.map { max($0, 1) }  // [] stays open: the script's outputs size it
         let quantization = t.quantization.flatMap { q in
             q.isPerTensor ? Quantization(scale: q.scales[0], zeroPoint: q.zeroPoints.first ?? 0) : nil
         }
         return TensorDescription(
-            name: t.name, elementType: type, shape: shape, quantization: quantization, byteCount: shape.reduce(1, *) * type.byteSize)
+            name: t.name, elementType: type, shape: shape, quantization: quantization,
+            byteCount: shape.reduce(1, *) * type.byteSize)
     }
 
     func run(_ input: [UInt8]) throws -> [[UInt8]] {
@@ -133,11 +138,16 @@ final class ScriptedModel: InferenceModel, @unchecked Sendable {
     func run() throws {
         try invoke {
             let given = try runtime.run(input.first ?? [])
-            guard given.count == declared.count else { throw TestSupportError("the script gave \(given.count) outputs for \(declared.count)") }
+            guard given.count == declared.count else {
+                throw TestSupportError("the script gave \(given.count) outputs for \(declared.count)")
+            }
             for (i, bytes) in given.enumerated() where bytes.count != declared[i].byteCount {
                 let size = declared[i].elementType.byteSize
                 guard open[i], size > 0, bytes.count % size == 0 else {
-                    throw TestSupportError("output \(i) (\(declared[i].name)) takes \(declared[i].byteCount) bytes, the script gave \(bytes.count)")
+                    throw TestSupportError(
+                        "output \(i) (\(declared[i].name)) takes \(declared[i].byteCount) bytes, the script gave "
+                            + "\(bytes.count)"
+                    )
                 }
                 declared[i].shape = [bytes.count / size]
                 declared[i].byteCount = bytes.count

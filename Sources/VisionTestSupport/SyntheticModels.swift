@@ -25,13 +25,21 @@ package enum SyntheticModels {
         let input = b.addTensor(Tensor(name: "image", shape: [1, 4, 4, 3], type: .float32))
         let c = b.addConstant(name: "constant", shape: [1], floats: [0.5])
         let output = b.addTensor(Tensor(name: "output", shape: [1, 4, 4, 3], type: .float32))
-        b.operators = [ModelBuilder.Op(opcodeIndex: b.opcode(OperatorCode(builtinCode: 0)), inputs: [input, c], outputs: [output])]
+        b.operators = [
+            ModelBuilder.Op(opcodeIndex: b.opcode(OperatorCode(builtinCode: 0)), inputs: [input, c], outputs: [output])
+        ]
         b.inputs = [input]
         b.outputs = [output]
-        var files: [ModelMetadata.AssociatedFile] = [ModelMetadata.AssociatedFile(name: "labels.txt", type: .tensorAxisLabels)]
-        var contents: [(name: String, contents: [UInt8])] = [("labels.txt", Array((labels.joined(separator: "\n") + "\n").utf8))]
+        var files: [ModelMetadata.AssociatedFile] = [
+            ModelMetadata.AssociatedFile(name: "labels.txt", type: .tensorAxisLabels)
+        ]
+        var contents: [(name: String, contents: [UInt8])] = [
+            ("labels.txt", Array((labels.joined(separator: "\n") + "\n").utf8))
+        ]
         if let localized {
-            files.append(ModelMetadata.AssociatedFile(name: "labels_\(localized.locale).txt", type: .tensorAxisLabels, locale: localized.locale))
+            files.append(
+                ModelMetadata.AssociatedFile(
+                    name: "labels_\(localized.locale).txt", type: .tensorAxisLabels, locale: localized.locale))
             contents.append(("labels_\(localized.locale).txt", Array(localized.labels.joined(separator: "\n").utf8)))
         }
         let metadata = ModelMetadata(
@@ -77,7 +85,9 @@ extension SyntheticModels {
         let fc = b.opcode(OperatorCode(builtinCode: 9))
         b.operators.append(ModelBuilder.Op(opcodeIndex: reshape, inputs: [input, flatShape], outputs: [flat]))
         func head(_ name: String, _ values: [Float], _ width: Int) -> Int {
-            let weights = b.addConstant(name: "\(name)_weights", shape: [values.count, 192], floats: [Float](repeating: 0, count: values.count * 192))
+            let weights = b.addConstant(
+                name: "\(name)_weights", shape: [values.count, 192],
+                floats: [Float](repeating: 0, count: values.count * 192))
             let bias = b.addConstant(name: "\(name)_bias", shape: [values.count], floats: values)
             let dense = b.addTensor(Tensor(name: "\(name)_dense", shape: [1, values.count], type: .float32))
             b.operators.append(ModelBuilder.Op(opcodeIndex: fc, inputs: [flat, weights, bias], outputs: [dense]))
@@ -121,7 +131,11 @@ extension SyntheticModels {
                             processUnits: [.normalization(mean: [127.5], std: [127.5])])
                     ],
                     outputTensors: [
-                        .init(name: "location", content: .init(properties: .boundingBox(index: [1, 0, 3, 2], type: .boundaries, coordinateType: .ratio))),
+                        .init(
+                            name: "location",
+                            content: .init(
+                                properties: .boundingBox(
+                                    index: [1, 0, 3, 2], type: .boundaries, coordinateType: .ratio))),
                         .init(name: "score", associatedFiles: scoreFiles),
                     ],
                     customMetadata: [.init(name: DetectorMetadata.name, data: detector.flatBuffer())])
@@ -188,12 +202,16 @@ extension SyntheticModels {
         let modelInput = input
         if uint8Input {
             let float = b.addTensor(Tensor(name: "image_float", shape: [1, 8, 8, 3], type: .float32))
-            b.operators.append(ModelBuilder.Op(opcodeIndex: b.opcode(OperatorCode(builtinCode: 6, version: 2)), inputs: [input], outputs: [float]))
+            b.operators.append(
+                ModelBuilder.Op(
+                    opcodeIndex: b.opcode(OperatorCode(builtinCode: 6, version: 2)), inputs: [input], outputs: [float]))
             input = float
         }
         let flat = b.addTensor(Tensor(name: "flat", shape: [1, 192], type: .float32))
         let flatShape = b.addConstant(name: "flat_shape", shape: [2], int32s: [1, 192])
-        b.operators.append(ModelBuilder.Op(opcodeIndex: b.opcode(OperatorCode(builtinCode: 22)), inputs: [input, flatShape], outputs: [flat]))
+        b.operators.append(
+            ModelBuilder.Op(
+                opcodeIndex: b.opcode(OperatorCode(builtinCode: 22)), inputs: [input, flatShape], outputs: [flat]))
         var outputs: [Int] = []
         var metadataTensors: [ModelMetadata.TensorMetadata] = []
         var files: [(name: String, contents: [UInt8])] = []
@@ -202,7 +220,10 @@ extension SyntheticModels {
             let weights = b.addConstant(name: "w\(h)", shape: [n, 192], floats: [Float](repeating: 0, count: n * 192))
             let bias = b.addConstant(name: "b\(h)", shape: [n], floats: head.values)
             let dense = b.addTensor(Tensor(name: "dense\(h)", shape: [1, n], type: .float32))
-            b.operators.append(ModelBuilder.Op(opcodeIndex: b.opcode(OperatorCode(builtinCode: 9)), inputs: [flat, weights, bias], outputs: [dense]))
+            b.operators.append(
+                ModelBuilder.Op(
+                    opcodeIndex: b.opcode(OperatorCode(builtinCode: 9)), inputs: [flat, weights, bias], outputs: [dense]
+                ))
             var out = dense
             switch head.kind {
             case .float: break
@@ -211,14 +232,20 @@ extension SyntheticModels {
                     Tensor(
                         name: "quantized\(h)", shape: [1, n], type: .uint8,
                         quantization: .init(scales: [1.0 / 255], zeroPoints: [0])))
-                b.operators.append(ModelBuilder.Op(opcodeIndex: b.opcode(OperatorCode(builtinCode: 114)), inputs: [dense], outputs: [out]))
+                b.operators.append(
+                    ModelBuilder.Op(
+                        opcodeIndex: b.opcode(OperatorCode(builtinCode: 114)), inputs: [dense], outputs: [out]))
             case .bool:
                 let zero = b.addConstant(name: "zero\(h)", shape: [1], floats: [0])
                 out = b.addTensor(Tensor(name: "bool\(h)", shape: [1, n], type: .bool))
-                b.operators.append(ModelBuilder.Op(opcodeIndex: b.opcode(OperatorCode(builtinCode: 61)), inputs: [dense, zero], outputs: [out]))
+                b.operators.append(
+                    ModelBuilder.Op(
+                        opcodeIndex: b.opcode(OperatorCode(builtinCode: 61)), inputs: [dense, zero], outputs: [out]))
             case .int32:
                 out = b.addTensor(Tensor(name: "int\(h)", shape: [1, n], type: .int32))
-                b.operators.append(ModelBuilder.Op(opcodeIndex: b.opcode(OperatorCode(builtinCode: 53)), inputs: [dense], outputs: [out]))
+                b.operators.append(
+                    ModelBuilder.Op(
+                        opcodeIndex: b.opcode(OperatorCode(builtinCode: 53)), inputs: [dense], outputs: [out]))
             }
             outputs.append(out)
             var associated: [ModelMetadata.AssociatedFile] = []
@@ -237,7 +264,10 @@ extension SyntheticModels {
                 files.append(("calibration\(h).txt", Array(c.file.utf8)))
             }
             if let t = head.scoreThreshold { units.append(.scoreThresholding(globalScoreThreshold: t)) }
-            metadataTensors.append(.init(name: head.name, content: .init(properties: .feature), processUnits: units, associatedFiles: associated))
+            metadataTensors.append(
+                .init(
+                    name: head.name, content: .init(properties: .feature), processUnits: units,
+                    associatedFiles: associated))
         }
         b.inputs = [modelInput]
         b.outputs = outputs
@@ -248,7 +278,11 @@ extension SyntheticModels {
             name: "Synthetic classifier",
             subgraphs: [
                 .init(
-                    inputTensors: [.init(name: "image", content: .init(properties: .image(colorSpace: .rgb, defaultSize: nil)), processUnits: inputUnits)],
+                    inputTensors: [
+                        .init(
+                            name: "image", content: .init(properties: .image(colorSpace: .rgb, defaultSize: nil)),
+                            processUnits: inputUnits)
+                    ],
                     outputTensors: Array(metadataTensors.prefix(metadataHeads ?? metadataTensors.count)))
             ],
             minParserVersion: "1.0.0")

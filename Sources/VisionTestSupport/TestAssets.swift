@@ -32,10 +32,13 @@ package enum TestAssets {
 
     /// The models in the shared folder.
     package static let modelNames = [
-        "aiy_vision_classifier_birds_V1_3.tflite", "face_detection_full_range_sparse.tflite", "face_detection_short_range.tflite",
-        "mobilenet_v1_0.25_128_quant.tflite", "mobilenet_v2_1.0_224_inat_bird_quant.tflite", "mobilenet_v2_1.0_224_quant.tflite",
+        "aiy_vision_classifier_birds_V1_3.tflite", "face_detection_full_range_sparse.tflite",
+        "face_detection_short_range.tflite",
+        "mobilenet_v1_0.25_128_quant.tflite", "mobilenet_v2_1.0_224_inat_bird_quant.tflite",
+        "mobilenet_v2_1.0_224_quant.tflite",
         "ssd_mobilenet_v1_coco_quant_metadata.tflite", "ssd_mobilenet_v1_coco_quant_no_metadata.tflite",
-        "ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite", "ssd_mobilenet_v2_fpnlite_320_coco_hybrid_no_metadata.tflite",
+        "ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite",
+        "ssd_mobilenet_v2_fpnlite_320_coco_hybrid_no_metadata.tflite",
     ]
 
     /// The photos in the shared folder.

@@ -14,26 +14,46 @@ import VisionTestSupport
 @Suite("Exact 1×1 convolution kernel", .enabled(if: TestAssets.shouldRun))
 struct Conv1x1KernelTests {
     struct Case: CustomStringConvertible {
-        var h: Int, w: Int, k: Int, n: Int, izp: Int64, fzp: Int64, ozp: Int64, iscale: Float, fscale: Float, oscale: Float, activation: Int8, bias: Bool
-        var description: String { "\(h)x\(w)x\(k)→\(n) zp \(izp)/\(fzp)/\(ozp) act\(activation)\(bias ? "" : " no bias")" }
+        var h: Int, w: Int, k: Int, n: Int, izp: Int64, fzp: Int64, ozp: Int64, iscale: Float, fscale: Float,
+            oscale: Float, activation: Int8, bias: Bool
+        var description: String {
+            "\(h)x\(w)x\(k)→\(n) zp \(izp)/\(fzp)/\(ozp) act\(activation)\(bias ? "" : " no bias")"
+        }
     }
 
     static let cases: [Case] = [
-        Case(h: 19, w: 19, k: 384, n: 384, izp: 128, fzp: 122, ozp: 0, iscale: 0.0235, fscale: 0.0055, oscale: 0.0235, activation: 3, bias: true),
-        Case(h: 75, w: 75, k: 24, n: 48, izp: 0, fzp: 117, ozp: 0, iscale: 0.0235, fscale: 0.0158, oscale: 0.0235, activation: 3, bias: true),
-        Case(h: 10, w: 10, k: 768, n: 546, izp: 0, fzp: 130, ozp: 201, iscale: 0.0235, fscale: 0.0019, oscale: 0.11, activation: 0, bias: true),
-        Case(h: 5, w: 7, k: 13, n: 7, izp: 37, fzp: 255, ozp: 90, iscale: 0.05, fscale: 0.02, oscale: 0.013, activation: 1, bias: true),
-        Case(h: 3, w: 3, k: 96, n: 17, izp: 255, fzp: 0, ozp: 128, iscale: 0.01, fscale: 0.03, oscale: 0.02, activation: 2, bias: false),
-        Case(h: 1, w: 1, k: 1, n: 3, izp: 10, fzp: 20, ozp: 30, iscale: 0.5, fscale: 0.25, oscale: 0.125, activation: 0, bias: true),
-        Case(h: 2, w: 9, k: 33, n: 31, izp: 127, fzp: 1, ozp: 5, iscale: 0.5, fscale: 0.9, oscale: 7.3, activation: 3, bias: true),
+        Case(
+            h: 19, w: 19, k: 384, n: 384, izp: 128, fzp: 122, ozp: 0, iscale: 0.0235, fscale: 0.0055, oscale: 0.0235,
+            activation: 3, bias: true),
+        Case(
+            h: 75, w: 75, k: 24, n: 48, izp: 0, fzp: 117, ozp: 0, iscale: 0.0235, fscale: 0.0158, oscale: 0.0235,
+            activation: 3, bias: true),
+        Case(
+            h: 10, w: 10, k: 768, n: 546, izp: 0, fzp: 130, ozp: 201, iscale: 0.0235, fscale: 0.0019, oscale: 0.11,
+            activation: 0, bias: true),
+        Case(
+            h: 5, w: 7, k: 13, n: 7, izp: 37, fzp: 255, ozp: 90, iscale: 0.05, fscale: 0.02, oscale: 0.013,
+            activation: 1, bias: true),
+        Case(
+            h: 3, w: 3, k: 96, n: 17, izp: 255, fzp: 0, ozp: 128, iscale: 0.01, fscale: 0.03, oscale: 0.02,
+            activation: 2, bias: false),
+        Case(
+            h: 1, w: 1, k: 1, n: 3, izp: 10, fzp: 20, ozp: 30, iscale: 0.5, fscale: 0.25, oscale: 0.125, activation: 0,
+            bias: true),
+        Case(
+            h: 2, w: 9, k: 33, n: 31, izp: 127, fzp: 1, ozp: 5, iscale: 0.5, fscale: 0.9, oscale: 7.3, activation: 3,
+            bias: true),
     ]
 
     typealias Random = TestRandom
 
     static func model(_ c: Case, _ r: inout Random) throws -> [UInt8] {
         var b = ModelBuilder(description: "uint8 1x1 conv")
-        func q(_ scale: Float, _ zp: Int64) -> Tensor.QuantizationParameters { .init(scales: [scale], zeroPoints: [zp]) }
-        let input = b.addTensor(Tensor(name: "input", shape: [1, c.h, c.w, c.k], type: .uint8, quantization: q(c.iscale, c.izp)))
+        func q(_ scale: Float, _ zp: Int64) -> Tensor.QuantizationParameters {
+            .init(scales: [scale], zeroPoints: [zp])
+        }
+        let input = b.addTensor(
+            Tensor(name: "input", shape: [1, c.h, c.w, c.k], type: .uint8, quantization: q(c.iscale, c.izp)))
         let weights = (0..<(c.n * c.k)).map { _ in UInt8(truncatingIfNeeded: r.next()) }
         let filter = b.addTensor(
             Tensor(
@@ -46,7 +66,8 @@ struct Conv1x1KernelTests {
                 name: "bias", shape: [c.n], type: .int32, buffer: b.addBuffer(bytes),
                 quantization: q(c.iscale * c.fscale, 0)))
         let inputs = [input, filter, bias]
-        let output = b.addTensor(Tensor(name: "output", shape: [1, c.h, c.w, c.n], type: .uint8, quantization: q(c.oscale, c.ozp)))
+        let output = b.addTensor(
+            Tensor(name: "output", shape: [1, c.h, c.w, c.n], type: .uint8, quantization: q(c.oscale, c.ozp)))
         let code = b.opcode(OperatorCode(builtinCode: 3))
         b.operators = [
             ModelBuilder.Op(
@@ -59,7 +80,8 @@ struct Conv1x1KernelTests {
     }
 
     static func run(_ resources: ModelResources, _ input: [UInt8], threads: Int = 1) throws -> [UInt8] {
-        let compiled = try CompiledModel(model: resources.runtimeModel, threads: threads, customOps: resources.customOps)
+        let compiled = try CompiledModel(
+            model: resources.runtimeModel, threads: threads, customOps: resources.customOps)
         try input.withUnsafeBytes { try compiled.setInput(0, bytes: $0) }
         try compiled.run()
         return try compiled.outputBytes(0)
@@ -101,7 +123,8 @@ struct Conv1x1KernelTests {
         var r = Random(state: 7)
         for threads in [1, 2] {
             for trial in 0..<3 {
-                let input: [UInt8] = (0..<(300 * 300 * 3)).map { i in trial == 0 ? UInt8(truncatingIfNeeded: r.next()) : UInt8((i / 3 % 300 + trial * 40) % 256)
+                let input: [UInt8] = (0..<(300 * 300 * 3)).map { i in
+                    trial == 0 ? UInt8(truncatingIfNeeded: r.next()) : UInt8((i / 3 % 300 + trial * 40) % 256)
                 }
                 let a = try CompiledModel(model: builtin.runtimeModel, threads: threads)
                 let b = try CompiledModel(model: ours.runtimeModel, threads: threads, customOps: ours.customOps)
@@ -110,7 +133,9 @@ struct Conv1x1KernelTests {
                     try input.withUnsafeBytes { try m.setInput(0, bytes: $0) }
                     try m.run()
                 }
-                for i in 0..<4 { #expect(try a.outputBytes(i) == b.outputBytes(i), "output \(i), \(threads) threads, trial \(trial)") }
+                for i in 0..<4 {
+                    #expect(try a.outputBytes(i) == b.outputBytes(i), "output \(i), \(threads) threads, trial \(trial)")
+                }
             }
         }
     }
@@ -124,7 +149,9 @@ struct Conv1x1KernelTests {
     }
 
     /// Runs `op` on every path (1 and 2 threads) and returns each path's output.
-    static func allPaths(_ op: OpaquePointer, input: UnsafeRawPointer, pixels: Int64, outputBytes: Int) -> [String: [UInt8]] {
+    static func allPaths(
+        _ op: OpaquePointer, input: UnsafeRawPointer, pixels: Int64, outputBytes: Int
+    ) -> [String: [UInt8]] {
         var outputs: [String: [UInt8]] = [:]
         var scratch = [UInt8](repeating: 0, count: vt_conv1x1_scratch_size(op, 2))
         for path in paths {
@@ -143,8 +170,12 @@ struct Conv1x1KernelTests {
         #expect(["vnni", "avx2", "scalar"].contains(CompiledModel.conv1x1KernelPath))
         var r = Random(state: 99)
         for c in Self.cases + [
-            Case(h: 1, w: 13, k: 2, n: 16, izp: 200, fzp: 3, ozp: 7, iscale: 0.3, fscale: 0.4, oscale: 0.2, activation: 0, bias: true),
-            Case(h: 5, w: 5, k: 4, n: 1, izp: 0, fzp: 255, ozp: 0, iscale: 0.1, fscale: 0.1, oscale: 0.1, activation: 3, bias: true),
+            Case(
+                h: 1, w: 13, k: 2, n: 16, izp: 200, fzp: 3, ozp: 7, iscale: 0.3, fscale: 0.4, oscale: 0.2,
+                activation: 0, bias: true),
+            Case(
+                h: 5, w: 5, k: 4, n: 1, izp: 0, fzp: 255, ozp: 0, iscale: 0.1, fscale: 0.1, oscale: 0.1, activation: 3,
+                bias: true),
         ] {
             let weights = (0..<(c.n * c.k)).map { _ in UInt8(truncatingIfNeeded: r.next()) }
             let bias = (0..<c.n).map { _ in Int32(truncatingIfNeeded: Int(r.next() % 40_001) - 20_000) }
@@ -153,14 +184,18 @@ struct Conv1x1KernelTests {
                 bias.withUnsafeBufferPointer { b in
                     var p = vt_qconv_params(
                         in_channels: Int32(c.k), out_channels: Int32(c.n), activation: Int32(c.activation),
-                        input_zero_point: Int32(c.izp), filter_zero_point: Int32(c.fzp), output_zero_point: Int32(c.ozp),
-                        input_scale: c.iscale, filter_scale: c.fscale, output_scale: c.oscale, filter: w.baseAddress, bias: b.baseAddress)
+                        input_zero_point: Int32(c.izp), filter_zero_point: Int32(c.fzp),
+                        output_zero_point: Int32(c.ozp),
+                        input_scale: c.iscale, filter_scale: c.fscale, output_scale: c.oscale, filter: w.baseAddress,
+                        bias: b.baseAddress)
                     return vt_qconv_create(&p)
                 }
             }
             let kernel = try #require(op)
             defer { vt_conv1x1_free(kernel) }
-            let outputs = input.withUnsafeBytes { Self.allPaths(kernel, input: $0.baseAddress!, pixels: Int64(c.h * c.w), outputBytes: c.h * c.w * c.n) }
+            let outputs = input.withUnsafeBytes {
+                Self.allPaths(kernel, input: $0.baseAddress!, pixels: Int64(c.h * c.w), outputBytes: c.h * c.w * c.n)
+            }
             let reference = try #require(outputs["scalar/1"])
             for (path, out) in outputs.sorted(by: { $0.key < $1.key }) { #expect(out == reference, "\(c) on \(path)") }
             #expect(outputs.count == Self.paths.count * 2)
@@ -170,7 +205,9 @@ struct Conv1x1KernelTests {
     @Test("hybrid: every path gives the same floats, bit for bit (extreme and constant pixels included)")
     func pathsHybrid() throws {
         var r = Random(state: 123)
-        let shapes: [(k: Int, n: Int, pixels: Int)] = [(1, 3, 7), (3, 16, 13), (5, 17, 25), (64, 40, 100), (130, 31, 37), (256, 96, 97)]
+        let shapes: [(k: Int, n: Int, pixels: Int)] = [
+            (1, 3, 7), (3, 16, 13), (5, 17, 25), (64, 40, 100), (130, 31, 37), (256, 96, 97),
+        ]
         for (k, n, pixels) in shapes {
             for activation: Int32 in [0, 1, 3] {
                 let weights = (0..<(n * k)).map { _ in Int8(truncatingIfNeeded: r.next()) }
@@ -183,7 +220,8 @@ struct Conv1x1KernelTests {
                     scales.withUnsafeBufferPointer { s in
                         bias.withUnsafeBufferPointer { b in
                             var p = vt_hconv_params(
-                                in_channels: Int32(k), out_channels: Int32(n), activation: activation, filter: w.baseAddress,
+                                in_channels: Int32(k), out_channels: Int32(n), activation: activation,
+                                filter: w.baseAddress,
                                 channel_scales: s.baseAddress, bias: b.baseAddress)
                             return vt_hconv_create(&p)
                         }
@@ -191,14 +229,23 @@ struct Conv1x1KernelTests {
                 }
                 let kernel = try #require(op)
                 defer { vt_conv1x1_free(kernel) }
-                let outputs = input.withUnsafeBytes { Self.allPaths(kernel, input: $0.baseAddress!, pixels: Int64(pixels), outputBytes: pixels * n * 4) }
+                let outputs = input.withUnsafeBytes {
+                    Self.allPaths(kernel, input: $0.baseAddress!, pixels: Int64(pixels), outputBytes: pixels * n * 4)
+                }
                 let reference = try #require(outputs["scalar/1"])
-                for (path, out) in outputs.sorted(by: { $0.key < $1.key }) { #expect(out == reference, "hybrid \(k)→\(n) act\(activation) on \(path)") }
+                for (path, out) in outputs.sorted(by: { $0.key < $1.key }) {
+                    #expect(out == reference, "hybrid \(k)→\(n) act\(activation) on \(path)")
+                }
             }
         }
     }
 
-    @Test("invalid parameters are refused: zero points out of range, a requantization scale ≥ 256, bad scales or activations")
+    @Test(
+        """
+        invalid parameters are refused: zero points out of range, a requantization scale ≥ 256, bad scales or \
+        activations
+        """
+    )
     func refused() {
         let w = [UInt8](repeating: 1, count: 4), b = [Int32](repeating: 0, count: 2)
         func make(_ edit: (inout vt_qconv_params) -> Void) -> Bool {
@@ -233,12 +280,15 @@ extension Conv1x1KernelTests {
     func biasScale() throws {
         var r = Random(state: 5)
         var b = ModelBuilder(description: "uint8 1x1 conv, odd bias scale")
-        func q(_ scale: Float, _ zp: Int64) -> Tensor.QuantizationParameters { .init(scales: [scale], zeroPoints: [zp]) }
+        func q(_ scale: Float, _ zp: Int64) -> Tensor.QuantizationParameters {
+            .init(scales: [scale], zeroPoints: [zp])
+        }
         let input = b.addTensor(Tensor(name: "input", shape: [1, 4, 4, 8], type: .uint8, quantization: q(0.02, 128)))
         let filter = b.addTensor(
             Tensor(
                 name: "filter", shape: [8, 1, 1, 8], type: .uint8,
-                buffer: b.addBuffer((0..<64).map { _ in UInt8(truncatingIfNeeded: r.next()) }), quantization: q(0.01, 120)))
+                buffer: b.addBuffer((0..<64).map { _ in UInt8(truncatingIfNeeded: r.next()) }),
+                quantization: q(0.01, 120)))
         let bias = b.addTensor(
             Tensor(
                 name: "bias", shape: [8], type: .int32, buffer: b.addBuffer([UInt8](repeating: 1, count: 32)),
@@ -272,18 +322,22 @@ extension Conv1x1KernelTests {
     static func hybridModel(_ c: HybridCase, _ r: inout Random) throws -> [UInt8] {
         var b = ModelBuilder(description: "hybrid 1x1 conv")
         let input = b.addTensor(Tensor(name: "input", shape: [1, c.h, c.w, c.k], type: .float32))
-        let weights = (0..<(c.n * c.k)).map { _ in UInt8(bitPattern: Int8(truncatingIfNeeded: Int(r.next() % 255) - 127)) }
+        let weights = (0..<(c.n * c.k)).map { _ in
+            UInt8(bitPattern: Int8(truncatingIfNeeded: Int(r.next() % 255) - 127))
+        }
         let scales = c.perTensor ? [r.float(1e-3...2e-2)] : (0..<c.n).map { _ in r.float(1e-4...2e-2) }
         let filter = b.addTensor(
             Tensor(
                 name: "filter", shape: [c.n, 1, 1, c.k], type: .int8, buffer: b.addBuffer(weights),
-                quantization: .init(scales: scales, zeroPoints: Array(repeating: 0, count: scales.count), quantizedDimension: 0)))
+                quantization: .init(
+                    scales: scales, zeroPoints: Array(repeating: 0, count: scales.count), quantizedDimension: 0)))
         let bias = b.addConstant(name: "bias", shape: [c.n], floats: (0..<c.n).map { _ in r.float(-1...1) })
         let output = b.addTensor(Tensor(name: "output", shape: [1, c.h, c.w, c.n], type: .float32))
         b.operators = [
             ModelBuilder.Op(
                 opcodeIndex: b.opcode(OperatorCode(builtinCode: 3)), inputs: [input, filter, bias], outputs: [output],
-                builtinOptionsType: 1, builtinOptions: [0: .int8(0), 1: .int32(1), 2: .int32(1), 3: .int8(c.activation)])
+                builtinOptionsType: 1,
+                builtinOptions: [0: .int8(0), 1: .int32(1), 2: .int32(1), 3: .int8(c.activation)])
         ]
         b.inputs = [input]
         b.outputs = [output]
@@ -312,31 +366,42 @@ extension Conv1x1KernelTests {
             for threads in [1, 2] {
                 let b = try Self.runFloat(ours, input, threads: threads)
                 #expect(a.count == b.count && a.count == c.h * c.w * c.n * 4)
-                let differing = stride(from: 0, to: min(a.count, b.count), by: 4).filter { a[$0..<$0 + 4] != b[$0..<$0 + 4] }.count
+                let differing = stride(from: 0, to: min(a.count, b.count), by: 4).filter {
+                    a[$0..<$0 + 4] != b[$0..<$0 + 4]
+                }.count
                 #expect(differing == 0, "\(c), trial \(trial), \(threads) threads: \(differing) differing values")
             }
         }
     }
 
     static func runFloat(_ resources: ModelResources, _ input: [Float], threads: Int = 1) throws -> [UInt8] {
-        let compiled = try CompiledModel(model: resources.runtimeModel, threads: threads, customOps: resources.customOps)
+        let compiled = try CompiledModel(
+            model: resources.runtimeModel, threads: threads, customOps: resources.customOps)
         try input.withUnsafeBytes { try compiled.setInput(0, bytes: $0) }
         try compiled.run()
         return try compiled.outputBytes(0)
     }
 
-    @Test("FPNLite: its hybrid 1×1 convolutions and depthwise ops run on our kernels; all four outputs identical to LiteRT's")
+    @Test(
+        """
+        FPNLite: its hybrid 1×1 convolutions and depthwise ops run on our kernels; all four outputs identical to \
+        LiteRT's
+        """
+    )
     func fpnlite() throws {
         let path = TestAssets.model("ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite")
         let builtin = try ModelResources(path: path, exactHybridKernel: false, conv1x1Kernel: false)
         let ours = try ModelResources(path: path, exactHybridKernel: true, conv1x1Kernel: true)
         #expect(builtin.customOps.isEmpty && ours.hybridDepthwiseOps == 49 && ours.hybridConvOps > 40)
-        let fast = try ModelResources(path: path, optimizeHybridModels: true, conv1x1Kernel: true)  // the inexact opt-in keeps the 1×1 kernel
+        // the inexact opt-in keeps the 1×1 kernel
+        let fast = try ModelResources(path: path, optimizeHybridModels: true, conv1x1Kernel: true)
         #expect(fast.hybridDepthwiseOps == 0 && fast.hybridConvOps == ours.hybridConvOps)
         var r = Random(state: 11)
         for threads in [1, 2] {
             for trial in 0..<2 {
-                let input: [Float] = (0..<(320 * 320 * 3)).map { i in trial == 0 ? r.float(-1...1) : Float(i % 960) / 480 - 1 }
+                let input: [Float] = (0..<(320 * 320 * 3)).map { i in
+                    trial == 0 ? r.float(-1...1) : Float(i % 960) / 480 - 1
+                }
                 let a = try CompiledModel(model: builtin.runtimeModel, threads: threads)
                 let b = try CompiledModel(model: ours.runtimeModel, threads: threads, customOps: ours.customOps)
                 #expect(b.customKernelCount == ours.customOps.count)
@@ -344,7 +409,9 @@ extension Conv1x1KernelTests {
                     try input.withUnsafeBytes { try m.setInput(0, bytes: $0) }
                     try m.run()
                 }
-                for i in 0..<4 { #expect(try a.outputBytes(i) == b.outputBytes(i), "output \(i), \(threads) threads, trial \(trial)") }
+                for i in 0..<4 {
+                    #expect(try a.outputBytes(i) == b.outputBytes(i), "output \(i), \(threads) threads, trial \(trial)")
+                }
             }
         }
     }

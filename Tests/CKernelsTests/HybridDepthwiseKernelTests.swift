@@ -12,8 +12,11 @@ import VisionTestSupport
 @Suite("Exact hybrid depthwise kernel", .enabled(if: TestAssets.shouldRun))
 struct HybridDepthwiseKernelTests {
     struct Case: CustomStringConvertible {
-        var h: Int, w: Int, c: Int, dm: Int, kh: Int, kw: Int, sh: Int32, sw: Int32, dh: Int32, dw: Int32, valid: Bool, activation: Int8
-        var description: String { "\(h)x\(w)x\(c) dm\(dm) k\(kh)x\(kw) s\(sh),\(sw) d\(dh),\(dw) \(valid ? "VALID" : "SAME") act\(activation)" }
+        var h: Int, w: Int, c: Int, dm: Int, kh: Int, kw: Int, sh: Int32, sw: Int32, dh: Int32, dw: Int32, valid: Bool,
+            activation: Int8
+        var description: String {
+            "\(h)x\(w)x\(c) dm\(dm) k\(kh)x\(kw) s\(sh),\(sw) d\(dh),\(dw) \(valid ? "VALID" : "SAME") act\(activation)"
+        }
     }
 
     static let cases: [Case] = [
@@ -25,7 +28,8 @@ struct HybridDepthwiseKernelTests {
         Case(h: 40, w: 40, c: 128, dm: 1, kh: 3, kw: 3, sh: 1, sw: 1, dh: 1, dw: 1, valid: false, activation: 3),
         Case(h: 9, w: 9, c: 10, dm: 8, kh: 3, kw: 3, sh: 1, sw: 1, dh: 1, dw: 1, valid: true, activation: 0),
         Case(h: 1, w: 1, c: 1, dm: 1, kh: 1, kw: 1, sh: 1, sw: 1, dh: 1, dw: 1, valid: false, activation: 0),
-        // depth multiplier 1 takes the paired-tap path: 25 taps (odd) with padding, a channel tail, dilation with stride
+        // depth multiplier 1 takes the paired-tap path: 25 taps (odd) with padding, a channel tail, dilation with
+        // stride
         Case(h: 11, w: 9, c: 20, dm: 1, kh: 5, kw: 5, sh: 1, sw: 1, dh: 1, dw: 1, valid: false, activation: 3),
         Case(h: 17, w: 15, c: 48, dm: 1, kh: 3, kw: 3, sh: 2, sw: 2, dh: 2, dw: 2, valid: false, activation: 1),
     ]
@@ -77,7 +81,8 @@ struct HybridDepthwiseKernelTests {
     }
 
     static func run(_ resources: ModelResources, _ input: [Float], threads: Int = 1) throws -> [UInt8] {
-        let compiled = try CompiledModel(model: resources.runtimeModel, threads: threads, customOps: resources.customOps)
+        let compiled = try CompiledModel(
+            model: resources.runtimeModel, threads: threads, customOps: resources.customOps)
         try input.withUnsafeBytes { try compiled.setInput(0, bytes: $0) }
         try compiled.run()
         return try compiled.outputBytes(0)
@@ -110,13 +115,19 @@ struct HybridDepthwiseKernelTests {
         }
     }
 
-    @Test("FPNLite: its 49 hybrid depthwise ops run on the kernel; all four outputs bit-identical to the built-in kernel's")
+    @Test(
+        """
+        FPNLite: its 49 hybrid depthwise ops run on the kernel; all four outputs bit-identical to the built-in \
+        kernel's
+        """
+    )
     func fpnlite() throws {
         let path = TestAssets.model("ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite")
         let builtin = try ModelResources(path: path, exactHybridKernel: false, conv1x1Kernel: false)
         let exact = try ModelResources(path: path, exactHybridKernel: true, conv1x1Kernel: false)
         #expect(exact.hybridDepthwiseOps == 49 && builtin.hybridDepthwiseOps == 0)
-        #expect(try ModelResources(path: path, optimizeHybridModels: true, conv1x1Kernel: false).customOps.isEmpty)  // the inexact opt-in wins
+        // the inexact opt-in wins
+        #expect(try ModelResources(path: path, optimizeHybridModels: true, conv1x1Kernel: false).customOps.isEmpty)
         var r = Random(state: 42)
         for threads in [1, 2] {
             let input: [Float] = (0..<(320 * 320 * 3)).map { _ in r.float(-1...1) }
@@ -149,12 +160,16 @@ struct HybridDepthwiseKernelTests {
     }
 
     @Test(
-        "every path — scalar, AVX2, AVX-512, AVX-512 VNNI, and the VNNI kernel in portable C — bit-identical to the built-in kernel",
+        """
+        every path — scalar, AVX2, AVX-512, AVX-512 VNNI, and the VNNI kernel in portable C — bit-identical to the \
+        built-in kernel
+        """,
         arguments: cases)
     func paths(_ k: Case) throws {
         var r = Random(state: 0x51ED_2026 &+ UInt64(k.h * 131 + k.c * 7 + k.dm))
         let parts = Self.parts(k, &r)
-        let builtin = try ModelResources(bytes: try Self.model(k, parts), exactHybridKernel: false, conv1x1Kernel: false)
+        let builtin = try ModelResources(
+            bytes: try Self.model(k, parts), exactHybridKernel: false, conv1x1Kernel: false)
         let input: [Float] = (0..<(k.h * k.w * k.c)).map { _ in r.float(-3...6) }
         let expected = try Self.run(builtin, input)
         var ran: Set<String> = []
@@ -164,14 +179,21 @@ struct HybridDepthwiseKernelTests {
                     parts.scales.withUnsafeBufferPointer { sp in
                         parts.bias.withUnsafeBufferPointer { bp in
                             var p = vt_hdw_params(
-                                kernel_h: Int32(k.kh), kernel_w: Int32(k.kw), in_channels: Int32(k.c), depth_multiplier: Int32(k.dm),
-                                stride_h: k.sh, stride_w: k.sw, dilation_h: k.dh, dilation_w: k.dw, padding: k.valid ? 1 : 0,
-                                activation: Int32(k.activation), filter: wp.baseAddress, channel_scales: sp.baseAddress, bias: bp.baseAddress)
+                                kernel_h: Int32(k.kh), kernel_w: Int32(k.kw), in_channels: Int32(k.c),
+                                depth_multiplier: Int32(k.dm),
+                                stride_h: k.sh, stride_w: k.sw, dilation_h: k.dh, dilation_w: k.dw,
+                                padding: k.valid ? 1 : 0,
+                                activation: Int32(k.activation), filter: wp.baseAddress, channel_scales: sp.baseAddress,
+                                bias: bp.baseAddress)
                             var oh: Int32 = 0, ow: Int32 = 0, ph: Int32 = 0, pw: Int32 = 0
-                            guard vt_hdw_output_size(&p, Int32(k.h), Int32(k.w), &oh, &ow, &ph, &pw) == 0 else { return [] }
+                            guard vt_hdw_output_size(&p, Int32(k.h), Int32(k.w), &oh, &ow, &ph, &pw) == 0 else {
+                                return []
+                            }
                             var out = [Float](repeating: .nan, count: Int(oh * ow) * k.c * k.dm)
-                            var scratch = [UInt8](repeating: 0xA5, count: vt_hdw_scratch_size(&p, Int32(k.h), Int32(k.w), threads))
-                            let status = vt_hdw_run_path(&p, path, input, 1, Int32(k.h), Int32(k.w), &out, &scratch, scratch.count, threads, nil)
+                            var scratch = [UInt8](
+                                repeating: 0xA5, count: vt_hdw_scratch_size(&p, Int32(k.h), Int32(k.w), threads))
+                            let status = vt_hdw_run_path(
+                                &p, path, input, 1, Int32(k.h), Int32(k.w), &out, &scratch, scratch.count, threads, nil)
                             if status == -2 { return nil }  // not on this CPU
                             return status == 0 ? out.withUnsafeBytes { Array($0) } : []
                         }

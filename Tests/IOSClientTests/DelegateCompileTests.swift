@@ -15,7 +15,9 @@ struct DelegateCompileTests {
         var modules: URL?
         for _ in 0..<4 {
             let candidate = folder.appendingPathComponent("Modules")
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("MediaPipeTasksVision.swiftmodule").path) {
+            if FileManager.default.fileExists(
+                atPath: candidate.appendingPathComponent("MediaPipeTasksVision.swiftmodule").path)
+            {
                 modules = candidate
                 break
             }
@@ -26,9 +28,12 @@ struct DelegateCompileTests {
             .filter { $0.hasSuffix(".build") }
             .map { buildFolder.appendingPathComponent($0).appendingPathComponent("module.modulemap").path }
             .filter { FileManager.default.fileExists(atPath: $0) }
-        maps += ["CZlib", "CCrypto"].map { TestAssets.packageRoot.appendingPathComponent("Sources/\($0)/module.modulemap").path }
+        maps += ["CZlib", "CCrypto"].map {
+            TestAssets.packageRoot.appendingPathComponent("Sources/\($0)/module.modulemap").path
+        }
 
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("vt-delegate-\(UUID().uuidString).swift")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vt-delegate-\(UUID().uuidString).swift")
         try ("import MediaPipeTasksVision\n" + source).write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let process = Process()
@@ -77,7 +82,8 @@ struct DelegateCompileTests {
                 "misspelled method",
                 """
                 class P: NSObject, ObjectDetectorLiveStreamDelegate {
-                  func objectDetecter(_ objectDetector: ObjectDetector, didFinishDetection result: ObjectDetectorResult?,
+                  func objectDetecter(_ objectDetector: ObjectDetector, didFinishDetection result:\
+                   ObjectDetectorResult?,
                                       timestampInMilliseconds: Int, error: Error?) {}
                 }
                 """
@@ -86,7 +92,8 @@ struct DelegateCompileTests {
                 "wrong label",
                 """
                 class P: NSObject, ObjectDetectorLiveStreamDelegate {
-                  func objectDetector(_ objectDetector: ObjectDetector, didFinishDetectionWithResult result: ObjectDetectorResult?,
+                  func objectDetector(_ objectDetector: ObjectDetector, didFinishDetectionWithResult result:\
+                   ObjectDetectorResult?,
                                       timestampInMilliseconds: Int, error: Error?) {}
                 }
                 """
@@ -95,7 +102,8 @@ struct DelegateCompileTests {
                 "wrong type",
                 """
                 class P: NSObject, ImageClassifierLiveStreamDelegate {
-                  func imageClassifier(_ imageClassifier: ImageClassifier, didFinishClassification result: ObjectDetectorResult?,
+                  func imageClassifier(_ imageClassifier: ImageClassifier, didFinishClassification result:\
+                   ObjectDetectorResult?,
                                        timestampInMilliseconds: Int, error: Error?) {}
                 }
                 """
@@ -104,7 +112,8 @@ struct DelegateCompileTests {
                 "not an NSObject",
                 """
                 class P: ObjectDetectorLiveStreamDelegate {
-                  func objectDetector(_ objectDetector: ObjectDetector, didFinishDetection result: ObjectDetectorResult?,
+                  func objectDetector(_ objectDetector: ObjectDetector, didFinishDetection result:\
+                   ObjectDetectorResult?,
                                       timestampInMilliseconds: Int, error: Error?) {}
                 }
                 """
@@ -113,6 +122,8 @@ struct DelegateCompileTests {
     func rejected(_ kind: String, _ source: String) throws {
         let (status, output) = try Self.typecheck(source)
         #expect(status != 0, "\(kind) compiled")
-        #expect(output.contains("does not conform to protocol") || output.contains("required by protocol"), "\(kind): \(output)")
+        #expect(
+            output.contains("does not conform to protocol") || output.contains("required by protocol"),
+            "\(kind): \(output)")
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Imaging
 import MediaPipeTasksVision
 import Testing
 import VisionTestSupport
@@ -61,11 +60,15 @@ struct IOSClientTests {
         let copy = try #require(options.copy() as? ObjectDetectorOptions)
         #expect(copy !== options && copy.baseOptions !== options.baseOptions)
         #expect(copy.baseOptions.modelAssetPath == Self.detectorPath && copy.baseOptions.numThreads == 2)
-        #expect(copy.maxResults == 3 && copy.scoreThreshold == 0.4 && copy.displayNamesLocale == "fr" && copy.categoryAllowlist == ["dog"])
+        #expect(
+            copy.maxResults == 3 && copy.scoreThreshold == 0.4 && copy.displayNamesLocale == "fr"
+                && copy.categoryAllowlist == ["dog"])
         copy.maxResults = 7
         copy.baseOptions.modelAssetPath = "/elsewhere.tflite"
         copy.categoryAllowlist = []
-        #expect(options.maxResults == 3 && options.baseOptions.modelAssetPath == Self.detectorPath && options.categoryAllowlist == ["dog"])
+        #expect(
+            options.maxResults == 3 && options.baseOptions.modelAssetPath == Self.detectorPath
+                && options.categoryAllowlist == ["dog"])
 
         // `baseOptions` is a copy property: assigning stores a copy.
         let base = BaseOptions()
@@ -125,11 +128,14 @@ struct IOSClientTests {
         let named = Classifications(headIndex: 1, headName: "probability", categories: [])
         let classification = ClassificationResult(classifications: [head, named], timestampInMilliseconds: 0)
         let result = ImageClassifierResult(classificationResult: classification, timestampInMilliseconds: 42)
-        #expect(Self.timestamp(of: result) == 42 && result.classificationResult.classifications[1].headName == "probability")
+        #expect(
+            Self.timestamp(of: result) == 42 && result.classificationResult.classifications[1].headName == "probability"
+        )
         let keypoint = NormalizedKeypoint(location: CGPoint(x: 0.25, y: 0.5), label: "eye", score: 0.9)
         #expect(keypoint == NormalizedKeypoint(location: CGPoint(x: 0.25, y: 0.5), label: "eye", score: 0.9))
         #expect(keypoint != NormalizedKeypoint(location: CGPoint(x: 0.25, y: 0.5), label: "nose", score: 0.9))
-        let detection = Detection(categories: [category], boundingBox: CGRect(x: 1, y: 2, width: 3, height: 4), keypoints: [keypoint])
+        let detection = Detection(
+            categories: [category], boundingBox: CGRect(x: 1, y: 2, width: 3, height: 4), keypoints: [keypoint])
         #expect(detection.keypoints?.first?.label == "eye")
     }
 
@@ -186,11 +192,15 @@ struct IOSClientTests {
     @Test("an NV12 buffer's planes are filled through the per-plane functions")
     func planes() throws {
         var pixelBuffer: CVPixelBuffer?
-        #expect(CVPixelBufferCreate(kCFAllocatorDefault, 64, 48, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, nil, &pixelBuffer) == kCVReturnSuccess)
+        #expect(
+            CVPixelBufferCreate(
+                kCFAllocatorDefault, 64, 48, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, nil, &pixelBuffer)
+                == kCVReturnSuccess)
         let buffer = try #require(pixelBuffer)
         #expect(CVPixelBufferIsPlanar(buffer) && CVPixelBufferGetPlaneCount(buffer) == 2)
         #expect(CVPixelBufferGetWidthOfPlane(buffer, 1) == 32 && CVPixelBufferGetHeightOfPlane(buffer, 1) == 24)
-        #expect(CVPixelBufferGetBaseAddressOfPlane(buffer, 2) == nil && CVPixelBufferGetBytesPerRowOfPlane(buffer, 5) == 0)
+        #expect(
+            CVPixelBufferGetBaseAddressOfPlane(buffer, 2) == nil && CVPixelBufferGetBytesPerRowOfPlane(buffer, 5) == 0)
         CVPixelBufferLockBaseAddress(buffer, [])
         let luma = try #require(CVPixelBufferGetBaseAddressOfPlane(buffer, 0)).assumingMemoryBound(to: UInt8.self)
         let chroma = try #require(CVPixelBufferGetBaseAddressOfPlane(buffer, 1)).assumingMemoryBound(to: UInt8.self)
@@ -201,8 +211,13 @@ struct IOSClientTests {
         #expect(image.width == 64 && image.height == 48 && image.imageSourceType == .pixelBuffer)
         let gray = image.bitmap.rgb(x: 10, y: 10)
         #expect(gray == (200, 200, 200))
-        #expect(CVPixelBufferCreate(kCFAllocatorDefault, 63, 48, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, nil, &pixelBuffer) == kCVReturnInvalidSize)
-        #expect(CVPixelBufferCreate(kCFAllocatorDefault, 64, 48, 0x1234_5678, nil, &pixelBuffer) == kCVReturnInvalidPixelFormat)
+        #expect(
+            CVPixelBufferCreate(
+                kCFAllocatorDefault, 63, 48, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, nil, &pixelBuffer)
+                == kCVReturnInvalidSize)
+        #expect(
+            CVPixelBufferCreate(kCFAllocatorDefault, 64, 48, 0x1234_5678, nil, &pixelBuffer)
+                == kCVReturnInvalidPixelFormat)
     }
 
     @Test("float buffers become an MPImage; the tasks refuse them as MediaPipe does (code 3)")

@@ -8,7 +8,8 @@ import VisionTestSupport
 /// scripts/goldens/jpeg_damaged_fixtures.py).
 @Suite("Damaged and unusual JPEGs")
 struct DamagedJPEGTests {
-    nonisolated(unsafe) static let golden: [String: Any] = (try? Goldens.dictionary("mediapipe_jpeg_damaged.json")) ?? [:]
+    nonisolated(unsafe) static let golden: [String: Any] =
+        (try? Goldens.dictionary("mediapipe_jpeg_damaged.json")) ?? [:]
     static let fixtures = golden.keys.filter { !$0.contains("@") }.sorted()
 
     /// Packed pixels of a decode, row by row.
@@ -33,9 +34,12 @@ struct DamagedJPEGTests {
         do {
             let decoded = try ImageDecoder.decode(bytes).bitmap
             #expect(!refused, "\(name): MediaPipe refuses it, we decoded it")
-            #expect([decoded.height, decoded.width, decoded.format.bytesPerPixel] == expected["shape"] as? [Int], "\(name)")
+            #expect(
+                [decoded.height, decoded.width, decoded.format.bytesPerPixel] == expected["shape"] as? [Int], "\(name)")
             if !undefinedInMediaPipe.contains(name) {
-                #expect(try SHA256.hex(packed(decoded)) == expected["sha256"] as? String, "\(name): pixels differ from MediaPipe's")
+                #expect(
+                    try SHA256.hex(packed(decoded)) == expected["sha256"] as? String,
+                    "\(name): pixels differ from MediaPipe's")
             }
         } catch let e as ImagingError {
             #expect(refused, "\(name): MediaPipe decodes it, we refused it: \(e.message)")
@@ -44,7 +48,9 @@ struct DamagedJPEGTests {
 
     @Test("each fixture as MediaPipe decodes it", arguments: fixtures)
     func fixture(_ name: String) throws {
-        let path = TestAssets.packageRoot.appendingPathComponent("Tests/Fixtures/jpeg-damaged").appendingPathComponent(name).path
+        let path = TestAssets.packageRoot.appendingPathComponent("Tests/Fixtures/jpeg-damaged").appendingPathComponent(
+            name
+        ).path
         try Self.check(try TestAssets.bytes(path), name)
     }
 
@@ -63,7 +69,10 @@ struct DamagedJPEGTests {
     func hugeHeader() throws {
         let path = TestAssets.packageRoot.appendingPathComponent("Tests/Fixtures/jpeg/gray.jpg").path
         var bytes = try TestAssets.bytes(path)
-        let sof = try #require(bytes.indices.first { i in i + 1 < bytes.count && bytes[i] == 0xFF && (bytes[i + 1] == 0xC0 || bytes[i + 1] == 0xC2) })
+        let sof = try #require(
+            bytes.indices.first { i in
+                i + 1 < bytes.count && bytes[i] == 0xFF && (bytes[i + 1] == 0xC0 || bytes[i + 1] == 0xC2)
+            })
         bytes[sof + 5] = 0xFD; bytes[sof + 6] = 0xE8  // height 65000
         bytes[sof + 7] = 0xFD; bytes[sof + 8] = 0xE8  // width 65000
         let before = ProcessMemory.residentBytes()

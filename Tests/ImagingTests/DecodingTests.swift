@@ -31,7 +31,8 @@ struct DecodingTests {
         arguments: ["h2v1_422.jpg", "h2v2_420.jpg", "h1v1_444.jpg", "progressive_420.jpg", "gray.jpg"])
     func variants(name: String) throws {
         let golden = try #require(try Goldens.dictionary("mediapipe_jpeg_variants.json")[name] as? [String: Any])
-        let path = TestAssets.packageRoot.appendingPathComponent("Tests/Fixtures/jpeg").appendingPathComponent(name).path
+        let path = TestAssets.packageRoot.appendingPathComponent("Tests/Fixtures/jpeg").appendingPathComponent(name)
+            .path
         let decoded = try ImageDecoder.decode(contentsOfFile: path).bitmap
         #expect([decoded.height, decoded.width, decoded.format.bytesPerPixel] == golden["shape"] as? [Int])
         var pixels = [UInt8]()
@@ -131,10 +132,18 @@ struct DecodingTests {
     @Test("pixel buffers are validated")
     func validation() {
         #expect(throws: ImagingError.self) { try Bitmap(width: 0, height: 1, format: .rgb8, pixels: []) }
-        #expect(throws: ImagingError.self) { try Bitmap(width: 2, height: 2, format: .rgba8, pixels: [UInt8](repeating: 0, count: 15)) }
-        #expect(throws: ImagingError.self) { try Bitmap(width: 2, height: 2, format: .rgb8, pixels: [UInt8](repeating: 0, count: 12), bytesPerRow: 5) }
-        #expect(throws: ImagingError.self) { try Bitmap(width: 3, height: 2, format: .nv12, pixels: [UInt8](repeating: 0, count: 100)) }
-        #expect(throws: ImagingError.self) { try Bitmap(width: 4, height: 2, format: .nv12, pixels: [UInt8](repeating: 0, count: 11)) }
+        #expect(throws: ImagingError.self) {
+            try Bitmap(width: 2, height: 2, format: .rgba8, pixels: [UInt8](repeating: 0, count: 15))
+        }
+        #expect(throws: ImagingError.self) {
+            try Bitmap(width: 2, height: 2, format: .rgb8, pixels: [UInt8](repeating: 0, count: 12), bytesPerRow: 5)
+        }
+        #expect(throws: ImagingError.self) {
+            try Bitmap(width: 3, height: 2, format: .nv12, pixels: [UInt8](repeating: 0, count: 100))
+        }
+        #expect(throws: ImagingError.self) {
+            try Bitmap(width: 4, height: 2, format: .nv12, pixels: [UInt8](repeating: 0, count: 11))
+        }
         #expect((try? Bitmap(width: 4, height: 2, format: .nv12, pixels: [UInt8](repeating: 0, count: 12))) != nil)
     }
 }

@@ -69,7 +69,10 @@ struct JPEGKernelTests {
                     switch kind {
                     case 0:
                         let spread = 64 / (1 + i / 8)
-                        c[i] = i == 0 ? Int16(Int(r % 2048) - 1024) : (r % 3 == 0 ? Int16(Int((r >> 8) % UInt64(spread)) - spread / 2) : 0)
+                        c[i] =
+                            i == 0
+                            ? Int16(Int(r % 2048) - 1024)
+                            : (r % 3 == 0 ? Int16(Int((r >> 8) % UInt64(spread)) - spread / 2) : 0)
                         q[i] = standardQuant[i]
                     case 1:
                         c[i] = Int16(truncatingIfNeeded: r)
@@ -105,9 +108,11 @@ struct JPEGKernelTests {
         let fast = convert(simd: true), portable = convert(simd: false)
         #expect(fast == portable)
         // Spot values of the 20-bit formula: mid grey, pure red's YCbCr, and clamping at both ends.
-        #expect(Array(portable[(128 << 16 | 128 << 8 | 128) * 3..<(128 << 16 | 128 << 8 | 128) * 3 + 3]) == [128, 128, 128])
+        #expect(
+            Array(portable[(128 << 16 | 128 << 8 | 128) * 3..<(128 << 16 | 128 << 8 | 128) * 3 + 3]) == [128, 128, 128])
         #expect(Array(portable[(76 << 16 | 85 << 8 | 255) * 3..<(76 << 16 | 85 << 8 | 255) * 3 + 3]) == [254, 0, 0])
-        #expect(Array(portable[(255 << 16 | 255 << 8 | 255) * 3..<(255 << 16 | 255 << 8 | 255) * 3 + 3]) == [255, 121, 255])
+        #expect(
+            Array(portable[(255 << 16 | 255 << 8 | 255) * 3..<(255 << 16 | 255 << 8 | 255) * 3 + 3]) == [255, 121, 255])
     }
 
     /// Every JPEG the tests know: the sampling variants, the damaged fixtures and the shared photos.
@@ -115,17 +120,21 @@ struct JPEGKernelTests {
         var files: [(String, [UInt8])] = []
         for folder in ["Tests/Fixtures/jpeg", "Tests/Fixtures/jpeg-damaged"] {
             let url = TestAssets.packageRoot.appendingPathComponent(folder)
-            for name in try FileManager.default.contentsOfDirectory(atPath: url.path).sorted() where name.hasSuffix(".jpg") {
+            for name in try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
+            where name.hasSuffix(".jpg") {
                 files.append((name, try TestAssets.bytes(url.appendingPathComponent(name).path)))
             }
         }
         if TestAssets.shouldRun {
-            for name in TestAssets.photoNames where name.hasSuffix(".jpg") { files.append((name, try TestAssets.bytes(TestAssets.image(name)))) }
+            for name in TestAssets.photoNames where name.hasSuffix(".jpg") {
+                files.append((name, try TestAssets.bytes(TestAssets.image(name))))
+            }
         }
         return files
     }
 
-    @Test("whole pictures: every sampling, progressive, gray, CMYK, YCCK, RGB and damaged files decode to the same bytes")
+    @Test(
+        "whole pictures: every sampling, progressive, gray, CMYK, YCCK, RGB and damaged files decode to the same bytes")
     func wholePictures() throws {
         let files = try Self.pictures()
         #expect(files.count >= 20)
@@ -168,7 +177,9 @@ struct ReducedDecodingTests {
         // The reduced picture is the same picture: its mean colour within a few levels of the exact one's.
         func mean(_ b: Bitmap) -> [Double] {
             var sums = [0.0, 0.0, 0.0]
-            for y in 0..<b.height { for x in 0..<b.width { for c in 0..<3 { sums[c] += Double(b.pixels[y * b.bytesPerRow + x * 3 + c]) } } }
+            for y in 0..<b.height {
+                for x in 0..<b.width { for c in 0..<3 { sums[c] += Double(b.pixels[y * b.bytesPerRow + x * 3 + c]) } }
+            }
             return sums.map { $0 / Double(b.width * b.height) }
         }
         for (a, b) in zip(mean(half.bitmap), mean(exact.bitmap)) { #expect(abs(a - b) < 2) }

@@ -31,10 +31,13 @@ struct LetterboxTests {
         let cases = try Self.cases()
         #expect(cases.count == 10)
         for c in cases {
-            let w = c["width"] as? Int ?? 0, h = c["height"] as? Int ?? 0, tw = c["tensorWidth"] as? Int ?? 0, th = c["tensorHeight"] as? Int ?? 0
+            let w = c["width"] as? Int ?? 0, h = c["height"] as? Int ?? 0, tw = c["tensorWidth"] as? Int ?? 0,
+                th = c["tensorHeight"] as? Int ?? 0
             let bitmap = try Self.picture(width: w, height: h, channels: c["channels"] as? Int ?? 3)
             let box = Letterbox(sourceWidth: w, sourceHeight: h, width: tw, height: th)
-            #expect([box.resizedWidth, box.resizedHeight] == c["resized"] as? [Int] && box.left == c["left"] as? Int && box.top == c["top"] as? Int, "\(c)")
+            #expect(
+                [box.resizedWidth, box.resizedHeight] == c["resized"] as? [Int] && box.left == c["left"] as? Int
+                    && box.top == c["top"] as? Int, "\(c)")
             let format = TensorFormat(width: tw, height: th, element: .uint8, fit: .letterbox(padding: 114))
             let tensor = try ImagePreprocessor().bytes(bitmap, format: format)
             #expect(Array(tensor.prefix(48)) == (c["first"] as? [Int])?.map(UInt8.init), "\(w)x\(h) → \(tw)x\(th)")
@@ -46,23 +49,35 @@ struct LetterboxTests {
     func layouts() throws {
         let bitmap = try Self.picture(width: 37, height: 23, channels: 3)
         let p = ImagePreprocessor()
-        let rgb = try p.bytes(bitmap, format: TensorFormat(width: 64, height: 48, element: .uint8, fit: .letterbox(padding: 114)))
+        let rgb = try p.bytes(
+            bitmap, format: TensorFormat(width: 64, height: 48, element: .uint8, fit: .letterbox(padding: 114)))
         let planar = try p.floats(
-            bitmap, format: TensorFormat(width: 64, height: 48, element: .float32(mean: [0], std: [255]), fit: .letterbox(padding: 114), layout: .planar))
+            bitmap,
+            format: TensorFormat(
+                width: 64, height: 48, element: .float32(mean: [0], std: [255]), fit: .letterbox(padding: 114),
+                layout: .planar))
         let plane = 64 * 48
         for i in stride(from: 0, to: plane, by: 97) {
             for c in 0..<3 { #expect(planar[c * plane + i] == Float(rgb[i * 3 + c]) / 255) }
         }
         let q = try p.bytes(
             bitmap,
-            format: TensorFormat(width: 64, height: 48, element: .quantized(scale: 0.003908383, zeroPoint: -128, signed: true), fit: .letterbox(padding: 114)))
+            format: TensorFormat(
+                width: 64, height: 48, element: .quantized(scale: 0.003908383, zeroPoint: -128, signed: true),
+                fit: .letterbox(padding: 114)))
         for i in stride(from: 0, to: q.count, by: 53) {
             let expected = Int8(max(min((Float(rgb[i]) / 255) / 0.003908383 + -128, 127), -128).rounded(.towardZero))
             #expect(Int8(bitPattern: q[i]) == expected)
         }
         // Shown turned a quarter (EXIF 6): the letterbox of the upright picture.
-        let turned = try p.bytes(bitmap, orientation: .right, format: TensorFormat(width: 64, height: 48, element: .uint8, fit: .letterbox(padding: 114)))
-        #expect(turned == (try p.bytes(bitmap.upright(.right), format: TensorFormat(width: 64, height: 48, element: .uint8, fit: .letterbox(padding: 114)))))
+        let turned = try p.bytes(
+            bitmap, orientation: .right,
+            format: TensorFormat(width: 64, height: 48, element: .uint8, fit: .letterbox(padding: 114)))
+        #expect(
+            turned
+                == (try p.bytes(
+                    bitmap.upright(.right),
+                    format: TensorFormat(width: 64, height: 48, element: .uint8, fit: .letterbox(padding: 114)))))
         #expect(throws: ImagingError.self) {
             try p.bytes(
                 bitmap, region: NormalizedRect(x: 0, y: 0, width: 0.5, height: 0.5),
@@ -84,8 +99,12 @@ struct LetterboxTests {
             let frame = try Bitmap(width: 64, height: 32, format: .nv12, pixels: pixels)
             let tensor = try p.bytes(frame, format: format)
             let inside = Array(tensor[(16 * 32 + 16) * 3..<(16 * 32 + 16) * 3 + 3])
-            let expected = try p.bytes(try Bitmap(width: 64, height: 32, format: .rgb8, fill: (inside[0], inside[0], inside[0])), format: format)
-            #expect(Array(tensor.prefix(3)) == [114, 114, 114] && inside != previous && inside.allSatisfy { abs(Int($0) - Int(luma)) <= 12 })
+            let expected = try p.bytes(
+                try Bitmap(width: 64, height: 32, format: .rgb8, fill: (inside[0], inside[0], inside[0])),
+                format: format)
+            #expect(
+                Array(tensor.prefix(3)) == [114, 114, 114] && inside != previous
+                    && inside.allSatisfy { abs(Int($0) - Int(luma)) <= 12 })
             #expect(tensor == expected, "\(inside) for luma \(luma)")
             previous = inside
         }
@@ -93,14 +112,17 @@ struct LetterboxTests {
 
     @Test("JPEGDecoding.openCV gives cv2.imread's pixels on every shared JPEG", .enabled(if: TestAssets.shouldRun))
     func openCVPixels() throws {
-        let expected = try #require(try Goldens.dictionary("ultralytics_letterbox.json")["opencvJPEG"] as? [String: String])
+        let expected = try #require(
+            try Goldens.dictionary("ultralytics_letterbox.json")["opencvJPEG"] as? [String: String])
         #expect(expected.count >= 5)
         for (name, hash) in expected {
             let decoded = try ImageDecoder.decode(contentsOfFile: TestAssets.image(name), jpeg: .openCV)
             #expect(decoded.bitmap.format == .rgb8 && decoded.scale == 1)
             #expect(try SHA256.hex(decoded.bitmap.pixels) == hash, "\(name)")
             // MediaPipe's decoder differs in its last bits: that is why the choice exists.
-            #expect(try SHA256.hex(try ImageDecoder.decode(contentsOfFile: TestAssets.image(name)).bitmap.pixels) != hash, "\(name)")
+            #expect(
+                try SHA256.hex(try ImageDecoder.decode(contentsOfFile: TestAssets.image(name)).bitmap.pixels) != hash,
+                "\(name)")
         }
     }
 }

@@ -16,11 +16,14 @@ struct PNGFastPathTests {
         return be32(UInt32(data.count)) + body + be32(crc)
     }
 
-    static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 255), UInt8((v >> 8) & 255), UInt8(v & 255)] }
+    static func be32(_ v: UInt32) -> [UInt8] {
+        [UInt8(v >> 24), UInt8((v >> 16) & 255), UInt8((v >> 8) & 255), UInt8(v & 255)]
+    }
 
     /// A PNG of `pixels` (width × height × channels), each row filtered with `filters[y % count]`.
     static func png(
-        width: Int, height: Int, channels: Int, pixels: [UInt8], filters: [UInt8], extra: [[UInt8]] = [], idatParts: Int = 1
+        width: Int, height: Int, channels: Int, pixels: [UInt8], filters: [UInt8], extra: [[UInt8]] = [],
+        idatParts: Int = 1
     )
         -> [UInt8]
     {
@@ -55,19 +58,26 @@ struct PNGFastPathTests {
         var file: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header)
         for e in extra { file += e }
         let part = (z.count + idatParts - 1) / idatParts
-        for start in stride(from: 0, to: z.count, by: max(1, part)) { file += chunk("IDAT", Array(z[start..<min(z.count, start + part)])) }
+        for start in stride(from: 0, to: z.count, by: max(1, part)) {
+            file += chunk("IDAT", Array(z[start..<min(z.count, start + part)]))
+        }
         return file + chunk("IEND", [])
     }
 
-    @Test("every filter, RGB and RGBA, odd sizes, split IDATs: the fast path gives libpng's pixels and the encoded ones")
+    @Test(
+        "every filter, RGB and RGBA, odd sizes, split IDATs: the fast path gives libpng's pixels and the encoded ones")
     func filters() throws {
         var random = TestRandom(state: 0x9A6E_2026)
         for (width, height, channels) in [(1, 1, 3), (7, 5, 3), (33, 17, 4), (128, 64, 3), (5, 40, 4)] {
             let pixels = (0..<(width * height * channels)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
             for filters: [UInt8] in [[0], [1], [2], [3], [4], [4, 3, 2, 1, 0]] {
-                let file = Self.png(width: width, height: height, channels: channels, pixels: pixels, filters: filters, idatParts: filters.count > 1 ? 3 : 1)
+                let file = Self.png(
+                    width: width, height: height, channels: channels, pixels: pixels, filters: filters,
+                    idatParts: filters.count > 1 ? 3 : 1)
                 let fast = try ImageDecoder.decodePNG(file), libpng = try ImageDecoder.decodePNG(file, fast: false)
-                #expect(fast.pixels == libpng.pixels && fast.pixels == pixels, "\(width)x\(height)x\(channels) filters \(filters)")
+                #expect(
+                    fast.pixels == libpng.pixels && fast.pixels == pixels,
+                    "\(width)x\(height)x\(channels) filters \(filters)")
                 #expect(fast.format == (channels == 4 ? .rgba8 : .rgb8))
             }
         }
@@ -76,9 +86,13 @@ struct PNGFastPathTests {
     @Test("gamma, transparency and a bad CRC are left to libpng, which decides as before")
     func leftToLibpng() throws {
         let pixels = (0..<(8 * 4 * 3)).map { UInt8(truncatingIfNeeded: $0 * 7) }
-        let gamma = Self.png(width: 8, height: 4, channels: 3, pixels: pixels, filters: [4], extra: [Self.chunk("gAMA", Self.be32(100_000))])
+        let gamma = Self.png(
+            width: 8, height: 4, channels: 3, pixels: pixels, filters: [4],
+            extra: [Self.chunk("gAMA", Self.be32(100_000))])
         #expect(try ImageDecoder.decodePNG(gamma).pixels == ImageDecoder.decodePNG(gamma, fast: false).pixels)
-        let trns = Self.png(width: 8, height: 4, channels: 3, pixels: pixels, filters: [1], extra: [Self.chunk("tRNS", [0, 7, 0, 14, 0, 21])])
+        let trns = Self.png(
+            width: 8, height: 4, channels: 3, pixels: pixels, filters: [1],
+            extra: [Self.chunk("tRNS", [0, 7, 0, 14, 0, 21])])
         #expect(try ImageDecoder.decodePNG(trns).format == ImageDecoder.decodePNG(trns, fast: false).format)
         var bad = Self.png(width: 8, height: 4, channels: 3, pixels: pixels, filters: [2])
         bad[bad.count - 20] ^= 0xFF  // inside the IDAT chunk: its CRC no longer matches

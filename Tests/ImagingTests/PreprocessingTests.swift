@@ -7,7 +7,9 @@ import VisionTestSupport
 /// stored picture it shows (by explicit per-orientation formulas on the upright picture), and
 /// sample it bilinearly in floating point with a clamped border.
 enum Reference {
-    static func sourcePoint(u: Double, v: Double, width W: Double, height H: Double, orientation: ImageOrientation) -> (Double, Double) {
+    static func sourcePoint(
+        u: Double, v: Double, width W: Double, height H: Double, orientation: ImageOrientation
+    ) -> (Double, Double) {
         // (u, v): a point of the upright picture, in upright pixel units.
         let uprightWidth = orientation.swapsDimensions ? H : W
         var u = u
@@ -20,7 +22,9 @@ enum Reference {
         }
     }
 
-    static func tensor(_ b: Bitmap, orientation: ImageOrientation, roi: NormalizedRect, width: Int, height: Int) -> [Double] {
+    static func tensor(
+        _ b: Bitmap, orientation: ImageOrientation, roi: NormalizedRect, width: Int, height: Int
+    ) -> [Double] {
         let W = Double(b.width), H = Double(b.height)
         // The ROI's upright frame: its corners, in upright pixel units of the whole picture.
         let upW = orientation.swapsDimensions ? H : W, upH = orientation.swapsDimensions ? W : H
@@ -54,7 +58,9 @@ enum Reference {
         return out
     }
 
-    static func inverse(x: Double, y: Double, width W: Double, height H: Double, orientation: ImageOrientation) -> (Double, Double) {
+    static func inverse(
+        x: Double, y: Double, width W: Double, height H: Double, orientation: ImageOrientation
+    ) -> (Double, Double) {
         let uprightWidth = orientation.swapsDimensions ? H : W
         var u: Double, v: Double
         switch orientation.clockwiseDegrees {
@@ -115,7 +121,8 @@ struct PreprocessingTests {
         #expect(Array(t[3..<6]) == [0, 0, 255])
         let l = try pre.bytes(bitmap, orientation: .left, format: TensorFormat(width: 1, height: 2, element: .uint8))
         #expect(Array(l[0..<3]) == [0, 0, 255])
-        let m = try pre.bytes(bitmap, orientation: .upMirrored, format: TensorFormat(width: 2, height: 1, element: .uint8))
+        let m = try pre.bytes(
+            bitmap, orientation: .upMirrored, format: TensorFormat(width: 2, height: 1, element: .uint8))
         #expect(Array(m[0..<3]) == [0, 0, 255])
     }
 
@@ -124,9 +131,12 @@ struct PreprocessingTests {
         let bitmap = try Self.testBitmap()
         let pre = ImagePreprocessor()
         let bytes = try pre.bytes(bitmap, format: TensorFormat(width: 10, height: 10, element: .uint8))
-        let floats = try pre.floats(bitmap, format: TensorFormat(width: 10, height: 10, element: .float32(mean: [127.5], std: [127.5])))
+        let floats = try pre.floats(
+            bitmap, format: TensorFormat(width: 10, height: 10, element: .float32(mean: [127.5], std: [127.5])))
         #expect(zip(bytes, floats).allSatisfy { abs((Float($0) - 127.5) / 127.5 - $1) < 1e-6 })
-        let perChannel = try pre.floats(bitmap, format: TensorFormat(width: 10, height: 10, element: .float32(mean: [0, 100, 200], std: [1, 2, 4])))
+        let perChannel = try pre.floats(
+            bitmap,
+            format: TensorFormat(width: 10, height: 10, element: .float32(mean: [0, 100, 200], std: [1, 2, 4])))
         for i in 0..<bytes.count {
             let (m, s): (Float, Float) = [(0, 1), (100, 2), (200, 4)][i % 3]
             #expect(abs((Float(bytes[i]) - m) / s - perChannel[i]) < 1e-4)
@@ -145,11 +155,15 @@ struct PreprocessingTests {
         let format = TensorFormat(width: 9, height: 7, element: .uint8)
         let pre = ImagePreprocessor()
         let expected = try pre.bytes(rgb, format: format)
-        #expect(try pre.bytes(try Bitmap(width: 20, height: 14, format: .rgba8, pixels: rgba), format: format) == expected)
+        #expect(
+            try pre.bytes(try Bitmap(width: 20, height: 14, format: .rgba8, pixels: rgba), format: format) == expected)
         // Row padding must be skipped.
         var padded = [UInt8]()
         for y in 0..<14 { padded += bgra[(y * 80)..<(y * 80 + 80)] + [9, 9, 9, 9, 9, 9, 9, 9] }
-        #expect(try pre.bytes(try Bitmap(width: 20, height: 14, format: .bgra8, pixels: padded, bytesPerRow: 88), format: format) == expected)
+        #expect(
+            try pre.bytes(
+                try Bitmap(width: 20, height: 14, format: .bgra8, pixels: padded, bytesPerRow: 88), format: format)
+                == expected)
         let gray = try Bitmap(width: 20, height: 14, format: .gray8, pixels: (0..<280).map { UInt8($0 % 256) })
         #expect(try pre.bytes(gray, format: format) == pre.bytes(gray.convertedToRGB(), format: format))
         var nv12 = (0..<(20 * 14)).map { UInt8(($0 * 3) % 256) }
@@ -183,7 +197,8 @@ struct PreprocessingTests {
         two.threads = 2
         three.threads = 3
         for format in [
-            TensorFormat(width: 64, height: 48, element: .uint8), TensorFormat(width: 50, height: 37, element: .float32(mean: [127.5], std: [127.5])),
+            TensorFormat(width: 64, height: 48, element: .uint8),
+            TensorFormat(width: 50, height: 37, element: .float32(mean: [127.5], std: [127.5])),
         ] {
             if case .uint8 = format.element {
                 let expected = try one.bytes(bitmap, orientation: orientation, format: format)
@@ -201,15 +216,29 @@ struct PreprocessingTests {
         let bitmap = try Self.testBitmap()
         let pre = ImagePreprocessor()
         let format = TensorFormat(width: 4, height: 4, element: .uint8)
-        #expect(throws: ImagingError.self) { try pre.bytes(bitmap, region: NormalizedRect(x: 0, y: 0, width: 0, height: 1), format: format) }
-        #expect(throws: ImagingError.self) { try pre.bytes(bitmap, region: NormalizedRect(x: .nan, y: 0, width: 1, height: 1), format: format) }
-        #expect(throws: ImagingError.self) { try pre.bytes(bitmap, format: TensorFormat(width: 0, height: 4, element: .uint8)) }
-        #expect(throws: ImagingError.self) { try pre.floats(bitmap, format: TensorFormat(width: 4, height: 4, element: .float32(mean: [1, 2], std: [1, 2]))) }
-        #expect(throws: ImagingError.self) { try pre.floats(bitmap, format: TensorFormat(width: 4, height: 4, element: .float32(mean: [1], std: [0]))) }
+        #expect(throws: ImagingError.self) {
+            try pre.bytes(bitmap, region: NormalizedRect(x: 0, y: 0, width: 0, height: 1), format: format)
+        }
+        #expect(throws: ImagingError.self) {
+            try pre.bytes(bitmap, region: NormalizedRect(x: .nan, y: 0, width: 1, height: 1), format: format)
+        }
+        #expect(throws: ImagingError.self) {
+            try pre.bytes(bitmap, format: TensorFormat(width: 0, height: 4, element: .uint8))
+        }
+        #expect(throws: ImagingError.self) {
+            try pre.floats(
+                bitmap, format: TensorFormat(width: 4, height: 4, element: .float32(mean: [1, 2], std: [1, 2])))
+        }
+        #expect(throws: ImagingError.self) {
+            try pre.floats(bitmap, format: TensorFormat(width: 4, height: 4, element: .float32(mean: [1], std: [0])))
+        }
         var small = [UInt8](repeating: 0, count: 10)
-        #expect(throws: ImagingError.self) { try small.withUnsafeMutableBytes { try pre.process(bitmap, format: format, into: $0) } }
+        #expect(throws: ImagingError.self) {
+            try small.withUnsafeMutableBytes { try pre.process(bitmap, format: format, into: $0) }
+        }
         // Absurd regions far outside the picture still give border pixels, not a crash.
-        let far = try pre.bytes(bitmap, region: NormalizedRect(x: 1e12, y: -1e12, width: 1e9, height: 1e9), format: format)
+        let far = try pre.bytes(
+            bitmap, region: NormalizedRect(x: 1e12, y: -1e12, width: 1e9, height: 1e9), format: format)
         #expect(far.count == 48)
     }
 }
@@ -226,7 +255,9 @@ struct CanvasTests {
         #expect(b.rgb(x: 25, y: 40) == (0, 0, 0))
         canvas.drawLabeledBox(x: 90, y: -5, width: 50, height: 50, label: "DOG 73%", color: .forIndex(3))
         canvas.drawText("HI", x: 0, y: 70, scale: 1, color: .white)
-        let lit = (0..<8).flatMap { y in (0..<12).map { x in canvas.bitmap.rgb(x: x, y: 70 + y) } }.filter { $0 == (255, 255, 255) }
+        let lit = (0..<8).flatMap { y in (0..<12).map { x in canvas.bitmap.rgb(x: x, y: 70 + y) } }.filter {
+            $0 == (255, 255, 255)
+        }
         #expect(lit.count > 10)
         #expect(Canvas.textSize("ABC", scale: 2) == (34, 14))
     }

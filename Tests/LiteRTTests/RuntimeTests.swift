@@ -12,20 +12,32 @@ enum Runtime {
 
 @Suite("The LiteRT runtime")
 struct RuntimeTests {
-    @Test("the search: .litert/lib from the executable's directory upwards, pip installs of 2.3.0 (other versions named, not loaded)")
+    @Test(
+        """
+        the search: .litert/lib from the executable's directory upwards, pip installs of 2.3.0 (other versions \
+        named, not loaded)
+        """
+    )
     func searchPlaces() throws {
         let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         let list = LiteRTLibrary.candidates(explicit: nil, environment: [:])
         #expect(list.contains(exe.appendingPathComponent(".litert/lib/libLiteRt.so").path))
-        #expect(list.contains(exe.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".litert/lib/libLiteRt.so").path))
+        #expect(
+            list.contains(
+                exe.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+                    ".litert/lib/libLiteRt.so"
+                ).path))
         #expect(list.last == "libLiteRt.so")
 
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("vt-pip-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         func install(_ prefix: String, _ version: String) throws -> String {
             let site = root.appendingPathComponent(prefix).appendingPathComponent("lib/python3.11/site-packages")
-            try FileManager.default.createDirectory(at: site.appendingPathComponent("ai_edge_litert"), withIntermediateDirectories: true)
-            try FileManager.default.createDirectory(at: site.appendingPathComponent("ai_edge_litert-\(version).dist-info"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: site.appendingPathComponent("ai_edge_litert"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: site.appendingPathComponent("ai_edge_litert-\(version).dist-info"),
+                withIntermediateDirectories: true)
             let lib = site.appendingPathComponent("ai_edge_litert/libLiteRt.so")
             try Data("not a library".utf8).write(to: lib)
             return lib.path
@@ -33,12 +45,15 @@ struct RuntimeTests {
         let pinned = try install("venv", "2.3.0")
         let other = try install("conda", "1.4.0")
         let environment = [
-            "VIRTUAL_ENV": root.appendingPathComponent("venv").path, "CONDA_PREFIX": root.appendingPathComponent("conda").path,
+            "VIRTUAL_ENV": root.appendingPathComponent("venv").path,
+            "CONDA_PREFIX": root.appendingPathComponent("conda").path,
             "HOME": root.path,
         ]
         let found = LiteRTLibrary.candidates(explicit: nil, environment: environment)
         #expect(found.contains(pinned) && !found.contains(other))
-        #expect(found.firstIndex(of: pinned) ?? 0 > found.firstIndex(of: exe.appendingPathComponent("libLiteRt.so").path) ?? Int.max)
+        #expect(
+            found.firstIndex(of: pinned) ?? 0 > found.firstIndex(of: exe.appendingPathComponent("libLiteRt.so").path)
+                ?? Int.max)
     }
 
     @Test("a missing library names every place it looked")
@@ -49,17 +64,22 @@ struct RuntimeTests {
         } catch let e as LiteRTError {
             #expect(e.code == .libraryNotFound)
             #expect(e.message.contains("/nonexistent/dir/libLiteRt.so (no such file)"))
-            #expect(e.message.contains("swift package --allow-writing-to-package-directory --allow-network-connections all fetch-litert"))
+            #expect(
+                e.message.contains(
+                    "swift package --allow-writing-to-package-directory --allow-network-connections all fetch-litert"))
             #expect(e.message.contains("pip install ai-edge-litert==2.3.0") && !e.message.contains("make setup"))
         }
-        let list = LiteRTLibrary.candidates(explicit: nil, environment: ["LITERT_LIBRARY": "/a/libLiteRt.so", "LITERT_LIB_DIR": "/b"])
+        let list = LiteRTLibrary.candidates(
+            explicit: nil, environment: ["LITERT_LIBRARY": "/a/libLiteRt.so", "LITERT_LIB_DIR": "/b"])
         #expect(list.first == "/a/libLiteRt.so")
         #expect(list[1] == "/b/libLiteRt.so")
         #expect(list.contains { $0.hasSuffix(".litert/lib/libLiteRt.so") })
         #expect(list.last == "libLiteRt.so")
     }
 
-    @Test("a library without LiteRT's symbols is refused by name", .enabled(if: FileManager.default.fileExists(atPath: "/lib/x86_64-linux-gnu/libz.so.1")))
+    @Test(
+        "a library without LiteRT's symbols is refused by name",
+        .enabled(if: FileManager.default.fileExists(atPath: "/lib/x86_64-linux-gnu/libz.so.1")))
     func wrongLibrary() throws {
         do {
             _ = try LiteRTLibrary.load(path: "/lib/x86_64-linux-gnu/libz.so.1")
@@ -101,7 +121,10 @@ struct InferenceTests {
 
     @Test(
         "outputs are bit-identical to the Python interpreter's",
-        arguments: ["ssd_mobilenet_v1_coco_quant_metadata.tflite", "mobilenet_v2_1.0_224_quant.tflite", "face_detection_short_range.tflite"])
+        arguments: [
+            "ssd_mobilenet_v1_coco_quant_metadata.tflite", "mobilenet_v2_1.0_224_quant.tflite",
+            "face_detection_short_range.tflite",
+        ])
     func bitIdentical(name: String) throws {
         let golden = try #require(try Goldens.dictionary("litert.json")[name] as? [String: Any])
         let outputs = try #require(golden["outputs"] as? [[String: Any]])
@@ -120,7 +143,8 @@ struct InferenceTests {
 
     @Test("describes inputs and outputs from the compiled layouts, with quantization")
     func descriptions() throws {
-        let ssd = try CompiledModel(model: try Model(path: TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite")))
+        let ssd = try CompiledModel(
+            model: try Model(path: TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite")))
         #expect(
             ssd.inputs == [
                 TensorDescription(
@@ -129,8 +153,11 @@ struct InferenceTests {
             ])
         #expect(ssd.outputs.map(\.shape) == [[1, 10, 4], [1, 10], [1, 10], [1]])
         #expect(ssd.outputs.map(\.elementType) == [.float32, .float32, .float32, .float32])
-        let fpn = try CompiledModel(model: try Model(path: TestAssets.model("ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite")))
-        #expect(fpn.inputs[0].elementType == .float32 && fpn.inputs[0].shape == [1, 320, 320, 3] && fpn.inputs[0].quantization == nil)
+        let fpn = try CompiledModel(
+            model: try Model(path: TestAssets.model("ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite")))
+        #expect(
+            fpn.inputs[0].elementType == .float32 && fpn.inputs[0].shape == [1, 320, 320, 3]
+                && fpn.inputs[0].quantization == nil)
     }
 
     @Test("a model from bytes runs like the same model from its file")
@@ -159,7 +186,8 @@ struct InferenceTests {
 
     @Test("a model written by our builder runs: output = input + 0.5")
     func builtModelRuns() throws {
-        let model = try CompiledModel(model: try Model(bytes: try SyntheticModels.addConstant(height: 2, width: 3, constant: 0.5)))
+        let model = try CompiledModel(
+            model: try Model(bytes: try SyntheticModels.addConstant(height: 2, width: 3, constant: 0.5)))
         #expect(model.inputs[0].shape == [1, 2, 3, 3])
         let input = (0..<18).map { Float($0) * 0.25 }
         try model.withInput(0) { buffer in
@@ -189,14 +217,21 @@ struct InferenceTests {
         #expect(throws: LiteRTError.self) { try compiled.outputFloats(0) }  // uint8 output
     }
 
-    @Test("300 load, compile, run, destroy cycles do not grow memory (in a process of their own)", .disabled(if: TestAssets.underSanitizer))
+    @Test(
+        "300 load, compile, run, destroy cycles do not grow memory (in a process of their own)",
+        .disabled(if: TestAssets.underSanitizer))
     func noLeak() throws {
         // Other tests run in parallel in this process, so the check runs in `vision-tasks soak`.
         let binary = TestAssets.packageRoot.appendingPathComponent(".build/debug/vision-tasks").path
-        try #require(FileManager.default.isExecutableFile(atPath: binary), "build vision-tasks first (swift build --build-tests)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: binary), "build vision-tasks first (swift build --build-tests)"
+        )
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["soak", "--model", TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"), "--cycles", "300", "--json"]
+        process.arguments = [
+            "soak", "--model", TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"), "--cycles", "300",
+            "--json",
+        ]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice

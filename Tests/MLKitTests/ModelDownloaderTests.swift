@@ -20,14 +20,21 @@ final class ModelDownloaderTests {
         var bytes = [UInt8](repeating: 0, count: 300_000)
         for i in bytes.indices { bytes[i] = UInt8(truncatingIfNeeded: i &* 2654435761 >> 13) }
         model = bytes
-        #expect(FileManager.default.createFile(atPath: served.appendingPathComponent("model.tflite").path, contents: Data(bytes)))
+        #expect(
+            FileManager.default.createFile(
+                atPath: served.appendingPathComponent("model.tflite").path, contents: Data(bytes)))
         let pipe = Pipe()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        server.arguments = ["python3", TestAssets.packageRoot.appendingPathComponent("Tests/Fixtures/model_server.py").path, served.path]
+        server.arguments = [
+            "python3", TestAssets.packageRoot.appendingPathComponent("Tests/Fixtures/model_server.py").path,
+            served.path,
+        ]
         server.standardOutput = pipe
         try server.run()
         var line = Data()
-        while let byte = try pipe.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data([0x0A]) { line += byte }
+        while let byte = try pipe.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data([0x0A]) {
+            line += byte
+        }
         port = Int(String(decoding: line, as: UTF8.self)) ?? 0
     }
 
@@ -49,7 +56,9 @@ final class ModelDownloaderTests {
         #expect(try TestAssets.bytes(local.path) == model)
         #expect(!FileManager.default.fileExists(atPath: local.path + ".part"))
         // Cached: even a URL that would fail is not fetched.
-        #expect(try downloader.download(from: url("missing/model.tflite"), sha256: digest, fileName: "model.tflite").path == local.path)
+        #expect(
+            try downloader.download(from: url("missing/model.tflite"), sha256: digest, fileName: "model.tflite").path
+                == local.path)
     }
 
     @Test("404, a wrong digest, a timeout, a plain-http remote host and a bad digest string are MLKitErrors")
@@ -60,11 +69,18 @@ final class ModelDownloaderTests {
         }
         let digest = try SHA256.hex(model)
         #expect(code { _ = try downloader.download(from: url("files/absent.tflite"), sha256: digest) } == .notFound)
-        #expect(code { _ = try downloader.download(from: url("files/model.tflite"), sha256: String(repeating: "0", count: 64)) } == .modelHashMismatch)
+        #expect(
+            code {
+                _ = try downloader.download(from: url("files/model.tflite"), sha256: String(repeating: "0", count: 64))
+            } == .modelHashMismatch)
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("errors/model.tflite.part").path))
-        #expect(code { _ = try downloader.download(from: url("slow/model.tflite"), sha256: digest) } == .deadlineExceeded)
-        #expect(code { _ = try downloader.download(from: URL(string: "http://example.com/m.tflite")!, sha256: digest) } == .invalidArgument)
-        #expect(code { _ = try downloader.download(from: url("files/model.tflite"), sha256: "abc") } == .invalidArgument)
+        #expect(
+            code { _ = try downloader.download(from: url("slow/model.tflite"), sha256: digest) } == .deadlineExceeded)
+        #expect(
+            code { _ = try downloader.download(from: URL(string: "http://example.com/m.tflite")!, sha256: digest) }
+                == .invalidArgument)
+        #expect(
+            code { _ = try downloader.download(from: url("files/model.tflite"), sha256: "abc") } == .invalidArgument)
     }
 
     @Test("an interrupted download resumes where it stopped, with a Range request")

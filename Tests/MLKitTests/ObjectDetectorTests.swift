@@ -13,21 +13,26 @@ struct ObjectDetectorTests {
     static let birds = TestAssets.model("aiy_vision_classifier_birds_V1_3.tflite")
     static let imagenet = TestAssets.model("mobilenet_v2_1.0_224_quant.tflite")
 
-    static func detector(_ model: String = birds, _ configure: (CustomObjectDetectorOptions) -> Void) -> ObjectDetector {
+    static func detector(_ model: String = birds, _ configure: (CustomObjectDetectorOptions) -> Void) -> ObjectDetector
+    {
         let options = CustomObjectDetectorOptions(localModel: LocalModel(path: model))
         configure(options)
         return ObjectDetector.objectDetector(options: options)
     }
 
     static func photo(_ name: String) throws -> VisionImage {
-        guard let image = UIImage(contentsOfFile: TestAssets.image(name)) else { throw TestSupportError("cannot read \(name)") }
+        guard let image = UIImage(contentsOfFile: TestAssets.image(name)) else {
+            throw TestSupportError("cannot read \(name)")
+        }
         let visionImage = VisionImage(image: image)
         visionImage.orientation = image.imageOrientation
         return visionImage
     }
 
     static func frames(_ objects: [Object]) -> [[Int]] {
-        objects.map { [Int($0.frame.origin.x), Int($0.frame.origin.y), Int($0.frame.size.width), Int($0.frame.size.height)] }
+        objects.map {
+            [Int($0.frame.origin.x), Int($0.frame.origin.y), Int($0.frame.size.width), Int($0.frame.size.height)]
+        }
     }
 
     @Test("the seed's single-image flow: birds get bird labels (classifier threshold 0.5, 3 labels), no tracking ID")
@@ -40,9 +45,13 @@ struct ObjectDetectorTests {
             options.maxPerObjectLabelCount = 3
         }
         #expect(objectDetector.modelError == nil)
-        for (name, frame, label) in [("bird.png", [39, 83, 447, 240], "/m/024jdh"), ("owl.jpg", [154, 10, 178, 356], "/m/01_72_")] {
+        for (name, frame, label) in [
+            ("bird.png", [39, 83, 447, 240], "/m/024jdh"), ("owl.jpg", [154, 10, 178, 356], "/m/01_72_"),
+        ] {
             var objects: [Object]
-            do { objects = try objectDetector.results(in: try Self.photo(name)) } catch { Issue.record("\(error)"); return }
+            do { objects = try objectDetector.results(in: try Self.photo(name)) } catch {
+                Issue.record("\(error)"); return
+            }
             #expect(Self.frames(objects) == [frame], "\(name)")
             // The seed's loop.
             for object in objects {
@@ -51,8 +60,12 @@ struct ObjectDetectorTests {
                 let description = object.labels.enumerated().map { (index, label) in
                     "Label \(index): \(label.text), \(label.confidence), \(label.index)"
                 }.joined(separator: "\n")
-                #expect(frame.size.width > 0 && trackingID == nil && description.hasPrefix("Label 0: \(label), "), "\(name): \(description)")
-                #expect(object.labels.count <= 3 && object.labels.allSatisfy { $0.confidence >= 0.5 && $0.text != "__background__" })
+                #expect(
+                    frame.size.width > 0 && trackingID == nil && description.hasPrefix("Label 0: \(label), "),
+                    "\(name): \(description)")
+                #expect(
+                    object.labels.count <= 3
+                        && object.labels.allSatisfy { $0.confidence >= 0.5 && $0.text != "__background__" })
             }
         }
     }
@@ -75,17 +88,29 @@ struct ObjectDetectorTests {
         let dog = try single.results(in: try Self.photo("dog.jpg"))
         #expect(Self.frames(dog) == [[146, 114, 429, 316]])
         let all = try multiple.results(in: try Self.photo("dog.jpg"))
-        #expect(Self.frames(all) == [[146, 114, 429, 316], [458, 75, 232, 95], [132, 211, 204, 327], [71, 79, 30, 44]])
+        #expect(
+            Self.frames(all) == [[146, 114, 429, 316], [458, 75, 232, 95], [132, 211, 204, 327], [71, 79, 30, 44]])
         #expect(all[2].labels.first?.text == "malamute, malemute, Alaskan malamute")
     }
 
-    @Test("option defaults and rules: threshold nil → metadata (0.2) → 0, NaN/out of range → unset; label count ≤ 0 → 10; classification off → no labels")
+    @Test(
+        """
+        option defaults and rules: threshold nil → metadata (0.2) → 0, NaN/out of range → unset; label count ≤ 0 → \
+        10; classification off → no labels
+        """
+    )
     func optionRules() throws {
         let options = CustomObjectDetectorOptions(localModel: LocalModel(path: Self.birds))
-        #expect(options.detectorMode == .stream && !options.shouldEnableMultipleObjects && !options.shouldEnableClassification)
-        #expect(options.classificationConfidenceThreshold == nil && options.maxPerObjectLabelCount == 10 && options.maxObjectCount == 5)
+        #expect(
+            options.detectorMode == .stream && !options.shouldEnableMultipleObjects
+                && !options.shouldEnableClassification)
+        #expect(
+            options.classificationConfidenceThreshold == nil && options.maxPerObjectLabelCount == 10
+                && options.maxObjectCount == 5)
         #expect(ObjectDetectorMode.singleImage.rawValue == 0 && ObjectDetectorMode.stream.rawValue == 1)
-        func labels(_ threshold: NSNumber?, count: Int = 10, model: String = Self.birds, image: String = "bird.png") throws -> [ObjectLabel] {
+        func labels(
+            _ threshold: NSNumber?, count: Int = 10, model: String = Self.birds, image: String = "bird.png"
+        ) throws -> [ObjectLabel] {
             let d = Self.detector(model) {
                 $0.detectorMode = .singleImage; $0.shouldEnableClassification = true
                 $0.classificationConfidenceThreshold = threshold; $0.maxPerObjectLabelCount = count
@@ -150,7 +175,12 @@ struct ObjectDetectorTests {
         }
     }
 
-    @Test("every orientation: the localizer runs with it (its boxes are MediaPipe's for that orientation); UIImage frames as shown, buffer frames as stored")
+    @Test(
+        """
+        every orientation: the localizer runs with it (its boxes are MediaPipe's for that orientation); UIImage \
+        frames as shown, buffer frames as stored
+        """
+    )
     func orientations() throws {
         let golden = try Goldens.dictionary("mediapipe_detector.json")["results"] as? [String: Any] ?? [:]
         let decoded = try ImageDecoder.decode(contentsOfFile: TestAssets.image("pets.jpg")).bitmap
@@ -158,18 +188,24 @@ struct ObjectDetectorTests {
             $0.detectorMode = .singleImage; $0.shouldEnableMultipleObjects = true; $0.shouldEnableClassification = true
         }
         var bgra = [UInt8]()
-        for y in 0..<decoded.height { for x in 0..<decoded.width { let (r, g, b) = decoded.rgb(x: x, y: y); bgra += [b, g, r, 255] } }
-        let buffer = try CVPixelBuffer(width: decoded.width, height: decoded.height, pixelFormatType: kCVPixelFormatType_32BGRA, bytes: bgra)
+        for y in 0..<decoded.height {
+            for x in 0..<decoded.width { let (r, g, b) = decoded.rgb(x: x, y: y); bgra += [b, g, r, 255] }
+        }
+        let buffer = try CVPixelBuffer(
+            width: decoded.width, height: decoded.height, pixelFormatType: kCVPixelFormatType_32BGRA, bytes: bgra)
         for o in UIImage.Orientation.allCases {
             // The stored pixels as a camera buffer shown with `o`: frames in the buffer's own pixels.
-            let frame = VisionImage(buffer: CMSampleBuffer(imageBuffer: buffer, presentationTimeStamp: CMTime(value: 0, timescale: 1)))
+            let frame = VisionImage(
+                buffer: CMSampleBuffer(imageBuffer: buffer, presentationTimeStamp: CMTime(value: 0, timescale: 1)))
             frame.orientation = o
             let fromBuffer = try d.results(in: frame)
             #expect(!fromBuffer.isEmpty, "\(o)")
             // MediaPipe 1.2.2 with the same rotation: its boxes scoring ≥ 0.5 (the localizer's threshold),
             // overlapping ones merged whatever their class (IoU > 0.5, the better score kept).
             let key = o == .up ? "default" : "\(o)"
-            if let detections = golden["ssd_mobilenet_v1_coco_quant_metadata.tflite|pets.jpg|\(key)"] as? [[String: Any]] {
+            if let detections = golden["ssd_mobilenet_v1_coco_quant_metadata.tflite|pets.jpg|\(key)"]
+                as? [[String: Any]]
+            {
                 let confident = detections.compactMap { d -> (box: [Int], score: Double)? in
                     guard let box = d["box"] as? [Int], box.count == 4,
                         let score = (d["categories"] as? [[String: Any]])?.first?["score"] as? Double, score >= 0.5
@@ -185,18 +221,23 @@ struct ObjectDetectorTests {
             image.orientation = o
             let shown = try d.results(in: image)
             let backToStored = shown.map { obj -> [Int] in
-                let x0 = Int(obj.frame.minX), y0 = Int(obj.frame.minY), x1 = Int(obj.frame.maxX) - 1, y1 = Int(obj.frame.maxY) - 1
-                let a = Self.storedPixel(x0, y0, o, decoded.width, decoded.height), b = Self.storedPixel(x1, y1, o, decoded.width, decoded.height)
+                let x0 = Int(obj.frame.minX), y0 = Int(obj.frame.minY), x1 = Int(obj.frame.maxX) - 1,
+                    y1 = Int(obj.frame.maxY) - 1
+                let a = Self.storedPixel(x0, y0, o, decoded.width, decoded.height),
+                    b = Self.storedPixel(x1, y1, o, decoded.width, decoded.height)
                 return [min(a.0, b.0), min(a.1, b.1), abs(a.0 - b.0) + 1, abs(a.1 - b.1) + 1]
             }
             #expect(backToStored == Self.frames(fromBuffer), "\(o)")
             #expect(shown.map { $0.labels.first?.index } == fromBuffer.map { $0.labels.first?.index }, "\(o)")
-            #expect(shown.allSatisfy { $0.frame.maxX <= CGFloat(o.swapsDimensions ? decoded.height : decoded.width) }, "\(o)")
+            #expect(
+                shown.allSatisfy { $0.frame.maxX <= CGFloat(o.swapsDimensions ? decoded.height : decoded.width) },
+                "\(o)")
         }
     }
 
     static func iou(_ a: [Int], _ b: [Int]) -> Double {
-        let ix = max(0, min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])), iy = max(0, min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]))
+        let ix = max(0, min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])),
+            iy = max(0, min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]))
         let inter = Double(ix * iy)
         return inter / (Double(a[2] * a[3] + b[2] * b[3]) - inter)
     }
@@ -215,7 +256,12 @@ struct ObjectDetectorTests {
         }
     }
 
-    @Test("stream mode: IDs after confirmation, labels reused between reclassifications, reset after a 1 s gap, singleImage stateless")
+    @Test(
+        """
+        stream mode: IDs after confirmation, labels reused between reclassifications, reset after a 1 s gap, \
+        singleImage stateless
+        """
+    )
     func streamMode() throws {
         let d = Self.detector(Self.imagenet) {
             $0.shouldEnableMultipleObjects = true; $0.shouldEnableClassification = true
@@ -257,7 +303,8 @@ struct ObjectDetectorTests {
             let reader = try VideoReader(path: TestAssets.image("car-detection.mp4"))
             var lines: [String] = []
             while lines.count < 90, let f = try reader.nextFrame() {
-                let image = VisionImage(image: try #require(UIImage(rgbPixels: f.rgbPixels, width: f.width, height: f.height)))
+                let image = VisionImage(
+                    image: try #require(UIImage(rgbPixels: f.rgbPixels, width: f.width, height: f.height)))
                 image.timestampMs = f.timestampMs
                 lines.append(try d.results(in: image).map(\.description).joined(separator: ";"))
             }
@@ -268,9 +315,17 @@ struct ObjectDetectorTests {
         #expect(try run() == a)
     }
 
-    @Test("errors: missing file, a detector as the classifier, no labels, a classifier as the localizer; process() reports them")
+    @Test(
+        """
+        errors: missing file, a detector as the classifier, no labels, a classifier as the localizer; process() \
+        reports them
+        """
+    )
     func errors() async throws {
-        func error(_ model: String, _ configure: (CustomObjectDetectorOptions) -> Void = { $0.shouldEnableClassification = true }) -> NSError? {
+        func error(
+            _ model: String,
+            _ configure: (CustomObjectDetectorOptions) -> Void = { $0.shouldEnableClassification = true }
+        ) -> NSError? {
             let d = Self.detector(model, configure)
             do { _ = try d.results(in: try Self.photo("bird.png")); return nil } catch let e as NSError {
                 #expect(d.modelError != nil)
@@ -279,25 +334,40 @@ struct ObjectDetectorTests {
         }
         let missing = error("/nonexistent/model.tflite")
         #expect(missing?.domain == "com.google.mlkit" && missing?.code == 5)
-        #expect(missing?.localizedDescription == "Failed to initialize detector. Unable to open file at /nonexistent/model.tflite")
+        #expect(
+            missing?.localizedDescription
+                == "Failed to initialize detector. Unable to open file at /nonexistent/model.tflite")
         let detector = error(TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"))
-        #expect(detector?.code == 3 && detector?.localizedDescription.hasPrefix("Failed to initialize detector. The model has 4 output tensors") == true)
-        let unlabeledPath = FileManager.default.temporaryDirectory.appendingPathComponent("vt-\(UUID().uuidString).tflite").path
+        #expect(
+            detector?.code == 3
+                && detector?.localizedDescription.hasPrefix(
+                    "Failed to initialize detector. The model has 4 output tensors") == true
+        )
+        let unlabeledPath = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vt-\(UUID().uuidString).tflite"
+        ).path
         #expect(
             FileManager.default.createFile(
-                atPath: unlabeledPath, contents: Data(try SyntheticModels.classifier(heads: [.init(name: "s", values: [0.2, 0.8])]))))
+                atPath: unlabeledPath,
+                contents: Data(try SyntheticModels.classifier(heads: [.init(name: "s", values: [0.2, 0.8])]))))
         defer { try? FileManager.default.removeItem(atPath: unlabeledPath) }
         let unlabeled = error(unlabeledPath)
         #expect(unlabeled?.code == 3 && unlabeled?.localizedDescription.contains("no labels in its metadata") == true)
         let badLocalizer = error(Self.birds) { $0.localizerModel = LocalModel(path: Self.imagenet) }
-        #expect(badLocalizer?.code == 3 && badLocalizer?.localizedDescription.hasPrefix("Failed to initialize detector. Localizer model") == true)
+        #expect(
+            badLocalizer?.code == 3
+                && badLocalizer?.localizedDescription.hasPrefix("Failed to initialize detector. Localizer model")
+                    == true
+        )
         // Classification off: the custom model is not loaded.
         #expect(error("/nonexistent/model.tflite") { $0.shouldEnableClassification = false } == nil)
         let broken = Self.detector("/nonexistent/model.tflite") { $0.shouldEnableClassification = true }
         broken.completionQueue = DispatchQueue(label: "test")
         let image = try Self.photo("bird.png")
         let failure: NSError? = await withCheckedContinuation { continuation in
-            broken.process(image) { objects, error in continuation.resume(returning: objects == nil ? error as NSError? : nil) }
+            broken.process(image) { objects, error in
+                continuation.resume(returning: objects == nil ? error as NSError? : nil)
+            }
         }
         #expect(failure?.code == 5)
         let working = Self.detector {
@@ -314,7 +384,8 @@ struct ObjectDetectorTests {
     func shippedLocalizer() throws {
         let path = try #require(ObjectDetector.bundledLocalizerPath)
         let shipped = try RegularFile.read(path, maxBytes: 1 << 24)
-        let shared = try RegularFile.read(TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"), maxBytes: 1 << 24)
+        let shared = try RegularFile.read(
+            TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"), maxBytes: 1 << 24)
         #expect(try SHA256.hex(shipped) == "e571b1256092bd9dc395782bb1f8bbd494ebd2c4f70613786a744052595c44fb")
         #expect(shipped == shared)
     }

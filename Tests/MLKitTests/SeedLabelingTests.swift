@@ -90,7 +90,8 @@ struct SeedLabelingTests {
     func fallback() {
         func makeLabeler() -> ImageLabeler? {
             // Path where your download logic saves the model
-            guard let documentDirectory = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask).first else { return nil }
+            guard let documentDirectory = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask).first
+            else { return nil }
             let localModelURL = documentDirectory.appendingPathComponent("my_remote_model.tflite")
 
             let model: LocalModel
@@ -99,7 +100,9 @@ struct SeedLabelingTests {
                 model = LocalModel(path: localModelURL.path)
             } else {
                 // Fall back to bundled model
-                guard let bundledModelPath = Bundle.main.path(forResource: "model", ofType: "tflite") else { return nil }
+                guard let bundledModelPath = Bundle.main.path(forResource: "model", ofType: "tflite") else {
+                    return nil
+                }
                 model = LocalModel(path: bundledModelPath)
             }
 
@@ -119,8 +122,12 @@ struct SeedLabelingTests {
             .portrait: .right, .landscapeLeft: .up, .portraitUpsideDown: .left,
             .landscapeRight: .down, .unknown: .up,
         ]
-        for (device, expected) in front { #expect(imageOrientation(deviceOrientation: device, cameraPosition: .front) == expected) }
-        for (device, expected) in back { #expect(imageOrientation(deviceOrientation: device, cameraPosition: .back) == expected) }
+        for (device, expected) in front {
+            #expect(imageOrientation(deviceOrientation: device, cameraPosition: .front) == expected)
+        }
+        for (device, expected) in back {
+            #expect(imageOrientation(deviceOrientation: device, cameraPosition: .back) == expected)
+        }
     }
 }
 
@@ -139,12 +146,15 @@ struct MLKitAsyncTests {
 
     @Test("try await imageLabeler.process(image) equals results(in:), from 4 tasks and from an actor")
     func labeler() async throws {
-        let options = CustomImageLabelerOptions(localModel: LocalModel(path: TestAssets.model("mobilenet_v2_1.0_224_quant.tflite")))
+        let options = CustomImageLabelerOptions(
+            localModel: LocalModel(path: TestAssets.model("mobilenet_v2_1.0_224_quant.tflite")))
         options.confidenceThreshold = NSNumber(value: 0.0)
         options.maxResultCount = 3
         let imageLabeler = ImageLabeler.imageLabeler(options: options)
         let uiImage = try #require(UIImage(contentsOfFile: TestAssets.image("dog.jpg")))
-        let expected = try imageLabeler.results(in: VisionImage(image: uiImage)).map { "\($0.index) \($0.text) \($0.confidence)" }
+        let expected = try imageLabeler.results(in: VisionImage(image: uiImage)).map {
+            "\($0.index) \($0.text) \($0.confidence)"
+        }
         #expect(expected.count == 3)
         try await withThrowingTaskGroup(of: [String].self) { group in
             for _ in 0..<4 {
@@ -160,7 +170,8 @@ struct MLKitAsyncTests {
 
     @Test("try await objectDetector.process(image) equals results(in:); the image is read when the call is made")
     func detector() async throws {
-        let options = CustomObjectDetectorOptions(localModel: LocalModel(path: TestAssets.model("mobilenet_v2_1.0_224_quant.tflite")))
+        let options = CustomObjectDetectorOptions(
+            localModel: LocalModel(path: TestAssets.model("mobilenet_v2_1.0_224_quant.tflite")))
         options.detectorMode = .singleImage
         options.shouldEnableMultipleObjects = true
         options.shouldEnableClassification = true
@@ -198,7 +209,8 @@ struct MLKitAsyncTests {
             changed.orientation = .up
         }
         #expect(viaCompletion == turnedExpected)
-        let bad = VisionImage(buffer: CMSampleBuffer(imageBuffer: nil, presentationTimeStamp: CMTime(value: 0, timescale: 1000)))
+        let bad = VisionImage(
+            buffer: CMSampleBuffer(imageBuffer: nil, presentationTimeStamp: CMTime(value: 0, timescale: 1000)))
         do {
             _ = try await objectDetector.process(bad)
             Issue.record("a sample buffer without an image was accepted")

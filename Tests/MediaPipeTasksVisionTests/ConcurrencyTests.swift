@@ -25,20 +25,29 @@ struct ConcurrencyTests {
     static let photos = ["dog.jpg", "cat_720p.jpg", "giraffe.jpg", "person.jpg"]
 
     static func boxes(_ detections: [Detection]) -> [String] {
-        detections.map { d in "\(d.boundingBox) \(d.categories.map { "\($0.index):\($0.categoryName ?? "")=\($0.score)" })" }
+        detections.map { d in
+            "\(d.boundingBox) \(d.categories.map { "\($0.index):\($0.categoryName ?? "")=\($0.score)" })"
+        }
     }
 
     @Test("one ObjectDetector shared by 4 concurrent callers gives each photo's single-caller result")
     func sharedDetector() async throws {
         let detector = try ObjectDetector(modelPath: Self.detectorPath)
         var expected: [String: [String]] = [:]
-        for photo in Self.photos { expected[photo] = Self.boxes(try detector.detect(image: MPImage(contentsOfFile: TestAssets.image(photo))).detections) }
+        for photo in Self.photos {
+            expected[photo] = Self.boxes(
+                try detector.detect(image: MPImage(contentsOfFile: TestAssets.image(photo))).detections)
+        }
         let results = try await withThrowingTaskGroup(of: (String, [String]).self) { group in
             for caller in 0..<4 {
                 for round in 0..<3 {
                     let photo = Self.photos[(caller + round) % Self.photos.count]
                     group.addTask {
-                        (photo, Self.boxes(try detector.detect(image: MPImage(contentsOfFile: TestAssets.image(photo))).detections))
+                        (
+                            photo,
+                            Self.boxes(
+                                try detector.detect(image: MPImage(contentsOfFile: TestAssets.image(photo))).detections)
+                        )
                     }
                 }
             }
@@ -65,7 +74,9 @@ struct ConcurrencyTests {
         #expect(whole != part)
         let got = Locked<[Int: [String]]>([:])
         DispatchQueue.concurrentPerform(iterations: 8) { i in
-            let r = i % 2 == 0 ? try? classifier.classify(image: image) : try? classifier.classify(image: image, regionOfInterest: roi)
+            let r =
+                i % 2 == 0
+                ? try? classifier.classify(image: image) : try? classifier.classify(image: image, regionOfInterest: roi)
             got.withLock { $0[i] = r.map(names) }
         }
         let all = got.withLock { $0 }
@@ -76,7 +87,10 @@ struct ConcurrencyTests {
     @Test("an actor owning a detector, called from 4 tasks")
     func actorOwned() async throws {
         let service = try DetectionService(modelPath: Self.detectorPath)
-        let single = Self.boxes(try ObjectDetector(modelPath: Self.detectorPath).detect(image: MPImage(contentsOfFile: TestAssets.image("dog.jpg"))).detections)
+        let single = Self.boxes(
+            try ObjectDetector(modelPath: Self.detectorPath).detect(
+                image: MPImage(contentsOfFile: TestAssets.image("dog.jpg"))
+            ).detections)
         try await withThrowingTaskGroup(of: [String].self) { group in
             for _ in 0..<4 { group.addTask { Self.boxes(try await service.detect(TestAssets.image("dog.jpg"))) } }
             for try await boxes in group { #expect(boxes == single) }
@@ -84,7 +98,12 @@ struct ConcurrencyTests {
         #expect(await service.calls == 4)
     }
 
-    @Test("live-stream results as an async sequence: every delivered frame, in order, equal to image mode; no delegate needed")
+    @Test(
+        """
+        live-stream results as an async sequence: every delivered frame, in order, equal to image mode; no delegate \
+        needed
+        """
+    )
     func liveStreamSequence() async throws {
         let options = ObjectDetectorOptions()
         options.baseOptions.modelAssetPath = Self.detectorPath
@@ -95,7 +114,9 @@ struct ConcurrencyTests {
         let image = try MPImage(contentsOfFile: TestAssets.image("dog.jpg"))
         let consumer = Task {
             var got: [(Int, [String])] = []
-            for await result in results { got.append(try (result.get().timestampInMilliseconds, Self.boxes(result.get().detections))) }
+            for await result in results {
+                got.append(try (result.get().timestampInMilliseconds, Self.boxes(result.get().detections)))
+            }
             return got
         }
         for t in 0..<20 { try detector.detectAsync(image: image, timestampInMilliseconds: t * 33) }
@@ -127,7 +148,9 @@ struct ConcurrencyTests {
             Issue.record("liveStreamResults() in image mode did not throw")
         } catch let e as TasksError {
             #expect(e.code == 3)
-            #expect(e.localizedDescription == "The vision task is not initialized with live stream mode. Current Running Mode: Image")
+            #expect(
+                e.localizedDescription
+                    == "The vision task is not initialized with live stream mode. Current Running Mode: Image")
         }
         let copy = try #require(
             { () -> ObjectDetectorOptions? in
@@ -145,7 +168,8 @@ struct ConcurrencyTests {
         options.deliversLiveStreamResultsAsynchronously = true
         var classifier: ImageClassifier? = try ImageClassifier(options: options)
         let results = try #require(classifier).liveStreamResults()
-        try classifier?.classifyAsync(image: MPImage(contentsOfFile: TestAssets.image("dog.jpg")), timestampInMilliseconds: 1)
+        try classifier?.classifyAsync(
+            image: MPImage(contentsOfFile: TestAssets.image("dog.jpg")), timestampInMilliseconds: 1)
         classifier?.waitUntilIdle()
         classifier = nil
         var count = 0

@@ -58,7 +58,8 @@ enum DetectorGolden {
                 let keypointsMatch =
                     keypoints.count == e.keypoints.count
                     && zip(keypoints, e.keypoints).allSatisfy { k, g in
-                        g.count == 2 && abs(Double(k.location.x) - g[0]) <= 0.005 && abs(Double(k.location.y) - g[1]) <= 0.005
+                        g.count == 2 && abs(Double(k.location.x) - g[0]) <= 0.005
+                            && abs(Double(k.location.y) - g[1]) <= 0.005
                     }
                 return c.categoryName == e.name && abs(c.score - e.score) <= scoreTolerance
                     && zip(ours, e.box).allSatisfy { abs($0 - $1) <= boxTolerance } && keypointsMatch

@@ -10,12 +10,15 @@ struct DetectorModelErrorTests {
     static let anchors: [DetectorMetadata.Anchor] = [.init(xCenter: 0.5, yCenter: 0.5, width: 0.5, height: 0.5)]
 
     static func base() throws -> ModelFile {
-        try ModelFile(bytes: try SyntheticModels.rawSSD(boxes: [0, 0, 0, 0], scores: [1], classes: 1, anchors: anchors, labels: ["thing"]))
+        try ModelFile(
+            bytes: try SyntheticModels.rawSSD(
+                boxes: [0, 0, 0, 0], scores: [1], classes: 1, anchors: anchors, labels: ["thing"]))
     }
 
     /// The base model with its metadata changed by `edit`.
     static func variant(
-        _ edit: (inout ModelMetadata) -> Void, files: [(name: String, contents: [UInt8])] = [("labels.txt", Array("thing".utf8))]
+        _ edit: (inout ModelMetadata) -> Void,
+        files: [(name: String, contents: [UInt8])] = [("labels.txt", Array("thing".utf8))]
     ) throws -> Data {
         let file = try base()
         var metadata = try #require(try file.modelMetadata())
@@ -27,7 +30,8 @@ struct DetectorModelErrorTests {
         let options = ObjectDetectorOptions()
         options.baseOptions.modelAssetBuffer = model
         configure(options)
-        do { _ = try ObjectDetector(options: options); return nil } catch let e as TasksError { return e.message } catch { return "\(error)" }
+        do { _ = try ObjectDetector(options: options); return nil } catch let e as TasksError { return e.message } catch
+        { return "\(error)" }
     }
 
     @Test("the synthetic raw SSD model itself loads")
@@ -37,7 +41,9 @@ struct DetectorModelErrorTests {
 
     @Test("a model with two subgraphs")
     func subgraphs() throws {
-        let model = Data(try SyntheticModels.rawSSD(boxes: [0, 0, 0, 0], scores: [1], classes: 1, anchors: Self.anchors, labels: ["thing"], subgraphs: 2))
+        let model = Data(
+            try SyntheticModels.rawSSD(
+                boxes: [0, 0, 0, 0], scores: [1], classes: 1, anchors: Self.anchors, labels: ["thing"], subgraphs: 2))
         #expect(Self.message(model) == "INVALID_ARGUMENT: Expected a model with a single subgraph, found 2.")
     }
 
@@ -65,17 +71,20 @@ struct DetectorModelErrorTests {
         #expect(
             Self.message(
                 try Self.variant {
-                    $0.subgraphs[0].outputTensors[0].content = .init(properties: .boundingBox(index: [], type: .center, coordinateType: .ratio))
+                    $0.subgraphs[0].outputTensors[0].content = .init(
+                        properties: .boundingBox(index: [], type: .center, coordinateType: .ratio))
                 }) == "INVALID_ARGUMENT: Mobile SSD only supports BoundingBoxType BOUNDARIES, found CENTER")
         #expect(
             Self.message(
                 try Self.variant {
-                    $0.subgraphs[0].outputTensors[0].content = .init(properties: .boundingBox(index: [], type: .boundaries, coordinateType: .pixel))
+                    $0.subgraphs[0].outputTensors[0].content = .init(
+                        properties: .boundingBox(index: [], type: .boundaries, coordinateType: .pixel))
                 }) == "INVALID_ARGUMENT: Mobile SSD only supports CoordinateType RATIO, found PIXEL")
         #expect(
             Self.message(
                 try Self.variant {
-                    $0.subgraphs[0].outputTensors[0].content = .init(properties: .boundingBox(index: [0, 1, 2], type: .boundaries, coordinateType: .ratio))
+                    $0.subgraphs[0].outputTensors[0].content = .init(
+                        properties: .boundingBox(index: [0, 1, 2], type: .boundaries, coordinateType: .ratio))
                 }) == "INVALID_ARGUMENT: Expected BoundingBoxProperties index to contain 4 values, found 3")
     }
 
@@ -84,9 +93,14 @@ struct DetectorModelErrorTests {
         #expect(
             Self.message(try Self.variant { $0.subgraphs[0].customMetadata = [] })
                 == "INVALID_ARGUMENT: TensorsDecodingOptions is not found in the object detector metadata.")
-        let noAnchors = DetectorMetadata(anchors: nil, decoding: .init(numClasses: 1, numBoxes: 1, numCoords: 4, xScale: 10, yScale: 10, wScale: 5, hScale: 5))
+        let noAnchors = DetectorMetadata(
+            anchors: nil,
+            decoding: .init(numClasses: 1, numBoxes: 1, numCoords: 4, xScale: 10, yScale: 10, wScale: 5, hScale: 5))
         #expect(
-            Self.message(try Self.variant { $0.subgraphs[0].customMetadata = [.init(name: DetectorMetadata.name, data: noAnchors.flatBuffer())] })
+            Self.message(
+                try Self.variant {
+                    $0.subgraphs[0].customMetadata = [.init(name: DetectorMetadata.name, data: noAnchors.flatBuffer())]
+                })
                 == "INVALID_ARGUMENT: SsdAnchorsOptions is not found in the object detector metadata.")
     }
 
@@ -95,21 +109,26 @@ struct DetectorModelErrorTests {
         let model = try Self.variant({ $0.subgraphs[0].outputTensors[1].associatedFiles = [] }, files: [])
         #expect(Self.message(model) == nil)
         let expected =
-            "INVALID_ARGUMENT: Using `category_allowlist` or `category_denylist` requires labels to be present in the TFLite Model Metadata but none was found."
+            "INVALID_ARGUMENT: Using `category_allowlist` or `category_denylist` requires labels to be present in the "
+            + "TFLite Model Metadata but none was found."
         #expect(Self.message(model) { $0.categoryAllowlist = ["thing"] } == expected)
         #expect(Self.message(model) { $0.categoryDenylist = ["thing"] } == expected)
     }
 
     @Test("a label file named in metadata but missing from the model")
     func missingLabelFile() throws {
-        #expect(Self.message(try Self.variant({ _ in }, files: [])) == "NOT_FOUND: No associated file with name: labels.txt")
+        #expect(
+            Self.message(try Self.variant({ _ in }, files: [])) == "NOT_FOUND: No associated file with name: labels.txt"
+        )
     }
 
     @Test("a float input without normalization")
     func normalization() throws {
         #expect(
             Self.message(try Self.variant { $0.subgraphs[0].inputTensors[0].processUnits = [] })
-                == "NOT_FOUND: Input tensor has type float32: it requires specifying NormalizationOptions metadata to preprocess input images.")
+                == "NOT_FOUND: Input tensor has type float32: it requires specifying NormalizationOptions metadata to "
+                + "preprocess input images."
+        )
     }
 
     @Test("score calibration without its parameters file")
@@ -117,12 +136,16 @@ struct DetectorModelErrorTests {
         // In-model-NMS detector: the shared SSD with ScoreCalibrationOptions added to its score tensor.
         let ssd = try ModelFile(contentsOfFile: TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"))
         var metadata = try #require(try ssd.modelMetadata())
-        metadata.subgraphs[0].outputTensors[2].processUnits = [.scoreCalibration(transformation: .identity, defaultScore: 0)]
+        metadata.subgraphs[0].outputTensors[2].processUnits = [
+            .scoreCalibration(transformation: .identity, defaultScore: 0)
+        ]
         let labels = try #require(try ssd.associatedFiles()).contents(of: "labels.txt")
         let model = Data(try ssd.replacingMetadata(metadata, files: [("labels.txt", labels)]))
         #expect(
             Self.message(model)
-                == "NOT_FOUND: Found ScoreCalibrationOptions but missing required associated parameters file with type TENSOR_AXIS_SCORE_CALIBRATION.")
+                == "NOT_FOUND: Found ScoreCalibrationOptions but missing required associated parameters file with "
+                + "type TENSOR_AXIS_SCORE_CALIBRATION."
+        )
     }
 
     @Test("metadata with a wrong identifier inside a model")

@@ -18,7 +18,12 @@ struct HardeningTests {
         do { try body(); return nil } catch let e as NSError { return (e.code, e.localizedDescription) }
     }
 
-    @Test("errors keep their cause: TasksError → VisionCoreError → the file layer's error; a garbage model → TFLiteModelError")
+    @Test(
+        """
+        errors keep their cause: TasksError → VisionCoreError → the file layer's error; a garbage model → \
+        TFLiteModelError
+        """
+    )
     func causes() throws {
         do {
             _ = try ObjectDetector(modelPath: "/nonexistent/model.tflite")
@@ -31,7 +36,8 @@ struct HardeningTests {
             #expect(file.code == .notFound)
             #expect((e.userInfo[NSUnderlyingErrorKey] as? VisionCoreError) == core)
         }
-        let garbage = FileManager.default.temporaryDirectory.appendingPathComponent("vt-garbage-\(UUID().uuidString).tflite")
+        let garbage = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vt-garbage-\(UUID().uuidString).tflite")
         try Data((0..<256).map { UInt8($0) }).write(to: garbage)
         defer { try? FileManager.default.removeItem(at: garbage) }
         do {
@@ -68,14 +74,19 @@ struct HardeningTests {
         for (i, (roi, message)) in cases.enumerated() {
             let image1 = Self.failure { _ = try classifier.classify(image: image, regionOfInterest: roi) }
             #expect(image1?.code == 3 && image1?.message == message, "\(roi)")
-            let video1 = Self.failure { _ = try video.classify(videoFrame: image, timestampInMilliseconds: i, regionOfInterest: roi) }
+            let video1 = Self.failure {
+                _ = try video.classify(videoFrame: image, timestampInMilliseconds: i, regionOfInterest: roi)
+            }
             #expect(video1?.code == 3 && video1?.message == message, "\(roi)")
-            let live1 = Self.failure { try live.classifyAsync(image: image, timestampInMilliseconds: i, regionOfInterest: roi) }
+            let live1 = Self.failure {
+                try live.classifyAsync(image: image, timestampInMilliseconds: i, regionOfInterest: roi)
+            }
             #expect(live1?.code == 3 && live1?.message == message, "\(roi)")
         }
         // The region that covers the whole picture still classifies.
         #expect(
-            try classifier.classify(image: image, regionOfInterest: CGRect(x: 0, y: 0, width: 1, height: 1)).classificationResult.classifications.count == 1)
+            try classifier.classify(image: image, regionOfInterest: CGRect(x: 0, y: 0, width: 1, height: 1))
+                .classificationResult.classifications.count == 1)
     }
 
     @Test("options: NaN threshold and thread counts outside 1…256 are code 3")
@@ -120,14 +131,20 @@ struct HardeningTests {
         let input = b.addTensor(Tensor(name: "image", shape: [1, 8, 8, 3], type: .float32))
         let weights = b.addConstant(name: "w", shape: [1, 1, 1, 3], floats: [1, 1, 1])
         let output = b.addTensor(Tensor(name: "out", shape: [1, 8, 8, 1], type: .float32))
-        b.operators = [ModelBuilder.Op(opcodeIndex: b.opcode(OperatorCode(builtinCode: 3)), inputs: [-1, weights, -1], outputs: [output])]
+        b.operators = [
+            ModelBuilder.Op(
+                opcodeIndex: b.opcode(OperatorCode(builtinCode: 3)), inputs: [-1, weights, -1], outputs: [output])
+        ]
         b.inputs = [input]
         b.outputs = [output]
         let options = ImageClassifierOptions()
         options.baseOptions.modelAssetBuffer = Data(try b.build())
         let f = Self.failure { _ = try ImageClassifier(options: options) }
         #expect(
-            f?.code == 3 && f?.message == "INVALID_ARGUMENT: The model cannot be run safely: operator 0 (CONV_2D) of subgraph 0 lacks input 0.",
+            f?.code == 3
+                && f?.message
+                    == "INVALID_ARGUMENT: The model cannot be run safely: operator 0 (CONV_2D) of subgraph 0 lacks "
+                    + "input 0.",
             "\(f?.message ?? "accepted")")
     }
 
@@ -139,7 +156,10 @@ struct HardeningTests {
             keypoints: (offset: -4, count: 1, values: 2))
         let options = ObjectDetectorOptions()
         options.baseOptions.modelAssetBuffer = Data(model)
-        let f = Self.failure { _ = try ObjectDetector(options: options).detect(image: MPImage(bitmap: try Bitmap(width: 8, height: 8, format: .rgb8))) }
+        let f = Self.failure {
+            _ = try ObjectDetector(options: options).detect(
+                image: MPImage(bitmap: try Bitmap(width: 8, height: 8, format: .rgb8)))
+        }
         #expect(f?.code == 3 && f?.message.contains("keypoints do not fit") == true, "\(f?.message ?? "accepted")")
     }
 
@@ -148,10 +168,14 @@ struct HardeningTests {
         #expect(throws: ImagingError.self) { try Bitmap(width: -1, height: 4, format: .rgb8, pixels: []) }
         #expect(throws: ImagingError.self) { try Bitmap(width: -1, height: 4, format: .rgb8) }
         #expect(throws: ImagingError.self) { try Bitmap(width: 40_000, height: 40_000, format: .rgba8) }
-        #expect(throws: ImagingError.self) { try Bitmap(width: 2, height: 2, format: .rgb8, pixels: [UInt8](repeating: 0, count: 12), bytesPerRow: Int.max) }
+        #expect(throws: ImagingError.self) {
+            try Bitmap(
+                width: 2, height: 2, format: .rgb8, pixels: [UInt8](repeating: 0, count: 12), bytesPerRow: Int.max)
+        }
         #expect(throws: ImagingError.self) {
             try CVPixelBuffer(
-                width: 2, height: 2, pixelFormatType: kCVPixelFormatType_32BGRA, bytes: [UInt8](repeating: 0, count: 16), bytesPerRow: Int.max / 2)
+                width: 2, height: 2, pixelFormatType: kCVPixelFormatType_32BGRA,
+                bytes: [UInt8](repeating: 0, count: 16), bytesPerRow: Int.max / 2)
         }
         #expect(throws: ImagingError.self) {
             try CVPixelBuffer(
@@ -170,12 +194,15 @@ struct HardeningTests {
                 for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
             }
             crc ^= 0xFFFF_FFFF
-            func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+            func be(_ v: UInt32) -> [UInt8] {
+                [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+            }
             return be(UInt32(data.count)) + body + be(crc)
         }
         let ihdr: [UInt8] = [0, 0, 0x80, 0, 0, 0, 0x80, 0, 8, 2, 0, 0, 0]  // 32768×32768 RGB8
         let png: [UInt8] =
-            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", [0x78, 0x9C, 0x03, 0, 0, 0, 0, 1]) + chunk("IEND", [])
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr)
+            + chunk("IDAT", [0x78, 0x9C, 0x03, 0, 0, 0, 0, 1]) + chunk("IEND", [])
         let before = ProcessMemory.residentBytes()
         do {
             _ = try ImageDecoder.decode(png)

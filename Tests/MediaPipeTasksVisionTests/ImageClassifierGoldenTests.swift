@@ -22,7 +22,8 @@ enum ClassifierGolden {
     /// MediaPipe's top categories (name, score) of the first head for one case.
     static func top(model: String, photo: String, case name: String) throws -> [(name: String?, score: Float)] {
         let key = "\(model)|\(photo)|\(name)"
-        let heads = try #require((golden["results"] as? [String: Any])?[key] as? [[String: Any]], "no golden for \(key)")
+        let heads = try #require(
+            (golden["results"] as? [String: Any])?[key] as? [[String: Any]], "no golden for \(key)")
         let top = heads.first?["top"] as? [[String: Any]] ?? []
         return top.map { ($0["name"] as? String, Float($0["score"] as? Double ?? -1)) }
     }
@@ -30,21 +31,29 @@ enum ClassifierGolden {
     @discardableResult
     static func check(_ result: ImageClassifierResult, model: String, photo: String, case name: String) throws -> Int {
         let key = "\(model)|\(photo)|\(name)"
-        let heads = try #require((golden["results"] as? [String: Any])?[key] as? [[String: Any]], "no golden for \(key)")
+        let heads = try #require(
+            (golden["results"] as? [String: Any])?[key] as? [[String: Any]], "no golden for \(key)")
         var issues = 0
         func fail(_ message: String) { Issue.record("\(key): \(message)"); issues += 1 }
         let ours = result.classificationResult.classifications
-        guard ours.count == heads.count else { fail("\(ours.count) heads, MediaPipe has \(heads.count)"); return issues }
+        guard ours.count == heads.count else {
+            fail("\(ours.count) heads, MediaPipe has \(heads.count)"); return issues
+        }
         for (head, g) in zip(ours, heads) {
             if head.headIndex != g["head_index"] as? Int { fail("head index \(head.headIndex)") }
             if head.headName != g["head_name"] as? String { fail("head name \(head.headName ?? "nil")") }
-            if head.categories.count != g["count"] as? Int { fail("\(head.categories.count) categories, MediaPipe has \(g["count"] ?? "?")") }
+            if head.categories.count != g["count"] as? Int {
+                fail("\(head.categories.count) categories, MediaPipe has \(g["count"] ?? "?")")
+            }
             let top = g["top"] as? [[String: Any]] ?? []
             for (i, t) in top.enumerated() where i < head.categories.count {
                 let score = Float(t["score"] as? Double ?? -1)
-                if abs(head.categories[i].score - score) > 0.01 { fail("score #\(i) \(head.categories[i].score), MediaPipe \(score)") }
+                if abs(head.categories[i].score - score) > 0.01 {
+                    fail("score #\(i) \(head.categories[i].score), MediaPipe \(score)")
+                }
                 let match = head.categories.contains {
-                    $0.index == t["index"] as? Int && abs($0.score - score) <= 0.01 && $0.categoryName == t["name"] as? String
+                    $0.index == t["index"] as? Int && abs($0.score - score) <= 0.01
+                        && $0.categoryName == t["name"] as? String
                         && $0.displayName == t["display"] as? String
                 }
                 if !match { fail("MediaPipe's \(t["name"] ?? "?") (\(t["index"] ?? "?")) \(score) not found") }
@@ -58,10 +67,13 @@ enum ClassifierGolden {
 struct ImageClassifierGoldenTests {
     static let models = [
         "aiy_vision_classifier_birds_V1_3.tflite", "mobilenet_v2_1.0_224_inat_bird_quant.tflite",
-        "mobilenet_v2_1.0_224_quant.tflite", "mobilenet_v1_0.25_128_quant.tflite", "tf2_mobilenet_v2_1.0_224_ptq.tflite",
+        "mobilenet_v2_1.0_224_quant.tflite", "mobilenet_v1_0.25_128_quant.tflite",
+        "tf2_mobilenet_v2_1.0_224_ptq.tflite",
     ]
 
-    @Test("default, max 5 with threshold 0.3, allowlist, region of interest, turned right, model threshold", arguments: models)
+    @Test(
+        "default, max 5 with threshold 0.3, allowlist, region of interest, turned right, model threshold",
+        arguments: models)
     func matrix(model: String) throws {
         var failures = 0
         let cases: [(String, (ImageClassifierOptions) -> Void, Bool, UIImage.Orientation)] = [
@@ -84,21 +96,30 @@ struct ImageClassifierGoldenTests {
             let classifier = try ImageClassifier(options: options)
             for photo in TestAssets.photoNames {
                 let image = try MPImage(contentsOfFile: TestAssets.image(photo), orientation: orientation)
-                let result = useROI ? try classifier.classify(image: image, regionOfInterest: ClassifierGolden.roi) : try classifier.classify(image: image)
+                let result =
+                    useROI
+                    ? try classifier.classify(image: image, regionOfInterest: ClassifierGolden.roi)
+                    : try classifier.classify(image: image)
                 failures += try ClassifierGolden.check(result, model: model, photo: photo, case: name)
             }
         }
         #expect(failures == 0)
     }
 
-    @Test("seed 001: the birds classifier with maxResults 5 and iOS's default threshold gives 5 categories, as MediaPipe with threshold 0")
+    @Test(
+        """
+        seed 001: the birds classifier with maxResults 5 and iOS's default threshold gives 5 categories, as \
+        MediaPipe with threshold 0
+        """
+    )
     func seedBirds() throws {
         let model = "aiy_vision_classifier_birds_V1_3.tflite"
         let options = ImageClassifierOptions()
         options.baseOptions.modelAssetPath = TestAssets.model(model)
         options.maxResults = 5
         #expect(options.scoreThreshold == 0)
-        let result = try ImageClassifier(options: options).classify(image: try MPImage(contentsOfFile: TestAssets.image("bird.png")))
+        let result = try ImageClassifier(options: options).classify(
+            image: try MPImage(contentsOfFile: TestAssets.image("bird.png")))
         let categories = try #require(result.classificationResult.classifications.first).categories
         #expect(categories.count == 5)
         let golden = try ClassifierGolden.top(model: model, photo: "bird.png", case: "default")

@@ -18,7 +18,8 @@ struct ImageClassifierSyntheticTests {
         metadataHeads: Int? = nil, _ configure: (ImageClassifierOptions) -> Void = { _ in }
     ) throws -> ImageClassifier {
         let options = ImageClassifierOptions()
-        options.baseOptions.modelAssetBuffer = Data(try SyntheticModels.classifier(heads: heads, normalization: normalization, metadataHeads: metadataHeads))
+        options.baseOptions.modelAssetBuffer = Data(
+            try SyntheticModels.classifier(heads: heads, normalization: normalization, metadataHeads: metadataHeads))
         configure(options)
         return try ImageClassifier(options: options)
     }
@@ -28,7 +29,9 @@ struct ImageClassifierSyntheticTests {
     }
 
     static let twoHeads: [SyntheticModels.Head] = [
-        .init(name: "animals", values: [0.1, 0.7, 0.2], labels: ["cat", "dog", "bird"], displayNames: ("fr", ["chat", "chien", "oiseau"])),
+        .init(
+            name: "animals", values: [0.1, 0.7, 0.2], labels: ["cat", "dog", "bird"],
+            displayNames: ("fr", ["chat", "chien", "oiseau"])),
         .init(name: "colours", values: [0.4, 0.6], labels: ["red", "green"]),
     ]
 
@@ -53,22 +56,29 @@ struct ImageClassifierSyntheticTests {
     @Test("maxResults, thresholds (option over metadata, >=), allow and deny lists per head")
     func options() throws {
         let top1 = try Self.classifier(Self.twoHeads) { $0.maxResults = 1 }.classify(image: Self.picture)
-        #expect(top1.classificationResult.classifications.map { $0.categories.map(\.categoryName) } == [["dog"], ["green"]])
+        #expect(
+            top1.classificationResult.classifications.map { $0.categories.map(\.categoryName) } == [["dog"], ["green"]])
         let threshold = try Self.classifier(Self.twoHeads) { $0.scoreThreshold = 0.2 }.classify(image: Self.picture)
         #expect(threshold.classificationResult.classifications[0].categories.map(\.categoryName) == ["dog", "bird"])
-        let allowed = try Self.classifier(Self.twoHeads) { $0.categoryAllowlist = ["cat", "red", "unknown"] }.classify(image: Self.picture)
-        #expect(allowed.classificationResult.classifications.map { $0.categories.map(\.categoryName) } == [["cat"], ["red"]])
+        let allowed = try Self.classifier(Self.twoHeads) { $0.categoryAllowlist = ["cat", "red", "unknown"] }.classify(
+            image: Self.picture)
+        #expect(
+            allowed.classificationResult.classifications.map { $0.categories.map(\.categoryName) } == [
+                ["cat"], ["red"],
+            ])
         let denied = try Self.classifier(Self.twoHeads) { $0.categoryDenylist = ["dog"] }.classify(image: Self.picture)
         #expect(denied.classificationResult.classifications[0].categories.map(\.categoryName) == ["bird", "cat"])
         var withMetadataThreshold = Self.twoHeads
         withMetadataThreshold[0].scoreThreshold = 0.15
-        let metadata = try Self.classifier(withMetadataThreshold) { $0.usesModelScoreThreshold = true }.classify(image: Self.picture)
+        let metadata = try Self.classifier(withMetadataThreshold) { $0.usesModelScoreThreshold = true }.classify(
+            image: Self.picture)
         #expect(metadata.classificationResult.classifications[0].categories.map(\.categoryName) == ["dog", "bird"])
         #expect(metadata.classificationResult.classifications[1].categories.count == 2)
         // iOS's default 0 always applies, in place of the metadata's threshold.
         let iosDefault = try Self.classifier(withMetadataThreshold).classify(image: Self.picture)
         #expect(iosDefault.classificationResult.classifications[0].categories.count == 3)
-        let overridden = try Self.classifier(withMetadataThreshold) { $0.scoreThreshold = 0.3 }.classify(image: Self.picture)
+        let overridden = try Self.classifier(withMetadataThreshold) { $0.scoreThreshold = 0.3 }.classify(
+            image: Self.picture)
         #expect(overridden.classificationResult.classifications[0].categories.map(\.categoryName) == ["dog"])
     }
 
@@ -77,19 +87,24 @@ struct ImageClassifierSyntheticTests {
         let calibrated = SyntheticModels.Head(
             name: "calibrated", values: [0.5, 0.9], labels: ["a", "b"],
             calibration: (.identity, 0.05, "1.0,2.0,-1.0\n\n"))
-        let result = try Self.classifier([calibrated, .init(name: nil, values: [0.25, 0.75])]).classify(image: Self.picture)
+        let result = try Self.classifier([calibrated, .init(name: nil, values: [0.25, 0.75])]).classify(
+            image: Self.picture)
         let heads = result.classificationResult.classifications
         // a: 1 / (1 + e^−(2·0.5 − 1)) = 0.5; b: no parameters → default 0.05.
         #expect(heads[0].categories.map(\.categoryName) == ["a", "b"])
         #expect(abs(heads[0].categories[0].score - 0.5) < 1e-6 && heads[0].categories[1].score == 0.05)
-        #expect(heads[1].headName == "" && heads[1].categories.map(\.index) == [1, 0] && heads[1].categories[0].categoryName == nil)
+        #expect(
+            heads[1].headName == "" && heads[1].categories.map(\.index) == [1, 0]
+                && heads[1].categories[0].categoryName == nil)
 
-        let quantized = try Self.classifier([.init(name: "q", kind: .uint8, values: [0.2, 0.8], labels: ["x", "y"])]).classify(image: Self.picture)
+        let quantized = try Self.classifier([.init(name: "q", kind: .uint8, values: [0.2, 0.8], labels: ["x", "y"])])
+            .classify(image: Self.picture)
         let q = quantized.classificationResult.classifications[0].categories
         #expect(q.map(\.categoryName) == ["y", "x"])
         #expect(abs(q[0].score - 204.0 / 255) < 1e-6 && abs(q[1].score - 51.0 / 255) < 1e-6)
 
-        let binary = try Self.classifier([.init(name: "is_thing", kind: .bool, values: [3], labels: ["yes", "no"])]).classify(image: Self.picture)
+        let binary = try Self.classifier([.init(name: "is_thing", kind: .bool, values: [3], labels: ["yes", "no"])])
+            .classify(image: Self.picture)
         let b = binary.classificationResult.classifications[0].categories
         #expect(b.map(\.categoryName) == ["yes", "no"] && b.map(\.score) == [1, 0] && b.map(\.index) == [0, 1])
     }
@@ -107,7 +122,9 @@ struct ImageClassifierSyntheticTests {
         #expect(head.categories.allSatisfy { $0.categoryName == nil && $0.displayName == nil })
         #expect(abs(head.categories[0].score - 0.6) < 1e-6)
         options.categoryDenylist = ["x"]
-        #expect(Self.message { _ = try ImageClassifier(options: options) }?.hasPrefix("INVALID_ARGUMENT: Using `category_allowlist`") == true)
+        #expect(
+            Self.message { _ = try ImageClassifier(options: options) }?.hasPrefix(
+                "INVALID_ARGUMENT: Using `category_allowlist`") == true)
     }
 
     @Test("prints in the seed's format")
@@ -147,31 +164,47 @@ struct ImageClassifierSyntheticTests {
                 == "INVALID_ARGUMENT: `category_allowlist` and `category_denylist` are mutually exclusive options.")
         #expect(
             Self.message { _ = try Self.classifier([.init(name: "n", kind: .int32, values: [1, 2])]) }
-                == "INVALID_ARGUMENT: Expected output tensor at index 0 to have type UINT8 or FLOAT32 or BOOL, found INT32 instead.")
+                == "INVALID_ARGUMENT: Expected output tensor at index 0 to have type UINT8 or FLOAT32 or BOOL, found "
+                + "INT32 instead."
+        )
         #expect(
-            Self.message { _ = try Self.classifier([.init(name: "f", values: [1]), .init(name: "q", kind: .uint8, values: [0.5])]) }
-                == "INVALID_ARGUMENT: Expected either all or none of the output tensors to be quantized, but found 1 quantized outputs for 2 total outputs.")
+            Self.message {
+                _ = try Self.classifier([.init(name: "f", values: [1]), .init(name: "q", kind: .uint8, values: [0.5])])
+            }
+                == "INVALID_ARGUMENT: Expected either all or none of the output tensors to be quantized, but found 1 "
+                + "quantized outputs for 2 total outputs."
+        )
         #expect(
             Self.message { _ = try Self.classifier(Self.twoHeads, metadataHeads: 1) }
                 == "INVALID_ARGUMENT: Mismatch between number of output tensors (2) and output tensors metadata (1).")
         #expect(
-            Self.message { _ = try Self.classifier([.init(name: "n", values: [1, 2])]) { $0.categoryAllowlist = ["a"] } }
-                == "INVALID_ARGUMENT: Using `category_allowlist` or `category_denylist` requires labels to be present in the TFLite Model Metadata but none was found."
+            Self.message {
+                _ = try Self.classifier([.init(name: "n", values: [1, 2])]) { $0.categoryAllowlist = ["a"] }
+            }
+                == "INVALID_ARGUMENT: Using `category_allowlist` or `category_denylist` requires labels to be present "
+                + "in the TFLite Model Metadata but none was found."
         )
         #expect(
             Self.message { _ = try Self.classifier(Self.twoHeads, normalization: nil) }
-                == "NOT_FOUND: Input tensor has type float32: it requires specifying NormalizationOptions metadata to preprocess input images.")
+                == "NOT_FOUND: Input tensor has type float32: it requires specifying NormalizationOptions metadata to "
+                + "preprocess input images."
+        )
         let twoSubgraphs = ImageClassifierOptions()
-        twoSubgraphs.baseOptions.modelAssetBuffer = Data(try SyntheticModels.classifier(heads: Self.twoHeads, subgraphs: 2))
+        twoSubgraphs.baseOptions.modelAssetBuffer = Data(
+            try SyntheticModels.classifier(heads: Self.twoHeads, subgraphs: 2))
         #expect(
             Self.message { _ = try ImageClassifier(options: twoSubgraphs) }
                 == "INVALID_ARGUMENT: Classification tflite models are assumed to have a single subgraph.")
         // Input checks run before option checks: a bad model with maxResults = 0 reports the model.
-        #expect(Self.message { _ = try Self.classifier(Self.twoHeads, normalization: nil) { $0.maxResults = 0 } }?.hasPrefix("NOT_FOUND") == true)
+        #expect(
+            Self.message { _ = try Self.classifier(Self.twoHeads, normalization: nil) { $0.maxResults = 0 } }?
+                .hasPrefix("NOT_FOUND") == true)
         // A label file whose count differs from the classes fails at classification time.
         let mismatched = try Self.classifier([.init(name: "n", values: [1, 2, 3], labels: ["only", "two"])])
         let e = Self.message { _ = try mismatched.classify(image: Self.picture) }
-        #expect(e?.hasPrefix("INTERNAL: The number of classes (3) of head 0 does not match its number of labels (2)") == true, "\(e ?? "")")
+        #expect(
+            e?.hasPrefix("INTERNAL: The number of classes (3) of head 0 does not match its number of labels (2)")
+                == true, "\(e ?? "")")
     }
 
     @Test("regions of interest: the crop is what is classified, in unrotated coordinates")
@@ -185,9 +218,14 @@ struct ImageClassifierSyntheticTests {
         let left = try classifier.classify(image: image, regionOfInterest: CGRect(x: 0, y: 0, width: 0.4, height: 1))
         let right = try classifier.classify(image: image, regionOfInterest: CGRect(x: 0.6, y: 0, width: 0.4, height: 1))
         let redImage = MPImage(bitmap: try Bitmap(width: 100, height: 100, format: .rgb8, fill: (220, 20, 20)))
-        let red = try ImageClassifier(modelPath: TestAssets.model("mobilenet_v1_0.25_128_quant.tflite")).classify(image: redImage)
-        #expect(left.classificationResult.classifications[0].categories.prefix(5) == red.classificationResult.classifications[0].categories.prefix(5))
-        #expect(left.classificationResult.classifications[0].categories.first != right.classificationResult.classifications[0].categories.first)
+        let red = try ImageClassifier(modelPath: TestAssets.model("mobilenet_v1_0.25_128_quant.tflite")).classify(
+            image: redImage)
+        #expect(
+            left.classificationResult.classifications[0].categories.prefix(5)
+                == red.classificationResult.classifications[0].categories.prefix(5))
+        #expect(
+            left.classificationResult.classifications[0].categories.first
+                != right.classificationResult.classifications[0].categories.first)
     }
 }
 
@@ -208,7 +246,9 @@ final class ClassificationCollector: NSObject, ImageClassifierLiveStreamDelegate
 
 @Suite("ImageClassifier running modes", .enabled(if: TestAssets.shouldRun))
 struct ImageClassifierModeTests {
-    static func options(_ mode: RunningMode, _ delegate: (any ImageClassifierLiveStreamDelegate)? = nil) -> ImageClassifierOptions {
+    static func options(
+        _ mode: RunningMode, _ delegate: (any ImageClassifierLiveStreamDelegate)? = nil
+    ) -> ImageClassifierOptions {
         let o = ImageClassifierOptions()
         o.baseOptions.modelAssetPath = TestAssets.model("mobilenet_v2_1.0_224_quant.tflite")
         o.runningMode = mode
@@ -227,7 +267,9 @@ struct ImageClassifierModeTests {
             try video.classify(videoFrame: image, timestampInMilliseconds: 10).classificationResult.classifications
                 == still.classificationResult.classifications)
         #expect(
-            ImageClassifierSyntheticTests.message { _ = try video.classify(videoFrame: image, timestampInMilliseconds: 10) }
+            ImageClassifierSyntheticTests.message {
+                _ = try video.classify(videoFrame: image, timestampInMilliseconds: 10)
+            }
                 == "INVALID_ARGUMENT: Input timestamp must be monotonically increasing.")
         #expect(
             ImageClassifierSyntheticTests.message { _ = try video.classify(image: image) }
@@ -236,17 +278,21 @@ struct ImageClassifierModeTests {
         let live = try ImageClassifier(options: Self.options(.liveStream, collector))
         try live.classifyAsync(image: image, timestampInMilliseconds: 5)
         live.waitUntilIdle()
-        try live.classifyAsync(image: image, timestampInMilliseconds: 6, regionOfInterest: CGRect(x: 0.1, y: 0.1, width: 0.5, height: 0.5))
+        try live.classifyAsync(
+            image: image, timestampInMilliseconds: 6, regionOfInterest: CGRect(x: 0.1, y: 0.1, width: 0.5, height: 0.5))
         live.waitUntilIdle()
         #expect(collector.timestamps == [5, 6])
-        #expect(collector.results.first?.classificationResult.classifications == still.classificationResult.classifications)
+        #expect(
+            collector.results.first?.classificationResult.classifications == still.classificationResult.classifications)
         #expect(
             ImageClassifierSyntheticTests.message { _ = try ImageClassifier(options: Self.options(.liveStream)) }?
                 .hasPrefix("The vision task is in live stream mode.") == true)
         let mirrored = try MPImage(contentsOfFile: TestAssets.image("cat_720p.jpg"), orientation: .leftMirrored)
         #expect(
-            ImageClassifierSyntheticTests.message { _ = try ImageClassifier(options: Self.options(.image)).classify(image: mirrored) }?
-                .hasPrefix("Unsupported UIImageOrientation.") == true)
+            ImageClassifierSyntheticTests.message {
+                _ = try ImageClassifier(options: Self.options(.image)).classify(image: mirrored)
+            }?
+            .hasPrefix("Unsupported UIImageOrientation.") == true)
     }
 }
 
@@ -296,7 +342,9 @@ struct ResultTimestampTests {
             try classifier.classifyAsync(image: image, timestampInMilliseconds: t)
             classifier.waitUntilIdle()
         }
-        #expect(collector.results.map(\.classificationResult.timestampInMilliseconds) == golden["result_timestamps"] as? [Int])
+        #expect(
+            collector.results.map(\.classificationResult.timestampInMilliseconds) == golden["result_timestamps"]
+                as? [Int])
         #expect(collector.timestamps == golden["callback_timestamps"] as? [Int])
     }
 }

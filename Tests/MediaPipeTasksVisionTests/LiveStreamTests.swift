@@ -19,7 +19,9 @@ final class Collector: NSObject, ObjectDetectorLiveStreamDelegate, @unchecked Se
         _ objectDetector: ObjectDetector, didFinishDetection result: ObjectDetectorResult?,
         timestampInMilliseconds: Int, error: Error?
     ) {
-        let label = DispatchQueue.getSpecific(key: LiveStreamRunner<MPImage, ObjectDetectorResult>.queueLabelKey) ?? "not a callback queue"
+        let label =
+            DispatchQueue.getSpecific(key: LiveStreamRunner<MPImage, ObjectDetectorResult>.queueLabelKey)
+            ?? "not a callback queue"
         lock.withLock {
             timestamps.append(timestampInMilliseconds)
             if let result { results.append(result) }
@@ -31,7 +33,9 @@ final class Collector: NSObject, ObjectDetectorLiveStreamDelegate, @unchecked Se
 
 @Suite("ObjectDetector in video and live-stream modes", .enabled(if: TestAssets.shouldRun))
 struct LiveStreamTests {
-    static func options(_ mode: RunningMode, delegate: (any ObjectDetectorLiveStreamDelegate)? = nil) -> ObjectDetectorOptions {
+    static func options(
+        _ mode: RunningMode, delegate: (any ObjectDetectorLiveStreamDelegate)? = nil
+    ) -> ObjectDetectorOptions {
         let o = ObjectDetectorOptions()
         o.baseOptions.modelAssetPath = TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite")
         o.runningMode = mode
@@ -56,7 +60,8 @@ struct LiveStreamTests {
         #expect(collector.results.map(\.timestampInMilliseconds) == [0, 40, 80, 120, 160])
         #expect(collector.queueLabels.count == 1)
         #expect(collector.queueLabels.first?.hasPrefix("com.mediapipe.tasks.vision.objectDetector_") == true)
-        let still = try ObjectDetector(modelPath: TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite")).detect(image: image)
+        let still = try ObjectDetector(modelPath: TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"))
+            .detect(image: image)
         #expect(collector.results.first?.detections == still.detections)
     }
 
@@ -78,19 +83,27 @@ struct LiveStreamTests {
         detector.waitUntilIdle()
         #expect(Date() < deadline)
         let delivered = collector.count - 1  // minus the timing frame
-        #expect(delivered + detector.droppedFrameCount == 1000, "delivered \(delivered), dropped \(detector.droppedFrameCount)")
+        #expect(
+            delivered + detector.droppedFrameCount == 1000,
+            "delivered \(delivered), dropped \(detector.droppedFrameCount)")
         #expect(detector.droppedFrameCount > 100)
-        #expect(collector.timestamps == collector.timestamps.sorted() && Set(collector.timestamps).count == collector.timestamps.count)
+        #expect(
+            collector.timestamps == collector.timestamps.sorted()
+                && Set(collector.timestamps).count == collector.timestamps.count)
         #expect(collector.timestamps.last == 10_000)  // the newest frame is never dropped
         #expect(collector.errors.isEmpty)
     }
 
-    @Test("2,000 live frames at 4× the processing rate keep resident memory flat (in a process of its own)", .disabled(if: TestAssets.underSanitizer))
+    @Test(
+        "2,000 live frames at 4× the processing rate keep resident memory flat (in a process of its own)",
+        .disabled(if: TestAssets.underSanitizer))
     func streamMemory() throws {
         // Other suites run beside this one in the test process and move its resident memory, so the
         // stream runs in `vision-tasks soak --live`, where nothing else allocates.
         let binary = TestAssets.packageRoot.appendingPathComponent(".build/debug/vision-tasks").path
-        try #require(FileManager.default.isExecutableFile(atPath: binary), "build vision-tasks first (swift build --build-tests)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: binary), "build vision-tasks first (swift build --build-tests)"
+        )
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = [
@@ -107,7 +120,9 @@ struct LiveStreamTests {
         let delivered = report["delivered"] as? Int ?? -1
         let dropped = report["dropped"] as? Int ?? -1
         #expect(delivered + dropped == 2000 && dropped > 200, "delivered \(delivered), dropped \(dropped)")
-        #expect(report["ordered"] as? Bool == true && report["lastTimestamp"] as? Int == 20_000 && report["errors"] as? Int == 0)
+        #expect(
+            report["ordered"] as? Bool == true && report["lastTimestamp"] as? Int == 20_000
+                && report["errors"] as? Int == 0)
         let growth = (report["rss_after"] as? Int ?? 0) - (report["rss_at_200"] as? Int ?? 0)
         // A frame kept per call (a 1,280×853 picture's pixels, or its 300×300 tensor) would exceed this
         // many times over in 1,800 frames; the allocator's own noise stays within a few MB.
@@ -121,7 +136,8 @@ struct LiveStreamTests {
         weak let weakCollector = collector
         collector = nil
         #expect(weakCollector == nil)
-        try detector.detectAsync(image: try MPImage(contentsOfFile: TestAssets.image("dog.jpg")), timestampInMilliseconds: 1)
+        try detector.detectAsync(
+            image: try MPImage(contentsOfFile: TestAssets.image("dog.jpg")), timestampInMilliseconds: 1)
         detector.waitUntilIdle()
     }
 
@@ -131,14 +147,17 @@ struct LiveStreamTests {
         #expect(noDelegate?.tasksCode == .invalidArgumentError)
         #expect(
             noDelegate?.message
-                == "The vision task is in live stream mode. An object must be set as the delegate of the task in its options to ensure asynchronous delivery of results."
+                == "The vision task is in live stream mode. An object must be set as the delegate of the task in its "
+                + "options to ensure asynchronous delivery of results."
         )
         let collector = Collector()
         for mode in [RunningMode.image, .video] {
             let o = Self.options(mode, delegate: collector)
             o.baseOptions.modelAssetPath = "/nonexistent.tflite"  // the delegate error comes first
             let e = Self.error { _ = try ObjectDetector(options: o) }
-            #expect(e?.message == "The vision task is in image or video mode. The delegate must not be set in the task's options.")
+            #expect(
+                e?.message
+                    == "The vision task is in image or video mode. The delegate must not be set in the task's options.")
         }
     }
 
@@ -186,12 +205,20 @@ struct LiveStreamTests {
 
     @Test("mirrored orientations are refused with MediaPipe's message, in every mode")
     func mirrored() throws {
-        let mirrored = try MPImage(uiImage: UIImage(contentsOfFile: TestAssets.image("dog.jpg")), orientation: .upMirrored)
+        let mirrored = try MPImage(
+            uiImage: UIImage(contentsOfFile: TestAssets.image("dog.jpg")), orientation: .upMirrored)
         let expected =
-            "Unsupported UIImageOrientation. `imageOrientation` cannot be equal to any of the mirrored orientations (`UIImageOrientationUpMirrored`,`UIImageOrientationDownMirrored`,`UIImageOrientationLeftMirrored`,`UIImageOrientationRightMirrored`)"
-        #expect(Self.error { _ = try ObjectDetector(options: Self.options(.image)).detect(image: mirrored) }?.message == expected)
+            "Unsupported UIImageOrientation. `imageOrientation` cannot be equal to any of the mirrored orientations "
+            + "(`UIImageOrientationUpMirrored`,`UIImageOrientationDownMirrored`,"
+            + "`UIImageOrientationLeftMirrored`,`UIImageOrientationRightMirrored`)"
         #expect(
-            Self.error { _ = try ObjectDetector(options: Self.options(.video)).detect(videoFrame: mirrored, timestampInMilliseconds: 1) }?.tasksCode
+            Self.error { _ = try ObjectDetector(options: Self.options(.image)).detect(image: mirrored) }?.message
+                == expected)
+        #expect(
+            Self.error {
+                _ = try ObjectDetector(options: Self.options(.video)).detect(
+                    videoFrame: mirrored, timestampInMilliseconds: 1)
+            }?.tasksCode
                 == .invalidArgumentError)
         let collector = Collector()  // held here: the options keep the delegate weakly
         let live = try ObjectDetector(options: Self.options(.liveStream, delegate: collector))

@@ -7,21 +7,24 @@ import VisionTestSupport
 
 @Suite("ObjectDetector against MediaPipe 1.2.2 on every shared photo", .enabled(if: TestAssets.shouldRun))
 struct ObjectDetectorGoldenTests {
-    static let models = ["ssd_mobilenet_v1_coco_quant_metadata.tflite", "ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite"]
-    static let cases: [(name: String, configure: @Sendable (ObjectDetectorOptions) -> Void, orientation: UIImage.Orientation)] = [
-        ("default", { _ in }, .up),
-        (
-            "max5_thr0.3",
-            {
-                $0.maxResults = 5; $0.scoreThreshold = 0.3
-            }, .up
-        ),
-        ("allow_dog_cat_person", { $0.categoryAllowlist = ["dog", "cat", "person"] }, .up),
-        ("deny_person_car", { $0.categoryDenylist = ["person", "car"] }, .up),
-        ("left", { _ in }, .left),
-        ("right", { _ in }, .right),
-        ("down", { _ in }, .down),
+    static let models = [
+        "ssd_mobilenet_v1_coco_quant_metadata.tflite", "ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite",
     ]
+    static let cases:
+        [(name: String, configure: @Sendable (ObjectDetectorOptions) -> Void, orientation: UIImage.Orientation)] = [
+            ("default", { _ in }, .up),
+            (
+                "max5_thr0.3",
+                {
+                    $0.maxResults = 5; $0.scoreThreshold = 0.3
+                }, .up
+            ),
+            ("allow_dog_cat_person", { $0.categoryAllowlist = ["dog", "cat", "person"] }, .up),
+            ("deny_person_car", { $0.categoryDenylist = ["person", "car"] }, .up),
+            ("left", { _ in }, .left),
+            ("right", { _ in }, .right),
+            ("down", { _ in }, .down),
+        ]
 
     @Test("same detections, labels, boxes ±2 px and scores ±0.02", arguments: models)
     func matrix(model: String) throws {
@@ -33,14 +36,16 @@ struct ObjectDetectorGoldenTests {
             let detector = try ObjectDetector(options: options)
             for photo in TestAssets.photoNames {
                 let image = try MPImage(contentsOfFile: TestAssets.image(photo), orientation: orientation)
-                failures += try DetectorGolden.check(try detector.detect(image: image), model: model, photo: photo, case: name)
+                failures += try DetectorGolden.check(
+                    try detector.detect(image: image), model: model, photo: photo, case: name)
             }
         }
         #expect(failures == 0)
     }
 }
 
-@Suite("ObjectDetector on a raw SSD model (DETECTOR_METADATA) against MediaPipe 1.2.2", .enabled(if: TestAssets.shouldRun))
+@Suite(
+    "ObjectDetector on a raw SSD model (DETECTOR_METADATA) against MediaPipe 1.2.2", .enabled(if: TestAssets.shouldRun))
 struct RawSSDGoldenTests {
     /// face_detection_short_range.tflite with DETECTOR_METADATA from our writer — the same bytes
     /// `vision-tasks metadata --blazeface-short-range --keypoints 6 --box-scale 128 --no-exp-box-size` writes,
@@ -67,11 +72,14 @@ struct RawSSDGoldenTests {
             let options = ObjectDetectorOptions()
             options.baseOptions.modelAssetBuffer = model
             options.maxResults = maxResults
-            if let threshold { options.scoreThreshold = threshold }  // else iOS's default 0 (the model has no threshold)
+            // else iOS's default 0 (the model has no threshold)
+            if let threshold { options.scoreThreshold = threshold }
             let detector = try ObjectDetector(options: options)
             for photo in TestAssets.photoNames {
-                let result = try detector.detect(image: try MPImage(contentsOfFile: TestAssets.image(photo), orientation: orientation))
-                failures += try DetectorGolden.check(result, model: "face_detection_short_range+DETECTOR_METADATA", photo: photo, case: name)
+                let result = try detector.detect(
+                    image: try MPImage(contentsOfFile: TestAssets.image(photo), orientation: orientation))
+                failures += try DetectorGolden.check(
+                    result, model: "face_detection_short_range+DETECTOR_METADATA", photo: photo, case: name)
             }
         }
         #expect(failures == 0)
@@ -92,8 +100,10 @@ struct RawSSDGoldenTests {
 struct SyntheticRawSSDTests {
     // Three anchors. Raw YXHW (scales 10,10,5,5; exponential sizes):
     //  0: centred on its anchor (0.25, 0.25), size exp(0)·0.2 → box x 0.15…0.35, y 0.15…0.35, "cat" logit 2 → 0.8808
-    //  1: shifted by +0.1·0.2 in x (raw 1 → 1/10·0.2 = 0.02), same size → IoU with 0 ≈ 0.82 > 0.3, "cat" logit 1 → 0.7311: suppressed
-    //  2: anchor (0.75, 0.5), size exp(5/5)·0.1 = 0.2718 wide, exp(0)·0.4 high → x 0.6141…0.8859, y 0.3…0.7, "dog" logit 0 → 0.5
+    // 1: shifted by +0.1·0.2 in x (raw 1 → 1/10·0.2 = 0.02), same size → IoU with 0 ≈ 0.82 > 0.3, "cat" logit 1 →
+    // 0.7311: suppressed
+    // 2: anchor (0.75, 0.5), size exp(5/5)·0.1 = 0.2718 wide, exp(0)·0.4 high → x 0.6141…0.8859, y 0.3…0.7, "dog" logit
+    // 0 → 0.5
     static let anchors: [DetectorMetadata.Anchor] = [
         .init(xCenter: 0.25, yCenter: 0.25, width: 0.2, height: 0.2),
         .init(xCenter: 0.25, yCenter: 0.25, width: 0.2, height: 0.2),
@@ -131,12 +141,17 @@ struct SyntheticRawSSDTests {
     func options() throws {
         let image = MPImage(bitmap: try Bitmap(width: 200, height: 100, format: .rgb8, fill: (90, 90, 90)))
         #expect(try detector { $0.scoreThreshold = 0.6 }.detect(image: image).detections.count == 1)
-        #expect(try detector { $0.maxResults = 1 }.detect(image: image).detections.map { $0.categories[0].categoryName } == ["cat"])
+        #expect(
+            try detector { $0.maxResults = 1 }.detect(image: image).detections.map { $0.categories[0].categoryName }
+                == ["cat"])
         // Only "dog" allowed: every box's best allowed class is "dog" — box 2 (0.5), then boxes 0 and 1
         // (sigmoid(−9) each); box 1 overlaps box 0 and is suppressed.
         let allowed = try detector { $0.categoryAllowlist = ["dog"] }.detect(image: image)
         #expect(allowed.detections.map { $0.categories[0].categoryName } == ["dog", "dog"])
-        #expect(allowed.detections.map(\.boundingBox) == [CGRect(x: 122, y: 30, width: 54, height: 39), CGRect(x: 30, y: 15, width: 39, height: 19)])
+        #expect(
+            allowed.detections.map(\.boundingBox) == [
+                CGRect(x: 122, y: 30, width: 54, height: 39), CGRect(x: 30, y: 15, width: 39, height: 19),
+            ])
         #expect(abs(allowed.detections[1].categories[0].score - 1 / (1 + exp(9))) < 1e-7)
         let denied = try detector { $0.categoryDenylist = ["cat"] }.detect(image: image)
         #expect(denied.detections.map(\.boundingBox) == allowed.detections.map(\.boundingBox))
@@ -157,7 +172,9 @@ struct DisplayNameTests {
             let options = ObjectDetectorOptions()
             options.baseOptions.modelAssetBuffer = model
             if let locale { options.displayNamesLocale = locale }
-            return try ObjectDetector(options: options).detect(image: image).detections.map { $0.categories[0].displayName }
+            return try ObjectDetector(options: options).detect(image: image).detections.map {
+                $0.categories[0].displayName
+            }
         }
         #expect(try names("fr") == ["chat", "chien"])
         #expect(try names(nil) == [nil, nil])  // default "en": no English file

@@ -64,7 +64,9 @@ struct ObjectDetectorErrorTests {
         #expect(e?.tasksCode == .invalidArgumentError)
         #expect(
             e?.message
-                == "INVALID_ARGUMENT: ExternalFile must specify at least one of 'file_content', 'file_name', 'file_pointer_meta' or 'file_descriptor_meta'.")
+                == "INVALID_ARGUMENT: ExternalFile must specify at least one of 'file_content', 'file_name', "
+                + "'file_pointer_meta' or 'file_descriptor_meta'."
+        )
     }
 
     @Test("a missing model file")
@@ -84,21 +86,30 @@ struct ObjectDetectorErrorTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let garbage = dir.appendingPathComponent("garbage.tflite").path
-        #expect(FileManager.default.createFile(atPath: garbage, contents: Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) })))
+        #expect(
+            FileManager.default.createFile(
+                atPath: garbage, contents: Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) })))
         let truncated = dir.appendingPathComponent("truncated.tflite").path
-        #expect(FileManager.default.createFile(atPath: truncated, contents: Data(try TestAssets.bytes(TestAssets.model(ssdV1)).prefix(30_000))))
+        #expect(
+            FileManager.default.createFile(
+                atPath: truncated, contents: Data(try TestAssets.bytes(TestAssets.model(ssdV1)).prefix(30_000))))
         for path in [garbage, truncated] {
             let e = Self.error { _ = try ObjectDetector(modelPath: path) }
             #expect(e?.tasksCode == .invalidArgumentError, "\(path)")
-            #expect(e?.message.hasPrefix("INVALID_ARGUMENT: The model is not a valid Flatbuffer buffer") == true, "\(e?.message ?? "")")
+            #expect(
+                e?.message.hasPrefix("INVALID_ARGUMENT: The model is not a valid Flatbuffer buffer") == true,
+                "\(e?.message ?? "")")
         }
     }
 
     @Test("a model without metadata")
     func noMetadata() {
-        let e = Self.error { _ = try ObjectDetector(modelPath: TestAssets.model("ssd_mobilenet_v1_coco_quant_no_metadata.tflite")) }
+        let e = Self.error {
+            _ = try ObjectDetector(modelPath: TestAssets.model("ssd_mobilenet_v1_coco_quant_no_metadata.tflite"))
+        }
         #expect(e?.tasksCode == .invalidArgumentError)
-        #expect(e?.message == "INVALID_ARGUMENT: Object detection models require TFLite Model Metadata but none was found")
+        #expect(
+            e?.message == "INVALID_ARGUMENT: Object detection models require TFLite Model Metadata but none was found")
     }
 
     @Test("maxResults = 0, and allowlist with denylist")
@@ -112,7 +123,9 @@ struct ObjectDetectorErrorTests {
         both.categoryAllowlist = ["dog"]
         both.categoryDenylist = ["cat"]
         let e2 = Self.error { _ = try ObjectDetector(options: both) }
-        #expect(e2?.message == "INVALID_ARGUMENT: `category_allowlist` and `category_denylist` are mutually exclusive options.")
+        #expect(
+            e2?.message
+                == "INVALID_ARGUMENT: `category_allowlist` and `category_denylist` are mutually exclusive options.")
     }
 
     @Test("the GPU delegate is refused on Linux")
@@ -126,7 +139,9 @@ struct ObjectDetectorErrorTests {
     func badPictures() throws {
         #expect(Self.error { _ = try MPImage(contentsOfFile: "/nonexistent.jpg") }?.tasksCode == .notFoundError)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("vt-\(UUID().uuidString).jpg").path
-        #expect(FileManager.default.createFile(atPath: path, contents: Data(try TestAssets.bytes(TestAssets.image("dog.jpg")).prefix(5000))))
+        #expect(
+            FileManager.default.createFile(
+                atPath: path, contents: Data(try TestAssets.bytes(TestAssets.image("dog.jpg")).prefix(5000))))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let e = Self.error { _ = try MPImage(contentsOfFile: path) }
         #expect(e?.tasksCode == .invalidArgumentError)
@@ -143,7 +158,8 @@ struct HybridOptimizationTests {
         options.baseOptions.modelAssetPath = TestAssets.model(model)
         options.baseOptions.optimizeHybridModels = true
         options.maxResults = 3
-        let result = try ObjectDetector(options: options).detect(image: try MPImage(contentsOfFile: TestAssets.image("dog.jpg")))
+        let result = try ObjectDetector(options: options).detect(
+            image: try MPImage(contentsOfFile: TestAssets.image("dog.jpg")))
         let golden = try DetectorGolden.expected(model: model, photo: "dog.jpg", case: "default").prefix(3)
         #expect(result.detections.count == 3)
         for e in golden {
@@ -151,7 +167,8 @@ struct HybridOptimizationTests {
                 result.detections.contains { d in
                     let b = d.boundingBox
                     return d.categories[0].categoryName == e.name && abs(d.categories[0].score - e.score) <= 0.02
-                        && zip([Int(b.origin.x), Int(b.origin.y), Int(b.size.width), Int(b.size.height)], e.box).allSatisfy { abs($0 - $1) <= 3 }
+                        && zip([Int(b.origin.x), Int(b.origin.y), Int(b.size.width), Int(b.size.height)], e.box)
+                            .allSatisfy { abs($0 - $1) <= 3 }
                 }, "\(e.name ?? "?") \(e.score) \(e.box)")
         }
     }

@@ -71,7 +71,8 @@ struct SeedCompatibilityTests {
         let processor = ObjectDetectorResultProcessor()
         liveOptions.objectDetectorLiveStreamDelegate = processor
         let liveDetector = try ObjectDetector(options: liveOptions)
-        let sampleBuffer = CMSampleBuffer(imageBuffer: pixelBuffer, presentationTimeStamp: CMTimeMake(value: 1, timescale: 30))
+        let sampleBuffer = CMSampleBuffer(
+            imageBuffer: pixelBuffer, presentationTimeStamp: CMTimeMake(value: 1, timescale: 30))
         let live = try MPImage(sampleBuffer: sampleBuffer)
         try liveDetector.detectAsync(image: live, timestampInMilliseconds: 33)
         liveDetector.waitUntilIdle()
@@ -105,7 +106,8 @@ struct MPImageTests {
     @Test("pixel and sample buffers: BGRA un-premultiplied, NV12 video range expanded, errors")
     func buffers() throws {
         // One BGRA pixel, premultiplied: colour (100, 50, 200) at alpha 128.
-        let premultiplied = try CVPixelBuffer(width: 1, height: 1, pixelFormatType: kCVPixelFormatType_32BGRA, bytes: [100, 25, 50, 128])
+        let premultiplied = try CVPixelBuffer(
+            width: 1, height: 1, pixelFormatType: kCVPixelFormatType_32BGRA, bytes: [100, 25, 50, 128])
         let image = try MPImage(pixelBuffer: premultiplied)
         #expect(image.bitmap.pixels == [199, 50, 100, 128])
         #expect(image.width == 1 && image.imageSourceType == .pixelBuffer)
@@ -114,19 +116,24 @@ struct MPImageTests {
             width: 2, height: 2, pixelFormatType: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange,
             bytes: [16, 235, 16, 235, 128, 128])
         #expect(try MPImage(pixelBuffer: video).bitmap.pixels == [0, 255, 0, 255, 128, 128])
-        #expect(throws: ImagingError.self) { try CVPixelBuffer(width: 2, height: 2, pixelFormatType: 0x1234, bytes: [UInt8](repeating: 0, count: 16)) }
+        #expect(throws: ImagingError.self) {
+            try CVPixelBuffer(width: 2, height: 2, pixelFormatType: 0x1234, bytes: [UInt8](repeating: 0, count: 16))
+        }
         func message(_ body: () throws -> Void) -> String? {
             do { try body(); return nil } catch let e as TasksError { return e.message } catch { return "\(error)" }
         }
         #expect(message { _ = try MPImage(pixelBuffer: nil) } == "Pixel Buffer cannot be nil.")
         #expect(message { _ = try MPImage(uiImage: nil, orientation: .up) } == "Image cannot be nil.")
-        let invalid = CMSampleBuffer(imageBuffer: premultiplied, presentationTimeStamp: CMTimeMake(value: 0, timescale: 1), isValid: false)
+        let invalid = CMSampleBuffer(
+            imageBuffer: premultiplied, presentationTimeStamp: CMTimeMake(value: 0, timescale: 1), isValid: false)
         #expect(
             message { _ = try MPImage(sampleBuffer: invalid) }
                 == "Sample buffer is not valid. Invoking CMSampleBufferIsValid(sampleBuffer) must return true.")
         let empty = CMSampleBuffer(imageBuffer: nil, presentationTimeStamp: CMTimeMake(value: 0, timescale: 1))
         #expect(message { _ = try MPImage(sampleBuffer: empty) } == "Sample buffer does not contain an image buffer.")
-        let sample = try MPImage(sampleBuffer: CMSampleBuffer(imageBuffer: premultiplied, presentationTimeStamp: CMTimeMake(value: 3, timescale: 2)))
+        let sample = try MPImage(
+            sampleBuffer: CMSampleBuffer(
+                imageBuffer: premultiplied, presentationTimeStamp: CMTimeMake(value: 3, timescale: 2)))
         #expect(sample.imageSourceType == .sampleBuffer && sample.sampleBuffer?.presentationTimeStamp.seconds == 1.5)
     }
 }
@@ -175,7 +182,8 @@ struct CameraFormatTests {
             #expect(
                 yuv.detections.contains { e in
                     e.categories[0].categoryName == d.categories[0].categoryName
-                        && abs(e.boundingBox.origin.x - d.boundingBox.origin.x) <= 8 && abs(e.boundingBox.size.width - d.boundingBox.size.width) <= 12
+                        && abs(e.boundingBox.origin.x - d.boundingBox.origin.x) <= 8
+                        && abs(e.boundingBox.size.width - d.boundingBox.size.width) <= 12
                 }, "\(d.categories[0].categoryName ?? "?")")
         }
     }

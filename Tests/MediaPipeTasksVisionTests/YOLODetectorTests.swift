@@ -29,13 +29,19 @@ struct YOLODetectorTests {
             names,
             models.mapValues { photos in
                 photos.mapValues { boxes in
-                    boxes.map { Box(box: $0["box"] as? [Double] ?? [], score: $0["score"] as? Double ?? -1, classIndex: $0["class"] as? Int ?? -1) }
+                    boxes.map {
+                        Box(
+                            box: $0["box"] as? [Double] ?? [], score: $0["score"] as? Double ?? -1,
+                            classIndex: $0["class"] as? Int ?? -1)
+                    }
                 }
             }
         )
     }
 
-    static func detector(_ model: String, configure: (ObjectDetectorOptions) -> Void = { _ in }) throws -> ObjectDetector {
+    static func detector(
+        _ model: String, configure: (ObjectDetectorOptions) -> Void = { _ in }
+    ) throws -> ObjectDetector {
         let options = ObjectDetectorOptions()
         options.baseOptions.modelAssetPath = fixture(model)
         options.scoreThreshold = 0.25
@@ -45,9 +51,13 @@ struct YOLODetectorTests {
 
     /// Every golden box is found once, same class, score within 1e-3, corners within 1 px; nothing else.
     @Test(
-        "equal to Ultralytics' predict on every photo: float32, float16, int8 (float and int8 I/O) and NHWC/transposed heads, end to end",
+        """
+        equal to Ultralytics' predict on every photo: float32, float16, int8 (float and int8 I/O) and \
+        NHWC/transposed heads, end to end
+        """,
         arguments: [
-            "yolov8t_float32.tflite", "yolov8t_float16.tflite", "yolov8t_int8.tflite", "yolov8t_int8io.tflite", "yolov8t_nhwc_transposed.tflite",
+            "yolov8t_float32.tflite", "yolov8t_float16.tflite", "yolov8t_int8.tflite", "yolov8t_int8io.tflite",
+            "yolov8t_nhwc_transposed.tflite",
             "yolo26t_e2e_float32.tflite",
         ])
     func goldens(model: String) throws {
@@ -57,19 +67,26 @@ struct YOLODetectorTests {
         let detector = try Self.detector(model)
         var compared = 0
         for (photo, expected) in photos.sorted(by: { $0.key < $1.key }) {
-            let found = try detector.detect(image: try MPImage(contentsOfFile: TestAssets.image(photo), jpegDecoding: .openCV)).detections
-            #expect(found.count == expected.count, "\(model) \(photo): \(found.count) boxes, Ultralytics \(expected.count)")
+            let found = try detector.detect(
+                image: try MPImage(contentsOfFile: TestAssets.image(photo), jpegDecoding: .openCV)
+            ).detections
+            #expect(
+                found.count == expected.count, "\(model) \(photo): \(found.count) boxes, Ultralytics \(expected.count)")
             var unmatched = found
             for e in expected {
                 let match = unmatched.firstIndex { d in
                     let b = d.boundingBox
                     let corners = [Double(b.minX), Double(b.minY), Double(b.maxX), Double(b.maxY)]
-                    return d.categories.first?.index == e.classIndex && zip(corners, e.box).allSatisfy { abs($0 - $1) <= 1 }
+                    return d.categories.first?.index == e.classIndex
+                        && zip(corners, e.box).allSatisfy { abs($0 - $1) <= 1 }
                         && abs(Double(d.categories.first?.score ?? -1) - e.score) <= 1e-3
                 }
                 guard let match else {
                     Issue.record(
-                        "\(model) \(photo): no box for \(e.box) \(names[e.classIndex]) \(e.score) in \(found.map { ($0.boundingBox, $0.categories.first?.score ?? -1) })"
+                        """
+                        \(model) \(photo): no box for \(e.box) \(names[e.classIndex]) \(e.score) in \
+                        \(found.map { ($0.boundingBox, $0.categories.first?.score ?? -1) })
+                        """
                     )
                     continue
                 }
@@ -83,12 +100,18 @@ struct YOLODetectorTests {
 
     /// (score, class name) of each detection, in result order.
     static func scored(_ detector: ObjectDetector, _ photo: String) throws -> [(Float, String)] {
-        try detector.detect(image: try MPImage(contentsOfFile: TestAssets.image(photo), jpegDecoding: .openCV)).detections.map {
-            ($0.categories.first?.score ?? -1, $0.categories.first?.categoryName ?? "")
-        }
+        try detector.detect(image: try MPImage(contentsOfFile: TestAssets.image(photo), jpegDecoding: .openCV))
+            .detections.map {
+                ($0.categories.first?.score ?? -1, $0.categories.first?.categoryName ?? "")
+            }
     }
 
-    @Test("MediaPipe's options: default threshold (Ultralytics' 0.25), threshold, maxResults, allow and deny lists, class-agnostic NMS")
+    @Test(
+        """
+        MediaPipe's options: default threshold (Ultralytics' 0.25), threshold, maxResults, allow and deny lists, \
+        class-agnostic NMS
+        """
+    )
     func options() throws {
         let model = "yolov8t_float32.tflite", photo = "person.jpg"
         let all = try Self.scored(try Self.detector(model), photo)
@@ -97,14 +120,22 @@ struct YOLODetectorTests {
         let options = ObjectDetectorOptions()
         options.baseOptions.modelAssetPath = Self.fixture(model)
         #expect(try Self.scored(try ObjectDetector(options: options), photo).map(\.0) == all.map(\.0))
-        #expect(try Self.scored(try Self.detector(model) { $0.scoreThreshold = 0.6 }, photo).map(\.0) == all.map(\.0).filter { $0 >= 0.6 })
-        #expect(try Self.scored(try Self.detector(model) { $0.maxResults = 2 }, photo).map(\.0) == Array(all.map(\.0).prefix(2)))
+        #expect(
+            try Self.scored(try Self.detector(model) { $0.scoreThreshold = 0.6 }, photo).map(\.0)
+                == all.map(\.0).filter { $0 >= 0.6 })
+        #expect(
+            try Self.scored(try Self.detector(model) { $0.maxResults = 2 }, photo).map(\.0)
+                == Array(all.map(\.0).prefix(2)))
         // Allow/deny by label name; an anchor takes its best allowed class (MediaPipe's rule), so the
         // allowed boxes found before are all still there.
         let dogs = try Self.scored(try Self.detector(model) { $0.categoryAllowlist = ["dog"] }, photo)
-        #expect(!dogs.isEmpty && dogs.allSatisfy { $0.1 == "dog" } && all.filter { $0.1 == "dog" }.allSatisfy { d in dogs.contains { $0.0 == d.0 } })
+        #expect(
+            !dogs.isEmpty && dogs.allSatisfy { $0.1 == "dog" }
+                && all.filter { $0.1 == "dog" }.allSatisfy { d in dogs.contains { $0.0 == d.0 } })
         let noHorse = try Self.scored(try Self.detector(model) { $0.categoryDenylist = ["horse"] }, photo)
-        #expect(noHorse.allSatisfy { $0.1 != "horse" } && all.filter { $0.1 != "horse" }.allSatisfy { d in noHorse.contains { $0.0 == d.0 } })
+        #expect(
+            noHorse.allSatisfy { $0.1 != "horse" }
+                && all.filter { $0.1 != "horse" }.allSatisfy { d in noHorse.contains { $0.0 == d.0 } })
         // One box per object whatever its class: the dog box inside the horse's goes.
         let agnostic = try Self.scored(
             try Self.detector(model) {
@@ -128,9 +159,15 @@ struct YOLODetectorTests {
         }
         #expect(
             message { $0.yolo.head = .endToEnd }?.hasPrefix(
-                "INVALID_ARGUMENT: No YOLO decoder fits this model's outputs ([1, 17, 756] FLOAT32): [1, K, 6] needs 6 columns.") == true)
-        #expect(message { $0.yolo.iouThreshold = 1.5 } == "INVALID_ARGUMENT: The YOLO IoU threshold must be between 0 and 1, got 1.5.")
-        #expect(message { $0.yolo.maxDetections = 0 } == "INVALID_ARGUMENT: The YOLO maximum detection count must be positive, got 0.")
+                "INVALID_ARGUMENT: No YOLO decoder fits this model's outputs ([1, 17, 756] FLOAT32): [1, K, 6] needs "
+                    + "6 columns."
+            ) == true)
+        #expect(
+            message { $0.yolo.iouThreshold = 1.5 }
+                == "INVALID_ARGUMENT: The YOLO IoU threshold must be between 0 and 1, got 1.5.")
+        #expect(
+            message { $0.yolo.maxDetections = 0 }
+                == "INVALID_ARGUMENT: The YOLO maximum detection count must be positive, got 0.")
         #expect(message { $0.maxResults = 0 } == "INVALID_ARGUMENT: Invalid `max_results` option: value must be != 0")
         #expect(
             message {

@@ -106,7 +106,11 @@ struct ArchiveAndMetadataTests {
             _ = try ModelMetadata(flatBuffer: bytes)
             Issue.record("accepted a newer schema")
         } catch let e as TFLiteModelError {
-            #expect(e.message == "Metadata schema version 1.5.0 is smaller than the minimum version 9.0.0 to parse the metadata flatbuffer.")
+            #expect(
+                e.message
+                    == "Metadata schema version 1.5.0 is smaller than the minimum version 9.0.0 to parse the metadata "
+                    + "flatbuffer."
+            )
         }
     }
 
@@ -119,13 +123,17 @@ struct ArchiveAndMetadataTests {
                     name: "sg",
                     inputTensors: [
                         ModelMetadata.TensorMetadata(
-                            name: "image", content: .init(properties: .image(colorSpace: .rgb, defaultSize: (224, 224))),
-                            processUnits: [.normalization(mean: [1, 2, 3], std: [4, 5, 6])], statsMax: [255], statsMin: [0])
+                            name: "image",
+                            content: .init(properties: .image(colorSpace: .rgb, defaultSize: (224, 224))),
+                            processUnits: [.normalization(mean: [1, 2, 3], std: [4, 5, 6])], statsMax: [255],
+                            statsMin: [0])
                     ],
                     outputTensors: [
                         ModelMetadata.TensorMetadata(
                             name: "location",
-                            content: .init(properties: .boundingBox(index: [1, 0, 3, 2], type: .boundaries, coordinateType: .ratio), range: 2...2)),
+                            content: .init(
+                                properties: .boundingBox(
+                                    index: [1, 0, 3, 2], type: .boundaries, coordinateType: .ratio), range: 2...2)),
                         ModelMetadata.TensorMetadata(
                             name: "score",
                             processUnits: [
@@ -134,7 +142,9 @@ struct ArchiveAndMetadataTests {
                             ],
                             associatedFiles: [
                                 .init(name: "calibration.txt", type: .tensorAxisScoreCalibration),
-                                .init(name: "labels_fr.txt", description: "French", type: .tensorAxisLabels, locale: "fr", version: "3"),
+                                .init(
+                                    name: "labels_fr.txt", description: "French", type: .tensorAxisLabels, locale: "fr",
+                                    version: "3"),
                             ]),
                     ],
                     outputTensorGroups: [.init(name: "detection result", tensorNames: ["location", "score"])],
@@ -154,7 +164,8 @@ struct ArchiveAndMetadataTests {
         #expect(model.subgraphs[0].inputTensors.first?.shape == [1, 4, 4, 3])
         #expect(model.operatorNames() == ["ADD"])
         let out = try #require(try model.modelMetadata()?.subgraphs.first?.outputTensors.first)
-        let labels = try #require(try LabelMap.load(tensor: out, type: .tensorAxisLabels, locale: "fr", archive: model.associatedFiles()))
+        let labels = try #require(
+            try LabelMap.load(tensor: out, type: .tensorAxisLabels, locale: "fr", archive: model.associatedFiles()))
         #expect(labels == LabelMap(names: ["cat", "dog"], displayNames: ["chat", "chien"]))
         let constant = model.subgraphs[0].tensors[1]
         #expect(try model.buffer(constant.buffer) == [0, 0, 0, 0x3f])
@@ -176,7 +187,8 @@ struct ArchiveAndMetadataTests {
 
     @Test("display names whose count differs from the labels are refused")
     func displayNameMismatch() throws {
-        let bytes = try SyntheticModels.addConstantWithMetadata(mean: [0], std: [1], labels: ["a", "b"], localized: ("de", ["x"]))
+        let bytes = try SyntheticModels.addConstantWithMetadata(
+            mean: [0], std: [1], labels: ["a", "b"], localized: ("de", ["x"]))
         let model = try ModelFile(bytes: bytes)
         let out = try #require(try model.modelMetadata()?.subgraphs.first?.outputTensors.first)
         do {
@@ -189,16 +201,21 @@ struct ArchiveAndMetadataTests {
 
     @Test("score calibration files parse, apply the sigmoid, and refuse bad lines")
     func scoreCalibration() throws {
-        let c = try ScoreCalibration(fileContents: Array("1.0,2.0,0.5\n\n0.9,1,0,0.3\n".utf8), transformation: .identity, defaultScore: 0.1)
+        let c = try ScoreCalibration(
+            fileContents: Array("1.0,2.0,0.5\n\n0.9,1,0,0.3\n".utf8), transformation: .identity, defaultScore: 0.1)
         #expect(c.sigmoids.count == 3 && c.sigmoids[1] == nil)
         #expect(abs(c.calibrate(0.5, classIndex: 0) - 1 / (1 + exp(-1.5))) < 1e-6)
         #expect(c.calibrate(0.9, classIndex: 1) == 0.1)
         #expect(c.calibrate(0.2, classIndex: 2) == 0.1)  // at or below min_score
         #expect(c.calibrate(0.9, classIndex: 7) == 0.1)  // no parameters
-        let log = try ScoreCalibration(fileContents: Array("1,1,0".utf8), transformation: .inverseLogistic, defaultScore: 0)
+        let log = try ScoreCalibration(
+            fileContents: Array("1,1,0".utf8), transformation: .inverseLogistic, defaultScore: 0)
         #expect(abs(log.calibrate(0.7, classIndex: 0) - 0.7) < 1e-6)
         func message(_ text: String) -> String? {
-            do { _ = try ScoreCalibration(fileContents: Array(text.utf8), transformation: .identity, defaultScore: 0); return nil } catch let e
+            do {
+                _ = try ScoreCalibration(fileContents: Array(text.utf8), transformation: .identity, defaultScore: 0);
+                return nil
+            } catch let e
                 as TFLiteModelError
             { return e.message } catch { return "\(error)" }
         }
@@ -211,7 +228,9 @@ struct ArchiveAndMetadataTests {
     @Test("FlexBuffer maps parse; 8-byte lengths of 2^64−1 and bad widths throw instead of trapping")
     func flexBuffers() throws {
         let bytes = FlexBufferBuilder.map(["a": .int(5), "b": .float(0.5), "c": .bool(true), "d": .uint(7)])
-        #expect(try FlexBufferReader.parse(bytes) == .map(["a": .int(5), "b": .float(0.5), "c": .bool(true), "d": .uint(7)]))
+        #expect(
+            try FlexBufferReader.parse(bytes)
+                == .map(["a": .int(5), "b": .float(0.5), "c": .bool(true), "d": .uint(7)]))
         // The map's length field sits 8 bytes before its first value (the root points there).
         let rootOffset = Int(bytes[bytes.count - 10]) | Int(bytes[bytes.count - 9]) << 8
         let values = bytes.count - 10 - rootOffset
@@ -222,7 +241,9 @@ struct ArchiveAndMetadataTests {
         for i in (values - 16)..<(values - 8) { keysWidth[i] = 0xFF }
         #expect(throws: TFLiteModelError.self) { try FlexBufferReader.parse(keysWidth) }
         #expect(throws: TFLiteModelError.self) { try FlexBufferReader.parse([1]) }
-        #expect(FlexValue.float(1e30).intValue == nil && FlexValue.float(.nan).intValue == nil && FlexValue.float(3).intValue == 3)
+        #expect(
+            FlexValue.float(1e30).intValue == nil && FlexValue.float(.nan).intValue == nil
+                && FlexValue.float(3).intValue == 3)
     }
 }
 
@@ -231,7 +252,10 @@ struct DetectorMetadataTests {
     @Test("anchors and decoding options round-trip through the V001 flatbuffer")
     func roundTrip() throws {
         let md = DetectorMetadata(
-            anchors: [.init(xCenter: 0.1, yCenter: 0.2, width: 1, height: 1), .init(xCenter: 0.5, yCenter: 0.5, width: 0.3, height: 0.4)],
+            anchors: [
+                .init(xCenter: 0.1, yCenter: 0.2, width: 1, height: 1),
+                .init(xCenter: 0.5, yCenter: 0.5, width: 0.3, height: 0.4),
+            ],
             decoding: .init(
                 numClasses: 1, numBoxes: 2, numCoords: 16, keypointCoordOffset: 4, numKeypoints: 6,
                 numValuesPerKeypoint: 2, xScale: 128, yScale: 128, wScale: 128, hScale: 128,
@@ -278,7 +302,8 @@ struct ReplacingMetadataTests {
 struct HybridRewriteTests {
     @Test("int8 depthwise filters of a float model are read through DEQUANTIZE ops; everything else is kept")
     func rewrite() throws {
-        let file = try ModelFile(contentsOfFile: TestAssets.model("ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite"))
+        let file = try ModelFile(
+            contentsOfFile: TestAssets.model("ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite"))
         let rewritten = try ModelFile(bytes: try #require(try file.dequantizingHybridDepthwiseFilters()))
         let before = file.subgraphs[0], after = rewritten.subgraphs[0]
         let depthwise = before.operators.filter {
@@ -290,27 +315,38 @@ struct HybridRewriteTests {
         #expect(after.inputs == before.inputs && after.outputs == before.outputs)
         var k = 0
         for (i, op) in after.operators.enumerated()
-        where rewritten.operatorCodes[op.opcodeIndex].name == "DEPTHWISE_CONV_2D" && op.inputs[1] >= before.tensors.count {
+        where rewritten.operatorCodes[op.opcodeIndex].name == "DEPTHWISE_CONV_2D"
+            && op.inputs[1] >= before.tensors.count
+        {
             let dq = after.operators[i - 1]
             #expect(rewritten.operatorCodes[dq.opcodeIndex].name == "DEQUANTIZE")
             #expect(dq.outputs == [op.inputs[1]])
             let original = before.tensors[dq.inputs[0]]
             #expect(original.type == .int8)
             let float = after.tensors[op.inputs[1]]
-            #expect(float.type == .float32 && float.shape == original.shape && float.name == original.name + "/dequantized" && float.buffer == 0)
+            #expect(
+                float.type == .float32 && float.shape == original.shape && float.name == original.name + "/dequantized"
+                    && float.buffer == 0)
             k += 1
         }
         #expect(k == depthwise.count && k > 0)
         for i in 0..<file.bufferCount { #expect(try rewritten.buffer(i) == file.buffer(i)) }
         #expect(try rewritten.modelMetadata() == file.modelMetadata())
-        #expect(try rewritten.associatedFiles()?.contents(of: "labels.txt") == file.associatedFiles()?.contents(of: "labels.txt"))
+        #expect(
+            try rewritten.associatedFiles()?.contents(of: "labels.txt")
+                == file.associatedFiles()?.contents(of: "labels.txt"))
         #expect(try rewritten.detectionPostProcessOptions() == file.detectionPostProcessOptions())
     }
 
     @Test("models without hybrid depthwise convolutions are left alone")
     func untouched() throws {
-        for name in ["ssd_mobilenet_v1_coco_quant_metadata.tflite", "mobilenet_v2_1.0_224_quant.tflite", "face_detection_short_range.tflite"] {
-            #expect(try ModelFile(contentsOfFile: TestAssets.model(name)).dequantizingHybridDepthwiseFilters() == nil, "\(name)")
+        for name in [
+            "ssd_mobilenet_v1_coco_quant_metadata.tflite", "mobilenet_v2_1.0_224_quant.tflite",
+            "face_detection_short_range.tflite",
+        ] {
+            #expect(
+                try ModelFile(contentsOfFile: TestAssets.model(name)).dequantizingHybridDepthwiseFilters() == nil,
+                "\(name)")
         }
     }
 }

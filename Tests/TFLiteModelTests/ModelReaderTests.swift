@@ -19,36 +19,54 @@ struct ModelReaderTests {
                 ("TFLite_Detection_PostProcess", [], .float32), ("TFLite_Detection_PostProcess:1", [], .float32),
                 ("TFLite_Detection_PostProcess:2", [], .float32), ("TFLite_Detection_PostProcess:3", [], .float32),
             ],
-            ops: ["CONV_2D", "DEPTHWISE_CONV_2D", "CONCATENATION", "LOGISTIC", "RESHAPE", "CUSTOM:TFLite_Detection_PostProcess"]),
+            ops: [
+                "CONV_2D", "DEPTHWISE_CONV_2D", "CONCATENATION", "LOGISTIC", "RESHAPE",
+                "CUSTOM:TFLite_Detection_PostProcess",
+            ]),
         "ssd_mobilenet_v1_coco_quant_metadata.tflite": Expected(
             input: ("normalized_input_image_tensor", [1, 300, 300, 3], .uint8, 0.0078125, 128),
             outputs: [
                 ("TFLite_Detection_PostProcess", [], .float32), ("TFLite_Detection_PostProcess:1", [], .float32),
                 ("TFLite_Detection_PostProcess:2", [], .float32), ("TFLite_Detection_PostProcess:3", [], .float32),
             ],
-            ops: ["CONV_2D", "DEPTHWISE_CONV_2D", "CONCATENATION", "LOGISTIC", "RESHAPE", "CUSTOM:TFLite_Detection_PostProcess"]),
+            ops: [
+                "CONV_2D", "DEPTHWISE_CONV_2D", "CONCATENATION", "LOGISTIC", "RESHAPE",
+                "CUSTOM:TFLite_Detection_PostProcess",
+            ]),
         "ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite": Expected(
             input: ("serving_default_input:0", [1, 320, 320, 3], .float32, nil, nil),
             outputs: [
                 ("StatefulPartitionedCall:3", [], .float32), ("StatefulPartitionedCall:2", [], .float32),
                 ("StatefulPartitionedCall:1", [], .float32), ("StatefulPartitionedCall:0", [], .float32),
             ],
-            ops: ["ADD", "CONCATENATION", "CONV_2D", "DEPTHWISE_CONV_2D", "LOGISTIC", "PACK", "RESHAPE", "CUSTOM:TFLite_Detection_PostProcess"]),
+            ops: [
+                "ADD", "CONCATENATION", "CONV_2D", "DEPTHWISE_CONV_2D", "LOGISTIC", "PACK", "RESHAPE",
+                "CUSTOM:TFLite_Detection_PostProcess",
+            ]),
         "ssd_mobilenet_v2_fpnlite_320_coco_hybrid_no_metadata.tflite": Expected(
             input: ("serving_default_input:0", [1, 320, 320, 3], .float32, nil, nil),
             outputs: [
                 ("StatefulPartitionedCall:3", [], .float32), ("StatefulPartitionedCall:2", [], .float32),
                 ("StatefulPartitionedCall:1", [], .float32), ("StatefulPartitionedCall:0", [], .float32),
             ],
-            ops: ["ADD", "CONCATENATION", "CONV_2D", "DEPTHWISE_CONV_2D", "LOGISTIC", "PACK", "RESHAPE", "CUSTOM:TFLite_Detection_PostProcess"]),
+            ops: [
+                "ADD", "CONCATENATION", "CONV_2D", "DEPTHWISE_CONV_2D", "LOGISTIC", "PACK", "RESHAPE",
+                "CUSTOM:TFLite_Detection_PostProcess",
+            ]),
         "face_detection_short_range.tflite": Expected(
             input: ("input", [1, 128, 128, 3], .float32, nil, nil),
             outputs: [("regressors", [1, 896, 16], .float32), ("classificators", [1, 896, 1], .float32)],
-            ops: ["ADD", "CONCATENATION", "CONV_2D", "DEPTHWISE_CONV_2D", "DEQUANTIZE", "MAX_POOL_2D", "PAD", "RELU", "RESHAPE"]),
+            ops: [
+                "ADD", "CONCATENATION", "CONV_2D", "DEPTHWISE_CONV_2D", "DEQUANTIZE", "MAX_POOL_2D", "PAD", "RELU",
+                "RESHAPE",
+            ]),
         "face_detection_full_range_sparse.tflite": Expected(
             input: ("input_1", [1, 192, 192, 3], .float32, nil, nil),
             outputs: [("Identity", [1, 2304, 16], .float32), ("Identity_1", [1, 2304, 1], .float32)],
-            ops: ["ADD", "CONV_2D", "DENSIFY", "DEPTHWISE_CONV_2D", "DEPTH_TO_SPACE", "DEQUANTIZE", "PAD", "RESHAPE", "RESIZE_BILINEAR"]),
+            ops: [
+                "ADD", "CONV_2D", "DENSIFY", "DEPTHWISE_CONV_2D", "DEPTH_TO_SPACE", "DEQUANTIZE", "PAD", "RESHAPE",
+                "RESIZE_BILINEAR",
+            ]),
         "aiy_vision_classifier_birds_V1_3.tflite": Expected(
             input: ("module/hub_input/images_uint8", [1, 224, 224, 3], .uint8, 0.0078125, 128),
             outputs: [("module/prediction", [1, 965], .uint8)],
@@ -122,7 +140,9 @@ struct ModelReaderTests {
 
     @Test("reads TFLite_Detection_PostProcess options of both detectors")
     func readsPostProcessOptions() throws {
-        let v1 = try #require(try ModelFile(contentsOfFile: TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite")).detectionPostProcessOptions())
+        let v1 = try #require(
+            try ModelFile(contentsOfFile: TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"))
+                .detectionPostProcessOptions())
         #expect(
             v1
                 == DetectionPostProcessOptions(
@@ -130,9 +150,15 @@ struct ModelReaderTests {
                     nmsScoreThreshold: 1e-8, nmsIouThreshold: 0.6, yScale: 10, xScale: 10, hScale: 5, wScale: 5,
                     useRegularNms: false))
         let v2 = try #require(
-            try ModelFile(contentsOfFile: TestAssets.model("ssd_mobilenet_v2_fpnlite_320_coco_hybrid_no_metadata.tflite")).detectionPostProcessOptions())
-        #expect(v2.numClasses == 90 && v2.maxDetections == 10 && v2.nmsScoreThreshold == 0 && abs(v2.nmsIouThreshold - 0.6) < 1e-6)
-        #expect(try ModelFile(contentsOfFile: TestAssets.model("mobilenet_v2_1.0_224_quant.tflite")).detectionPostProcessOptions() == nil)
+            try ModelFile(
+                contentsOfFile: TestAssets.model("ssd_mobilenet_v2_fpnlite_320_coco_hybrid_no_metadata.tflite")
+            ).detectionPostProcessOptions())
+        #expect(
+            v2.numClasses == 90 && v2.maxDetections == 10 && v2.nmsScoreThreshold == 0
+                && abs(v2.nmsIouThreshold - 0.6) < 1e-6)
+        #expect(
+            try ModelFile(contentsOfFile: TestAssets.model("mobilenet_v2_1.0_224_quant.tflite"))
+                .detectionPostProcessOptions() == nil)
     }
 
     @Test("reads the detector's metadata: normalization, box properties, value labels")
@@ -146,13 +172,19 @@ struct ModelReaderTests {
         #expect(sg.inputTensors.first?.normalization?.std == [127.5])
         #expect(sg.inputTensors.first?.content?.properties == .image(colorSpace: .rgb, defaultSize: nil))
         #expect(sg.outputTensors.map { $0.name ?? "" } == ["location", "category", "score", "number of detections"])
-        #expect(sg.outputTensors[0].content?.properties == .boundingBox(index: [1, 0, 3, 2], type: .boundaries, coordinateType: .ratio))
+        #expect(
+            sg.outputTensors[0].content?.properties
+                == .boundingBox(index: [1, 0, 3, 2], type: .boundaries, coordinateType: .ratio))
         #expect(
             sg.outputTensors[1].associatedFiles == [
-                ModelMetadata.AssociatedFile(name: "labels.txt", description: sg.outputTensors[1].associatedFiles.first?.description, type: .tensorValueLabels)
+                ModelMetadata.AssociatedFile(
+                    name: "labels.txt", description: sg.outputTensors[1].associatedFiles.first?.description,
+                    type: .tensorValueLabels)
             ])
         #expect(sg.outputTensorGroups.count == 1)
-        let labels = try #require(try LabelMap.load(tensor: sg.outputTensors[1], type: .tensorValueLabels, locale: "en", archive: model.associatedFiles()))
+        let labels = try #require(
+            try LabelMap.load(
+                tensor: sg.outputTensors[1], type: .tensorValueLabels, locale: "en", archive: model.associatedFiles()))
         #expect(labels.names.count == 90)
         #expect(labels.names[0] == "person" && labels.names[16] == "cat" && labels.names[17] == "dog")
         #expect(labels.displayNames == nil)
@@ -176,9 +208,12 @@ struct ModelReaderTests {
         #expect(fr.displayNames == nil)
         let imagenet = try ModelFile(contentsOfFile: TestAssets.model("mobilenet_v2_1.0_224_quant.tflite"))
         let t = try #require(try imagenet.modelMetadata()?.subgraphs.first?.outputTensors.first)
-        let labels = try #require(try LabelMap.load(tensor: t, type: .tensorAxisLabels, locale: nil, archive: imagenet.associatedFiles()))
+        let labels = try #require(
+            try LabelMap.load(tensor: t, type: .tensorAxisLabels, locale: nil, archive: imagenet.associatedFiles()))
         #expect(labels.names.count == 1001 && labels.names[0] == "background")
-        #expect(try TestAssets.bytes(TestAssets.model("imagenet_labels.txt")) == imagenet.associatedFiles()?.contents(of: "imagenet_labels.txt"))
+        #expect(
+            try TestAssets.bytes(TestAssets.model("imagenet_labels.txt"))
+                == imagenet.associatedFiles()?.contents(of: "imagenet_labels.txt"))
     }
 
     @Test("models without metadata have none and no zip")
@@ -186,7 +221,9 @@ struct ModelReaderTests {
         let model = try ModelFile(contentsOfFile: TestAssets.model("ssd_mobilenet_v1_coco_quant_no_metadata.tflite"))
         #expect(try model.modelMetadata() == nil)
         #expect(try model.associatedFiles() == nil)
-        #expect(model.metadataEntries.contains { $0.name == "min_runtime_version" } || model.metadataEntries.isEmpty || true)
+        #expect(
+            model.metadataEntries.contains { $0.name == "min_runtime_version" } || model.metadataEntries.isEmpty || true
+        )
     }
 
     @Test("a truncated model is a typed error, at every length")

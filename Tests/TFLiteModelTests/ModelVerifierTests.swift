@@ -9,13 +9,17 @@ import VisionTestSupport
 @Suite("Model verification")
 struct ModelVerifierTests {
     /// input → ADD constant → output, with `change` applied to the builder.
-    static func model(_ change: (inout ModelBuilder, _ input: Int, _ constant: Int, _ output: Int) -> Void = { _, _, _, _ in }) throws -> [UInt8] {
+    static func model(
+        _ change: (inout ModelBuilder, _ input: Int, _ constant: Int, _ output: Int) -> Void = { _, _, _, _ in }
+    ) throws -> [UInt8] {
         var b = ModelBuilder(description: "verifier")
         b.checksReferences = false
         let input = b.addTensor(Tensor(name: "in", shape: [1, 4, 4, 3], type: .float32))
         let c = b.addConstant(name: "c", shape: [1], floats: [0.5])
         let output = b.addTensor(Tensor(name: "out", shape: [1, 4, 4, 3], type: .float32))
-        b.operators = [ModelBuilder.Op(opcodeIndex: b.opcode(OperatorCode(builtinCode: 0)), inputs: [input, c], outputs: [output])]
+        b.operators = [
+            ModelBuilder.Op(opcodeIndex: b.opcode(OperatorCode(builtinCode: 0)), inputs: [input, c], outputs: [output])
+        ]
         b.inputs = [input]
         b.outputs = [output]
         change(&b, input, c, output)
@@ -41,14 +45,20 @@ struct ModelVerifierTests {
             let m = try ModelFile(bytes: bytes)
             for (s, sg) in m.subgraphs.enumerated() {
                 let tensorIndex = { (i: Int) in i == -1 || sg.tensors.indices.contains(i) }
-                guard (sg.inputs + sg.outputs).allSatisfy({ sg.tensors.indices.contains($0) }) else { return "subgraph \(s): input/output index" }
+                guard (sg.inputs + sg.outputs).allSatisfy({ sg.tensors.indices.contains($0) }) else {
+                    return "subgraph \(s): input/output index"
+                }
                 for (k, op) in sg.operators.enumerated() {
-                    guard m.operatorCodes.indices.contains(op.opcodeIndex), (op.inputs + op.outputs).allSatisfy(tensorIndex) else {
+                    guard m.operatorCodes.indices.contains(op.opcodeIndex),
+                        (op.inputs + op.outputs).allSatisfy(tensorIndex)
+                    else {
                         return "subgraph \(s) operator \(k): index out of range"
                     }
                 }
                 for t in sg.tensors where t.buffer != 0 {
-                    guard t.buffer < m.bufferCount else { return "tensor \(t.name): buffer \(t.buffer) of \(m.bufferCount)" }
+                    guard t.buffer < m.bufferCount else {
+                        return "tensor \(t.name): buffer \(t.buffer) of \(m.bufferCount)"
+                    }
                     _ = try m.buffer(t.buffer)
                 }
             }
@@ -65,7 +75,12 @@ struct ModelVerifierTests {
         }
     }
 
-    @Test("operators: missing list, inputs and outputs out of range, −1 where required, written twice, read before written, writing a constant")
+    @Test(
+        """
+        operators: missing list, inputs and outputs out of range, −1 where required, written twice, read before \
+        written, writing a constant
+        """
+    )
     func operators() throws {
         #expect(Self.verdict(try Self.model()) == nil)
         // A subgraph whose `operators` field is absent (LiteRT crashed creating the model).
@@ -86,21 +101,29 @@ struct ModelVerifierTests {
                 == "The model cannot be run safely: operator 0 (ADD) of subgraph 0 lacks input 0.")
         #expect(
             Self.verdict(try Self.model { b, i, c, o in b.operators[0].outputs = [c] })
-                == "The model cannot be run safely: operator 0 of subgraph 0 writes tensor 1, which is an input, a constant or a variable.")
+                == "The model cannot be run safely: operator 0 of subgraph 0 writes tensor 1, which is an input, a "
+                + "constant or a variable."
+        )
         #expect(
             Self.verdict(try Self.model { b, i, c, o in b.operators[0].outputs = [7] })
                 == "The model cannot be run safely: operator 0 of subgraph 0 writes tensor 7 of 3.")
         #expect(
             Self.verdict(try Self.model { b, i, c, o in b.operators.append(b.operators[0]) })
-                == "The model cannot be run safely: operator 1 of subgraph 0 writes tensor 2, which is written by operator 0.")
+                == "The model cannot be run safely: operator 1 of subgraph 0 writes tensor 2, which is written by "
+                + "operator 0."
+        )
         #expect(
             Self.verdict(
                 try Self.model { b, i, c, o in
                     let t = b.addTensor(Tensor(name: "t", shape: [1, 4, 4, 3], type: .float32))
                     b.operators = [
-                        ModelBuilder.Op(opcodeIndex: 0, inputs: [t, c], outputs: [o]), ModelBuilder.Op(opcodeIndex: 0, inputs: [i, c], outputs: [t]),
+                        ModelBuilder.Op(opcodeIndex: 0, inputs: [t, c], outputs: [o]),
+                        ModelBuilder.Op(opcodeIndex: 0, inputs: [i, c], outputs: [t]),
                     ]
-                }) == "The model cannot be run safely: operator 0 (ADD) of subgraph 0 reads tensor 3 before operator 1 writes it.")
+                })
+                == "The model cannot be run safely: operator 0 (ADD) of subgraph 0 reads tensor 3 before operator 1 "
+                + "writes it."
+        )
         #expect(
             Self.verdict(try Self.model { b, i, c, o in b.outputs = [-1] })
                 == "The model cannot be run safely: subgraph 0's outputs name tensor -1 of 3.")
@@ -127,28 +150,40 @@ struct ModelVerifierTests {
         // One activation dimension of 3,870,895 (13.6 GB in LiteRT; MediaPipe: dimension overflow).
         #expect(
             Self.verdict(try Self.model { b, i, c, o in b.tensors[o].shape = [1, 3_870_895, 300, 3] })
-                == "The model cannot be run safely: tensor 2 ('out') of subgraph 0 of shape [1, 3870895, 300, 3] needs more than 256 MiB.")
+                == "The model cannot be run safely: tensor 2 ('out') of subgraph 0 of shape [1, 3870895, 300, 3] "
+                + "needs more than 256 MiB."
+        )
         #expect(
-            Self.verdict(try Self.model { b, i, c, o in b.tensors[o].shape = [Int(Int32.max), Int(Int32.max), Int(Int32.max)] })?
+            Self.verdict(
+                try Self.model { b, i, c, o in b.tensors[o].shape = [Int(Int32.max), Int(Int32.max), Int(Int32.max)] })?
                 .hasPrefix("The model cannot be run safely: tensor 2 ('out') of subgraph 0 has shape") == true)
         #expect(
             Self.verdict(try Self.model { b, i, c, o in b.tensors[o].shape = [1, -4, 4, 3] })
                 == "The model cannot be run safely: tensor 2 ('out') of subgraph 0 has shape [1, -4, 4, 3].")
-        #expect(Self.verdict(try Self.model(), limits: ModelLimits(maxTensorBytes: 100, maxActivationBytes: 1 << 30))?.contains("needs more than") == true)
         #expect(
-            Self.verdict(try Self.model(), limits: ModelLimits(maxTensorBytes: 1 << 20, maxActivationBytes: 300))?.contains("its tensors need more than")
+            Self.verdict(try Self.model(), limits: ModelLimits(maxTensorBytes: 100, maxActivationBytes: 1 << 30))?
+                .contains("needs more than") == true)
+        #expect(
+            Self.verdict(try Self.model(), limits: ModelLimits(maxTensorBytes: 1 << 20, maxActivationBytes: 300))?
+                .contains("its tensors need more than")
                 == true)
         #expect(
             Self.verdict(try Self.model { b, i, c, o in b.tensors[c].shape = [2] })
-                == "The model cannot be run safely: tensor 1 ('c') of subgraph 0 of shape [2] holds 4 bytes, expected 8.")
+                == "The model cannot be run safely: tensor 1 ('c') of subgraph 0 of shape [2] holds 4 bytes, expected "
+                + "8."
+        )
         #expect(
             Self.verdict(try Self.model { b, i, c, o in b.tensors[i].buffer = 40 })
                 == "The model cannot be run safely: tensor 0 ('in') of subgraph 0 names buffer 40 of 2.")
         #expect(
             Self.verdict(
                 try Self.model { b, i, c, o in
-                    b.tensors[i].quantization = Tensor.QuantizationParameters(scales: [0.5, 0.5], zeroPoints: [0, 0], quantizedDimension: 3)
-                }) == "The model cannot be run safely: tensor 0 ('in') of subgraph 0 has 2 scales for dimension 3 of shape [1, 4, 4, 3].")
+                    b.tensors[i].quantization = Tensor.QuantizationParameters(
+                        scales: [0.5, 0.5], zeroPoints: [0, 0], quantizedDimension: 3)
+                })
+                == "The model cannot be run safely: tensor 0 ('in') of subgraph 0 has 2 scales for dimension 3 of "
+                + "shape [1, 4, 4, 3]."
+        )
         #expect(
             Self.verdict(
                 try Self.model { b, i, c, o in
@@ -163,8 +198,12 @@ struct ModelVerifierTests {
         let scores = b.addTensor(Tensor(name: "scores", shape: [1, 4, classes], type: .float32))
         let anchors = b.addConstant(name: "anchors", shape: [4, 4], floats: [Float](repeating: 0.5, count: 16))
         let outputs = (0..<4).map { b.addTensor(Tensor(name: "out\($0)", shape: [1, 3], type: .float32)) }
-        let op = b.opcode(OperatorCode(builtinCode: OperatorCode.custom, customCode: DetectionPostProcessOptions.opName))
-        b.operators = [ModelBuilder.Op(opcodeIndex: op, inputs: [boxes, scores, anchors], outputs: outputs, customOptions: options)]
+        let op = b.opcode(
+            OperatorCode(builtinCode: OperatorCode.custom, customCode: DetectionPostProcessOptions.opName))
+        b.operators = [
+            ModelBuilder.Op(
+                opcodeIndex: op, inputs: [boxes, scores, anchors], outputs: outputs, customOptions: options)
+        ]
         b.inputs = [boxes, scores]
         b.outputs = outputs
         return try b.build()
@@ -174,17 +213,26 @@ struct ModelVerifierTests {
     func detectionPostProcess() throws {
         #expect(Self.verdict(try Self.detector(FlexBufferBuilder.detectionOptions())) == nil)
         let bad: [[String: FlexBufferBuilder.Value]] = [
-            ["max_detections": .float(1e30)], ["max_classes_per_detection": .float(1e30)], ["num_classes": .float(1e30)],
-            ["num_classes": .int(7)], ["max_detections": .int(0)], ["max_detections": .int(50)], ["max_classes_per_detection": .int(3)],
-            ["detections_per_class": .int(-1)], ["nms_iou_threshold": .float(.nan)], ["x_scale": .float(0)], ["h_scale": .float(.infinity)],
+            ["max_detections": .float(1e30)], ["max_classes_per_detection": .float(1e30)],
+            ["num_classes": .float(1e30)],
+            ["num_classes": .int(7)], ["max_detections": .int(0)], ["max_detections": .int(50)],
+            ["max_classes_per_detection": .int(3)],
+            ["detections_per_class": .int(-1)], ["nms_iou_threshold": .float(.nan)], ["x_scale": .float(0)],
+            ["h_scale": .float(.infinity)],
             ["num_classes": .int(-2)],
         ]
         for change in bad {
             let verdict = Self.verdict(try Self.detector(FlexBufferBuilder.detectionOptions(change)))
-            #expect(verdict?.hasPrefix("The model cannot be run safely: operator 0 of subgraph 0") == true, "\(change): \(verdict ?? "accepted")")
+            #expect(
+                verdict?.hasPrefix("The model cannot be run safely: operator 0 of subgraph 0") == true,
+                "\(change): \(verdict ?? "accepted")")
         }
-        #expect(Self.verdict(try Self.detector([1, 2, 3]))?.hasPrefix("The model cannot be run safely: operator 0 of subgraph 0: Invalid FlexBuffer") == true)
-        #expect(Self.verdict(try Self.detector(FlexBufferBuilder.detectionOptions(), classes: 7))?.contains("out of range") == true)
+        #expect(
+            Self.verdict(try Self.detector([1, 2, 3]))?.hasPrefix(
+                "The model cannot be run safely: operator 0 of subgraph 0: Invalid FlexBuffer") == true)
+        #expect(
+            Self.verdict(try Self.detector(FlexBufferBuilder.detectionOptions(), classes: 7))?.contains("out of range")
+                == true)
     }
 
     @Test("the FlatBuffer verifier refuses every truncation and never traps on byte damage")
@@ -200,11 +248,14 @@ struct ModelVerifierTests {
             var bytes = good
             for _ in 0..<Int.random(in: 1...4, using: &generator) {
                 let i = Int.random(in: 0..<bytes.count, using: &generator)
-                bytes[i] = [0, 0xFF, 0x7F, 0x80, UInt8.random(in: 0...255, using: &generator)].randomElement(using: &generator) ?? 0
+                bytes[i] =
+                    [0, 0xFF, 0x7F, 0x80, UInt8.random(in: 0...255, using: &generator)].randomElement(using: &generator)
+                    ?? 0
             }
             if let verdict = Self.verdict(bytes) {
                 // Every refusal is the verifiers' own error, with what is wrong.
-                #expect(!verdict.hasPrefix("untyped error") && !verdict.isEmpty, "seed \(seed), round \(round): \(verdict)")
+                #expect(
+                    !verdict.hasPrefix("untyped error") && !verdict.isEmpty, "seed \(seed), round \(round): \(verdict)")
             } else {
                 // Every acceptance is a model its readers can walk without an error.
                 accepted += 1
@@ -252,7 +303,8 @@ struct CampaignRegressionTests {
         let verdict = ModelVerifierTests.verdict(bytes)
         // The vtable is shared by every tensor of that layout: the first of them is named.
         #expect(
-            verdict?.hasPrefix("The model cannot be run safely: tensor ") == true && verdict?.contains("scales and 0 zero points") == true,
+            verdict?.hasPrefix("The model cannot be run safely: tensor ") == true
+                && verdict?.contains("scales and 0 zero points") == true,
             "\(verdict ?? "accepted")")
     }
 
@@ -261,7 +313,9 @@ struct CampaignRegressionTests {
         var face = try TestAssets.bytes(TestAssets.model("face_detection_short_range.tflite"))
         let shape = try #require(try Self.tensor(face, 207).vector(0, elementSize: 4))
         Self.write32(&face, shape.start + 4, 32769)  // [28, 1, 1, 24] → [28, 32769, 1, 24]
-        #expect(ModelVerifierTests.verdict(face)?.contains("output shape [28, 32769, 1, 24] differs from input shape [28, 1, 1, 24]") == true)
+        #expect(
+            ModelVerifierTests.verdict(face)?.contains(
+                "output shape [28, 32769, 1, 24] differs from input shape [28, 1, 1, 24]") == true)
 
         var sparse = try TestAssets.bytes(TestAssets.model("face_detection_full_range_sparse.tflite"))
         let dims = try #require(try Self.tensor(sparse, 261).vector(0, elementSize: 4))
@@ -292,29 +346,42 @@ struct CampaignRegressionTests {
         let options = try #require(try Self.op(face, 52).table(4))
         let filterHeight = try #require(try options.fieldPosition(4))
         Self.write32(&face, filterHeight, 1 << 20)
-        #expect(ModelVerifierTests.verdict(face)?.contains("operator 52 (MAX_POOL_2D) of subgraph 0: window 1048576×") == true)
+        #expect(
+            ModelVerifierTests.verdict(face)?.contains("operator 52 (MAX_POOL_2D) of subgraph 0: window 1048576×")
+                == true)
 
         var depthwise = try TestAssets.bytes(TestAssets.model("face_detection_short_range.tflite"))
         let inputs = try #require(try Self.op(depthwise, 61).vector(1, elementSize: 4))
         Self.write32(&depthwise, inputs.start - 4, 2)
         #expect(
             ModelVerifierTests.verdict(depthwise)
-                == "The model cannot be run safely: operator 61 (DEPTHWISE_CONV_2D) of subgraph 0: 2 inputs and 1 outputs, expected 3–4 and 1.")
+                == "The model cannot be run safely: operator 61 (DEPTHWISE_CONV_2D) of subgraph 0: 2 inputs and 1 "
+                + "outputs, expected 3–4 and 1."
+        )
     }
 
-    @Test("constants that set output shapes: PAD paddings grown to 35,000 (8.8 GB, a hang) and a RESHAPE reading another tensor as its shape")
+    @Test(
+        """
+        constants that set output shapes: PAD paddings grown to 35,000 (8.8 GB, a hang) and a RESHAPE reading \
+        another tensor as its shape
+        """
+    )
     func shapeConstants() throws {
         var face = try TestAssets.bytes(TestAssets.model("face_detection_short_range.tflite"))
         let paddings = try Self.tensor(face, 81)
         let reader = try FlatBufferReader(bytes: face)
-        let buffer = try #require(try reader.root().vector(4, elementSize: 4)).table(Int(try paddings.scalar(2, default: UInt32(0))))
+        let buffer = try #require(try reader.root().vector(4, elementSize: 4)).table(
+            Int(try paddings.scalar(2, default: UInt32(0))))
         let data = try #require(try buffer.vector(0, elementSize: 1))
         face[data.start + 1] = 138  // one padding 0 → 35328
-        #expect(ModelVerifierTests.verdict(face)?.contains("paddings") == true, "\(ModelVerifierTests.verdict(face) ?? "accepted")")
+        #expect(
+            ModelVerifierTests.verdict(face)?.contains("paddings") == true,
+            "\(ModelVerifierTests.verdict(face) ?? "accepted")")
 
         var ssd = try TestAssets.bytes(TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"))
         let inputs = try #require(try Self.op(ssd, 38).vector(1, elementSize: 4))
         Self.write32(&ssd, inputs.start + 4, 1)  // RESHAPE's shape input → tensor 1
-        #expect(ModelVerifierTests.verdict(ssd)?.contains("operator 38 (RESHAPE) of subgraph 0: its shape input") == true)
+        #expect(
+            ModelVerifierTests.verdict(ssd)?.contains("operator 38 (RESHAPE) of subgraph 0: its shape input") == true)
     }
 }

@@ -30,12 +30,19 @@ struct VideoTests {
         #expect(try reader.nextFrame() == nil)  // stays at the end
     }
 
-    @Test("frames() as an async sequence: the same 377 frames in order, pixels equal; a truncated file throws after its frames")
+    @Test(
+        """
+        frames() as an async sequence: the same 377 frames in order, pixels equal; a truncated file throws after its \
+        frames
+        """
+    )
     func asyncFrames() async throws {
         let path = TestAssets.image("car-detection.mp4")
         let sync = try VideoReader(path: path)
         var checksums: [Int] = []
-        while let frame = try sync.nextFrame() { checksums.append(frame.bitmap.pixels.prefix(4096).reduce(0) { $0 &* 31 &+ Int($1) }) }
+        while let frame = try sync.nextFrame() {
+            checksums.append(frame.bitmap.pixels.prefix(4096).reduce(0) { $0 &* 31 &+ Int($1) })
+        }
         var numbers: [Int] = []
         var index = 0
         for try await frame in try VideoReader(path: path).frames(bufferSize: 3) {
@@ -74,7 +81,8 @@ struct VideoTests {
             let writer = try VideoWriter(path: path, width: 64, height: 48, framesPerSecond: 25, quality: 10)
             let colours: [(UInt8, UInt8, UInt8)] = [(200, 30, 30), (30, 200, 30), (30, 30, 200)]
             for i in 0..<15 {
-                try writer.write(try Bitmap(width: 64, height: 48, format: .rgb8, fill: colours[i % 3]), timestampMs: i * 40)
+                try writer.write(
+                    try Bitmap(width: 64, height: 48, format: .rgb8, fill: colours[i % 3]), timestampMs: i * 40)
             }
             try writer.finish()
             let reader = try VideoReader(path: path)
@@ -195,26 +203,44 @@ struct VideoTests {
         // A playlist naming another file is not followed (only video containers, only local files).
         let playlist = Self.temporary("m3u8")
         defer { try? FileManager.default.removeItem(atPath: playlist) }
-        try Data("#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nfile://\(TestAssets.image("car-detection.mp4"))\n#EXT-X-ENDLIST\n".utf8)
-            .write(to: URL(fileURLWithPath: playlist))
-        do { _ = try VideoReader(path: playlist); Issue.record("the playlist was followed") } catch let e as VideoError {
+        try Data(
+            ("#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n"
+                + "file://\(TestAssets.image("car-detection.mp4"))\n#EXT-X-ENDLIST\n")
+                .utf8
+        )
+        .write(to: URL(fileURLWithPath: playlist))
+        do { _ = try VideoReader(path: playlist); Issue.record("the playlist was followed") } catch let e as VideoError
+        {
             #expect(e.code == .cannotOpen)
         }
         // A picture with no video stream at all (a PNG is a one-frame "video" for FFmpeg: allowed).
-        do { _ = try VideoReader(path: TestAssets.image("car-detection.mp4"), threads: 99); Issue.record("99 threads accepted") } catch let e as VideoError {
+        do {
+            _ = try VideoReader(path: TestAssets.image("car-detection.mp4"), threads: 99);
+            Issue.record("99 threads accepted")
+        } catch let e as VideoError {
             #expect(e.code == .invalidArgument)
         }
-        do { _ = try VideoReader(path: TestAssets.image("car-detection.mp4"), maxPixels: 1000); Issue.record("limit ignored") } catch let e as VideoError {
+        do {
+            _ = try VideoReader(path: TestAssets.image("car-detection.mp4"), maxPixels: 1000);
+            Issue.record("limit ignored")
+        } catch let e as VideoError {
             #expect(e.code == .tooLarge && e.message.contains("768x432"))
         }
         let out = Self.temporary("mp4")
         defer { try? FileManager.default.removeItem(atPath: out) }
         #expect(throws: VideoError.self) { _ = try VideoWriter(path: out, width: 0, height: 10) }
-        #expect(throws: VideoError.self) { _ = try VideoWriter(path: out, width: 10, height: 10, framesPerSecond: .nan) }
-        #expect(throws: VideoError.self) { _ = try VideoWriter(path: "/nonexistent/dir/out.mp4", width: 16, height: 16) }
+        #expect(throws: VideoError.self) {
+            _ = try VideoWriter(path: out, width: 10, height: 10, framesPerSecond: .nan)
+        }
+        #expect(throws: VideoError.self) {
+            _ = try VideoWriter(path: "/nonexistent/dir/out.mp4", width: 16, height: 16)
+        }
         let writer = try VideoWriter(path: out, width: 16, height: 16)
         try writer.write(try Bitmap(width: 16, height: 16), timestampMs: 10)
-        do { try writer.write(try Bitmap(width: 16, height: 16), timestampMs: 10); Issue.record("equal timestamps accepted") } catch let e as VideoError {
+        do {
+            try writer.write(try Bitmap(width: 16, height: 16), timestampMs: 10);
+            Issue.record("equal timestamps accepted")
+        } catch let e as VideoError {
             #expect(e.code == .invalidArgument && e.message.contains("must increase"))
         }
         #expect(throws: VideoError.self) { try writer.write(try Bitmap(width: 8, height: 16), timestampMs: 20) }

@@ -28,7 +28,8 @@ struct ZoneTests {
                             trackingID: o["id"] as? Int,
                             box: Box(
                                 x: try #require(o["x"] as? Double), y: try #require(o["y"] as? Double),
-                                width: try #require(o["width"] as? Double), height: try #require(o["height"] as? Double)),
+                                width: try #require(o["width"] as? Double), height: try #require(o["height"] as? Double)
+                            ),
                             className: try #require(o["class"] as? String))
                     }
                 )
@@ -54,7 +55,8 @@ struct ZoneTests {
             let name = try #require(spec["name"] as? String)
             let frames = try #require(spec["minimumCrossingFrames"] as? Int)
             var line = try LineZone(
-                name: name, start: Self.point(spec["start"]), end: Self.point(spec["end"]), anchors: Self.anchors(spec["anchors"]),
+                name: name, start: Self.point(spec["start"]), end: Self.point(spec["end"]),
+                anchors: Self.anchors(spec["anchors"]),
                 minimumCrossingFrames: frames, forgetAfterFrames: max(2, frames + 1))
             let perFrame = try #require(spec["frames"] as? [[String: [Int]]])
             #expect(perFrame.count == fixture.frames.count)
@@ -62,8 +64,11 @@ struct ZoneTests {
             for (k, frame) in fixture.frames.enumerated() {
                 let events = line.update(frame.objects, timestampMs: frame.timestampMs)
                 let index = { (e: ZoneEvent) in frame.objects.firstIndex { $0.trackingID == e.trackingID } ?? -1 }
-                let ins = events.filter { $0.kind == .crossedIn }.map(index), outs = events.filter { $0.kind == .crossedOut }.map(index)
-                #expect(ins == perFrame[k]["in"] && outs == perFrame[k]["out"], "\(name) frame \(k + 1): \(ins)/\(outs) vs \(perFrame[k])")
+                let ins = events.filter { $0.kind == .crossedIn }.map(index),
+                    outs = events.filter { $0.kind == .crossedOut }.map(index)
+                #expect(
+                    ins == perFrame[k]["in"] && outs == perFrame[k]["out"],
+                    "\(name) frame \(k + 1): \(ins)/\(outs) vs \(perFrame[k])")
                 crossings += events.count
             }
             #expect(line.inCountPerClass == spec["inPerClass"] as? [String: Int], "\(name)")
@@ -95,14 +100,22 @@ struct ZoneTests {
             let name = try #require(spec["name"] as? String)
             let polygon = try #require(spec["polygon"] as? [[Double]]).map { Point(x: $0[0], y: $0[1]) }
             var zone = try PolygonZone(
-                name: name, polygon: polygon, anchors: Self.anchors(spec["anchors"]), requireAllAnchors: try #require(spec["requireAll"] as? Bool))
+                name: name, polygon: polygon, anchors: Self.anchors(spec["anchors"]),
+                requireAllAnchors: try #require(spec["requireAll"] as? Bool))
             let inside = try #require(spec["inside"] as? [[Bool]]), counts = try #require(spec["count"] as? [Int])
             for (k, frame) in fixture.frames.enumerated() {
                 let ours = zone.update(frame.objects, timestampMs: frame.timestampMs).inside
                 var expectedCount = counts[k]
                 for (i, object) in frame.objects.enumerated() where ours[i] != inside[k][i] {
-                    let near = zone.anchors.map { Self.edgeDistance($0.point(in: object.box), polygon) }.min() ?? .infinity
-                    #expect(near <= 1, "\(name) frame \(k + 1) object \(i): ours \(ours[i]), supervision \(inside[k][i]), \(near) px from an edge")
+                    let near =
+                        zone.anchors.map { Self.edgeDistance($0.point(in: object.box), polygon) }.min() ?? .infinity
+                    #expect(
+                        near <= 1,
+                        """
+                        \(name) frame \(k + 1) object \(i): ours \(ours[i]), supervision \(inside[k][i]), \(near) px \
+                        from an edge
+                        """
+                    )
                     expectedCount += ours[i] ? 1 : -1
                     explained += 1
                 }
@@ -116,12 +129,17 @@ struct ZoneTests {
     @Test("a box jittering on a line counts every crossing but once net; visits and dwell by hand")
     func byHand() throws {
         var line = try LineZone(name: "door", start: Point(x: 100, y: 0), end: Point(x: 100, y: 200))
-        var zone = try PolygonZone(name: "mat", polygon: [Point(x: 90, y: 0), Point(x: 110, y: 0), Point(x: 110, y: 200), Point(x: 90, y: 200)])
+        var zone = try PolygonZone(
+            name: "mat",
+            polygon: [Point(x: 90, y: 0), Point(x: 110, y: 0), Point(x: 110, y: 200), Point(x: 90, y: 200)])
         // Bottom-centre x: 95, 101, 99, 102, 104 (in, out, in: net +1), then gone, then seen at 120 (outside the mat).
         let xs: [Double?] = [95, 101, 99, 102, 104, nil, 120]
         var events: [ZoneEvent] = []
         for (k, x) in xs.enumerated() {
-            let objects = x.map { [ZoneObject(trackingID: 7, box: Box(x: $0 - 10, y: 50, width: 20, height: 40), className: "cat")] } ?? []
+            let objects =
+                x.map {
+                    [ZoneObject(trackingID: 7, box: Box(x: $0 - 10, y: 50, width: 20, height: 40), className: "cat")]
+                } ?? []
             events += line.update(objects, timestampMs: k * 100)
             events += zone.update(objects, timestampMs: k * 100).events
         }
@@ -129,27 +147,44 @@ struct ZoneTests {
         #expect(line.inCount == 2 && line.outCount == 1)
         #expect(line.netInCountPerClass == ["cat": 1] && line.netOutCountPerClass.isEmpty)
         #expect(zone.visits.count == 1 && zone.visits[0].dwellMs == 400 && zone.visits[0].exitedMs == 600)
-        #expect(events.last?.dwellMs == 400 && zone.visitorsPerClass == ["cat": 1] && zone.maxOccupancy == 1 && zone.occupancy == 0)
+        #expect(
+            events.last?.dwellMs == 400 && zone.visitorsPerClass == ["cat": 1] && zone.maxOccupancy == 1
+                && zone.occupancy == 0)
         // With 3 frames required the excursions 101 and 99 are noise; 102, 104 and one more count once.
-        var slow = try LineZone(name: "slow", start: Point(x: 100, y: 0), end: Point(x: 100, y: 200), minimumCrossingFrames: 3)
+        var slow = try LineZone(
+            name: "slow", start: Point(x: 100, y: 0), end: Point(x: 100, y: 200), minimumCrossingFrames: 3)
         var slowEvents: [ZoneEvent] = []
         for (k, x) in [95.0, 101, 99, 102, 104, 105, 106].enumerated() {
-            slowEvents += slow.update([ZoneObject(trackingID: 1, box: Box(x: x - 10, y: 50, width: 20, height: 40), className: "cat")], timestampMs: k)
+            slowEvents += slow.update(
+                [ZoneObject(trackingID: 1, box: Box(x: x - 10, y: 50, width: 20, height: 40), className: "cat")],
+                timestampMs: k)
         }
         #expect(slowEvents.map(\.timestampMs) == [5] && slowEvents.first?.kind == .crossedIn)
         // A track that comes back into a zone under another class is still one visitor (its first class).
-        var mat = try PolygonZone(name: "mat", polygon: [Point(x: 0, y: 0), Point(x: 50, y: 0), Point(x: 50, y: 50), Point(x: 0, y: 50)])
+        var mat = try PolygonZone(
+            name: "mat", polygon: [Point(x: 0, y: 0), Point(x: 50, y: 0), Point(x: 50, y: 50), Point(x: 0, y: 50)])
         for (k, (x, label)) in [(10.0, "cat"), (90, "cat"), (10, "dog"), (12, "dog")].enumerated() {
-            _ = mat.update([ZoneObject(trackingID: 4, box: Box(x: x, y: 10, width: 10, height: 10), className: label)], timestampMs: k * 10)
+            _ = mat.update(
+                [ZoneObject(trackingID: 4, box: Box(x: x, y: 10, width: 10, height: 10), className: label)],
+                timestampMs: k * 10)
         }
-        #expect(mat.visits.count == 2 && mat.visitorsPerClass == ["cat": 1] && mat.visits.last?.dwellMs == 10 && mat.visits.last?.exitedMs == nil)
+        #expect(
+            mat.visits.count == 2 && mat.visitorsPerClass == ["cat": 1] && mat.visits.last?.dwellMs == 10
+                && mat.visits.last?.exitedMs == nil)
         // Crossing while hidden for 4 frames: counted when remembered (our default), not when
         // forgotten after 2 missing frames (supervision's rule).
         for (forget, expected) in [(300, 1), (2, 0)] {
-            var hidden = try LineZone(name: "hidden", start: Point(x: 100, y: 0), end: Point(x: 100, y: 200), forgetAfterFrames: forget)
+            var hidden = try LineZone(
+                name: "hidden", start: Point(x: 100, y: 0), end: Point(x: 100, y: 200), forgetAfterFrames: forget)
             var count = 0
             for (k, x) in [90.0, 92, nil, nil, nil, nil, 108, 110].enumerated() {
-                let objects = x.map { [ZoneObject(trackingID: 3, box: Box(x: $0 - 10, y: 50, width: 20, height: 40), className: "cat")] } ?? []
+                let objects =
+                    x.map {
+                        [
+                            ZoneObject(
+                                trackingID: 3, box: Box(x: $0 - 10, y: 50, width: 20, height: 40), className: "cat")
+                        ]
+                    } ?? []
                 count += hidden.update(objects, timestampMs: k).count
             }
             #expect(count == expected, "forget after \(forget)")
@@ -167,11 +202,16 @@ struct ZoneTests {
         #expect(
             message { _ = try LineZone(name: "a", start: Point(x: 1, y: 1), end: Point(x: 1, y: 1)) }
                 == "line a: its two points must differ and be finite, got (1.0, 1.0) twice")
-        #expect(message { _ = try LineZone(name: "a", start: Point(x: 0, y: 0), end: Point(x: 1, y: 1), anchors: []) } == "line a: give at least one anchor")
         #expect(
-            message { _ = try PolygonZone(name: "z", polygon: [Point(x: 0, y: 0), Point(x: 1, y: 1)]) } == "zone z: a polygon needs at least 3 points, got 2")
+            message { _ = try LineZone(name: "a", start: Point(x: 0, y: 0), end: Point(x: 1, y: 1), anchors: []) }
+                == "line a: give at least one anchor")
         #expect(
-            message { _ = try PolygonZone(name: "z", polygon: [Point(x: 0, y: 0), Point(x: 1, y: 1), Point(x: 2, y: 2)]) }
+            message { _ = try PolygonZone(name: "z", polygon: [Point(x: 0, y: 0), Point(x: 1, y: 1)]) }
+                == "zone z: a polygon needs at least 3 points, got 2")
+        #expect(
+            message {
+                _ = try PolygonZone(name: "z", polygon: [Point(x: 0, y: 0), Point(x: 1, y: 1), Point(x: 2, y: 2)])
+            }
                 == "zone z: the polygon encloses no area (its points are on one line)")
         #expect(
             message {

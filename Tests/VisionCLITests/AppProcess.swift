@@ -13,8 +13,11 @@ struct AppProcess {
 
     static var binary: String { TestAssets.packageRoot.appendingPathComponent(".build/debug/vision-tasks").path }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws -> Outcome {
-        try #require(FileManager.default.isExecutableFile(atPath: binary), "build vision-tasks first (swift build --build-tests)")
+    static func run(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws -> Outcome
+    {
+        try #require(
+            FileManager.default.isExecutableFile(atPath: binary), "build vision-tasks first (swift build --build-tests)"
+        )
         let p = Process()
         p.executableURL = URL(fileURLWithPath: binary)
         p.arguments = arguments
@@ -33,7 +36,9 @@ struct AppProcess {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         while !errData.isSet { usleep(1000) }
-        return Outcome(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData.value, as: UTF8.self))
+        return Outcome(
+            status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData.value, as: UTF8.self))
     }
 
     /// A fresh temporary folder.
@@ -46,14 +51,17 @@ struct AppProcess {
     /// The JSON objects of a JSONL file.
     static func records(_ path: String) throws -> [[String: Any]] {
         try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
-            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], "not a JSON object: \($0.prefix(200))")
+            try #require(
+                try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any],
+                "not a JSON object: \($0.prefix(200))")
         }
     }
 
     /// Runs a project script with the tools venv's Python (scripts/tools/setup.sh makes it).
     static func python(_ arguments: [String]) throws -> Outcome {
         let venv = TestAssets.packageRoot.appendingPathComponent(".venv-tools/bin/python").path
-        try #require(FileManager.default.isExecutableFile(atPath: venv), "run scripts/tools/setup.sh (make setup) first")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: venv), "run scripts/tools/setup.sh (make setup) first")
         let p = Process()
         p.executableURL = URL(fileURLWithPath: venv)
         p.arguments = arguments

@@ -26,17 +26,24 @@ struct AppTests {
         let dir = try AppProcess.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let jsonl = dir + "/r.jsonl"
-        let r = try AppProcess.run(["detect", "--model", Self.ssd, TestAssets.root + "/images", "--every", "50", "--jsonl", jsonl, "--progress", "lines"])
+        let r = try AppProcess.run([
+            "detect", "--model", Self.ssd, TestAssets.root + "/images", "--every", "50", "--jsonl", jsonl, "--progress",
+            "lines",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.isEmpty)  // --jsonl to a file: records go there
-        #expect(r.stderr.contains("detect: 9 pictures, 1 video (8 frames)") && r.stderr.contains("inference") && r.stderr.contains("progress: 17/17 (100%)"))
+        #expect(
+            r.stderr.contains("detect: 9 pictures, 1 video (8 frames)") && r.stderr.contains("inference")
+                && r.stderr.contains("progress: 17/17 (100%)"))
         try AppProcess.validate(jsonl)
         let records = try AppProcess.records(jsonl)
         let goldens = try #require(try Goldens.dictionary("mediapipe_detector.json")["results"] as? [String: Any])
         var compared = 0
         for name in TestAssets.photoNames {
-            let record = try #require(records.first { ($0["source"] as? String)?.hasSuffix("/" + name) == true }, "no record for \(name)")
-            let golden = try #require(goldens["ssd_mobilenet_v1_coco_quant_metadata.tflite|\(name)|default"] as? [[String: Any]])
+            let record = try #require(
+                records.first { ($0["source"] as? String)?.hasSuffix("/" + name) == true }, "no record for \(name)")
+            let golden = try #require(
+                goldens["ssd_mobilenet_v1_coco_quant_metadata.tflite|\(name)|default"] as? [[String: Any]])
             let expected: [String] = golden.map { g in
                 let box = (g["box"] as? [Double] ?? []).map { "\($0)" }.joined(separator: " ")
                 let c = (g["categories"] as? [[String: Any]])?.first ?? [:]
@@ -73,18 +80,27 @@ struct AppTests {
         try AppProcess.validate(dir + "/label.jsonl")
         #expect(try AppProcess.records(dir + "/label.jsonl").count == 2)
 
-        let track = try AppProcess.run(["track", "--model", classifier, "--jsonl", dir + "/track.jsonl", TestAssets.image("pets.jpg")])
+        let track = try AppProcess.run([
+            "track", "--model", classifier, "--jsonl", dir + "/track.jsonl", TestAssets.image("pets.jpg"),
+        ])
         #expect(track.status == 0)
         try AppProcess.validate(dir + "/track.jsonl")
         let objects = try #require(try AppProcess.records(dir + "/track.jsonl").first?["objects"] as? [[String: Any]])
         #expect(objects.count == 2 && objects.allSatisfy { $0["trackingID"] is NSNull })  // single-image mode: no IDs
 
-        let text = try AppProcess.run(["detect", "--model", Self.ssd, TestAssets.image("dog.jpg"), "--max-results", "1"])
+        let text = try AppProcess.run([
+            "detect", "--model", Self.ssd, TestAssets.image("dog.jpg"), "--max-results", "1",
+        ])
         #expect(text.status == 0)
         #expect(text.stdout.hasPrefix("ObjectDetectorResult:\n Detection #0:\n  Box: (x: 146, y: 114, w: 429, h: 316)"))
     }
 
-    @Test("a video: video running mode with the container's timestamps, --every, an annotated H.264 video with every processed frame")
+    @Test(
+        """
+        a video: video running mode with the container's timestamps, --every, an annotated H.264 video with every \
+        processed frame
+        """
+    )
     func video() throws {
         let dir = try AppProcess.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -105,13 +121,19 @@ struct AppTests {
     }
 
     @Test(
-        "--live on the shared video: real-time pace, live-stream mode; frames read = delivered + dropped; one record per delivered frame",
+        """
+        --live on the shared video: real-time pace, live-stream mode; frames read = delivered + dropped; one record \
+        per delivered frame
+        """,
         .disabled(if: TestAssets.underSanitizer))
     func live() throws {
         let dir = try AppProcess.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let started = Date()
-        let r = try AppProcess.run(["detect", "--model", Self.ssd, "--live", TestAssets.image("car-detection.mp4"), "--jsonl", dir + "/live.jsonl"])
+        let r = try AppProcess.run([
+            "detect", "--model", Self.ssd, "--live", TestAssets.image("car-detection.mp4"), "--jsonl",
+            dir + "/live.jsonl",
+        ])
         let seconds = Date().timeIntervalSince(started)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(seconds > 29)  // 377 frames at 12.5 frames/s: about 30 s
@@ -127,7 +149,10 @@ struct AppTests {
     }
 
     @Test(
-        "--live on a stream URL (an HTTP MPEG-TS stream served by ffmpeg); a missing camera or a refused URL is error 5",
+        """
+        --live on a stream URL (an HTTP MPEG-TS stream served by ffmpeg); a missing camera or a refused URL is error \
+        5
+        """,
         .disabled(if: TestAssets.underSanitizer))
     func liveStream() throws {
         let dir = try AppProcess.folder()
@@ -135,14 +160,18 @@ struct AppTests {
         let clip = dir + "/clip.mp4"
         let cut = Process()
         cut.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        cut.arguments = ["ffmpeg", "-loglevel", "error", "-y", "-i", TestAssets.image("car-detection.mp4"), "-t", "3", "-c", "copy", clip]
+        cut.arguments = [
+            "ffmpeg", "-loglevel", "error", "-y", "-i", TestAssets.image("car-detection.mp4"), "-t", "3", "-c", "copy",
+            clip,
+        ]
         try cut.run()
         cut.waitUntilExit()
         let port = 30_000 + Int(getpid() % 20_000)
         let server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         server.arguments = [
-            "ffmpeg", "-loglevel", "error", "-re", "-i", clip, "-c", "copy", "-f", "mpegts", "-listen", "1", "http://127.0.0.1:\(port)/live.ts",
+            "ffmpeg", "-loglevel", "error", "-re", "-i", clip, "-c", "copy", "-f", "mpegts", "-listen", "1",
+            "http://127.0.0.1:\(port)/live.ts",
         ]
         server.standardOutput = FileHandle.nullDevice
         server.standardError = FileHandle.nullDevice
@@ -150,7 +179,8 @@ struct AppTests {
         defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
         usleep(800_000)
         let r = try AppProcess.run([
-            "classify", "--model", TestAssets.model("mobilenet_v2_1.0_224_quant.tflite"), "--live", "http://127.0.0.1:\(port)/live.ts",
+            "classify", "--model", TestAssets.model("mobilenet_v2_1.0_224_quant.tflite"), "--live",
+            "http://127.0.0.1:\(port)/live.ts",
             "--jsonl", dir + "/live.jsonl",
         ])
         #expect(r.status == 0, "\(r.stderr)")
@@ -160,17 +190,24 @@ struct AppTests {
         #expect(numbers[0] >= 30 && numbers[1] + numbers[2] == numbers[0] && numbers[1] > 0, "\(line)")
         #expect(try AppProcess.records(dir + "/live.jsonl").count == numbers[1])
         let camera = try AppProcess.run(["detect", "--model", Self.ssd, "--live", "/dev/video9"])
-        #expect(camera.status == 5 && camera.stderr.contains("cannot open the live source") && camera.stderr.contains("is the camera connected"))
+        #expect(
+            camera.status == 5 && camera.stderr.contains("cannot open the live source")
+                && camera.stderr.contains("is the camera connected"))
         let refused = try AppProcess.run(["detect", "--model", Self.ssd, "--live", "http://127.0.0.1:9/none.ts"])
         #expect(refused.status == 5 && refused.stderr.contains("cannot open the live source"))
     }
 
     @Test("bench through the executable: stage medians on a photo; pipelined vs sequential throughput as JSON")
     func bench() throws {
-        let stages = try AppProcess.run(["bench", "--model", Self.ssd, "--image", TestAssets.image("dog.jpg"), "--runs", "3", "--warmup", "1", "--json"])
+        let stages = try AppProcess.run([
+            "bench", "--model", Self.ssd, "--image", TestAssets.image("dog.jpg"), "--runs", "3", "--warmup", "1",
+            "--json",
+        ])
         #expect(stages.status == 0)
         let s = try #require(try JSONSerialization.jsonObject(with: Data(stages.stdout.utf8)) as? [String: Any])
-        #expect((s["raw_ms"] as? Double ?? 0) > 0 && (s["detect_ms"] as? Double ?? 0) >= (s["raw_ms"] as? Double ?? 0) * 0.5)
+        #expect(
+            (s["raw_ms"] as? Double ?? 0) > 0 && (s["detect_ms"] as? Double ?? 0) >= (s["raw_ms"] as? Double ?? 0) * 0.5
+        )
         let t = try AppProcess.run([
             "bench", "--model", Self.ssd, "--throughput", "--rounds", "1", "--workers", "2", "--json",
             TestAssets.image("dog.jpg"), TestAssets.image("pets.jpg"), TestAssets.image("owl.jpg"),
@@ -178,7 +215,8 @@ struct AppTests {
         #expect(t.status == 0, "\(t.stderr)")
         let o = try #require(try JSONSerialization.jsonObject(with: Data(t.stdout.utf8)) as? [String: Any])
         #expect(
-            o["items"] as? Int == 3 && o["workers"] as? Int == 2 && (o["pipelinedItemsPerSecond"] as? Double ?? 0) > 0 && (o["speedup"] as? Double ?? 0) > 0)
+            o["items"] as? Int == 3 && o["workers"] as? Int == 2 && (o["pipelinedItemsPerSecond"] as? Double ?? 0) > 0
+                && (o["speedup"] as? Double ?? 0) > 0)
     }
 
     @Test(
@@ -188,7 +226,9 @@ struct AppTests {
         let dir = try AppProcess.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let jsonl = dir + "/r.jsonl"
-        let args = ["detect", "--model", Self.ssd, TestAssets.root + "/images", "--jsonl", jsonl, "--every", "2", "--quiet"]
+        let args = [
+            "detect", "--model", Self.ssd, TestAssets.root + "/images", "--jsonl", jsonl, "--every", "2", "--quiet",
+        ]
         let p = Process()
         p.executableURL = URL(fileURLWithPath: AppProcess.binary)
         p.arguments = args
@@ -207,7 +247,9 @@ struct AppTests {
         let text = try String(contentsOfFile: jsonl, encoding: .utf8)
         let complete = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()  // lines ended by \n
         #expect(complete.count >= 80 && complete.count < 198, "killed after \(complete.count) records")
-        for line in complete { #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "a finished record is damaged") }
+        for line in complete {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "a finished record is damaged")
+        }
 
         let resumed = try AppProcess.run(args.dropLast() + ["--resume"])
         #expect(resumed.status == 0, "\(resumed.stderr)")
@@ -236,36 +278,54 @@ struct AppTests {
         #expect(Set(parts[0]).isDisjoint(with: parts[1]) && Set(parts[1]).isDisjoint(with: parts[2]))
         #expect(try sources([], env: ["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "3"]) == parts[1])
         #expect(try sources(["--shard-count", "3"], env: ["JOB_COMPLETION_INDEX": "2"]) == parts[2])
-        #expect(try AppProcess.run(["detect", "--model", Self.ssd, photos[0]], environment: ["JOB_COMPLETION_INDEX": "0"]).status == 64)
+        #expect(
+            try AppProcess.run(["detect", "--model", Self.ssd, photos[0]], environment: ["JOB_COMPLETION_INDEX": "0"])
+                .status == 64)
         #expect(try AppProcess.run(["detect", "--model", Self.ssd, photos[0], "--shard", "3/3"]).status == 64)
         // A glob is expanded by the app (quoted, as from a script).
-        let glob = try AppProcess.run(["detect", "--model", Self.ssd, TestAssets.root + "/images/*.png", "--jsonl", "-", "--max-results", "1"])
+        let glob = try AppProcess.run([
+            "detect", "--model", Self.ssd, TestAssets.root + "/images/*.png", "--jsonl", "-", "--max-results", "1",
+        ])
         #expect(glob.stdout.split(separator: "\n").count == 2)
     }
 
-    @Test("a bad input among good ones: its record carries the error, the others are processed, the exit status is its code")
+    @Test(
+        """
+        a bad input among good ones: its record carries the error, the others are processed, the exit status is its \
+        code
+        """
+    )
     func partialFailure() throws {
         let r = try AppProcess.run([
-            "detect", "--model", Self.ssd, TestAssets.image("dog.jpg"), "/nonexistent/photo.jpg", TestAssets.image("owl.jpg"),
+            "detect", "--model", Self.ssd, TestAssets.image("dog.jpg"), "/nonexistent/photo.jpg",
+            TestAssets.image("owl.jpg"),
             "--jsonl", "-", "--max-results", "1",
         ])
         #expect(r.status == 5)
-        let records = r.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let records = r.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
         #expect(records.count == 3 && records[0]["detections"] != nil && records[2]["detections"] != nil)
         let error = records[1]["error"] as? [String: Any]
         #expect(error?["code"] as? Int == 5 && error?["domain"] as? String == "com.google.mediapipe.tasks")
         #expect(r.stderr.contains("/nonexistent/photo.jpg: error 5"))
     }
 
-    @Test("the HTML report renders in headless Chromium: every thumbnail loads, no console errors", .disabled(if: TestAssets.underSanitizer))
+    @Test(
+        "the HTML report renders in headless Chromium: every thumbnail loads, no console errors",
+        .disabled(if: TestAssets.underSanitizer))
     func reportInChromium() throws {
         let dir = try AppProcess.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let report = dir + "/report.html"
-        let r = try AppProcess.run(["detect", "--model", Self.ssd, TestAssets.root + "/images", "--every", "60", "--report", report, "--quiet"])
+        let r = try AppProcess.run([
+            "detect", "--model", Self.ssd, TestAssets.root + "/images", "--every", "60", "--report", report, "--quiet",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let html = try String(contentsOfFile: report, encoding: .utf8)
-        #expect(html.contains("<h2>Per class</h2>") && html.contains("bicycle") && !html.contains("http://") && !html.contains("<script"))
+        #expect(
+            html.contains("<h2>Per class</h2>") && html.contains("bicycle") && !html.contains("http://")
+                && !html.contains("<script"))
         let screenshot = ProcessInfo.processInfo.environment["VISION_TASKS_REPORT_SCREENSHOT"] ?? dir + "/report.png"
         let check = try AppProcess.python([
             TestAssets.packageRoot.appendingPathComponent("scripts/report/check_report.py").path,
@@ -281,7 +341,10 @@ struct AppTests {
     }
 
     @Test(
-        "eval detect --report: the PR curves, AP per category, confusion and the worst pictures drawn, rendered in Chromium",
+        """
+        eval detect --report: the PR curves, AP per category, confusion and the worst pictures drawn, rendered in \
+        Chromium
+        """,
         .disabled(if: TestAssets.underSanitizer))
     func evalReportInChromium() throws {
         let dir = try AppProcess.folder()
@@ -293,7 +356,8 @@ struct AppTests {
         let annotations = dir + "/gt.json", report = dir + "/eval.html"
         try JSONSerialization.data(withJSONObject: gt).write(to: URL(fileURLWithPath: annotations))
         let r = try AppProcess.run([
-            "eval", "detect", "--model", Self.ssd, "--images", TestAssets.root + "/images", "--annotations", annotations, "--report", report,
+            "eval", "detect", "--model", Self.ssd, "--images", TestAssets.root + "/images", "--annotations",
+            annotations, "--report", report,
         ])
         #expect(r.status == 0 && r.stderr.contains("wrote \(report)"), "\(r.stderr)")
         let html = try String(contentsOfFile: report, encoding: .utf8)
@@ -304,14 +368,20 @@ struct AppTests {
         #expect(!html.contains("http://") && !html.contains("<script"))
         let screenshot = dir + "/eval.png"
         let check = try AppProcess.python([
-            TestAssets.packageRoot.appendingPathComponent("scripts/report/check_report.py").path, report, "--screenshot", screenshot, "--min-images", "6",
+            TestAssets.packageRoot.appendingPathComponent("scripts/report/check_report.py").path, report,
+            "--screenshot", screenshot, "--min-images", "6",
         ])
         #expect(check.status == 0, "\(check.stdout.prefix(3000))")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any])
         #expect(summary["images"] as? Int == 6 && summary["imagesLoaded"] as? Int == 6)
     }
 
-    @Test("inspect names the no-metadata detectors' failing checks with the fix; the fixed models give their twins' results")
+    @Test(
+        """
+        inspect names the no-metadata detectors' failing checks with the fix; the fixed models give their twins' \
+        results
+        """
+    )
     func inspectAndRepair() throws {
         let dir = try AppProcess.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -322,10 +392,14 @@ struct AppTests {
             #expect(inspect.status == 0)
             #expect(
                 inspect.stdout.contains(
-                    "✗ MediaPipe ObjectDetector: error 3 (com.google.mediapipe.tasks): INVALID_ARGUMENT: Object detection models require TFLite Model Metadata but none was found"
+                    "✗ MediaPipe ObjectDetector: error 3 (com.google.mediapipe.tasks): INVALID_ARGUMENT: Object "
+                        + "detection models require TFLite Model Metadata but none was found"
                 ))
             // The fix the page gives, run as given (LABELS.txt replaced by the COCO label file).
-            let fixLine = try #require(inspect.stdout.split(separator: "\n").first { $0.contains("fix: vision-tasks metadata") && $0.contains("--labels") })
+            let fixLine = try #require(
+                inspect.stdout.split(separator: "\n").first {
+                    $0.contains("fix: vision-tasks metadata") && $0.contains("--labels")
+                })
             var words = fixLine.split(separator: " ").map(String.init)
             words = Array(words.drop { $0 != "metadata" }.prefix { !$0.hasPrefix("(") && !$0.isEmpty })
             let fixed = dir + "/" + base + "_fixed.tflite"
@@ -335,11 +409,16 @@ struct AppTests {
             let repair = try AppProcess.run(words)
             #expect(repair.status == 0, "\(words) \(repair.stderr)")
             let after = try AppProcess.run(["inspect", fixed])
-            #expect(after.stdout.contains("✓ MediaPipe ObjectDetector") && after.stdout.contains("✓ ML Kit ObjectDetector localizer"))
+            #expect(
+                after.stdout.contains("✓ MediaPipe ObjectDetector")
+                    && after.stdout.contains("✓ ML Kit ObjectDetector localizer"))
             func results(_ model: String) throws -> [[String]] {
-                let r = try AppProcess.run(["detect", "--model", model, "--jsonl", "-"] + TestAssets.photoNames.map { TestAssets.image($0) })
+                let r = try AppProcess.run(
+                    ["detect", "--model", model, "--jsonl", "-"] + TestAssets.photoNames.map { TestAssets.image($0) })
                 #expect(r.status == 0)
-                return r.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }.map(
+                return r.stdout.split(separator: "\n").compactMap {
+                    try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+                }.map(
                     Self.detections)
             }
             let twin = try results(TestAssets.model(base + "_metadata.tflite"))
@@ -348,12 +427,19 @@ struct AppTests {
         }
     }
 
-    @Test("models: lists the official models; fetches a catalog's model over HTTP sha256-checked into the cache; --model NAME uses it")
+    @Test(
+        """
+        models: lists the official models; fetches a catalog's model over HTTP sha256-checked into the cache; \
+        --model NAME uses it
+        """
+    )
     func models() throws {
         let dir = try AppProcess.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let list = try AppProcess.run(["models"], environment: ["XDG_CACHE_HOME": dir + "/cache"])
-        #expect(list.status == 0 && list.stdout.contains("coco_ssd_mobilenet_v1_1.0_quant_2018_06_29.tflite") && list.stdout.contains("burger.jpg"))
+        #expect(
+            list.status == 0 && list.stdout.contains("coco_ssd_mobilenet_v1_1.0_quant_2018_06_29.tflite")
+                && list.stdout.contains("burger.jpg"))
         // A local HTTP server stands in for the model host (the machine has no internet).
         let served = dir + "/served"
         try FileManager.default.createDirectory(atPath: served, withIntermediateDirectories: true)
@@ -369,19 +455,26 @@ struct AppTests {
         usleep(700_000)
         let digest = try Self.sha256(Self.ssd)
         let catalog = dir + "/catalog.tsv"
-        try
-            "# team models\nteam_ssd.tflite\tdetector\t\(digest)\thttp://127.0.0.1:\(port)/team_ssd.tflite\nbroken.tflite\tdetector\t\(String(repeating: "0", count: 64))\thttp://127.0.0.1:\(port)/team_ssd.tflite\n"
-            .write(toFile: catalog, atomically: true, encoding: .utf8)
+        let zeros = String(repeating: "0", count: 64)
+        let lines =
+            "# team models\nteam_ssd.tflite\tdetector\t\(digest)\thttp://127.0.0.1:\(port)/team_ssd.tflite\n"
+            + "broken.tflite\tdetector\t\(zeros)\thttp://127.0.0.1:\(port)/team_ssd.tflite\n"
+        try lines.write(toFile: catalog, atomically: true, encoding: .utf8)
         let env = ["XDG_CACHE_HOME": dir + "/cache", "VISION_TASKS_MODEL_CATALOG": catalog]
-        #expect(try AppProcess.run(["detect", "--model", "team_ssd", TestAssets.image("dog.jpg")], environment: env).status == 64)  // not fetched yet
+        #expect(
+            try AppProcess.run(["detect", "--model", "team_ssd", TestAssets.image("dog.jpg")], environment: env).status
+                == 64)  // not fetched yet
         let fetch = try AppProcess.run(["models", "fetch", "team_ssd"], environment: env)
         #expect(fetch.status == 0, "\(fetch.stderr)")
         #expect(FileManager.default.fileExists(atPath: dir + "/cache/vision-tasks/team_ssd.tflite"))
-        let detect = try AppProcess.run(["detect", "--model", "team_ssd", TestAssets.image("dog.jpg"), "--max-results", "1"], environment: env)
+        let detect = try AppProcess.run(
+            ["detect", "--model", "team_ssd", TestAssets.image("dog.jpg"), "--max-results", "1"], environment: env)
         #expect(detect.status == 0 && detect.stdout.contains("class name : bicycle"))
         let bad = try AppProcess.run(["models", "fetch", "broken"], environment: env)
         #expect(bad.status != 0 && bad.status != 64 && bad.stderr.contains("com.google.mlkit"))
-        #expect(try AppProcess.run(["models", "fetch", "coco_ssd_mobilnet"], environment: env).stderr.contains("did you mean"))
+        #expect(
+            try AppProcess.run(["models", "fetch", "coco_ssd_mobilnet"], environment: env).stderr.contains(
+                "did you mean"))
     }
 
     /// The sha256 of `path` (hex), from sha256sum.

@@ -1,11 +1,11 @@
 import Foundation
 import Imaging
+import LiteRT
 import MLKit
 import MediaPipeTasksVision
-import Testing
 import TFLiteModel
+import Testing
 import VisionCore
-import LiteRT
 import VisionTestSupport
 
 @testable import VisionCLI
@@ -19,7 +19,9 @@ struct CommandLineTests {
 
     @Test("arguments: values, = form, repeated lists, flags, positionals, unknown options with suggestions")
     func parsing() throws {
-        let a = try ParsedCommand(Self.spec, ["--model", "m.tflite", "a.jpg", "--allow=cat,dog", "--allow", "bird", "--json", "b.jpg", "--", "--c.jpg"])
+        let a = try ParsedCommand(
+            Self.spec,
+            ["--model", "m.tflite", "a.jpg", "--allow=cat,dog", "--allow", "bird", "--json", "b.jpg", "--", "--c.jpg"])
         #expect(a.string(.model) == "m.tflite")
         #expect(a.list(.allow) == ["cat", "dog", "bird"])
         #expect(a.flag(.json) && !a.flag(.fastHybrid))
@@ -29,14 +31,17 @@ struct CommandLineTests {
             do { _ = try ParsedCommand(Self.spec, args); return "" } catch { return "\(error)" }
         }
         #expect(message(["--max-results", "x"]) == "usage error: --max-results expects an integer, got 'x'")
-        #expect(message(["--max-resluts", "3"]) == "usage error: t: unknown option --max-resluts — did you mean --max-results?")
+        #expect(
+            message(["--max-resluts", "3"])
+                == "usage error: t: unknown option --max-resluts — did you mean --max-results?")
         #expect(message(["--threds", "3"]) == "usage error: t: unknown option --threds — did you mean --threads?")
         #expect(message(["--model"]) == "usage error: --model needs a value (MODEL)")
         #expect(message(["--json=1"]) == "usage error: --json takes no value")
         #expect(message(["--threads", "0"]).hasPrefix("usage error: --threads must be between 1 and"))
         #expect(
             message(["--orientation", "lfet"])
-                == "usage error: --orientation must be one of up, down, left, right, up-mirrored, down-mirrored, left-mirrored, right-mirrored, got 'lfet' (did you mean 'left'?)"
+                == "usage error: --orientation must be one of up, down, left, right, up-mirrored, down-mirrored, "
+                + "left-mirrored, right-mirrored, got 'lfet' (did you mean 'left'?)"
         )
         #expect(message(["-x"]) == "usage error: t: unknown option -x (options are spelled --name)")
     }
@@ -44,11 +49,17 @@ struct CommandLineTests {
     @Test("help and usage are generated from the declarations: every option appears, every command is listed")
     func generatedHelp() {
         for command in VisionTasksCommand.commands {
-            for option in command.options { #expect(command.help.contains(option.synopsis), "\(command.name) --\(option.name)") }
+            for option in command.options {
+                #expect(command.help.contains(option.synopsis), "\(command.name) --\(option.name)")
+            }
             #expect(VisionTasksCommand.usage.contains("  " + command.name))
-            #expect(Set(command.options.map(\.name)).count == command.options.count, "\(command.name) declares an option twice")
+            #expect(
+                Set(command.options.map(\.name)).count == command.options.count,
+                "\(command.name) declares an option twice")
         }
-        #expect(VisionTasksCommand.unknown("clasify").description == "usage error: unknown command 'clasify' — did you mean 'classify'?")
+        #expect(
+            VisionTasksCommand.unknown("clasify").description
+                == "usage error: unknown command 'clasify' — did you mean 'classify'?")
         #expect(VisionTasksCommand.unknown("zzz").description == "usage error: unknown command 'zzz'")
     }
 
@@ -56,7 +67,8 @@ struct CommandLineTests {
     func scoreThreshold() throws {
         func options(_ raw: [String]) throws -> ImageClassifierOptions {
             let options = ImageClassifierOptions()
-            try MediaPipeTaskConfig(try ParsedCommand(Self.spec, ["--model", "m.tflite"] + raw)).apply(to: options, defaultMaxResults: 5)
+            try MediaPipeTaskConfig(try ParsedCommand(Self.spec, ["--model", "m.tflite"] + raw)).apply(
+                to: options, defaultMaxResults: 5)
             return options
         }
         let plain = try options([])
@@ -64,7 +76,9 @@ struct CommandLineTests {
         let model = try options(["--score-threshold", "model"])
         #expect(model.usesModelScoreThreshold)
         let given = try options(["--score-threshold", "0.3", "--locale", "fr", "--max-results", "2"])
-        #expect(given.scoreThreshold == 0.3 && !given.usesModelScoreThreshold && given.displayNamesLocale == "fr" && given.maxResults == 2)
+        #expect(
+            given.scoreThreshold == 0.3 && !given.usesModelScoreThreshold && given.displayNamesLocale == "fr"
+                && given.maxResults == 2)
         #expect(throws: CLIError.self) { try options(["--score-threshold", "modle"]) }
     }
 
@@ -80,20 +94,35 @@ struct CommandLineTests {
         let fixtures = TestAssets.packageRoot.appendingPathComponent("Tests/Fixtures/yolo")
         let head = Self.run(["inspect", fixtures.appendingPathComponent("yolov8t_int8.tflite").path])
         #expect(head.status == 0, "\(head.stderr)")
-        #expect(head.stdout.contains("ultralytics  8.4.190 detect 192×192, 13 classes (bird, giraffe, cat, chair, person, car, …) — metadata.json"))
-        #expect(head.stdout.contains("yolo         detection head [1, 4+13, 756]: centre-size boxes and 13 class scores per anchor, then NMS"))
+        #expect(
+            head.stdout.contains(
+                "ultralytics  8.4.190 detect 192×192, 13 classes (bird, giraffe, cat, chair, person, car, …) — "
+                    + "metadata.json"
+            ))
+        #expect(
+            head.stdout.contains(
+                "yolo         detection head [1, 4+13, 756]: centre-size boxes and 13 class scores per anchor, then NMS"
+            ))
         let e2e = Self.run(["inspect", fixtures.appendingPathComponent("yolo26t_e2e_float32.tflite").path])
-        #expect(e2e.stdout.contains("yolo         end to end [1, 300, 6]: x1, y1, x2, y2, score, class per detection, no NMS"), "\(e2e.stdout)")
+        #expect(
+            e2e.stdout.contains(
+                "yolo         end to end [1, 300, 6]: x1, y1, x2, y2, score, class per detection, no NMS"),
+            "\(e2e.stdout)")
     }
 
-    @Test("detect --fast-decode: records in the file's pixels, the annotated picture at the decoded size", .enabled(if: TestAssets.shouldRun))
+    @Test(
+        "detect --fast-decode: records in the file's pixels, the annotated picture at the decoded size",
+        .enabled(if: TestAssets.shouldRun))
     func fastDecode() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vt-fast-decode-\(getpid())")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let model = TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"), photo = TestAssets.image("cat_720p.jpg")
+        let model = TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"),
+            photo = TestAssets.image("cat_720p.jpg")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let out = folder.appendingPathComponent("cat.png").path
-        let fast = Self.run(["detect", "--model", model, "--fast-decode", "--max-results", "3", "--jsonl", "-", "--output", out, photo])
+        let fast = Self.run([
+            "detect", "--model", model, "--fast-decode", "--max-results", "3", "--jsonl", "-", "--output", out, photo,
+        ])
         let exact = Self.run(["detect", "--model", model, "--max-results", "3", "--jsonl", "-", photo])
         #expect(fast.status == 0 && exact.status == 0, "\(fast.stderr)")
         func record(_ text: String) throws -> [String: Any] {
@@ -104,17 +133,29 @@ struct CommandLineTests {
         #expect(f["width"] as? Int == 1280 && f["height"] as? Int == 720)
         let fb = try #require((f["detections"] as? [[String: Any]])?.first?["boundingBox"] as? [String: Int])
         let eb = try #require((e["detections"] as? [[String: Any]])?.first?["boundingBox"] as? [String: Int])
-        for key in ["originX", "originY", "width", "height"] { #expect(abs((fb[key] ?? 0) - (eb[key] ?? 0)) <= 12, "\(key): \(fb) vs \(eb)") }
+        for key in ["originX", "originY", "width", "height"] {
+            #expect(abs((fb[key] ?? 0) - (eb[key] ?? 0)) <= 12, "\(key): \(fb) vs \(eb)")
+        }
         let drawn = try ImageDecoder.decode(contentsOfFile: out).bitmap
         #expect(drawn.width == 640 && drawn.height == 360)
     }
 
-    @Test("exit status and messages, in-process through the Console: 64 and where to get help for usage errors, MediaPipe's code and message for task errors")
+    @Test(
+        """
+        exit status and messages, in-process through the Console: 64 and where to get help for usage errors, \
+        MediaPipe's code and message for task errors
+        """
+    )
     func exitCodes() {
         let none = Self.run([])
-        #expect(none.status == 64 && none.stdout.hasPrefix("vision-tasks — MediaPipe Tasks Vision") && none.stderr.isEmpty)
+        #expect(
+            none.status == 64 && none.stdout.hasPrefix("vision-tasks — MediaPipe Tasks Vision") && none.stderr.isEmpty)
         let unknown = Self.run(["frobnicate"])
-        #expect(unknown.status == 64 && unknown.stderr == "vision-tasks: usage error: unknown command 'frobnicate'\nRun 'vision-tasks help' for usage.\n")
+        #expect(
+            unknown.status == 64
+                && unknown.stderr
+                    == "vision-tasks: usage error: unknown command 'frobnicate'\nRun 'vision-tasks help' for usage.\n"
+        )
         let noModel = Self.run(["detect", "a.jpg"])
         #expect(
             noModel.status == 64 && noModel.stderr.contains("detect needs --model MODEL.tflite")
@@ -122,42 +163,71 @@ struct CommandLineTests {
         let missing = Self.run(["detect", "--model", "/nonexistent.tflite", "a.jpg"])
         #expect(
             missing.status == 5
-                && missing.stderr == "vision-tasks: error 5 (com.google.mediapipe.tasks): NOT_FOUND: Unable to open file at /nonexistent.tflite\n")
+                && missing.stderr
+                    == "vision-tasks: error 5 (com.google.mediapipe.tasks): NOT_FOUND: Unable to open file at "
+                    + "/nonexistent.tflite\n"
+        )
         #expect(Self.run(["classify", "--model", "/nonexistent.tflite", "a.jpg", "--threads", "0"]).status == 64)
         #expect(CLIError.task(code: 3, message: "x").exitCode == 3)
         let help = Self.run(["detect", "--help"])
         #expect(help.status == 0 && help.stdout.contains("--max-results N") && help.stderr.isEmpty)
-        let catalog = FileManager.default.temporaryDirectory.appendingPathComponent("vt-catalog-\(UUID().uuidString).tsv").path
+        let catalog = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "vt-catalog-\(UUID().uuidString).tsv"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: catalog) }
         try? "# models\nbad line without tabs\n".write(toFile: catalog, atomically: true, encoding: .utf8)
         setenv("VISION_TASKS_MODEL_CATALOG", catalog, 1)
         defer { unsetenv("VISION_TASKS_MODEL_CATALOG") }
         let models = Self.run(["models", "path", "team_model"])
-        #expect(models.status == 1 && models.stderr == "vision-tasks: \(catalog):2: expected name<TAB>kind<TAB>sha256<TAB>url\n")
+        #expect(
+            models.status == 1
+                && models.stderr == "vision-tasks: \(catalog):2: expected name<TAB>kind<TAB>sha256<TAB>url\n")
     }
 
-    @Test("CLI fixes are added by the libraries' codes, whatever a message says: labels, the runtime, normalization, a YOLO head")
+    @Test(
+        """
+        CLI fixes are added by the libraries' codes, whatever a message says: labels, the runtime, normalization, a \
+        YOLO head
+        """
+    )
     func hints() {
         let labels = VisionCoreError(.invalidArgument, "reworded: no label texts", condition: .labelsMissing)
-        let noLabels = ErrorReport.make(MLKitError(labels, prefix: "Failed to initialize labeler."), command: "label", knownCommand: true)
+        let noLabels = ErrorReport.make(
+            MLKitError(labels, prefix: "Failed to initialize labeler."), command: "label", knownCommand: true)
         #expect(noLabels.status == 3)
-        #expect(noLabels.lines.last == "Add labels with: vision-tasks metadata --model MODEL.tflite --labels labels.txt --output LABELED.tflite")
+        #expect(
+            noLabels.lines.last
+                == "Add labels with: vision-tasks metadata --model MODEL.tflite --labels labels.txt --output "
+                + "LABELED.tflite"
+        )
         let missing = VisionCoreError(.failedPrecondition, "the runtime is elsewhere", condition: .runtimeUnavailable)
         let runtime = ErrorReport.make(
-            TasksError(code: .failedPreconditionError, message: missing.description, underlying: missing), command: "detect", knownCommand: true)
+            TasksError(code: .failedPreconditionError, message: missing.description, underlying: missing),
+            command: "detect", knownCommand: true)
         #expect(runtime.status == 9 && runtime.lines.last == "In a VisionTasks checkout, 'make setup' fetches it.")
-        let library = ErrorReport.make(LiteRTError(code: .libraryNotFound, message: "x"), command: "soak", knownCommand: true)
-        #expect(library.status == 1 && library.lines == ["vision-tasks: x", "In a VisionTasks checkout, 'make setup' fetches it."])
-        let yolo = ErrorReport.make(VisionCoreError(.invalidArgument, "no rule", condition: .yoloLayoutUnknown), command: "inspect", knownCommand: true)
-        #expect(yolo.lines == ["vision-tasks: error 3 (com.google.mediapipe.tasks): INVALID_ARGUMENT: no rule",
-                               "If the output is a YOLO head the rules cannot tell, name it: --head yolo|yolo-transposed|yolo-e2e"])
-        let writer = ErrorReport.make(TFLiteModelError(.normalizationMissing, "float input"), command: "metadata", knownCommand: true)
+        let library = ErrorReport.make(
+            LiteRTError(code: .libraryNotFound, message: "x"), command: "soak", knownCommand: true)
+        #expect(
+            library.status == 1
+                && library.lines == ["vision-tasks: x", "In a VisionTasks checkout, 'make setup' fetches it."])
+        let yolo = ErrorReport.make(
+            VisionCoreError(.invalidArgument, "no rule", condition: .yoloLayoutUnknown), command: "inspect",
+            knownCommand: true)
+        #expect(
+            yolo.lines == [
+                "vision-tasks: error 3 (com.google.mediapipe.tasks): INVALID_ARGUMENT: no rule",
+                "If the output is a YOLO head the rules cannot tell, name it: --head yolo|yolo-transposed|yolo-e2e",
+            ])
+        let writer = ErrorReport.make(
+            TFLiteModelError(.normalizationMissing, "float input"), command: "metadata", knownCommand: true)
         #expect(writer.lines.last == "Give it with --mean M --std S (127.5 and 127.5 for inputs in [-1, 1]).")
         // Text alone adds nothing: a message that only mentions a condition is not one.
         let text = ErrorReport.make(
-            MLKitError(.invalidArgument, "add a label file (TENSOR_AXIS_LABELS); libLiteRt.so was not found"), command: "label", knownCommand: true)
+            MLKitError(.invalidArgument, "add a label file (TENSOR_AXIS_LABELS); libLiteRt.so was not found"),
+            command: "label", knownCommand: true)
         #expect(text.lines.count == 1)
-        #expect(ErrorReport.make(CLIError.failure("x"), command: "detect", knownCommand: true).lines == ["vision-tasks: x"])
+        #expect(
+            ErrorReport.make(CLIError.failure("x"), command: "detect", knownCommand: true).lines == ["vision-tasks: x"])
     }
 
     @Test("detect and classify run end to end and write an annotated picture", .enabled(if: TestAssets.shouldRun))
@@ -186,7 +256,10 @@ struct CommandLineTests {
                 TestAssets.root + "/images", "--output", folder, "--json", "--every", "40",
             ]) == 0)
         let written = try FileManager.default.contentsOfDirectory(atPath: folder)
-        let expected = TestAssets.photoNames.map { ($0 as NSString).deletingPathExtension + "_detect.jpg" } + ["car-detection_detect.mp4"]
+        let expected =
+            TestAssets.photoNames.map { ($0 as NSString).deletingPathExtension + "_detect.jpg" } + [
+                "car-detection_detect.mp4"
+            ]
         #expect(Set(written) == Set(expected))
     }
 }
@@ -198,11 +271,13 @@ struct CommandLineHardeningTests {
         #expect(VisionTasksCommand.main(["detect", "--help"]) == 0)
         #expect(VisionTasksCommand.main(["classify", "-h"]) == 0)
         #expect(VisionTasksCommand.main(["detect", "--model", "m.tflite", "a.jpg", "--threads", "100000"]) == 64)
-        #expect(VisionTasksCommand.main(["bench", "--model", "m.tflite", "--image", "a.jpg", "--threads", "100000"]) == 64)
+        #expect(
+            VisionTasksCommand.main(["bench", "--model", "m.tflite", "--image", "a.jpg", "--threads", "100000"]) == 64)
         #expect(VisionTasksCommand.main(["bench", "--model", "m.tflite", "--image", "a.jpg", "--runs", "-5"]) == 64)
     }
 
-    @Test("metadata: keypoint and class counts outside their range are usage errors", .enabled(if: TestAssets.shouldRun))
+    @Test(
+        "metadata: keypoint and class counts outside their range are usage errors", .enabled(if: TestAssets.shouldRun))
     func metadataNumbers() {
         let model = TestAssets.model("face_detection_short_range.tflite")
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("vt-\(UUID().uuidString).tflite").path
@@ -211,9 +286,14 @@ struct CommandLineHardeningTests {
             ["--keypoints", "3000000000"], ["--keypoints", "-1"], ["--keypoint-offset", "-4"], ["--num-classes", "0"],
             ["--values-per-keypoint", "1000000"],
         ] {
-            #expect(VisionTasksCommand.main(["metadata", "--model", model, "--output", out, "--blazeface-short-range"] + bad) == 64, "\(bad)")
+            #expect(
+                VisionTasksCommand.main(
+                    ["metadata", "--model", model, "--output", out, "--blazeface-short-range"] + bad) == 64, "\(bad)")
         }
-        #expect(VisionTasksCommand.main(["metadata", "--model", model, "--output", out, "--anchor-strides", "0", "--anchor-input-width", "128"]) == 64)
+        #expect(
+            VisionTasksCommand.main([
+                "metadata", "--model", model, "--output", out, "--anchor-strides", "0", "--anchor-input-width", "128",
+            ]) == 64)
         #expect(
             VisionTasksCommand.main([
                 "metadata", "--model", model, "--output", out, "--anchor-strides", "1",
@@ -221,19 +301,27 @@ struct CommandLineHardeningTests {
             ]) == 64)
     }
 
-    @Test("a photo whose EXIF orientation is mirrored is turned upright and processed", .enabled(if: TestAssets.shouldRun))
+    @Test(
+        "a photo whose EXIF orientation is mirrored is turned upright and processed", .enabled(if: TestAssets.shouldRun)
+    )
     func mirroredExif() throws {
         let decoded = try ImageDecoder.decode(contentsOfFile: TestAssets.image("dog.jpg"))
         let jpeg = try ImageEncoder.jpeg(decoded.bitmap, quality: 95)
         // An APP1 EXIF block with orientation 2 (mirrored), inserted after SOI.
-        let tiff: [UInt8] = [0x4D, 0x4D, 0, 0x2A, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 2, 0, 0, 0, 0, 0, 0]
+        let tiff: [UInt8] = [
+            0x4D, 0x4D, 0, 0x2A, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 2, 0, 0, 0, 0, 0, 0,
+        ]
         let exif = Array("Exif".utf8) + [0, 0] + tiff
         let app1: [UInt8] = [0xFF, 0xE1, UInt8((exif.count + 2) >> 8), UInt8((exif.count + 2) & 0xFF)] + exif
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("vt-\(UUID().uuidString).jpg").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(FileManager.default.createFile(atPath: path, contents: Data(Array(jpeg[0..<2]) + app1 + Array(jpeg[2...]))))
+        #expect(
+            FileManager.default.createFile(atPath: path, contents: Data(Array(jpeg[0..<2]) + app1 + Array(jpeg[2...]))))
         #expect(try ImageDecoder.decode(contentsOfFile: path).orientation == .upMirrored)
-        #expect(VisionTasksCommand.main(["detect", "--model", TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"), path]) == 0)
+        #expect(
+            VisionTasksCommand.main([
+                "detect", "--model", TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"), path,
+            ]) == 0)
         let upright = try BatchRunner.load(path, orientation: nil)
         #expect(upright.image.orientation == .up && upright.image.bitmap.width == decoded.bitmap.width)
         let original = try ImageDecoder.decode(contentsOfFile: path).bitmap
@@ -254,21 +342,28 @@ struct LabelCommandTests {
             ]) == 0)
         #expect(VisionTasksCommand.main(["label", "--model", "/nonexistent.tflite", TestAssets.image("dog.jpg")]) == 5)
         #expect(
-            VisionTasksCommand.main(["label", "--model", TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"), TestAssets.image("dog.jpg")]) == 3)
+            VisionTasksCommand.main([
+                "label", "--model", TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"),
+                TestAssets.image("dog.jpg"),
+            ]) == 3)
         #expect(VisionTasksCommand.main(["label", "--model", model]) == 64)
-        #expect(VisionTasksCommand.main(["label", "--model", model, TestAssets.image("dog.jpg"), "--threads", "0"]) == 64)
+        #expect(
+            VisionTasksCommand.main(["label", "--model", model, TestAssets.image("dog.jpg"), "--threads", "0"]) == 64)
 
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vt-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let unlabeled = folder.appendingPathComponent("unlabeled.tflite").path
         #expect(
-            FileManager.default.createFile(atPath: unlabeled, contents: Data(try SyntheticModels.classifier(heads: [.init(name: "s", values: [0.3, 0.6])]))))
+            FileManager.default.createFile(
+                atPath: unlabeled,
+                contents: Data(try SyntheticModels.classifier(heads: [.init(name: "s", values: [0.3, 0.6])]))))
         #expect(VisionTasksCommand.main(["label", "--model", unlabeled, TestAssets.image("dog.jpg")]) == 3)
         let labels = folder.appendingPathComponent("labels.txt").path
         #expect(FileManager.default.createFile(atPath: labels, contents: Data("left\nright\n".utf8)))
         let labeled = folder.appendingPathComponent("labeled.tflite").path
-        #expect(VisionTasksCommand.main(["metadata", "--model", unlabeled, "--labels", labels, "--output", labeled]) == 0)
+        #expect(
+            VisionTasksCommand.main(["metadata", "--model", unlabeled, "--labels", labels, "--output", labeled]) == 0)
         #expect(VisionTasksCommand.main(["label", "--model", labeled, TestAssets.image("dog.jpg")]) == 0)
     }
 }
@@ -279,19 +374,25 @@ struct AppPartsTests {
     func inputs() throws {
         let root = try AppProcess.folder("inputs")
         defer { try? FileManager.default.removeItem(atPath: root) }
-        for p in ["b.jpg", "a/z.PNG", "a/c.mp4", ".hidden/x.jpg", "a/notes.txt", "a/b/y.jpeg", "d/.secret.jpg", "d/notes.txt"] {
-            try FileManager.default.createDirectory(atPath: (root + "/" + p as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        for p in [
+            "b.jpg", "a/z.PNG", "a/c.mp4", ".hidden/x.jpg", "a/notes.txt", "a/b/y.jpeg", "d/.secret.jpg", "d/notes.txt",
+        ] {
+            try FileManager.default.createDirectory(
+                atPath: (root + "/" + p as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             #expect(FileManager.default.createFile(atPath: root + "/" + p, contents: Data([1])))
         }
         let items = try InputCollector.collect([root])
         #expect(items.map(\.relativePath) == ["a/b/y.jpeg", "a/c.mp4", "a/z.PNG", "b.jpg"])
-        #expect(try InputCollector.collect([root], videos: false).map(\.relativePath) == ["a/b/y.jpeg", "a/z.PNG", "b.jpg"])
+        #expect(
+            try InputCollector.collect([root], videos: false).map(\.relativePath) == ["a/b/y.jpeg", "a/z.PNG", "b.jpg"])
         #expect(items.map(\.kind) == [.picture, .video, .picture, .picture])
-        let listed = try InputCollector.collect(["-"], readStandardInput: { "\(root)/b.jpg\n# a comment\n\n\(root)/a\n" })
+        let listed = try InputCollector.collect(
+            ["-"], readStandardInput: { "\(root)/b.jpg\n# a comment\n\n\(root)/a\n" })
         #expect(listed.map(\.relativePath) == ["b.jpg", "b/y.jpeg", "c.mp4", "z.PNG"])
         #expect(try InputCollector.collect([root + "/a/*.mp4"]).map(\.path) == [root + "/a/c.mp4"])
         #expect(throws: CLIError.self) { try InputCollector.collect([root + "/nothing*.jpg"]) }
-        #expect(throws: CLIError.self) { try InputCollector.collect([root + "/d"]) }  // only a hidden picture and a text file
+        // only a hidden picture and a text file
+        #expect(throws: CLIError.self) { try InputCollector.collect([root + "/d"]) }
     }
 
     @Test("a shard is a stable hash of the path: independent of the other inputs; schedulers' variables")
@@ -299,7 +400,9 @@ struct AppPartsTests {
         #expect(Shard.hash("") == 0xcbf2_9ce4_8422_2325)  // FNV-1a's offset basis
         #expect(Shard.hash("a") == 0xaf63_dc4c_8601_ec8c)  // FNV-1a 64 of "a"
         let s = try #require(
-            try Shard.resolve(flag: nil, count: nil, environment: ["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "3"]))
+            try Shard.resolve(
+                flag: nil, count: nil,
+                environment: ["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "3"]))
         #expect(s.index == 2 && s.count == 4)
         #expect(try Shard.resolve(flag: nil, count: nil, environment: [:]) == nil)
         #expect(throws: CLIError.self) { try Shard.resolve(flag: "4/4", count: nil, environment: [:]) }
@@ -312,12 +415,15 @@ struct AppPartsTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/r.jsonl"
         let text =
-            "{\"source\":\"a.jpg\",\"detections\":[]}\n{\"source\":\"v.mp4\",\"frame\":3,\"timestampMs\":80,\"detections\":[]}\n"
+            "{\"source\":\"a.jpg\",\"detections\":[]}\n"
+            + "{\"source\":\"v.mp4\",\"frame\":3,\"timestampMs\":80,\"detections\":[]}\n"
             + "{\"source\":\"b.jpg\",\"error\":{\"domain\":\"d\",\"code\":5,\"message\":\"m\"}}\n{\"source\":\"c.jp"
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let index = try ResumeIndex(path: path)
         #expect(index.contains(source: "a.jpg", frame: nil) && index.contains(source: "v.mp4", frame: 3))
-        #expect(!index.contains(source: "v.mp4", frame: 4) && !index.contains(source: "b.jpg", frame: nil) && !index.contains(source: "c.jpg", frame: nil))
+        #expect(
+            !index.contains(source: "v.mp4", frame: 4) && !index.contains(source: "b.jpg", frame: nil)
+                && !index.contains(source: "c.jpg", frame: nil))
         #expect(try String(contentsOfFile: path, encoding: .utf8).hasSuffix("\"message\":\"m\"}}\n"))
     }
 
@@ -329,7 +435,9 @@ struct AppPartsTests {
         }
         #expect(rows.count == ModelZoo.official.count)
         for (row, entry) in zip(rows, ModelZoo.official) {
-            #expect(row.count == 3 && row[0].hasPrefix(entry.name + " (") && row[0].contains(entry.kind) && row[1] == entry.sha256 && row[2] == entry.url)
+            #expect(
+                row.count == 3 && row[0].hasPrefix(entry.name + " (") && row[0].contains(entry.kind)
+                    && row[1] == entry.sha256 && row[2] == entry.url)
         }
     }
 }

@@ -29,9 +29,12 @@ struct EvalCommandTests {
 
     @Test("--predictions records of the fixture's detections: the twelve numbers are pycocotools'")
     func pycocotools() throws {
-        let gt = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.fixtures.appendingPathComponent("coco_gt.json"))) as? [String: Any])
+        let gt = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: Self.fixtures.appendingPathComponent("coco_gt.json"))) as? [String: Any])
         let dts = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: Self.fixtures.appendingPathComponent("coco_dt.json"))) as? [[String: Any]])
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: Self.fixtures.appendingPathComponent("coco_dt.json"))) as? [[String: Any]])
         var files: [Int: String] = [:], names: [Int: String] = [:]
         for i in gt["images"] as? [[String: Any]] ?? [] { files[i["id"] as? Int ?? -1] = i["file_name"] as? String }
         for c in gt["categories"] as? [[String: Any]] ?? [] { names[c["id"] as? Int ?? -1] = c["name"] as? String }
@@ -53,7 +56,8 @@ struct EvalCommandTests {
         let predictions = try Self.temporary("predictions.jsonl")
         try lines.joined(separator: "\n").write(to: predictions, atomically: true, encoding: .utf8)
         let r = Self.run([
-            "eval", "detect", "--annotations", Self.fixtures.appendingPathComponent("coco_gt.json").path, "--predictions", predictions.path, "--json",
+            "eval", "detect", "--annotations", Self.fixtures.appendingPathComponent("coco_gt.json").path,
+            "--predictions", predictions.path, "--json",
         ])
         #expect(r.status == 0, "\(r.stderr)")
         let out = try Self.json(r.stdout)
@@ -62,15 +66,30 @@ struct EvalCommandTests {
         for (a, b) in zip(stats, golden) { #expect(abs(a - b) <= 1e-6) }
         #expect((out["unmapped"] as? [String: Int])?["not a dataset category"] == 1)
         // The text form prints pycocotools' lines.
-        let text = Self.run(["eval", "detect", "--annotations", Self.fixtures.appendingPathComponent("coco_gt.json").path, "--predictions", predictions.path])
-        #expect(text.stdout.contains(" Average Precision  (AP) @[ IoU=0.50:0.95 | area=   all | maxDets=100 ] = \(String(format: "%0.3f", golden[0]))"))
-        #expect(text.stdout.contains(" Average Recall     (AR) @[ IoU=0.50:0.95 | area= small | maxDets=100 ] = \(String(format: "%0.3f", golden[9]))"))
+        let text = Self.run([
+            "eval", "detect", "--annotations", Self.fixtures.appendingPathComponent("coco_gt.json").path,
+            "--predictions", predictions.path,
+        ])
+        #expect(
+            text.stdout.contains(
+                " Average Precision  (AP) @[ IoU=0.50:0.95 | area=   all | maxDets=100 ] = "
+                    + "\(String(format: "%0.3f", golden[0]))"
+            ))
+        #expect(
+            text.stdout.contains(
+                " Average Recall     (AR) @[ IoU=0.50:0.95 | area= small | maxDets=100 ] = "
+                    + "\(String(format: "%0.3f", golden[9]))"
+            ))
     }
 
-    @Test("--model on the shared photos equals evaluating the same model's detect --jsonl records", .enabled(if: TestAssets.shouldRun))
+    @Test(
+        "--model on the shared photos equals evaluating the same model's detect --jsonl records",
+        .enabled(if: TestAssets.shouldRun))
     func modelRun() throws {
         // The fixture's ground truth on the real photos only.
-        var gt = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.fixtures.appendingPathComponent("coco_gt.json"))) as? [String: Any])
+        var gt = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: Self.fixtures.appendingPathComponent("coco_gt.json"))) as? [String: Any])
         let real = (gt["images"] as? [[String: Any]] ?? []).filter { ($0["id"] as? Int ?? 0) < 20 }
         gt["images"] = real
         let annotations = try Self.temporary("photos_gt.json")
@@ -80,8 +99,13 @@ struct EvalCommandTests {
         let records = try Self.temporary("ssd.jsonl")
         let detect = Self.run(["detect", "--model", model, "--jsonl", records.path] + photos)
         #expect(detect.status == 0, "\(detect.stderr)")
-        let byModel = Self.run(["eval", "detect", "--model", model, "--images", TestAssets.root + "/images", "--annotations", annotations.path, "--json"])
-        let byRecords = Self.run(["eval", "detect", "--annotations", annotations.path, "--predictions", records.path, "--json"])
+        let byModel = Self.run([
+            "eval", "detect", "--model", model, "--images", TestAssets.root + "/images", "--annotations",
+            annotations.path, "--json",
+        ])
+        let byRecords = Self.run([
+            "eval", "detect", "--annotations", annotations.path, "--predictions", records.path, "--json",
+        ])
         #expect(byModel.status == 0 && byRecords.status == 0, "\(byModel.stderr) \(byRecords.stderr)")
         let a = try #require(try Self.json(byModel.stdout)["cocoStats"] as? [Double]),
             b = try #require(try Self.json(byRecords.stdout)["cocoStats"] as? [Double])
@@ -114,19 +138,26 @@ struct EvalCommandTests {
         let predictions = folder.appendingPathComponent("p.jsonl")
         try JSONSerialization.data(withJSONObject: record).write(to: predictions)
         let yolo = Self.run([
-            "eval", "detect", "--annotations", labels.path, "--images", images.path, "--names", names.path, "--predictions", predictions.path, "--json",
+            "eval", "detect", "--annotations", labels.path, "--images", images.path, "--names", names.path,
+            "--predictions", predictions.path, "--json",
         ])
         #expect(yolo.status == 0, "\(yolo.stderr)")
         let yoloStats = try #require(try Self.json(yolo.stdout)["cocoStats"] as? [Double])
         #expect(abs(yoloStats[0] - 1) < 1e-9 && abs(yoloStats[8] - 1) < 1e-9)
         // Another run's records as the ground truth (compare two models): the same records score 1.
-        let records = Self.run(["eval", "detect", "--annotations", predictions.path, "--predictions", predictions.path, "--json"])
+        let records = Self.run([
+            "eval", "detect", "--annotations", predictions.path, "--predictions", predictions.path, "--json",
+        ])
         let recordStats = try #require(try Self.json(records.stdout)["cocoStats"] as? [Double])
         #expect(abs(recordStats[0] - 1) < 1e-9)
-        let noNames = Self.run(["eval", "detect", "--annotations", labels.path, "--images", images.path, "--predictions", "x.jsonl"])
+        let noNames = Self.run([
+            "eval", "detect", "--annotations", labels.path, "--images", images.path, "--predictions", "x.jsonl",
+        ])
         #expect(noNames.status == 64 && noNames.stderr.contains("YOLO labels need --names FILE"))
         let missing = Self.run(["eval", "detect", "--annotations", "/nonexistent/gt.json", "--predictions", "x.jsonl"])
-        #expect(missing.status == 64 && missing.stderr.contains("--annotations /nonexistent/gt.json: no such file or folder"))
+        #expect(
+            missing.status == 64
+                && missing.stderr.contains("--annotations /nonexistent/gt.json: no such file or folder"))
         let wrongKind = Self.run(["eval", "segment", "--annotations", labels.path])
         #expect(wrongKind.status == 64 && wrongKind.stderr.contains("eval knows 'detect', 'classify' and 'track'"))
     }
@@ -135,13 +166,21 @@ struct EvalCommandTests {
 /// `vision-tasks eval classify`: a folder per class and a CSV give top-1/top-5 as counted by hand.
 @Suite("vision-tasks eval classify", .enabled(if: TestAssets.shouldRun))
 struct EvalClassifyTests {
-    @Test("one photo labelled with its top-1, one with its second answer, one with a class the model lacks: top-1 1/3, top-5 2/3")
+    @Test(
+        """
+        one photo labelled with its top-1, one with its second answer, one with a class the model lacks: top-1 1/3, \
+        top-5 2/3
+        """
+    )
     func folders() throws {
         let model = TestAssets.model("mobilenet_v2_1.0_224_quant.tflite")
         let photos = ["cat_720p.jpg", "dog.jpg", "owl.jpg"].map { TestAssets.image($0) }
-        let classified = EvalCommandTests.run(["classify", "--model", model, "--max-results", "2", "--sequential", "--jsonl", "-"] + photos)
+        let classified = EvalCommandTests.run(
+            ["classify", "--model", model, "--max-results", "2", "--sequential", "--jsonl", "-"] + photos)
         #expect(classified.status == 0, "\(classified.stderr)")
-        let records = try classified.stdout.split(separator: "\n").filter { $0.contains("\"source\"") }.map { try EvalCommandTests.json(String($0)) }
+        let records = try classified.stdout.split(separator: "\n").filter { $0.contains("\"source\"") }.map {
+            try EvalCommandTests.json(String($0))
+        }
         func answers(_ r: [String: Any]) -> [String] {
             let heads = r["classifications"] as? [[String: Any]] ?? []
             return (heads.first?["categories"] as? [[String: Any]] ?? []).compactMap { $0["categoryName"] as? String }
@@ -161,13 +200,18 @@ struct EvalClassifyTests {
         #expect(byFolder.status == 0, "\(byFolder.stderr)")
         let out = try EvalCommandTests.json(byFolder.stdout)
         #expect(out["pictures"] as? Int == 3)
-        #expect(abs((out["top1"] as? Double ?? 0) - 1.0 / 3.0) < 1e-12 && abs((out["top5"] as? Double ?? 0) - 2.0 / 3.0) < 1e-12)
+        #expect(
+            abs((out["top1"] as? Double ?? 0) - 1.0 / 3.0) < 1e-12
+                && abs((out["top5"] as? Double ?? 0) - 2.0 / 3.0) < 1e-12)
         let labels = try EvalCommandTests.temporary("labels.csv")
         try csv.write(to: labels, atomically: true, encoding: .utf8)
-        let byCSV = EvalCommandTests.run(["eval", "classify", "--model", model, "--images", root.path, "--annotations", labels.path, "--json"])
+        let byCSV = EvalCommandTests.run([
+            "eval", "classify", "--model", model, "--images", root.path, "--annotations", labels.path, "--json",
+        ])
         #expect(byCSV.status == 0, "\(byCSV.stderr)")
         let csvOut = try EvalCommandTests.json(byCSV.stdout)
-        #expect(csvOut["top1"] as? Double == out["top1"] as? Double && csvOut["top5"] as? Double == out["top5"] as? Double)
+        #expect(
+            csvOut["top1"] as? Double == out["top1"] as? Double && csvOut["top5"] as? Double == out["top5"] as? Double)
     }
 }
 
@@ -180,32 +224,43 @@ struct EvalTrackTests {
         let fixtures = EvalCommandTests.fixtures
         let golden = try Goldens.dictionary("tracking_eval.json")
         let mot = EvalCommandTests.run([
-            "eval", "track", "--gt", fixtures.appendingPathComponent("mot_gt.txt").path, "--results", fixtures.appendingPathComponent("mot_tracks.txt").path,
+            "eval", "track", "--gt", fixtures.appendingPathComponent("mot_gt.txt").path, "--results",
+            fixtures.appendingPathComponent("mot_tracks.txt").path,
             "--json",
         ])
         #expect(mot.status == 0, "\(mot.stderr)")
         let out = try EvalCommandTests.json(mot.stdout)
-        let hota = try #require((golden["hota"] as? [String: Double])?["HOTA"]), mota = try #require((golden["clear"] as? [String: Double])?["MOTA"])
-        #expect(abs((out["HOTA"] as? Double ?? -1) - hota) <= 1e-6 && abs((out["MOTA"] as? Double ?? -1) - mota) <= 1e-6)
+        let hota = try #require((golden["hota"] as? [String: Double])?["HOTA"]),
+            mota = try #require((golden["clear"] as? [String: Double])?["MOTA"])
+        #expect(
+            abs((out["HOTA"] as? Double ?? -1) - hota) <= 1e-6 && abs((out["MOTA"] as? Double ?? -1) - mota) <= 1e-6)
         // The same tracker boxes as `track --jsonl` records.
         let tracks = try String(contentsOf: fixtures.appendingPathComponent("mot_tracks.txt"), encoding: .utf8)
         var byFrame: [Int: [[String: Any]]] = [:]
         for line in tracks.split(separator: "\n") {
             let f = line.split(separator: ",").compactMap { Double($0) }
             byFrame[Int(f[0]), default: []].append([
-                "frame": ["originX": f[2], "originY": f[3], "width": f[4], "height": f[5]], "trackingID": Int(f[1]), "labels": [],
+                "frame": ["originX": f[2], "originY": f[3], "width": f[4], "height": f[5]], "trackingID": Int(f[1]),
+                "labels": [],
             ])
         }
         var jsonl = ""
         for frame in byFrame.keys.sorted() {
-            let record: [String: Any] = ["source": "clip.mp4", "frame": frame, "timestampMs": frame * 33, "objects": byFrame[frame] ?? []]
+            let record: [String: Any] = [
+                "source": "clip.mp4", "frame": frame, "timestampMs": frame * 33, "objects": byFrame[frame] ?? [],
+            ]
             jsonl += String(decoding: try JSONSerialization.data(withJSONObject: record), as: UTF8.self) + "\n"
         }
         let path = try EvalCommandTests.temporary("tracks.jsonl")
         try jsonl.write(to: path, atomically: true, encoding: .utf8)
-        let records = EvalCommandTests.run(["eval", "track", "--gt", fixtures.appendingPathComponent("mot_gt.txt").path, "--results", path.path, "--json"])
+        let records = EvalCommandTests.run([
+            "eval", "track", "--gt", fixtures.appendingPathComponent("mot_gt.txt").path, "--results", path.path,
+            "--json",
+        ])
         let recordsOut = try EvalCommandTests.json(records.stdout)
-        #expect(recordsOut["HOTA"] as? Double == out["HOTA"] as? Double && recordsOut["IDF1"] as? Double == out["IDF1"] as? Double)
+        #expect(
+            recordsOut["HOTA"] as? Double == out["HOTA"] as? Double
+                && recordsOut["IDF1"] as? Double == out["IDF1"] as? Double)
         let missing = EvalCommandTests.run(["eval", "track", "--gt", "/nonexistent.txt", "--results", path.path])
         #expect(missing.status == 64 && missing.stderr.contains("cannot read /nonexistent.txt"))
     }

@@ -18,7 +18,8 @@ struct TrackCommandTests {
     static func clip() throws -> String {
         let pets = try ImageDecoder.decode(contentsOfFile: TestAssets.image("pets.jpg")).bitmap.convertedToRGB()
         let path = temporary("pets.mp4")
-        let writer = try VideoWriter(path: path, width: pets.width, height: pets.height, framesPerSecond: 25, quality: 12)
+        let writer = try VideoWriter(
+            path: path, width: pets.width, height: pets.height, framesPerSecond: 25, quality: 12)
         for i in 0..<12 { try writer.write(pets, timestampMs: i * 40) }
         try writer.finish()
         return path
@@ -30,10 +31,13 @@ struct TrackCommandTests {
         }
     }
 
-    @Test("one JSON object per decoded frame: frame, timestampMs, objects with frame, trackingID, labels; annotated video")
+    @Test(
+        "one JSON object per decoded frame: frame, timestampMs, objects with frame, trackingID, labels; annotated video"
+    )
     func jsonLines() throws {
         let clip = try Self.clip()
-        let out = Self.temporary("out.jsonl"), dets = Self.temporary("dets.jsonl"), annotated = Self.temporary("annotated.mp4")
+        let out = Self.temporary("out.jsonl"), dets = Self.temporary("dets.jsonl"),
+            annotated = Self.temporary("annotated.mp4")
         defer { for p in [clip, out, dets, annotated] { try? FileManager.default.removeItem(atPath: p) } }
         let status = VisionTasksCommand.main([
             "track", "--model", TestAssets.model("mobilenet_v2_1.0_224_quant.tflite"), clip,
@@ -41,7 +45,10 @@ struct TrackCommandTests {
         ])
         #expect(status == 0)
         let frames = try Self.lines(out)
-        #expect(frames.allSatisfy { $0["source"] as? String == clip && $0["width"] as? Int == 512 && $0["height"] as? Int == 430 })
+        #expect(
+            frames.allSatisfy {
+                $0["source"] as? String == clip && $0["width"] as? Int == 512 && $0["height"] as? Int == 430
+            })
         #expect(frames.map { $0["frame"] as? Int } == Array(1...12))
         #expect(frames.map { $0["timestampMs"] as? Int } == (0..<12).map { $0 * 40 })
         #expect((frames[0]["objects"] as? [Any])?.isEmpty == true && (frames[1]["objects"] as? [Any])?.isEmpty == true)
@@ -50,10 +57,14 @@ struct TrackCommandTests {
         let box = try #require(last[0]["frame"] as? [String: Double])
         #expect(Set(box.keys) == ["originX", "originY", "width", "height"] && (box["width"] ?? 0) > 50)
         let labels = try #require(last[0]["labels"] as? [[String: Any]])
-        #expect(labels.count == 2 && labels[0]["text"] as? String == "Italian greyhound" && labels[0]["index"] as? Int == 172)
+        #expect(
+            labels.count == 2 && labels[0]["text"] as? String == "Italian greyhound"
+                && labels[0]["index"] as? Int == 172)
         #expect((labels[0]["confidence"] as? Double ?? 0) > 0.5)
         let detections = try Self.lines(dets)
-        #expect(detections.count == 12 && ((detections[0]["detections"] as? [[String: Any]])?.first?["score"] as? Double ?? 0) > 0.7)
+        #expect(
+            detections.count == 12
+                && ((detections[0]["detections"] as? [[String: Any]])?.first?["score"] as? Double ?? 0) > 0.7)
         let reader = try VideoReader(path: annotated)
         var count = 0
         var lastFrame: VideoFrame?
@@ -63,7 +74,9 @@ struct TrackCommandTests {
         if let f = lastFrame, let x = box["originX"], let y = box["originY"], let h = box["height"] {
             let (r, g, b) = f.bitmap.rgb(x: Int(x) + 1, y: Int(y + h / 2))
             let expected = Canvas.Color.forIndex(0)
-            #expect(abs(Int(r) - Int(expected.r)) < 40 && abs(Int(g) - Int(expected.g)) < 40 && abs(Int(b) - Int(expected.b)) < 40)
+            #expect(
+                abs(Int(r) - Int(expected.r)) < 40 && abs(Int(g) - Int(expected.g)) < 40
+                    && abs(Int(b) - Int(expected.b)) < 40)
         }
     }
 
@@ -74,7 +87,10 @@ struct TrackCommandTests {
         #expect(VisionTasksCommand.main(["track", "a.mp4", "--track-iou", "1.5"]) == 64)
         #expect(VisionTasksCommand.main(["track", "a.mp4", "--max-objects", "0"]) == 64)
         #expect(VisionTasksCommand.main(["track", "/nonexistent/clip.mp4", "--quiet"]) == 5)
-        #expect(VisionTasksCommand.main(["track", TestAssets.image("car-detection.mp4"), "--model", "/nonexistent/m.tflite"]) == 5)
+        #expect(
+            VisionTasksCommand.main([
+                "track", TestAssets.image("car-detection.mp4"), "--model", "/nonexistent/m.tflite",
+            ]) == 5)
         let data = try Data(contentsOf: URL(fileURLWithPath: TestAssets.image("car-detection.mp4")))
         let cut = Self.temporary("cut.mp4"), out = Self.temporary("cut.jsonl")
         defer { for p in [cut, out] { try? FileManager.default.removeItem(atPath: p) } }
@@ -86,6 +102,8 @@ struct TrackCommandTests {
         #expect(frames.last?["frame"] as? Int == frames.count)
         // The damage is a record of its own, with the video layer's error.
         let error = try #require(records.last?["error"] as? [String: Any])
-        #expect(records.last?["source"] as? String == cut && error["code"] as? Int == 3 && error["domain"] as? String == "vision-tasks.video")
+        #expect(
+            records.last?["source"] as? String == cut && error["code"] as? Int == 3
+                && error["domain"] as? String == "vision-tasks.video")
     }
 }

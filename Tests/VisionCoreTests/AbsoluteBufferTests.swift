@@ -17,13 +17,19 @@ struct AbsoluteBufferTests {
         try (0..<file.bufferCount).map { try file.buffer($0) }
     }
 
-    @Test("metadata written into the int8 YOLO export: same buffers, the new metadata and Ultralytics' metadata.json readable")
+    @Test(
+        """
+        metadata written into the int8 YOLO export: same buffers, the new metadata and Ultralytics' metadata.json \
+        readable
+        """
+    )
     func metadata() throws {
         let file = try ModelFile(contentsOfFile: Self.int8)
         let original = try Self.buffers(file)
         #expect(original.contains { $0 != nil })
         let labels = Array((YOLOHeadLayoutTests.names.joined(separator: "\n") + "\n").utf8)
-        let bytes = try YOLOMetadataWriter.write(file, labels: ("labels.txt", labels), classes: 13, description: "YOLO head")
+        let bytes = try YOLOMetadataWriter.write(
+            file, labels: ("labels.txt", labels), classes: 13, description: "YOLO head")
         let written = try ModelFile(bytes: bytes)
         // The old buffers keep their bytes; the metadata's own buffer is the one added.
         #expect(Array(try Self.buffers(written).prefix(original.count)).map { $0 ?? [] } == original.map { $0 ?? [] })
@@ -35,13 +41,18 @@ struct AbsoluteBufferTests {
     /// Release builds look for our kernels' ops by default; that look used to refuse these models
     /// ("buffers at absolute file offsets") before finding none here (int8 convolutions are LiteRT's).
     @Test(
-        "with our custom kernels enabled (release's default) the int8 YOLO export loads and detects as with LiteRT's alone", .enabled(if: TestAssets.shouldRun))
+        """
+        with our custom kernels enabled (release's default) the int8 YOLO export loads and detects as with LiteRT's \
+        alone
+        """,
+        .enabled(if: TestAssets.shouldRun))
     func customKernels() throws {
         let plain = try ModelResources(path: Self.int8, exactHybridKernel: false, conv1x1Kernel: false)
         let ours = try ModelResources(path: Self.int8, exactHybridKernel: true, conv1x1Kernel: true)
         #expect(plain.customOps.isEmpty && ours.customOps.isEmpty)
         let options = DetectorOptions(scoreThreshold: 0.25)
-        let a = try ObjectDetectionEngine(resources: plain, options: options), b = try ObjectDetectionEngine(resources: ours, options: options)
+        let a = try ObjectDetectionEngine(resources: plain, options: options),
+            b = try ObjectDetectionEngine(resources: ours, options: options)
         var found = 0
         for photo in ["face.jpg", "person.jpg", "grace_hopper.png"] {
             let picture = try ImageDecoder.decode(contentsOfFile: TestAssets.image(photo), jpeg: .openCV)

@@ -19,10 +19,16 @@ struct ModelChecksTests {
     func floatWithoutNormalization() throws {
         let e = Self.coreError { _ = try Self.spec(try SyntheticModels.addConstant()) }
         #expect(e?.code == .notFound)
-        #expect(e?.description == "NOT_FOUND: Input tensor has type float32: it requires specifying NormalizationOptions metadata to preprocess input images.")
+        #expect(
+            e?.description
+                == "NOT_FOUND: Input tensor has type float32: it requires specifying NormalizationOptions metadata to "
+                + "preprocess input images."
+        )
     }
 
-    @Test("normalization from metadata; per-channel values are UNIMPLEMENTED unless allowed", .enabled(if: RuntimeCheck.shouldRun))
+    @Test(
+        "normalization from metadata; per-channel values are UNIMPLEMENTED unless allowed",
+        .enabled(if: RuntimeCheck.shouldRun))
     func normalization() throws {
         let spec = try Self.spec(try SyntheticModels.addConstantWithMetadata(mean: [127.5], std: [127.5]))
         #expect(spec.element == .float32(mean: [127.5], std: [127.5]))
@@ -49,15 +55,27 @@ struct ModelChecksTests {
 
     @Test("pixel boxes are truncated and clamped as MediaPipe does")
     func pixelBoxes() {
-        let m = ImagePreprocessor.mapping(width: 100, height: 50, orientation: .up, roi: .full, dstWidth: 1, dstHeight: 1)
+        let m = ImagePreprocessor.mapping(
+            width: 100, height: 50, orientation: .up, roi: .full, dstWidth: 1, dstHeight: 1)
         // (0.9f − 0.5f) · 50 = 19.999998 in float: truncation gives 19, as in MediaPipe.
-        #expect(DetectionPostprocessor.pixelBox(left: 0.105, top: 0.5, right: 0.2, bottom: 0.9, mapping: m, width: 100, height: 50)! == (10, 25, 9, 19))
-        #expect(DetectionPostprocessor.pixelBox(left: -0.2, top: -0.1, right: 1.5, bottom: 0.5, mapping: m, width: 100, height: 50)! == (0, 0, 100, 30))
-        #expect(DetectionPostprocessor.pixelBox(left: 0.5, top: 0.5, right: 0.4, bottom: 0.9, mapping: m, width: 100, height: 50) == nil)
-        #expect(DetectionPostprocessor.pixelBox(left: .nan, top: 0.5, right: 0.4, bottom: 0.9, mapping: m, width: 100, height: 50) == nil)
+        #expect(
+            DetectionPostprocessor.pixelBox(
+                left: 0.105, top: 0.5, right: 0.2, bottom: 0.9, mapping: m, width: 100, height: 50)! == (10, 25, 9, 19))
+        #expect(
+            DetectionPostprocessor.pixelBox(
+                left: -0.2, top: -0.1, right: 1.5, bottom: 0.5, mapping: m, width: 100, height: 50)! == (0, 0, 100, 30))
+        #expect(
+            DetectionPostprocessor.pixelBox(
+                left: 0.5, top: 0.5, right: 0.4, bottom: 0.9, mapping: m, width: 100, height: 50) == nil)
+        #expect(
+            DetectionPostprocessor.pixelBox(
+                left: .nan, top: 0.5, right: 0.4, bottom: 0.9, mapping: m, width: 100, height: 50) == nil)
         // Turned pictures: a box at the upright top-left lands at the stored bottom-left for .right.
-        let r = ImagePreprocessor.mapping(width: 100, height: 50, orientation: .right, roi: .full, dstWidth: 1, dstHeight: 1)
-        #expect(DetectionPostprocessor.pixelBox(left: 0, top: 0, right: 0.5, bottom: 0.1, mapping: r, width: 100, height: 50)! == (0, 25, 10, 25))
+        let r = ImagePreprocessor.mapping(
+            width: 100, height: 50, orientation: .right, roi: .full, dstWidth: 1, dstHeight: 1)
+        #expect(
+            DetectionPostprocessor.pixelBox(
+                left: 0, top: 0, right: 0.5, bottom: 0.1, mapping: r, width: 100, height: 50)! == (0, 25, 10, 25))
     }
 
     @Test("identical boxes are merged, categories appended")
@@ -74,7 +92,9 @@ struct ModelChecksTests {
 /// Runtime availability for this target (CI fails instead of skipping).
 enum RuntimeCheck {
     static var shouldRun: Bool {
-        TestAssets.isCI || FileManager.default.fileExists(atPath: TestAssets.packageRoot.appendingPathComponent(".litert/lib/libLiteRt.so").path)
+        TestAssets.isCI
+            || FileManager.default.fileExists(
+                atPath: TestAssets.packageRoot.appendingPathComponent(".litert/lib/libLiteRt.so").path)
             || ProcessInfo.processInfo.environment["LITERT_LIBRARY"] != nil
     }
 }
@@ -83,7 +103,8 @@ enum RuntimeCheck {
 struct InputTensorCheckTests {
     /// A model whose inputs are `inputs` (each ADDed to itself), with optional input metadata content.
     static func model(
-        inputs: [(shape: [Int], type: TensorType)], content: ModelMetadata.ContentProperties? = .image(colorSpace: .rgb, defaultSize: nil),
+        inputs: [(shape: [Int], type: TensorType)],
+        content: ModelMetadata.ContentProperties? = .image(colorSpace: .rgb, defaultSize: nil),
         normalization: Bool = true
     ) throws -> [UInt8] {
         var b = ModelBuilder(description: "input checks")
@@ -118,7 +139,9 @@ struct InputTensorCheckTests {
     }
 
     static func message(_ bytes: [UInt8]) -> String? {
-        do { _ = try ImageTensorSpec(resources: try ModelResources(bytes: bytes)); return nil } catch let e as VisionCoreError { return e.description } catch {
+        do { _ = try ImageTensorSpec(resources: try ModelResources(bytes: bytes)); return nil } catch let e
+            as VisionCoreError
+        { return e.description } catch {
             return "\(error)"
         }
     }
@@ -128,17 +151,26 @@ struct InputTensorCheckTests {
         #expect(
             Self.message(try Self.model(inputs: [([1, 4, 4, 3], .float32), ([1, 4, 4, 3], .float32)]))
                 == "INVALID_ARGUMENT: Image tflite models are assumed to have a single input.")
-        #expect(Self.message(try Self.model(inputs: [([4, 4, 3], .float32)])) == "INVALID_ARGUMENT: Only 4D tensors in BHWD layout are supported.")
+        #expect(
+            Self.message(try Self.model(inputs: [([4, 4, 3], .float32)]))
+                == "INVALID_ARGUMENT: Only 4D tensors in BHWD layout are supported.")
         #expect(
             Self.message(try Self.model(inputs: [([1, 4, 4, 3], .int32)]))
-                == "INVALID_ARGUMENT: Type mismatch for input tensor in0. Requested one of these types: uint8/float32, got INT32.")
+                == "INVALID_ARGUMENT: Type mismatch for input tensor in0. Requested one of these types: "
+                + "uint8/float32, got INT32."
+        )
         #expect(
             Self.message(try Self.model(inputs: [([1, 4, 4, 1], .float32)]))
-                == "INVALID_ARGUMENT: The input tensor should have dimensions 1 x height x width x depth, where depth = 3 or 4. Got 1 x 4 x 4 x 1.")
+                == "INVALID_ARGUMENT: The input tensor should have dimensions 1 x height x width x depth, where depth "
+                + "= 3 or 4. Got 1 x 4 x 4 x 1."
+        )
         #expect(
-            Self.message(try Self.model(inputs: [([2, 4, 4, 3], .float32)]))?.hasPrefix("INVALID_ARGUMENT: The input tensor should have dimensions") == true)
+            Self.message(try Self.model(inputs: [([2, 4, 4, 3], .float32)]))?.hasPrefix(
+                "INVALID_ARGUMENT: The input tensor should have dimensions") == true)
         #expect(
-            Self.message(try Self.model(inputs: [([1, 4, 4, 3], .float32)], content: .image(colorSpace: .grayscale, defaultSize: nil)))
+            Self.message(
+                try Self.model(
+                    inputs: [([1, 4, 4, 3], .float32)], content: .image(colorSpace: .grayscale, defaultSize: nil)))
                 == "INVALID_ARGUMENT: Only RGB color space is supported for now.")
         #expect(
             Self.message(try Self.model(inputs: [([1, 4, 4, 3], .float32)], content: .feature))

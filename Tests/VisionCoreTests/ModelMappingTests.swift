@@ -39,14 +39,18 @@ struct ModelMappingTests {
         }
         let path = try Self.temporaryFile([UInt8](repeating: 1, count: 200))
         defer { unlink(path) }
-        #expect(throws: FileInputError(.tooLarge, "Unable to open file at \(path): its 200 bytes exceed the limit of 100")) {
+        #expect(
+            throws: FileInputError(.tooLarge, "Unable to open file at \(path): its 200 bytes exceed the limit of 100")
+        ) {
             try FileBytes(mapping: path, maxBytes: 100)
         }
         let empty = try Self.temporaryFile([])
         defer { unlink(empty) }
         let data = try FileBytes(mapping: empty, maxBytes: 100)
         #expect(data.count == 0 && !data.isMapped)
-        #expect(throws: TFLiteModelError(.truncated, "The model is not a valid FlatBuffer buffer: it has only 0 bytes.")) { try ModelFile(data: data) }
+        #expect(
+            throws: TFLiteModelError(.truncated, "The model is not a valid FlatBuffer buffer: it has only 0 bytes.")
+        ) { try ModelFile(data: data) }
     }
 
     @Test("a head followed by a mapped file maps the file again; by a copy, or with an unaligned head, copies")
@@ -87,9 +91,13 @@ struct ModelMappingTests {
         let resources = try ModelResources(path: path, exactHybridKernel: false, conv1x1Kernel: false)
         #expect(resources.customOps.isEmpty && resources.file.data.isMapped)
         let runtime = try #require(resources.runtimeModel.bytes)
-        #expect(runtime.baseAddress == resources.file.data.buffer.baseAddress && runtime.count == resources.file.data.count)
-        let fromMemory = try ModelResources(bytes: try TestAssets.bytes(path), exactHybridKernel: false, conv1x1Kernel: false)
-        #expect(try !fromMemory.file.data.isMapped && fromMemory.runtimeModel.bytes?.baseAddress == fromMemory.file.data.buffer.baseAddress)
+        #expect(
+            runtime.baseAddress == resources.file.data.buffer.baseAddress && runtime.count == resources.file.data.count)
+        let fromMemory = try ModelResources(
+            bytes: try TestAssets.bytes(path), exactHybridKernel: false, conv1x1Kernel: false)
+        #expect(
+            try !fromMemory.file.data.isMapped
+                && fromMemory.runtimeModel.bytes?.baseAddress == fromMemory.file.data.buffer.baseAddress)
     }
 
     @Test(
@@ -110,11 +118,18 @@ struct ModelMappingTests {
         #expect(compiled.customKernelCount == 29)
     }
 
-    @Test("1×1 options whose filter is not inside the model's bytes, not the filter they were made for, or of another version, are refused")
+    @Test(
+        """
+        1×1 options whose filter is not inside the model's bytes, not the filter they were made for, or of another \
+        version, are refused
+        """
+    )
     func filterReferences() {
         let model = (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ 3) }
         let modelDigest = { (fromEnd: Int) -> UInt64 in
-            model.withUnsafeBytes { ModelFile.filterDigest(UnsafeRawBufferPointer(rebasing: $0[(64 - fromEnd)..<(64 - fromEnd + 8)])) }
+            model.withUnsafeBytes {
+                ModelFile.filterDigest(UnsafeRawBufferPointer(rebasing: $0[(64 - fromEnd)..<(64 - fromEnd + 8)]))
+            }
         }
         // VTHC version 2: K = 4, N = 2, activation 0, the filter's place and digest, scales, bias.
         func options(version: Int32 = 2, fromEnd: UInt64, digest: UInt64? = nil) -> [UInt8] {
@@ -130,7 +145,9 @@ struct ModelMappingTests {
             var p = vt_hconv_params()
             return o.withUnsafeBufferPointer { ob in
                 guard let m else { return vt_hconv_decode_options(ob.baseAddress, o.count, nil, 0, &p) }
-                return m.withUnsafeBufferPointer { mb in vt_hconv_decode_options(ob.baseAddress, o.count, mb.baseAddress, m.count, &p) }
+                return m.withUnsafeBufferPointer { mb in
+                    vt_hconv_decode_options(ob.baseAddress, o.count, mb.baseAddress, m.count, &p)
+                }
             }
         }
         #expect(decode(options(fromEnd: 8), model) == 0)
@@ -140,7 +157,9 @@ struct ModelMappingTests {
         #expect(decode(options(fromEnd: 0), model) == -1)
         #expect(decode(options(fromEnd: 8), nil) == -1)  // the model's bytes unknown
         #expect(decode(options(fromEnd: 8, digest: modelDigest(8) ^ 1), model) == -1)  // other bytes there
-        #expect(decode(options(fromEnd: 16), model) == 0 && decode(options(fromEnd: 16, digest: modelDigest(8)), model) == -1)
+        #expect(
+            decode(options(fromEnd: 16), model) == 0
+                && decode(options(fromEnd: 16, digest: modelDigest(8)), model) == -1)
         #expect(decode(options(version: 1, fromEnd: 8), model) == -1)
     }
 
@@ -153,6 +172,8 @@ struct ModelMappingTests {
             let c = bytes.withUnsafeBufferPointer { vt_filter_digest($0.baseAddress, n) }
             #expect(swift == c, "\(n) bytes")
         }
-        #expect([UInt8]([1, 2, 3]).withUnsafeBytes { ModelFile.filterDigest($0) } != [UInt8]([1, 2, 4]).withUnsafeBytes { ModelFile.filterDigest($0) })
+        #expect(
+            [UInt8]([1, 2, 3]).withUnsafeBytes { ModelFile.filterDigest($0) }
+                != [UInt8]([1, 2, 4]).withUnsafeBytes { ModelFile.filterDigest($0) })
     }
 }

@@ -28,7 +28,8 @@ struct ObjectTrackerTests {
     @Test("a new object gets an ID on its third frame; IDs start at 0")
     func confirmation() {
         let t = ObjectTracker()
-        let ids = Self.run(t, (0..<5).map { i in [TrackerDetection(box: Self.box(100 + Double(i) * 4, 100), score: 0.9)] })
+        let ids = Self.run(
+            t, (0..<5).map { i in [TrackerDetection(box: Self.box(100 + Double(i) * 4, 100), score: 0.9)] })
         #expect(ids == [[:], [:], [0: 0], [0: 0], [0: 0]])
         #expect(t.nextTrackingID == 1)
     }
@@ -53,7 +54,9 @@ struct ObjectTrackerTests {
     func occlusion() {
         let t = ObjectTracker()
         let frames: [[TrackerDetection]] = (0..<50).map { i in
-            (20..<35).contains(i) ? [] : [TrackerDetection(box: Self.box(80 + Double(i) * 6, 150), score: 0.8, appearance: Self.colour(9))]
+            (20..<35).contains(i)
+                ? []
+                : [TrackerDetection(box: Self.box(80 + Double(i) * 6, 150), score: 0.8, appearance: Self.colour(9))]
         }
         let ids = Self.run(t, frames)
         #expect(ids[19] == [0: 0] && ids[35] == [0: 0] && ids[49] == [0: 0])
@@ -89,7 +92,10 @@ struct ObjectTrackerTests {
         let ids = Self.run(t, strong + weak)
         #expect(ids[9] == [0: 0])
         let fresh = ObjectTracker()
-        #expect(Self.run(fresh, (0..<6).map { _ in [TrackerDetection(box: Self.box(300, 200), score: 0.3)] }).allSatisfy { $0.isEmpty })
+        #expect(
+            Self.run(fresh, (0..<6).map { _ in [TrackerDetection(box: Self.box(300, 200), score: 0.3)] }).allSatisfy {
+                $0.isEmpty
+            })
         // Below the low threshold: ignored even for a followed track.
         let t2 = ObjectTracker()
         let ids2 = Self.run(t2, strong + [[TrackerDetection(box: Self.box(115, 100), score: 0.05)]])
@@ -102,7 +108,8 @@ struct ObjectTrackerTests {
         let det = [TrackerDetection(box: Self.box(200, 200), score: 0.9)]
         #expect(Self.run(t, Array(repeating: det, count: 4)).last == [0: 0])
         #expect(Self.run(t, Array(repeating: det, count: 4), start: 5000).map(\.isEmpty) == [true, true, false, false])
-        #expect(Self.run(t, Array(repeating: det, count: 3), start: 5000 + 99).last == [0: 2])  // 99 ms < the last frame: reset
+        // 99 ms < the last frame: reset
+        #expect(Self.run(t, Array(repeating: det, count: 3), start: 5000 + 99).last == [0: 2])
         #expect(t.nextTrackingID == 3)
         t.reset()
         #expect(Self.run(t, Array(repeating: det, count: 3), start: 9000).last == [0: 3])
@@ -112,9 +119,14 @@ struct ObjectTrackerTests {
     func determinism() {
         func frames() -> [[TrackerDetection]] {
             var seed: UInt64 = 42
-            func next() -> Double { seed = seed &* 6364136223846793005 &+ 1; return Double(seed >> 40) / Double(1 << 24) }
+            func next() -> Double {
+                seed = seed &* 6364136223846793005 &+ 1; return Double(seed >> 40) / Double(1 << 24)
+            }
             return (0..<80).map { i in
-                (0..<4).map { k in TrackerDetection(box: Self.box(60 + Double(k) * 130 + Double(i) * 2 + next() * 4, 180 + next() * 4), score: 0.5 + next() / 2)
+                (0..<4).map { k in
+                    TrackerDetection(
+                        box: Self.box(60 + Double(k) * 130 + Double(i) * 2 + next() * 4, 180 + next() * 4),
+                        score: 0.5 + next() / 2)
                 }
                     + [
                         TrackerDetection(box: TrackBox(x: .nan, y: 0, width: 10, height: 10), score: 0.9),
@@ -131,12 +143,18 @@ struct ObjectTrackerTests {
     @Test("the assignment is optimal, and pairs above the cost limit stay unassigned")
     func hungarian() {
         let cost: [[Double]] = [[0.9, 0.1, 0.5], [0.2, 0.3, 0.9], [0.4, 0.8, 0.7]]
-        #expect(HungarianAssignment.solve(cost, maxCost: 1).map { [$0.row, $0.column] } == [[0, 1], [1, 0], [2, 2]])
-        #expect(HungarianAssignment.solve([[0.9, .infinity], [.infinity, 0.2]], maxCost: 0.5).map { [$0.row, $0.column] } == [[1, 1]])
+        #expect(
+            HungarianAssignment.solve(cost, maxCost: 1).map { [$0.row, $0.column] } == [[0, 1], [1, 0], [2, 2]])
+        #expect(
+            HungarianAssignment.solve([[0.9, .infinity], [.infinity, 0.2]], maxCost: 0.5).map { [$0.row, $0.column] }
+                == [[1, 1]])
         #expect(HungarianAssignment.solve([[0.3], [0.1]], maxCost: 1).map { [$0.row, $0.column] } == [[1, 0]])
         #expect(HungarianAssignment.solve([], maxCost: 1).isEmpty)
         // Two costly pairs (0.7 + 0.65) lose to one cheap pair (0.1) plus two unmatched ends (0.5 + 0.5).
-        #expect(HungarianAssignment.solve([[0.1, 0.65], [0.7, .infinity]], maxCost: 1).map { [$0.row, $0.column] } == [[0, 0]])
+        #expect(
+            HungarianAssignment.solve([[0.1, 0.65], [0.7, .infinity]], maxCost: 1).map { [$0.row, $0.column] } == [
+                [0, 0]
+            ])
     }
 
     @Test("a box mostly inside a better one (a part of the object) starts no track")
@@ -152,7 +170,8 @@ struct ObjectTrackerTests {
     @Test("a confident box around two followed objects (a group) moves no track and starts none")
     func groups() {
         let t = ObjectTracker()
-        let a = TrackerDetection(box: Self.box(200, 180), score: 0.8), b = TrackerDetection(box: Self.box(265, 185), score: 0.75)
+        let a = TrackerDetection(box: Self.box(200, 180), score: 0.8),
+            b = TrackerDetection(box: Self.box(265, 185), score: 0.75)
         let group = TrackerDetection(box: TrackBox(x: 165, y: 145, width: 135, height: 75), score: 0.9)
         let ids = Self.run(t, Array(repeating: [a, b], count: 4) + Array(repeating: [group, a, b], count: 6))
         #expect(ids[3] == [0: 0, 1: 1])

@@ -30,7 +30,9 @@ struct ScriptedInferenceTests {
         return [locations, classes, scores, [Float(detections.count)]]
     }
 
-    @Test("MediaPipe's SSD head: boxes (ymin, xmin, ymax, xmax) to pixels, labels, threshold, lists, maxResults", .enabled(if: TestAssets.shouldRun))
+    @Test(
+        "MediaPipe's SSD head: boxes (ymin, xmin, ymax, xmax) to pixels, labels, threshold, lists, maxResults",
+        .enabled(if: TestAssets.shouldRun))
     func ssdHead() throws {
         let runtime = ScriptedRuntime(
             floats: Self.ssdOutputs([
@@ -39,19 +41,27 @@ struct ScriptedInferenceTests {
         let resources = try ModelResources(path: TestAssets.model(Self.ssd), runtime: runtime)
         let picture = try Self.picture(width: 200, height: 100)
         let all = try ObjectDetectionEngine(resources: resources, options: DetectorOptions()).detect(picture)
-        #expect(all.map { [$0.x, $0.y, $0.width, $0.height] } == [[25, 25, 75, 50], [0, 0, 100, 50], [100, 50, 100, 50]])
+        #expect(
+            all.map { [$0.x, $0.y, $0.width, $0.height] } == [[25, 25, 75, 50], [0, 0, 100, 50], [100, 50, 100, 50]])
         #expect(all.map { $0.categories.map(\.index) } == [[17], [0], [17]])
         #expect(all.first?.categories.first?.categoryName == "dog" && all.first?.categories.first?.score == 0.9)
-        let kept = try ObjectDetectionEngine(resources: resources, options: DetectorOptions(scoreThreshold: 0.5)).detect(picture)
+        let kept = try ObjectDetectionEngine(resources: resources, options: DetectorOptions(scoreThreshold: 0.5))
+            .detect(picture)
         #expect(kept.count == 2)
-        let capped = try ObjectDetectionEngine(resources: resources, options: DetectorOptions(maxResults: 1)).detect(picture)
+        let capped = try ObjectDetectionEngine(resources: resources, options: DetectorOptions(maxResults: 1)).detect(
+            picture)
         #expect(capped.map(\.x) == [25])
-        let denied = try ObjectDetectionEngine(resources: resources, options: DetectorOptions(categoryDenylist: ["dog"])).detect(picture)
+        let denied = try ObjectDetectionEngine(
+            resources: resources, options: DetectorOptions(categoryDenylist: ["dog"])
+        ).detect(picture)
         #expect(denied.map { $0.categories.map(\.index) } == [[0]])
         // The preprocessor wrote the picture into the model's own input: 300×300 RGB of the one colour.
         let input = runtime.log.withLock { $0.lastInput }
         #expect(input.count == 300 * 300 * 3)
-        #expect(stride(from: 0, to: input.count, by: 3).allSatisfy { input[$0] == 10 && input[$0 + 1] == 20 && input[$0 + 2] == 30 })
+        #expect(
+            stride(from: 0, to: input.count, by: 3).allSatisfy {
+                input[$0] == 10 && input[$0 + 1] == 20 && input[$0 + 2] == 30
+            })
         #expect(runtime.log.withLock { $0.runs } == 4)
     }
 
@@ -64,15 +74,18 @@ struct ScriptedInferenceTests {
         // The heads' quantization is 1/255: 51 reads 0.2, 255 reads 1.
         let runtime = ScriptedRuntime { _, _ in [[25, 178, 51], [51, 255, 0]] }
         let resources = try ModelResources(bytes: model, runtime: runtime)
-        let heads = try ImageClassificationEngine(resources: resources, options: ClassifierOptions()).classify(Self.picture(width: 8, height: 8))
+        let heads = try ImageClassificationEngine(resources: resources, options: ClassifierOptions()).classify(
+            Self.picture(width: 8, height: 8))
         #expect(heads.map(\.headName) == ["animals", "quantized"])
         #expect(heads.first?.categories.map(\.categoryName) == ["dog", "owl", "cat"])
         #expect(heads.last?.categories.map(\.categoryName) == ["b", "a", "c"])
         let scale = Float(1.0 / 255)
         let dequantized: [Float] = [scale * 255, scale * 51, 0]
         #expect(heads.last?.categories.map(\.score) == dequantized)
-        let top = try ImageClassificationEngine(resources: resources, options: ClassifierOptions(maxResults: 1, scoreThreshold: 0.5))
-            .classify(Self.picture(width: 8, height: 8))
+        let top = try ImageClassificationEngine(
+            resources: resources, options: ClassifierOptions(maxResults: 1, scoreThreshold: 0.5)
+        )
+        .classify(Self.picture(width: 8, height: 8))
         #expect(top.map { $0.categories.map(\.categoryName) } == [["dog"], ["b"]])
     }
 
@@ -93,12 +106,19 @@ struct ScriptedInferenceTests {
 
     static let anchors = [
         Anchor(cx: 0.5, cy: 0.5, w: 0.25, h: 0.125, classIndex: 2, score: 0.9),
-        Anchor(cx: 0.5, cy: 0.505, w: 0.25, h: 0.125, classIndex: 2, score: 0.8),  // the same object, weaker: suppressed
-        Anchor(cx: 0.5, cy: 0.5, w: 0.25, h: 0.125, classIndex: 5, score: 0.7),  // another class on it: kept unless agnostic
+        // the same object, weaker: suppressed
+        Anchor(cx: 0.5, cy: 0.505, w: 0.25, h: 0.125, classIndex: 2, score: 0.8),
+        // another class on it: kept unless agnostic
+        Anchor(cx: 0.5, cy: 0.5, w: 0.25, h: 0.125, classIndex: 5, score: 0.7),
         Anchor(cx: 0.1, cy: 0.9, w: 0.1, h: 0.1, classIndex: 1, score: 0.2),  // under Ultralytics' 0.25
     ]
 
-    @Test("a YOLO head: best class per anchor, Ultralytics' threshold, class-aware or agnostic NMS, boxes back through the letterbox")
+    @Test(
+        """
+        a YOLO head: best class per anchor, Ultralytics' threshold, class-aware or agnostic NMS, boxes back through \
+        the letterbox
+        """
+    )
     func yoloHead() throws {
         let path = Self.yolo + "/yolov8t_float32.tflite"
         let names = try #require(try ModelFile(contentsOfFile: path).ultralyticsMetadata()?.labels)
@@ -113,9 +133,11 @@ struct ScriptedInferenceTests {
         #expect(boxes.map { [$0.x, $0.y, $0.width, $0.height] } == [[144, 72, 96, 48], [144, 72, 96, 48]])
         #expect(boxes.map { $0.categories.map(\.index) } == [[2], [5]])
         #expect(boxes.first?.categories.first?.categoryName == names[2])
-        let agnostic = try ObjectDetectionEngine(resources: resources, options: DetectorOptions(), yolo: YOLODecoding(classAgnostic: true))
+        let agnostic = try ObjectDetectionEngine(
+            resources: resources, options: DetectorOptions(), yolo: YOLODecoding(classAgnostic: true))
         #expect(try agnostic.detect(picture).map { $0.categories.map(\.index) } == [[2]])
-        let low = try ObjectDetectionEngine(resources: resources, options: DetectorOptions(scoreThreshold: 0.1)).detect(picture)
+        let low = try ObjectDetectionEngine(resources: resources, options: DetectorOptions(scoreThreshold: 0.1)).detect(
+            picture)
         #expect(low.count == 3 && low.last?.categories.first?.index == 1)
     }
 
@@ -129,9 +151,13 @@ struct ScriptedInferenceTests {
         let values = Self.yoloHead(Self.anchors, classes: 13, count: 756)
         let bytes = values.map { UInt8(bitPattern: Int8(max(-128, min(127, ($0 / scale + zero).rounded())))) }
         let resources = try ModelResources(path: path, runtime: ScriptedRuntime { _, _ in [bytes] })
-        let boxes = try ObjectDetectionEngine(resources: resources, options: DetectorOptions()).detect(Self.picture(width: 384, height: 192))
+        let boxes = try ObjectDetectionEngine(resources: resources, options: DetectorOptions()).detect(
+            Self.picture(width: 384, height: 192))
         #expect(boxes.count == 2)
-        for b in boxes { #expect(abs(b.x - 144) <= 1 && abs(b.y - 72) <= 1 && abs(b.width - 96) <= 2 && abs(b.height - 48) <= 2, "\(b)") }
+        for b in boxes {
+            #expect(
+                abs(b.x - 144) <= 1 && abs(b.y - 72) <= 1 && abs(b.width - 96) <= 2 && abs(b.height - 48) <= 2, "\(b)")
+        }
     }
 
     @Test("malformed Ultralytics metadata is refused, not guessed around")
@@ -143,11 +169,15 @@ struct ScriptedInferenceTests {
             _ = try ObjectDetectionEngine(resources: resources, options: DetectorOptions())
             Issue.record("accepted")
         } catch let e as VisionCoreError {
-            #expect(e.code == .invalidArgument && e.message.hasPrefix("The model's Ultralytics metadata is malformed: "), "\(e)")
+            #expect(
+                e.code == .invalidArgument && e.message.hasPrefix("The model's Ultralytics metadata is malformed: "),
+                "\(e)")
         }
     }
 
-    @Test("the stream session tracks a box moving across scripted frames under one ID", .enabled(if: TestAssets.shouldRun))
+    @Test(
+        "the stream session tracks a box moving across scripted frames under one ID", .enabled(if: TestAssets.shouldRun)
+    )
     func streamSession() throws {
         // Frame n: one box moving 2 % of the width to the right per frame.
         let runtime = ScriptedRuntime { run, _ in
@@ -155,8 +185,10 @@ struct ScriptedInferenceTests {
             return Self.ssdOutputs([([0.2, x, 0.6, x + 0.3], 17, 0.9)]).map(ScriptedRuntime.bytes)
         }
         let resources = try ModelResources(path: TestAssets.model(Self.ssd), runtime: runtime)
-        let localizer = ClassAgnosticLocalizer(engine: try ObjectDetectionEngine(resources: resources, options: DetectorOptions()))
-        let session = StreamDetectionSession(options: StreamDetectionOptions(mode: .stream, maxObjects: 5), localizer: localizer, classifier: nil)
+        let localizer = ClassAgnosticLocalizer(
+            engine: try ObjectDetectionEngine(resources: resources, options: DetectorOptions()))
+        let session = StreamDetectionSession(
+            options: StreamDetectionOptions(mode: .stream, maxObjects: 5), localizer: localizer, classifier: nil)
         let picture = try Self.picture(width: 400, height: 300)
         var ids: [Int?] = []
         var lefts: [Double] = []

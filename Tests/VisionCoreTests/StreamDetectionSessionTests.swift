@@ -39,7 +39,8 @@ struct StreamDetectionSessionTests {
     }
 
     static func session(
-        _ mode: StreamDetectionOptions.Mode, max: Int, _ frames: [[LocalizedBox]], classifier: ScriptedClassifier? = ScriptedClassifier(),
+        _ mode: StreamDetectionOptions.Mode, max: Int, _ frames: [[LocalizedBox]],
+        classifier: ScriptedClassifier? = ScriptedClassifier(),
         interval: Int = 30
     ) -> (StreamDetectionSession, ScriptedLocalizer) {
         let localizer = ScriptedLocalizer(frames)
@@ -50,7 +51,12 @@ struct StreamDetectionSessionTests {
         )
     }
 
-    @Test("single image, one object: the most prominent confident box (score × area × centrality), no ID; the orientation reaches both models")
+    @Test(
+        """
+        single image, one object: the most prominent confident box (score × area × centrality), no ID; the \
+        orientation reaches both models
+        """
+    )
     func singleMostProminent() throws {
         let boxes = [
             Self.box(0, 0, 100, 100, 0.95),  // confident, small, in a corner
@@ -80,9 +86,16 @@ struct StreamDetectionSessionTests {
         #expect(objects.allSatisfy { $0.labels.isEmpty && $0.trackingID == nil })
     }
 
-    @Test("stream: IDs once a track is confirmed (third frame), stable; labels reused from the cache until the interval, then reclassified")
+    @Test(
+        """
+        stream: IDs once a track is confirmed (third frame), stable; labels reused from the cache until the \
+        interval, then reclassified
+        """
+    )
     func streamIDsAndLabelCache() throws {
-        let frames = (0..<10).map { i in [Self.box(100 + Double(i) * 3, 100, 80, 80, 0.9), Self.box(400, 300 - Double(i) * 2, 90, 60, 0.8)] }
+        let frames = (0..<10).map { i in
+            [Self.box(100 + Double(i) * 3, 100, 80, 80, 0.9), Self.box(400, 300 - Double(i) * 2, 90, 60, 0.8)]
+        }
         let classifier = ScriptedClassifier()
         let (session, _) = Self.session(.stream, max: 5, frames, classifier: classifier, interval: 4)
         var ids: [[Int?]] = []
@@ -91,7 +104,8 @@ struct StreamDetectionSessionTests {
         }
         #expect(ids[0].isEmpty && ids[1].isEmpty)
         #expect(ids[2] == [0, 1] && ids.dropFirst(2).allSatisfy { $0 == [0, 1] })
-        // Two tracks, classified at frames 3 and 7 (every 4 frames while the boxes barely move), and 11 is past the end.
+        // Two tracks, classified at frames 3 and 7 (every 4 frames while the boxes barely move), and 11 is past the
+        // end.
         #expect(session.classificationCount == 4)
         #expect(classifier.seen.count == 4)
     }
@@ -109,27 +123,45 @@ struct StreamDetectionSessionTests {
         #expect(counts == [0, 0, 1, 1, 2, 2, 2])
     }
 
-    @Test("stream, one object: the main track is kept while tracked even when another becomes more prominent; reset gives new IDs")
+    @Test(
+        """
+        stream, one object: the main track is kept while tracked even when another becomes more prominent; reset \
+        gives new IDs
+        """
+    )
     func mainObjectAndReset() throws {
-        let frames = (0..<6).map { i in [Self.box(50, 50, 60, 60, 0.9), Self.box(200, 150, 100 + Double(i) * 40, 100 + Double(i) * 30, 0.6)] }
+        let frames = (0..<6).map { i in
+            [Self.box(50, 50, 60, 60, 0.9), Self.box(200, 150, 100 + Double(i) * 40, 100 + Double(i) * 30, 0.6)]
+        }
         let (session, _) = Self.session(.stream, max: 1, frames, classifier: nil)
         var shown: [[Int?]] = []
-        for i in frames.indices { shown.append(try session.process(Self.picture, orientation: .up, timestampMs: i * 33).map(\.trackingID)) }
+        for i in frames.indices {
+            shown.append(try session.process(Self.picture, orientation: .up, timestampMs: i * 33).map(\.trackingID))
+        }
         #expect(shown[2].count == 1)
         let main = try #require(shown[2].first ?? nil)
         #expect(shown.dropFirst(2).allSatisfy { $0 == [main] })
         session.reset()
         var after: [[Int?]] = []
-        for i in 0..<3 { after.append(try session.process(Self.picture, orientation: .up, timestampMs: 1000 + i * 33).map(\.trackingID)) }
+        for i in 0..<3 {
+            after.append(
+                try session.process(Self.picture, orientation: .up, timestampMs: 1000 + i * 33).map(\.trackingID))
+        }
         #expect(after[2].count == 1 && (after[2].first ?? nil).map { $0 > main } == true)
     }
 
-    @Test("boxes in stored pixels map to the picture as shown exactly, for the 8 orientations (the preprocessor's mapping inverted)")
+    @Test(
+        """
+        boxes in stored pixels map to the picture as shown exactly, for the 8 orientations (the preprocessor's \
+        mapping inverted)
+        """
+    )
     func shownMapping() {
         let stored = TrackBox(x: 10, y: 2, width: 30, height: 40)  // in a 100×50 stored picture
         let expected: [ImageOrientation: TrackBox] = [
             .up: stored, .down: TrackBox(x: 60, y: 8, width: 30, height: 40),
-            .upMirrored: TrackBox(x: 60, y: 2, width: 30, height: 40), .downMirrored: TrackBox(x: 10, y: 8, width: 30, height: 40),
+            .upMirrored: TrackBox(x: 60, y: 2, width: 30, height: 40),
+            .downMirrored: TrackBox(x: 10, y: 8, width: 30, height: 40),
         ]
         for (orientation, box) in expected {
             #expect(stored.shown(storedWidth: 100, storedHeight: 50, orientation: orientation) == box, "\(orientation)")
@@ -137,10 +169,14 @@ struct StreamDetectionSessionTests {
         for orientation in ImageOrientation.allCases {
             let shown = stored.shown(storedWidth: 100, storedHeight: 50, orientation: orientation)
             let (sw, sh) = orientation.swapsDimensions ? (50.0, 100.0) : (100.0, 50.0)
-            #expect(shown.x == shown.x.rounded() && shown.y == shown.y.rounded() && shown.area == stored.area, "\(orientation)")
+            #expect(
+                shown.x == shown.x.rounded() && shown.y == shown.y.rounded() && shown.area == stored.area,
+                "\(orientation)")
             // Back through the shown-to-stored mapping: the stored box again.
-            let m = ImagePreprocessor.mapping(width: 100, height: 50, orientation: orientation, roi: .full, dstWidth: 1, dstHeight: 1)
-            let a = m.source(x: shown.x / sw, y: shown.y / sh), b = m.source(x: (shown.x + shown.width) / sw, y: (shown.y + shown.height) / sh)
+            let m = ImagePreprocessor.mapping(
+                width: 100, height: 50, orientation: orientation, roi: .full, dstWidth: 1, dstHeight: 1)
+            let a = m.source(x: shown.x / sw, y: shown.y / sh),
+                b = m.source(x: (shown.x + shown.width) / sw, y: (shown.y + shown.height) / sh)
             let back = TrackBox(x: min(a.0, b.0), y: min(a.1, b.1), width: abs(a.0 - b.0), height: abs(a.1 - b.1))
             #expect(
                 abs(back.x - stored.x) < 1e-9 && abs(back.y - stored.y) < 1e-9 && abs(back.width - stored.width) < 1e-9

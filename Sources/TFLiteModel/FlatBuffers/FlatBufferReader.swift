@@ -19,7 +19,9 @@ package struct FlatBufferReader: Sendable {
     /// Spends `units` of the budget; throws when it is exhausted.
     func spend(_ units: Int) throws {
         guard budget.remaining.subtract(max(units, 1), ordering: .relaxed).newValue >= 0 else {
-            throw TFLiteModelError(.invalidFlatBuffer, "The FlatBuffer is too complex to read (more than \(Self.workLimit) objects and elements).")
+            throw TFLiteModelError(
+                .invalidFlatBuffer,
+                "The FlatBuffer is too complex to read (more than \(Self.workLimit) objects and elements).")
         }
     }
 
@@ -50,7 +52,10 @@ package struct FlatBufferReader: Sendable {
     func ensure(_ offset: Int, _ size: Int) throws {
         guard offset >= 0, size >= 0, offset <= count - size else {
             throw TFLiteModelError(
-                .invalidFlatBuffer, "The model is not a valid FlatBuffer buffer: read of \(size) bytes at offset \(offset) is outside its \(count) bytes.")
+                .invalidFlatBuffer,
+                "The model is not a valid FlatBuffer buffer: read of \(size) bytes at offset \(offset) is outside its "
+                    + "\(count) bytes."
+            )
         }
     }
 
@@ -82,7 +87,8 @@ package struct FlatBufferReader: Sendable {
     package func root(identifier: String, schema: String) throws -> FlatTable {
         let id = fileIdentifier ?? ""
         guard id == identifier else {
-            throw TFLiteModelError(.invalidMetadataIdentifier, "Invalid \(schema) schema version: expected \(identifier), got \(id)")
+            throw TFLiteModelError(
+                .invalidMetadataIdentifier, "Invalid \(schema) schema version: expected \(identifier), got \(id)")
         }
         return try root()
     }
@@ -94,7 +100,9 @@ package struct FlatBufferReader: Sendable {
         let vtable = position - soffset
         let vtableSize = Int(try read(vtable, as: UInt16.self))
         guard vtableSize >= 4, vtableSize % 2 == 0 else {
-            throw TFLiteModelError(.invalidFlatBuffer, "The model is not a valid FlatBuffer buffer: bad vtable size \(vtableSize) at \(vtable).")
+            throw TFLiteModelError(
+                .invalidFlatBuffer,
+                "The model is not a valid FlatBuffer buffer: bad vtable size \(vtableSize) at \(vtable).")
         }
         try ensure(vtable, vtableSize)
         let tableSize = Int(try read(vtable + 2, as: UInt16.self))

@@ -18,7 +18,8 @@ package struct FlatBufferVerifier {
 
     /// Verifies `bytes` (from `base`, `count` bytes) against `tables`/`unions` with `root` as root table.
     package static func verify(
-        _ bytes: [UInt8], base: Int = 0, count: Int? = nil, tables: [FlatBufferSchema.Table], unions: [[Int]], root: Int,
+        _ bytes: [UInt8], base: Int = 0, count: Int? = nil, tables: [FlatBufferSchema.Table], unions: [[Int]],
+        root: Int,
         what: String = "model"
     ) throws {
         try bytes.withUnsafeBytes { all in
@@ -28,7 +29,8 @@ package struct FlatBufferVerifier {
 
     /// Verifies `bytes` in place (from `base`, `count` bytes) against `tables`/`unions` with `root` as root table.
     package static func verify(
-        _ bytes: UnsafeRawBufferPointer, base: Int = 0, count: Int? = nil, tables: [FlatBufferSchema.Table], unions: [[Int]],
+        _ bytes: UnsafeRawBufferPointer, base: Int = 0, count: Int? = nil, tables: [FlatBufferSchema.Table],
+        unions: [[Int]],
         root: Int, what: String = "model"
     ) throws {
         let count = count ?? bytes.count - base
@@ -58,7 +60,9 @@ package struct FlatBufferVerifier {
         guard position >= 0, size >= 0, position <= bytes.count - size else {
             throw Self.fail(what, "\(part) at \(position) (\(size) bytes) lies outside its \(bytes.count) bytes")
         }
-        guard align <= 1 || position % align == 0 else { throw Self.fail(what, "\(part) at \(position) is not aligned to \(align)") }
+        guard align <= 1 || position % align == 0 else {
+            throw Self.fail(what, "\(part) at \(position) is not aligned to \(align)")
+        }
     }
 
     private func u32(_ position: Int, _ what: String) throws -> Int {
@@ -66,7 +70,9 @@ package struct FlatBufferVerifier {
         return Int(bytes.loadUnaligned(fromByteOffset: position, as: UInt32.self).littleEndian)
     }
 
-    private func u16(_ position: Int) -> Int { Int(bytes.loadUnaligned(fromByteOffset: position, as: UInt16.self).littleEndian) }
+    private func u16(_ position: Int) -> Int {
+        Int(bytes.loadUnaligned(fromByteOffset: position, as: UInt16.self).littleEndian)
+    }
 
     private mutating func count(_ what: String) throws {
         objects += 1
@@ -77,7 +83,9 @@ package struct FlatBufferVerifier {
     private func target(_ position: Int, _ what: String) throws -> Int {
         let offset = try u32(position, what)
         let t = position + offset
-        guard offset > 0, t < bytes.count else { throw Self.fail(what, "offset at \(position) points outside the buffer") }
+        guard offset > 0, t < bytes.count else {
+            throw Self.fail(what, "offset at \(position) points outside the buffer")
+        }
         return t
     }
 
@@ -91,7 +99,9 @@ package struct FlatBufferVerifier {
         let vtable = position - soffset
         try check(vtable, 4, align: 2, what, "\(schema.name) vtable")
         let vtableSize = u16(vtable), objectSize = u16(vtable + 2)
-        guard vtableSize >= 4, vtableSize % 2 == 0 else { throw Self.fail(what, "\(schema.name) vtable size \(vtableSize)") }
+        guard vtableSize >= 4, vtableSize % 2 == 0 else {
+            throw Self.fail(what, "\(schema.name) vtable size \(vtableSize)")
+        }
         try check(vtable, vtableSize, align: 2, what, "\(schema.name) vtable")
         guard objectSize >= 4 else { throw Self.fail(what, "\(schema.name) object size \(objectSize)") }
         try check(position, objectSize, align: 1, what, schema.name)
@@ -122,7 +132,9 @@ package struct FlatBufferVerifier {
         }
     }
 
-    private mutating func value(_ t: Int, _ kind: FlatBufferSchema.Slot, unionType: Int, depth: Int, _ what: String, _ part: String) throws {
+    private mutating func value(
+        _ t: Int, _ kind: FlatBufferSchema.Slot, unionType: Int, depth: Int, _ what: String, _ part: String
+    ) throws {
         switch kind {
         case .string:
             try count(what)
@@ -146,7 +158,9 @@ package struct FlatBufferVerifier {
             case .scalar(let s): size = s
             default: size = 4
             }
-            guard n <= (bytes.count - t - 4) / size else { throw Self.fail(what, "\(part): vector of \(n) elements outside the buffer") }
+            guard n <= (bytes.count - t - 4) / size else {
+                throw Self.fail(what, "\(part): vector of \(n) elements outside the buffer")
+            }
             try check(t + 4, n * size, align: min(size, 8) > 4 ? 8 : min(size, 4), what, part)
             switch element {
             case .string, .table:

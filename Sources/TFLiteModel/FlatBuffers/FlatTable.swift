@@ -46,7 +46,10 @@ package struct FlatTable: Sendable {
         let count = Int(try reader.read(v, as: UInt32.self))
         guard count >= 0, count <= reader.count / max(elementSize, 1) else {
             throw TFLiteModelError(
-                .invalidFlatBuffer, "The model is not a valid FlatBuffer buffer: vector of \(count) elements at \(v) is larger than the buffer.")
+                .invalidFlatBuffer,
+                "The model is not a valid FlatBuffer buffer: vector of \(count) elements at \(v) is larger than the "
+                    + "buffer."
+            )
         }
         try reader.ensure(v + 4, count * elementSize)
         try reader.spend(count)

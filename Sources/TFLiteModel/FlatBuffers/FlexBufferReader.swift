@@ -20,7 +20,9 @@ package enum FlexBufferReader {
     }
 
     static func readUInt(_ b: [UInt8], _ pos: Int, _ width: Int) throws -> UInt64 {
-        guard pos >= 0, width > 0, pos + width <= b.count else { throw error("read of \(width) bytes at \(pos) outside \(b.count) bytes") }
+        guard pos >= 0, width > 0, pos + width <= b.count else {
+            throw error("read of \(width) bytes at \(pos) outside \(b.count) bytes")
+        }
         var v: UInt64 = 0
         for i in 0..<width { v |= UInt64(b[pos + i]) << (8 * UInt64(i)) }
         return v
@@ -53,7 +55,9 @@ package enum FlexBufferReader {
         return pos - Int(off)
     }
 
-    static func value(_ b: [UInt8], at pos: Int, parentWidth: Int, packed: UInt8, depth: inout Int, visited: inout Int) throws -> FlexValue {
+    static func value(
+        _ b: [UInt8], at pos: Int, parentWidth: Int, packed: UInt8, depth: inout Int, visited: inout Int
+    ) throws -> FlexValue {
         depth += 1
         defer { depth -= 1 }
         guard depth < 64 else { throw error("nesting too deep") }
@@ -89,7 +93,9 @@ package enum FlexBufferReader {
                 let key = try cString(b, try indirect(b, keysPos + i * keysWidth, keysWidth))
                 let typePos = m + len * childWidth + i
                 guard typePos < b.count else { throw error("map types outside the buffer") }
-                result[key] = try value(b, at: m + i * childWidth, parentWidth: childWidth, packed: b[typePos], depth: &depth, visited: &visited)
+                result[key] = try value(
+                    b, at: m + i * childWidth, parentWidth: childWidth, packed: b[typePos], depth: &depth,
+                    visited: &visited)
             }
             return .map(result)
         case 10:  // untyped vector
@@ -99,7 +105,9 @@ package enum FlexBufferReader {
                 try (0..<len).map { i in
                     let typePos = v + len * childWidth + i
                     guard typePos < b.count else { throw error("vector types outside the buffer") }
-                    return try value(b, at: v + i * childWidth, parentWidth: childWidth, packed: b[typePos], depth: &depth, visited: &visited)
+                    return try value(
+                        b, at: v + i * childWidth, parentWidth: childWidth, packed: b[typePos], depth: &depth,
+                        visited: &visited)
                 })
         case 11, 12, 13, 36:  // typed vectors of int, uint, float, bool
             let v = try indirect(b, pos, parentWidth)

@@ -15,17 +15,24 @@ package enum ClassifierMetadataWriter {
             let count = try LabelMap.parseLines(labels.contents).count
             let classes = outputs[0].shape.last ?? 0
             guard count == classes else {
-                throw TFLiteModelError(.invalidAssociatedFile, "\(labels.name) has \(count) labels; the model's output has \(classes) classes.")
+                throw TFLiteModelError(
+                    .invalidAssociatedFile,
+                    "\(labels.name) has \(count) labels; the model's output has \(classes) classes.")
             }
         }
         if let scoreThreshold, !(0...1).contains(scoreThreshold) {
             throw TFLiteModelError(.invalidBuilderInput, "The score threshold must be in 0…1, got \(scoreThreshold).")
         }
-        var (metadata, sg, files) = try MetadataEditing.start(file, name: "ImageClassifier", normalization: normalization)
-        if sg.outputTensors.count != 1 { sg.outputTensors = [ModelMetadata.TensorMetadata(name: "probability", content: .init(properties: .feature))] }
+        var (metadata, sg, files) = try MetadataEditing.start(
+            file, name: "ImageClassifier", normalization: normalization)
+        if sg.outputTensors.count != 1 {
+            sg.outputTensors = [ModelMetadata.TensorMetadata(name: "probability", content: .init(properties: .feature))]
+        }
         if let labels { MetadataEditing.attach(labels, to: &sg.outputTensors[0], files: &files) }
         if let scoreThreshold {
-            sg.outputTensors[0].processUnits.removeAll { if case .scoreThresholding = $0 { return true } else { return false } }
+            sg.outputTensors[0].processUnits.removeAll {
+                if case .scoreThresholding = $0 { return true } else { return false }
+            }
             sg.outputTensors[0].processUnits.append(.scoreThresholding(globalScoreThreshold: scoreThreshold))
         }
         metadata.subgraphs[0] = sg

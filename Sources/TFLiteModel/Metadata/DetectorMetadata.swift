@@ -25,7 +25,8 @@ package struct DetectorMetadata: Equatable, Sendable {
         package var sigmoidScore: Bool
 
         package init(
-            numClasses: Int32, numBoxes: Int32, numCoords: Int32, keypointCoordOffset: Int32 = 0, numKeypoints: Int32 = 0,
+            numClasses: Int32, numBoxes: Int32, numCoords: Int32, keypointCoordOffset: Int32 = 0,
+            numKeypoints: Int32 = 0,
             numValuesPerKeypoint: Int32 = 2, xScale: Float, yScale: Float, wScale: Float, hScale: Float,
             applyExponentialOnBoxSize: Bool = true, sigmoidScore: Bool = true
         ) {
@@ -62,7 +63,8 @@ package struct DetectorMetadata: Equatable, Sendable {
 
     /// Parses the flatbuffer.
     package init(flatBuffer bytes: [UInt8]) throws {
-        let root = try FlatBufferReader(bytes: bytes).root(identifier: Self.fileIdentifier, schema: "object detector metadata")
+        let root = try FlatBufferReader(bytes: bytes).root(
+            identifier: Self.fileIdentifier, schema: "object detector metadata")
         minParserVersion = try root.string(0)
         if let ssd = try root.table(1) {
             let schema = try ssd.table(0)

@@ -37,7 +37,9 @@ package struct LabelMap: Equatable, Sendable {
         if let locale, !locale.isEmpty, let file = tensor.firstAssociatedFile(ofType: type, locale: locale) {
             let lines = try parseLines(try archive.contents(of: file.name))
             guard lines.count == names.count else {
-                throw TFLiteModelError(.invalidAssociatedFile, "Mismatch between number of labels (\(names.count)) and display names (\(lines.count)).")
+                throw TFLiteModelError(
+                    .invalidAssociatedFile,
+                    "Mismatch between number of labels (\(names.count)) and display names (\(lines.count)).")
             }
             display = lines
         }

@@ -6,16 +6,24 @@ enum MetadataEditing {
     static func start(
         _ file: ModelFile, name: String, normalization: (mean: Float, std: Float)?
     ) throws
-        -> (metadata: ModelMetadata, subgraph: ModelMetadata.SubgraphMetadata, files: [(name: String, contents: [UInt8])])
+        -> (
+            metadata: ModelMetadata, subgraph: ModelMetadata.SubgraphMetadata,
+            files: [(name: String, contents: [UInt8])]
+        )
     {
         var metadata = try file.modelMetadata() ?? ModelMetadata(name: name)
         if metadata.subgraphs.isEmpty { metadata.subgraphs = [ModelMetadata.SubgraphMetadata()] }
         var sg = metadata.subgraphs[0]
         if sg.inputTensors.isEmpty {
-            sg.inputTensors = [ModelMetadata.TensorMetadata(name: "image", content: .init(properties: .image(colorSpace: .rgb, defaultSize: nil)))]
+            sg.inputTensors = [
+                ModelMetadata.TensorMetadata(
+                    name: "image", content: .init(properties: .image(colorSpace: .rgb, defaultSize: nil)))
+            ]
         }
         if let normalization {
-            sg.inputTensors[0].processUnits.removeAll { if case .normalization = $0 { return true } else { return false } }
+            sg.inputTensors[0].processUnits.removeAll {
+                if case .normalization = $0 { return true } else { return false }
+            }
             sg.inputTensors[0].processUnits.append(.normalization(mean: [normalization.mean], std: [normalization.std]))
         }
         var files: [(name: String, contents: [UInt8])] = []

@@ -3,14 +3,18 @@ import FileInput
 extension ModelFile {
     /// Where the model's own flatbuffer ends: the start of the appended zip, or the file's end.
     package func flatBufferEnd() throws -> Int {
-        guard let archive = try associatedFiles(), let first = archive.entries.map(\.localHeaderOffset).min() else { return data.count }
+        guard let archive = try associatedFiles(), let first = archive.entries.map(\.localHeaderOffset).min() else {
+            return data.count
+        }
         return first
     }
 
     /// The model's flatbuffer (and any buffer data kept behind it, up to the appended zip) and its root table.
     func spliceable() throws -> (old: Slice<UnsafeRawBufferPointer>, reader: FlatBufferReader, root: FlatTable) {
         let end = try flatBufferEnd()
-        guard end >= 0, end <= data.count else { throw TFLiteModelError(.truncated, "The model's flatbuffer ends at \(end), past its \(data.count) bytes.") }
+        guard end >= 0, end <= data.count else {
+            throw TFLiteModelError(.truncated, "The model's flatbuffer ends at \(end), past its \(data.count) bytes.")
+        }
         let old = data[0..<end]
         let reader = try FlatBufferReader(data: data, count: end)
         return (old, reader, try reader.root())
@@ -28,7 +32,9 @@ extension ModelFile {
     /// tables, except those at absolute file offsets, which become new tables (added to `s`) with
     /// the offset moved by `shift`. Returns the list's id (a placeholder the caller fills with
     /// `refs`, plus any buffer of its own) and the references.
-    static func bufferList(_ s: inout FlatBufferSplicer, root: FlatTable, shift: Int) throws -> (list: Int, refs: [FlatBufferSplicer.Ref]) {
+    static func bufferList(
+        _ s: inout FlatBufferSplicer, root: FlatTable, shift: Int
+    ) throws -> (list: Int, refs: [FlatBufferSplicer.Ref]) {
         let list = s.add(.refs([]))
         guard let buffers = try root.vector(4, elementSize: 4) else { return (list, []) }
         let positions = try elementPositions(root, 4)
@@ -65,7 +71,9 @@ extension ModelFile {
     /// later and returns the splicer and its root; when the model has buffers at absolute offsets
     /// the layout is made twice — to learn the head's size, then with the offsets moved by it
     /// (the head's size does not depend on the offsets' values).
-    static func spliceHead(_ root: FlatTable, _ make: (_ shift: Int) throws -> (FlatBufferSplicer, Int)) throws -> [UInt8] {
+    static func spliceHead(
+        _ root: FlatTable, _ make: (_ shift: Int) throws -> (FlatBufferSplicer, Int)
+    ) throws -> [UInt8] {
         let (first, firstRoot) = try make(0)
         let head = first.head(root: firstRoot, fileIdentifier: fileIdentifier)
         guard try hasAbsoluteBuffers(root) else { return head }
@@ -73,7 +81,8 @@ extension ModelFile {
         let moved = second.head(root: secondRoot, fileIdentifier: fileIdentifier)
         guard moved.count == head.count else {
             throw TFLiteModelError(
-                .invalidBuilderInput, "The rewrite's head changed size (\(head.count) → \(moved.count) bytes) when its buffer offsets moved.")
+                .invalidBuilderInput,
+                "The rewrite's head changed size (\(head.count) → \(moved.count) bytes) when its buffer offsets moved.")
         }
         return moved
     }
@@ -91,10 +100,16 @@ extension ModelFile {
     }
 
     /// A `Model` table for the splicer: the old root's fields, with some replaced.
-    static func modelFields(_ root: FlatTable, replacing: [Int: FlatBufferSplicer.Field]) throws -> [(slot: Int, field: FlatBufferSplicer.Field)] {
+    static func modelFields(
+        _ root: FlatTable, replacing: [Int: FlatBufferSplicer.Field]
+    ) throws -> [(slot: Int, field: FlatBufferSplicer.Field)] {
         var fields: [(slot: Int, field: FlatBufferSplicer.Field)] = [(0, .u32(try root.scalar(0, default: UInt32(3))))]
         for slot in 1...7 {
-            if let f = replacing[slot] { fields.append((slot, f)) } else if let t = try target(root, slot) { fields.append((slot, .ref(.old(t)))) }
+            if let f = replacing[slot] {
+                fields.append((slot, f))
+            } else if let t = try target(root, slot) {
+                fields.append((slot, .ref(.old(t))))
+            }
         }
         return fields
     }
@@ -103,9 +118,13 @@ extension ModelFile {
     /// appended zip (replacing any), everything else byte for byte as it was: a small new head
     /// (a root table, the buffer and metadata lists with one more entry) in front of the
     /// unchanged flatbuffer (buffers at absolute file offsets moved with it).
-    package func replacingMetadata(_ metadata: ModelMetadata, files: [(name: String, contents: [UInt8])], deflate: Bool = false) throws -> [UInt8] {
+    package func replacingMetadata(
+        _ metadata: ModelMetadata, files: [(name: String, contents: [UInt8])], deflate: Bool = false
+    ) throws -> [UInt8] {
         let (old, reader, root) = try spliceable()
-        let keptMetadata = try Self.elementPositions(root, 6).filter { try reader.table(at: $0).string(0) != ModelMetadata.entryName }
+        let keptMetadata = try Self.elementPositions(root, 6).filter {
+            try reader.table(at: $0).string(0) != ModelMetadata.entryName
+        }
         let bufferCount = try root.vector(4, elementSize: 4)?.count ?? 0
         let head = try Self.spliceHead(root) { shift in
             var s = FlatBufferSplicer()
@@ -116,7 +135,10 @@ extension ModelFile {
             let name = s.add(.string(ModelMetadata.entryName))
             let buffer = s.add(.table([]))
             let bytes = s.add(.bytes(metadata.flatBuffer()))
-            s.replace(model, with: .table(try Self.modelFields(root, replacing: [4: .ref(.new(buffers)), 6: .ref(.new(metadataList))])))
+            s.replace(
+                model,
+                with: .table(
+                    try Self.modelFields(root, replacing: [4: .ref(.new(buffers)), 6: .ref(.new(metadataList))])))
             s.replace(buffers, with: .refs(bufferRefs + [.new(buffer)]))
             s.replace(metadataList, with: .refs(keptMetadata.map { .old($0) } + [.new(entry)]))
             s.replace(entry, with: .table([(0, .ref(.new(name))), (1, .u32(UInt32(bufferCount)))]))
@@ -140,8 +162,10 @@ extension ModelFile {
         let depthwise: Int32 = 4, dequantize: Int32 = 6
         let targets = sg.operators.indices.filter { i in
             let op = sg.operators[i]
-            guard operatorCodes.indices.contains(op.opcodeIndex), operatorCodes[op.opcodeIndex].builtinCode == depthwise,
-                op.inputs.count >= 2, sg.tensors.indices.contains(op.inputs[0]), sg.tensors.indices.contains(op.inputs[1])
+            guard operatorCodes.indices.contains(op.opcodeIndex),
+                operatorCodes[op.opcodeIndex].builtinCode == depthwise,
+                op.inputs.count >= 2, sg.tensors.indices.contains(op.inputs[0]),
+                sg.tensors.indices.contains(op.inputs[1])
             else { return false }
             let input = sg.tensors[op.inputs[0]], filter = sg.tensors[op.inputs[1]]
             return input.type == .float32 && filter.type == .int8 && filter.buffer > 0 && filter.quantization != nil
@@ -180,20 +204,30 @@ extension ModelFile {
                     try Self.target(try sgTable.reader.table(at: oldTensors[filterIndex]), 0).map { .old($0) }
                     ?? .new(s.add(.int32s(filter.shape.map { Int32($0) })))
                 let name = s.add(.string(filter.name + "/dequantized"))
-                s.replace(tensorTable, with: .table([(0, .ref(shapeRef)), (1, .i8(TensorType.float32.rawValue)), (2, .u32(0)), (3, .ref(.new(name)))]))
+                s.replace(
+                    tensorTable,
+                    with: .table([
+                        (0, .ref(shapeRef)), (1, .i8(TensorType.float32.rawValue)), (2, .u32(0)), (3, .ref(.new(name))),
+                    ]))
                 newTensorRefs.append(.new(tensorId))
                 // DEQUANTIZE(filter) → float filter.
                 let dq = s.add(.table([]))
                 let dqInputs = s.add(.int32s([Int32(filterIndex)]))
                 let dqOutputs = s.add(.int32s([Int32(newTensorIndex)]))
-                s.replace(dq, with: .table([(0, .u32(UInt32(dequantizeIndex))), (1, .ref(.new(dqInputs))), (2, .ref(.new(dqOutputs)))]))
+                s.replace(
+                    dq,
+                    with: .table([
+                        (0, .u32(UInt32(dequantizeIndex))), (1, .ref(.new(dqInputs))), (2, .ref(.new(dqOutputs))),
+                    ]))
                 operatorRefs.append(.new(dq))
                 // The depthwise op, reading the float filter; its other fields point at the old ones.
                 var inputs = op.inputs.map { Int32($0) }
                 inputs[1] = Int32(newTensorIndex)
                 let conv = s.add(.table([]))
                 let newInputs = s.add(.int32s(inputs))
-                var fields: [(slot: Int, field: FlatBufferSplicer.Field)] = [(0, .u32(UInt32(op.opcodeIndex))), (1, .ref(.new(newInputs)))]
+                var fields: [(slot: Int, field: FlatBufferSplicer.Field)] = [
+                    (0, .u32(UInt32(op.opcodeIndex))), (1, .ref(.new(newInputs))),
+                ]
                 if let outs = try Self.target(opTable, 2) { fields.append((2, .ref(.old(outs)))) }
                 fields.append((3, .u8(try opTable.scalar(3, default: UInt8(0)))))
                 if let options = try Self.target(opTable, 4) { fields.append((4, .ref(.old(options)))) }

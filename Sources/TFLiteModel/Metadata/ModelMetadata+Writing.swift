@@ -28,7 +28,8 @@ extension ModelMetadata {
         return b.endTable()
     }
 
-    private static func writeFiles(_ files: [AssociatedFile], _ b: inout FlatBufferBuilder) -> FlatBufferBuilder.Offset? {
+    private static func writeFiles(_ files: [AssociatedFile], _ b: inout FlatBufferBuilder) -> FlatBufferBuilder.Offset?
+    {
         guard !files.isEmpty else { return nil }
         let offsets = files.map { f -> FlatBufferBuilder.Offset in
             let name = b.string(f.name)
@@ -82,10 +83,12 @@ extension ModelMetadata {
             case let .image(colorSpace, size)?:
                 var sizeTable: FlatBufferBuilder.Offset?
                 if let size { b.startTable(); b.add(0, size.width); b.add(1, size.height); sizeTable = b.endTable() }
-                b.startTable(); b.add(0, colorSpace.rawValue); if let sizeTable { b.add(1, sizeTable) }; props = b.endTable()
+                b.startTable(); b.add(0, colorSpace.rawValue); if let sizeTable { b.add(1, sizeTable) };
+                props = b.endTable()
             case let .boundingBox(index, type, coordinateType)?:
                 let idx = index.isEmpty ? nil : b.vector(index)
-                b.startTable(); if let idx { b.add(0, idx) }; b.add(1, type.rawValue); b.add(2, coordinateType.rawValue); props = b.endTable()
+                b.startTable(); if let idx { b.add(0, idx) }; b.add(1, type.rawValue);
+                b.add(2, coordinateType.rawValue); props = b.endTable()
             case let .audio(rate, channels)?:
                 b.startTable(); b.add(0, rate); b.add(1, channels); props = b.endTable()
             case .other?, nil:
@@ -116,7 +119,8 @@ extension ModelMetadata {
         return b.endTable()
     }
 
-    private static func writeGroups(_ groups: [TensorGroup], _ b: inout FlatBufferBuilder) -> FlatBufferBuilder.Offset? {
+    private static func writeGroups(_ groups: [TensorGroup], _ b: inout FlatBufferBuilder) -> FlatBufferBuilder.Offset?
+    {
         guard !groups.isEmpty else { return nil }
         let offsets = groups.map { g -> FlatBufferBuilder.Offset in
             let name = g.name.map { b.string($0) }

@@ -14,7 +14,10 @@ package struct ModelMetadata: Equatable, Sendable {
         package var type: AssociatedFileType
         package var locale: String?
         package var version: String?
-        package init(name: String, description: String? = nil, type: AssociatedFileType, locale: String? = nil, version: String? = nil) {
+        package init(
+            name: String, description: String? = nil, type: AssociatedFileType, locale: String? = nil,
+            version: String? = nil
+        ) {
             self.name = name
             self.description = description
             self.type = type
@@ -175,9 +178,12 @@ package struct ModelMetadata: Equatable, Sendable {
         package var customMetadata: [CustomMetadata]
 
         package init(
-            name: String? = nil, description: String? = nil, inputTensors: [TensorMetadata] = [], outputTensors: [TensorMetadata] = [],
-            associatedFiles: [AssociatedFile] = [], inputProcessUnits: [ProcessUnit] = [], outputProcessUnits: [ProcessUnit] = [],
-            inputTensorGroups: [TensorGroup] = [], outputTensorGroups: [TensorGroup] = [], customMetadata: [CustomMetadata] = []
+            name: String? = nil, description: String? = nil, inputTensors: [TensorMetadata] = [],
+            outputTensors: [TensorMetadata] = [],
+            associatedFiles: [AssociatedFile] = [], inputProcessUnits: [ProcessUnit] = [],
+            outputProcessUnits: [ProcessUnit] = [],
+            inputTensorGroups: [TensorGroup] = [], outputTensorGroups: [TensorGroup] = [],
+            customMetadata: [CustomMetadata] = []
         ) {
             self.name = name
             self.description = description
@@ -210,7 +216,8 @@ package struct ModelMetadata: Equatable, Sendable {
 
     package init(
         name: String? = nil, description: String? = nil, version: String? = nil, subgraphs: [SubgraphMetadata] = [],
-        author: String? = nil, license: String? = nil, associatedFiles: [AssociatedFile] = [], minParserVersion: String? = nil
+        author: String? = nil, license: String? = nil, associatedFiles: [AssociatedFile] = [],
+        minParserVersion: String? = nil
     ) {
         self.name = name
         self.description = description
@@ -236,7 +243,9 @@ package struct ModelMetadata: Equatable, Sendable {
         if let needed = minParserVersion, Self.compareVersions(needed, Self.parserVersion) > 0 {
             throw TFLiteModelError(
                 .unsupportedMetadataVersion,
-                "Metadata schema version \(Self.parserVersion) is smaller than the minimum version \(needed) to parse the metadata flatbuffer.")
+                "Metadata schema version \(Self.parserVersion) is smaller than the minimum version \(needed) to parse "
+                    + "the metadata flatbuffer."
+            )
         }
     }
 
@@ -281,8 +290,11 @@ package struct ModelMetadata: Equatable, Sendable {
             case 1: props = .feature
             case 2:
                 var size: (UInt32, UInt32)?
-                if let s = try p.table(1) { size = (try s.scalar(0, default: UInt32(0)), try s.scalar(1, default: UInt32(0))) }
-                props = .image(colorSpace: ColorSpace(rawValue: try p.scalar(0, default: Int8(0))) ?? .unknown, defaultSize: size)
+                if let s = try p.table(1) {
+                    size = (try s.scalar(0, default: UInt32(0)), try s.scalar(1, default: UInt32(0)))
+                }
+                props = .image(
+                    colorSpace: ColorSpace(rawValue: try p.scalar(0, default: Int8(0))) ?? .unknown, defaultSize: size)
             case 3:
                 props = .boundingBox(
                     index: try p.integers(0, UInt32.self),
@@ -320,8 +332,12 @@ package struct ModelMetadata: Equatable, Sendable {
             inputTensors: try t.tables(2).map(tensor), outputTensors: try t.tables(3).map(tensor),
             associatedFiles: try t.tables(4).map(associatedFile),
             inputProcessUnits: try t.tables(5).map(processUnit), outputProcessUnits: try t.tables(6).map(processUnit),
-            inputTensorGroups: try t.tables(7).map { TensorGroup(name: try $0.string(0), tensorNames: try $0.strings(1)) },
-            outputTensorGroups: try t.tables(8).map { TensorGroup(name: try $0.string(0), tensorNames: try $0.strings(1)) },
+            inputTensorGroups: try t.tables(7).map {
+                TensorGroup(name: try $0.string(0), tensorNames: try $0.strings(1))
+            },
+            outputTensorGroups: try t.tables(8).map {
+                TensorGroup(name: try $0.string(0), tensorNames: try $0.strings(1))
+            },
             customMetadata: try t.tables(9).map { CustomMetadata(name: try $0.string(0), data: try $0.bytes(1) ?? []) })
     }
 }

@@ -29,7 +29,9 @@ package struct ScoreCalibration: Equatable, Sendable {
     }
 
     /// Parses a calibration file: one `scale,slope,offset[,min_score]` line per class, or an empty line.
-    package init(fileContents bytes: [UInt8], transformation: ModelMetadata.ScoreTransformation, defaultScore: Float) throws {
+    package init(
+        fileContents bytes: [UInt8], transformation: ModelMetadata.ScoreTransformation, defaultScore: Float
+    ) throws {
         var text = String(decoding: bytes, as: UTF8.self)
         if text.isEmpty { throw TFLiteModelError(.invalidAssociatedFile, "Expected non-empty score calibration file.") }
         if text.hasSuffix("\n") { text.removeLast() }
@@ -37,20 +39,29 @@ package struct ScoreCalibration: Equatable, Sendable {
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
             if trimmed.isEmpty { sigmoids.append(nil); continue }
-            let fields = trimmed.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let fields = trimmed.split(separator: ",", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
             guard fields.count == 3 || fields.count == 4 else {
-                throw TFLiteModelError(.invalidAssociatedFile, "Expected 3 or 4 parameters per line in score calibration file, got \(fields.count).")
+                throw TFLiteModelError(
+                    .invalidAssociatedFile,
+                    "Expected 3 or 4 parameters per line in score calibration file, got \(fields.count).")
             }
             let values = try fields.map { f -> Float in
                 guard let v = Float(f) else {
-                    throw TFLiteModelError(.invalidAssociatedFile, "Could not parse score calibration parameter as float: \(f).")
+                    throw TFLiteModelError(
+                        .invalidAssociatedFile, "Could not parse score calibration parameter as float: \(f).")
                 }
                 return v
             }
             guard values[0] >= 0 else {
-                throw TFLiteModelError(.invalidAssociatedFile, "The scale parameter of the sigmoids must be positive, found \(values[0]).")
+                throw TFLiteModelError(
+                    .invalidAssociatedFile, "The scale parameter of the sigmoids must be positive, found \(values[0]).")
             }
-            sigmoids.append(Sigmoid(scale: values[0], slope: values[1], offset: values[2], minScore: values.count == 4 ? values[3] : nil))
+            sigmoids.append(
+                Sigmoid(
+                    scale: values[0], slope: values[1], offset: values[2], minScore: values.count == 4 ? values[3] : nil
+                ))
         }
         self.init(transformation: transformation, defaultScore: defaultScore, sigmoids: sigmoids)
     }

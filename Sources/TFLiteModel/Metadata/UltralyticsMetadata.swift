@@ -21,7 +21,8 @@ package struct UltralyticsMetadata: Equatable, Sendable {
     package var version: String?
 
     package static func == (a: UltralyticsMetadata, b: UltralyticsMetadata) -> Bool {
-        a.names == b.names && a.inputSize?.height == b.inputSize?.height && a.inputSize?.width == b.inputSize?.width && a.task == b.task
+        a.names == b.names && a.inputSize?.height == b.inputSize?.height && a.inputSize?.width == b.inputSize?.width
+            && a.task == b.task
             && a.endToEnd == b.endToEnd && a.stride == b.stride && a.version == b.version
     }
 
@@ -36,13 +37,17 @@ package struct UltralyticsMetadata: Equatable, Sendable {
             for (key, value) in map {
                 guard let index = Int(key), index >= 0, let name = value as? String else {
                     throw TFLiteModelError(
-                        .invalidAssociatedFile, "Ultralytics' \(Self.entryName): names must map class indices to text, got \(key): \(value).")
+                        .invalidAssociatedFile,
+                        "Ultralytics' \(Self.entryName): names must map class indices to text, got \(key): \(value).")
                 }
                 names[index] = name
             }
         } else if let list = object["names"] as? [Any] {
             for (index, value) in list.enumerated() {
-                guard let name = value as? String else { throw TFLiteModelError(.invalidAssociatedFile, "Ultralytics' \(Self.entryName): names must be text.") }
+                guard let name = value as? String else {
+                    throw TFLiteModelError(
+                        .invalidAssociatedFile, "Ultralytics' \(Self.entryName): names must be text.")
+                }
                 names[index] = name
             }
         }
@@ -65,7 +70,8 @@ package struct UltralyticsMetadata: Equatable, Sendable {
 extension ModelFile {
     /// Ultralytics' metadata, when the model is one of its exports (nil otherwise).
     package func ultralyticsMetadata() throws -> UltralyticsMetadata? {
-        guard let zip = try associatedFiles(), zip.entries.contains(where: { $0.name == UltralyticsMetadata.entryName }) else { return nil }
+        guard let zip = try associatedFiles(), zip.entries.contains(where: { $0.name == UltralyticsMetadata.entryName })
+        else { return nil }
         return try UltralyticsMetadata(json: zip.contents(of: UltralyticsMetadata.entryName))
     }
 }

@@ -5,14 +5,18 @@
 package enum YOLOMetadataWriter {
     /// The model's bytes with the metadata added; `classes` is the head's class count.
     package static func write(
-        _ file: ModelFile, labels: (name: String, contents: [UInt8]), classes: Int, description: String, scoreThreshold: Float? = nil
+        _ file: ModelFile, labels: (name: String, contents: [UInt8]), classes: Int, description: String,
+        scoreThreshold: Float? = nil
     ) throws -> [UInt8] {
         guard file.subgraphs.first?.outputTensors.count == 1 else {
-            throw TFLiteModelError(.invalidBuilderInput, "A YOLO detector has 1 output; this model has \(file.subgraphs.first?.outputTensors.count ?? 0).")
+            throw TFLiteModelError(
+                .invalidBuilderInput,
+                "A YOLO detector has 1 output; this model has \(file.subgraphs.first?.outputTensors.count ?? 0).")
         }
         let count = try LabelMap.parseLines(labels.contents).count
         guard count == classes else {
-            throw TFLiteModelError(.invalidAssociatedFile, "\(labels.name) has \(count) labels; the model's head has \(classes) classes.")
+            throw TFLiteModelError(
+                .invalidAssociatedFile, "\(labels.name) has \(count) labels; the model's head has \(classes) classes.")
         }
         if let scoreThreshold, !(0...1).contains(scoreThreshold) {
             throw TFLiteModelError(.invalidBuilderInput, "The score threshold must be in 0…1, got \(scoreThreshold).")
@@ -22,7 +26,9 @@ package enum YOLOMetadataWriter {
         sg.outputTensors[0].description = description
         MetadataEditing.attach(labels, to: &sg.outputTensors[0], files: &files)
         if let scoreThreshold {
-            sg.outputTensors[0].processUnits.removeAll { if case .scoreThresholding = $0 { return true } else { return false } }
+            sg.outputTensors[0].processUnits.removeAll {
+                if case .scoreThresholding = $0 { return true } else { return false }
+            }
             sg.outputTensors[0].processUnits.append(.scoreThresholding(globalScoreThreshold: scoreThreshold))
         }
         metadata.subgraphs[0] = sg

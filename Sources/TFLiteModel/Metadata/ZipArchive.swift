@@ -51,7 +51,9 @@ package struct ZipArchive: Sendable {
         var entries: [Entry] = []
         var p = cdStart
         for i in 0..<count {
-            guard try u32(p) == 0x0201_4b50 else { throw Self.bad("central directory entry \(i) at \(p) has a bad signature") }
+            guard try u32(p) == 0x0201_4b50 else {
+                throw Self.bad("central directory entry \(i) at \(p) has a bad signature")
+            }
             let method = try u16(p + 10)
             let crc = try u32(p + 16)
             let csize = try u32(p + 20)
@@ -60,7 +62,9 @@ package struct ZipArchive: Sendable {
             let extraLength = try u16(p + 30)
             let commentLength = try u16(p + 32)
             let local = try u32(p + 42) + shift
-            guard p + 46 + nameLength <= bytes.count else { throw Self.bad("entry \(i)'s name runs past the end of the file") }
+            guard p + 46 + nameLength <= bytes.count else {
+                throw Self.bad("entry \(i)'s name runs past the end of the file")
+            }
             let name = String(decoding: bytes[(p + 46)..<(p + 46 + nameLength)], as: UTF8.self)
             guard local >= 0, local + 30 <= bytes.count, try u32(local) == 0x0403_4b50 else {
                 throw Self.bad("entry '\(name)' points to offset \(local), where there is no local file header")
@@ -75,7 +79,8 @@ package struct ZipArchive: Sendable {
     }
 
     static func bad(_ what: String) -> TFLiteModelError {
-        TFLiteModelError(.invalidZip, "The zip archive of associated files appended to the model is malformed: \(what).")
+        TFLiteModelError(
+            .invalidZip, "The zip archive of associated files appended to the model is malformed: \(what).")
     }
 
     static func findEndOfCentralDirectory(_ b: FileBytes) -> Int? {
@@ -111,16 +116,22 @@ package struct ZipArchive: Sendable {
         let extraLength = Int(bytes[p + 28]) | Int(bytes[p + 29]) << 8
         let start = p + 30 + nameLength + extraLength
         guard entry.compressedSize >= 0, entry.compressedSize <= bytes.count - start else {
-            throw Self.bad("data of '\(entry.name)' (\(entry.compressedSize) bytes at \(start)) runs past the end of the file")
+            throw Self.bad(
+                "data of '\(entry.name)' (\(entry.compressedSize) bytes at \(start)) runs past the end of the file")
         }
         let data: [UInt8]
         switch entry.method {
         case 0:
             data = Array(bytes[start..<(start + entry.compressedSize)])
         case 8:
-            data = try Self.inflate(Array(bytes[start..<(start + entry.compressedSize)]), expected: entry.uncompressedSize, name: entry.name)
+            data = try Self.inflate(
+                Array(bytes[start..<(start + entry.compressedSize)]), expected: entry.uncompressedSize, name: entry.name
+            )
         default:
-            throw Self.bad("'\(entry.name)' uses compression method \(entry.method); only stored (0) and deflated (8) are supported")
+            throw Self.bad(
+                "'\(entry.name)' uses compression method \(entry.method); only stored (0) and deflated (8) are "
+                    + "supported"
+            )
         }
         guard data.count == entry.uncompressedSize else {
             throw Self.bad("'\(entry.name)' has \(data.count) bytes, its header says \(entry.uncompressedSize)")
@@ -171,7 +182,8 @@ package struct ZipArchive: Sendable {
             put16(name.count, &out); put16(0, &out)
             out += name
             out += stored
-            put32(0x0201_4b50, &central); put16(20, &central); put16(20, &central); put16(0, &central); put16(method, &central)
+            put32(0x0201_4b50, &central); put16(20, &central); put16(20, &central); put16(0, &central);
+            put16(method, &central)
             put16(0, &central); put16(0x21, &central)
             put32(crc, &central); put32(stored.count, &central); put32(data.count, &central)
             put16(name.count, &central); put16(0, &central); put16(0, &central); put16(0, &central); put16(0, &central)
@@ -208,7 +220,9 @@ package struct ZipArchive: Sendable {
                 return CZlib.deflate(&stream, Z_FINISH)
             }
         }
-        guard status == Z_STREAM_END else { throw TFLiteModelError(.invalidBuilderInput, "zlib deflate failed (status \(status))") }
+        guard status == Z_STREAM_END else {
+            throw TFLiteModelError(.invalidBuilderInput, "zlib deflate failed (status \(status))")
+        }
         return Array(output.prefix(Int(stream.total_out)))
     }
 }

@@ -1,7 +1,8 @@
 /// The ops VisionTasks' 1×1 convolution kernel takes (see `customKernelOps`), uint8 and hybrid.
 ///
 /// Uint8: every CONV_2D with a uint8 input and output, a constant uint8 [N, 1, 1, K] filter, a constant int32 (or no)
-/// bias quantized at input scale × filter scale, per-tensor quantization, stride 1 and a fused activation among NONE, RELU, RELU_N1_TO_1 and
+/// bias quantized at input scale × filter scale, per-tensor quantization, stride 1 and a fused activation among NONE,
+/// RELU, RELU_N1_TO_1 and
 /// RELU6. Its custom options: "VTQC", version 2, six int32 (input channels K, output channels N,
 /// activation, input/filter/output zero points), three float32 scales (input, filter, output), the
 /// filter's place in the model and its digest (``filterPlace(_:)``), the int32 bias (little endian).
@@ -15,7 +16,8 @@ extension ModelFile {
     /// The custom options for op `op` if it is a uint8 1×1 convolution our kernel computes.
     func quantizedConvOptions(_ op: Operator, _ opTable: FlatTable, _ sg: Subgraph) throws -> [UInt8]? {
         guard let (input, filter, output) = kernelOperands(op, code: 3, sg),  // CONV_2D
-            input.type == .uint8, output.type == .uint8, filter.type == .uint8, filter.shape.count == 4, filter.shape[1] == 1, filter.shape[2] == 1,
+            input.type == .uint8, output.type == .uint8, filter.type == .uint8, filter.shape.count == 4,
+            filter.shape[1] == 1, filter.shape[2] == 1,
             input.shape.count == 4, output.shape.count == 4
         else { return nil }
         let n = filter.shape[0], k = filter.shape[3]
@@ -30,7 +32,9 @@ extension ModelFile {
             let bias = try kernelBias(
                 op, sg, type: .int32, count: n,
                 accept: { b in
-                    guard let bq = b.quantization, bq.scales.count == 1, bq.zeroPoints.allSatisfy({ $0 == 0 }), let bs = bq.scales.first else { return false }
+                    guard let bq = b.quantization, bq.scales.count == 1, bq.zeroPoints.allSatisfy({ $0 == 0 }),
+                        let bs = bq.scales.first
+                    else { return false }
                     return abs(Double(bs) - product) <= 1e-6 * product
                 })
         else { return nil }
@@ -39,7 +43,9 @@ extension ModelFile {
         guard scale > 0, scale < 256 else { return nil }  // what XNNPACK accepts
         var out: [UInt8] = Array("VTQC".utf8)
         func int32(_ v: Int32) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
-        for v in [Self.kernelOptionsVersion, Int32(k), Int32(n), activation, iq.zeroPoint, fq.zeroPoint, oq.zeroPoint] { int32(v) }
+        for v in [Self.kernelOptionsVersion, Int32(k), Int32(n), activation, iq.zeroPoint, fq.zeroPoint, oq.zeroPoint] {
+            int32(v)
+        }
         for v in [iq.scale, fq.scale, oq.scale] { withUnsafeBytes(of: v.bitPattern.littleEndian) { out += $0 } }
         out += filterPlace(weights)
         out += bias
@@ -50,7 +56,8 @@ extension ModelFile {
     func hybridConvOptions(_ op: Operator, _ opTable: FlatTable, _ sg: Subgraph) throws -> [UInt8]? {
         guard let (input, filter, output) = kernelOperands(op, code: 3, sg),  // CONV_2D
             input.type == .float32, output.type == .float32, filter.type == .int8, let q = filter.quantization,
-            filter.shape.count == 4, filter.shape[1] == 1, filter.shape[2] == 1, input.shape.count == 4, output.shape.count == 4
+            filter.shape.count == 4, filter.shape[1] == 1, filter.shape[2] == 1, input.shape.count == 4,
+            output.shape.count == 4
         else { return nil }
         let n = filter.shape[0], k = filter.shape[3]
         guard n >= 1, k >= 1, n <= 1 << 16, k <= 1 << 16, k + n > 2, input.shape[3] == k, output.shape[3] == n,
@@ -62,7 +69,9 @@ extension ModelFile {
         guard let bias = try kernelBias(op, sg, type: .float32, count: n) else { return nil }
         guard let activation = try Self.unitStrideActivation(opTable) else { return nil }
         var out: [UInt8] = Array("VTHC".utf8)
-        for v in [Self.kernelOptionsVersion, Int32(k), Int32(n), activation] { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
+        for v in [Self.kernelOptionsVersion, Int32(k), Int32(n), activation] {
+            withUnsafeBytes(of: v.littleEndian) { out += $0 }
+        }
         out += filterPlace(weights)
         for v in scales { withUnsafeBytes(of: v.bitPattern.littleEndian) { out += $0 } }
         out += bias
@@ -106,7 +115,9 @@ extension ModelFile {
     static func unitStrideActivation(_ opTable: FlatTable) throws -> Int32? {
         // Conv2DOptions: padding, stride_w, stride_h, fused_activation_function, dilation_w, dilation_h.
         let options = try target(opTable, 4).map { try opTable.reader.table(at: $0) }
-        func option<T: FixedWidthInteger>(_ slot: Int, _ fallback: T) throws -> T { try options?.scalar(slot, default: fallback) ?? fallback }
+        func option<T: FixedWidthInteger>(_ slot: Int, _ fallback: T) throws -> T {
+            try options?.scalar(slot, default: fallback) ?? fallback
+        }
         let sw = try option(1, Int32(0)), sh = try option(2, Int32(0)), activation = Int32(try option(3, Int8(0)))
         let dw = try option(4, Int32(1)), dh = try option(5, Int32(1))
         guard sw == 1, sh == 1, dw >= 1, dh >= 1, (0...3).contains(activation) else { return nil }
@@ -115,7 +126,8 @@ extension ModelFile {
 
     /// A uint8 tensor's per-tensor scale (positive, finite) and zero point (0…255).
     static func perTensor(_ t: Tensor) -> (scale: Float, zeroPoint: Int32)? {
-        guard let q = t.quantization, q.scales.count == 1, q.zeroPoints.count == 1, let scale = q.scales.first, let zp = q.zeroPoints.first,
+        guard let q = t.quantization, q.scales.count == 1, q.zeroPoints.count == 1, let scale = q.scales.first,
+            let zp = q.zeroPoints.first,
             scale.isFinite, scale > 0, (0...255).contains(zp)
         else { return nil }
         return (scale, Int32(zp))

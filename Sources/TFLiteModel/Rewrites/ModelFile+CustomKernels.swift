@@ -7,7 +7,8 @@ extension ModelFile {
     package struct CustomKernels: OptionSet, Sendable {
         package let rawValue: Int
         package init(rawValue: Int) { self.rawValue = rawValue }
-        /// Hybrid DEPTHWISE_CONV_2D (float input, int8 per-channel filter): custom codes `VisionTasksHybridDepthwise_<k>`.
+        /// Hybrid DEPTHWISE_CONV_2D (float input, int8 per-channel filter): custom codes
+        /// `VisionTasksHybridDepthwise_<k>`.
         package static let hybridDepthwise = CustomKernels(rawValue: 1)
         /// Uint8 1×1 CONV_2D (per-tensor asymmetric): custom codes `VisionTasksQuantizedConv_<k>`.
         package static let quantizedConv = CustomKernels(rawValue: 2)
@@ -29,9 +30,11 @@ extension ModelFile {
 
     /// The input, filter and output tensors of `op` when it is builtin op `code` with at least two
     /// inputs, one output and a constant filter, all in range.
-    func kernelOperands(_ op: Operator, code: Int32, _ sg: Subgraph) -> (input: Tensor, filter: Tensor, output: Tensor)? {
+    func kernelOperands(_ op: Operator, code: Int32, _ sg: Subgraph) -> (input: Tensor, filter: Tensor, output: Tensor)?
+    {
         guard operatorCodes.indices.contains(op.opcodeIndex), operatorCodes[op.opcodeIndex].builtinCode == code,
-            op.inputs.count >= 2, op.outputs.count == 1, sg.tensors.indices.contains(op.inputs[0]), sg.tensors.indices.contains(op.inputs[1]),
+            op.inputs.count >= 2, op.outputs.count == 1, sg.tensors.indices.contains(op.inputs[0]),
+            sg.tensors.indices.contains(op.inputs[1]),
             sg.tensors.indices.contains(op.outputs[0]), sg.tensors[op.inputs[1]].buffer > 0
         else { return nil }
         return (sg.tensors[op.inputs[0]], sg.tensors[op.inputs[1]], sg.tensors[op.outputs[0]])
@@ -39,11 +42,15 @@ extension ModelFile {
 
     /// The bytes of `op`'s constant bias (input 2) of `type` with `count` 4-byte values for which
     /// `accept` holds; zeros when the op has none; nil when it is not such a constant.
-    func kernelBias(_ op: Operator, _ sg: Subgraph, type: TensorType, count: Int, accept: (Tensor) -> Bool = { _ in true }) throws -> [UInt8]? {
+    func kernelBias(
+        _ op: Operator, _ sg: Subgraph, type: TensorType, count: Int, accept: (Tensor) -> Bool = { _ in true }
+    ) throws -> [UInt8]? {
         guard op.inputs.count >= 3, op.inputs[2] >= 0 else { return [UInt8](repeating: 0, count: count * 4) }
         guard sg.tensors.indices.contains(op.inputs[2]) else { return nil }
         let b = sg.tensors[op.inputs[2]]
-        guard b.type == type, b.buffer > 0, accept(b), let raw = try buffer(b.buffer), raw.count == count * 4 else { return nil }
+        guard b.type == type, b.buffer > 0, accept(b), let raw = try buffer(b.buffer), raw.count == count * 4 else {
+            return nil
+        }
         return raw
     }
 
@@ -92,27 +99,37 @@ extension ModelFile {
                 let code = s.add(.table([]))
                 names.append("\(blob.prefix)_\(k)")
                 let name = s.add(.string(names[k]))
-                s.replace(code, with: .table([(0, .i8(Int8(OperatorCode.custom))), (1, .ref(.new(name))), (2, .i32(1)), (3, .i32(OperatorCode.custom))]))
+                s.replace(
+                    code,
+                    with: .table([
+                        (0, .i8(Int8(OperatorCode.custom))), (1, .ref(.new(name))), (2, .i32(1)),
+                        (3, .i32(OperatorCode.custom)),
+                    ]))
                 newCodes.append(.new(code))
                 let opTable = try sgTable.reader.table(at: oldOperators[i])
                 let conv = s.add(.table([]))
                 let inputs = s.add(.int32s([Int32(op.inputs[0])]))
                 let options = s.add(.bytes(blob.options))
-                var fields: [(slot: Int, field: FlatBufferSplicer.Field)] = [(0, .u32(UInt32(operatorCodes.count + k))), (1, .ref(.new(inputs)))]
+                var fields: [(slot: Int, field: FlatBufferSplicer.Field)] = [
+                    (0, .u32(UInt32(operatorCodes.count + k))), (1, .ref(.new(inputs))),
+                ]
                 if let outs = try Self.target(opTable, 2) { fields.append((2, .ref(.old(outs)))) }
                 fields.append((5, .ref(.new(options))))
                 s.replace(conv, with: .table(fields))
                 operatorRefs.append(.new(conv))
             }
             var sgFields: [(slot: Int, field: FlatBufferSplicer.Field)] = []
-            for slot in [0, 1, 2] { if let t = try Self.target(sgTable, slot) { sgFields.append((slot, .ref(.old(t)))) } }
+            for slot in [0, 1, 2] {
+                if let t = try Self.target(sgTable, slot) { sgFields.append((slot, .ref(.old(t)))) }
+            }
             sgFields.append((3, .ref(.new(operatorsList))))
             if let t = try Self.target(sgTable, 4) { sgFields.append((4, .ref(.old(t)))) }
             s.replace(subgraph, with: .table(sgFields))
             s.replace(operatorsList, with: .refs(operatorRefs))
             s.replace(subgraphsList, with: .refs([.new(subgraph)] + oldSubgraphs.dropFirst().map { .old($0) }))
             s.replace(codesList, with: .refs(oldCodes.map { .old($0) } + newCodes))
-            let fields = try Self.splicedModelFields(root, replacing: [1: .ref(.new(codesList)), 2: .ref(.new(subgraphsList))], &s, shift: shift)
+            let fields = try Self.splicedModelFields(
+                root, replacing: [1: .ref(.new(codesList)), 2: .ref(.new(subgraphsList))], &s, shift: shift)
             s.replace(model, with: .table(fields))
             return (s, model)
         }

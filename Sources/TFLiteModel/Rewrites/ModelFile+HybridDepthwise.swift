@@ -12,14 +12,17 @@ extension ModelFile {
             let q = filter.quantization, filter.shape.count == 4, filter.shape[0] == 1, input.shape.count == 4
         else { return nil }
         let kh = filter.shape[1], kw = filter.shape[2], oc = filter.shape[3], c = input.shape[3]
-        guard kh >= 1, kw >= 1, oc >= 1, c >= 1, q.scales.count == oc, q.zeroPoints.allSatisfy({ $0 == 0 }), q.quantizedDimension == 3,
+        guard kh >= 1, kw >= 1, oc >= 1, c >= 1, q.scales.count == oc, q.zeroPoints.allSatisfy({ $0 == 0 }),
+            q.quantizedDimension == 3,
             q.scales.allSatisfy({ $0.isFinite && $0 > 0 })
         else { return nil }
         guard let weights = try buffer(filter.buffer), weights.count == kh * kw * oc else { return nil }
         guard let bias = try kernelBias(op, sg, type: .float32, count: oc) else { return nil }
         // DepthwiseConv2DOptions: padding, stride_w, stride_h, depth_multiplier, activation, dilation_w, dilation_h.
         let options = try Self.target(opTable, 4).map { try opTable.reader.table(at: $0) }
-        func option<T: FixedWidthInteger>(_ slot: Int, _ fallback: T) throws -> T { try options?.scalar(slot, default: fallback) ?? fallback }
+        func option<T: FixedWidthInteger>(_ slot: Int, _ fallback: T) throws -> T {
+            try options?.scalar(slot, default: fallback) ?? fallback
+        }
         let padding = Int32(try option(0, Int8(0))), sw = try option(1, Int32(0)), sh = try option(2, Int32(0))
         let dm = try option(3, Int32(0)), activation = Int32(try option(4, Int8(0)))
         let dw = try option(5, Int32(1)), dh = try option(6, Int32(1))

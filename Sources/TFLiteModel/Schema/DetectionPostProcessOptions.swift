@@ -42,7 +42,8 @@ package struct DetectionPostProcessOptions: Equatable, Sendable {
         func int(_ key: String, _ fallback: Int?) throws -> Int {
             if let value = m[key] {
                 guard let v = value.intValue else {
-                    throw TFLiteModelError(.invalidCustomOptions, "\(Self.opName) option '\(key)' is not an integer in range.")
+                    throw TFLiteModelError(
+                        .invalidCustomOptions, "\(Self.opName) option '\(key)' is not an integer in range.")
                 }
                 return v
             }
@@ -51,7 +52,9 @@ package struct DetectionPostProcessOptions: Equatable, Sendable {
         }
         func float(_ key: String, _ fallback: Float?) throws -> Float {
             if let value = m[key] {
-                guard let v = value.doubleValue else { throw TFLiteModelError(.invalidCustomOptions, "\(Self.opName) option '\(key)' is not a number.") }
+                guard let v = value.doubleValue else {
+                    throw TFLiteModelError(.invalidCustomOptions, "\(Self.opName) option '\(key)' is not a number.")
+                }
                 return Float(v)
             }
             if let fallback { return fallback }

@@ -100,13 +100,15 @@ package struct ModelBuilder: Sendable {
             throw TFLiteModelError(.invalidBuilderInput, "Buffer 0 must be empty.")
         }
         for t in tensors where checksReferences && !buffers.indices.contains(t.buffer) {
-            throw TFLiteModelError(.invalidBuilderInput, "Tensor \(t.name) refers to buffer \(t.buffer), which does not exist.")
+            throw TFLiteModelError(
+                .invalidBuilderInput, "Tensor \(t.name) refers to buffer \(t.buffer), which does not exist.")
         }
         for op in operators where checksReferences {
             guard operatorCodes.indices.contains(op.opcodeIndex),
                 (op.inputs + op.outputs).allSatisfy({ $0 == -1 || tensors.indices.contains($0) })
             else {
-                throw TFLiteModelError(.invalidBuilderInput, "An operator refers to an op code or tensor that does not exist.")
+                throw TFLiteModelError(
+                    .invalidBuilderInput, "An operator refers to an op code or tensor that does not exist.")
             }
         }
         var b = FlatBufferBuilder()
@@ -167,7 +169,9 @@ package struct ModelBuilder: Sendable {
             var options: FlatBufferBuilder.Offset?
             if op.builtinOptionsType != 0 {
                 var vectors: [Int: FlatBufferBuilder.Offset] = [:]
-                for (slot, value) in op.builtinOptions { if case .int32s(let v) = value { vectors[slot] = b.vector(v) } }
+                for (slot, value) in op.builtinOptions {
+                    if case .int32s(let v) = value { vectors[slot] = b.vector(v) }
+                }
                 b.startTable()
                 for (slot, value) in op.builtinOptions.sorted(by: { $0.key < $1.key }) {
                     switch value {
@@ -199,7 +203,8 @@ package struct ModelBuilder: Sendable {
         b.add(3, opsVector)
         b.add(4, subgraphName)
         let subgraph = b.endTable()
-        let subgraphs = b.vector([FlatBufferBuilder.Offset](repeating: subgraph, count: 1 + max(0, extraSubgraphCopies)))
+        let subgraphs = b.vector(
+            [FlatBufferBuilder.Offset](repeating: subgraph, count: 1 + max(0, extraSubgraphCopies)))
         let codes = operatorCodes.map { c -> FlatBufferBuilder.Offset in
             let custom = c.customCode.map { b.string($0) }
             b.startTable()
@@ -223,7 +228,9 @@ package struct ModelBuilder: Sendable {
     }
 
     /// Writes a model with `metadata` as its `TFLITE_METADATA` and `files` appended as a zip.
-    package func build(metadata: ModelMetadata, files: [(name: String, contents: [UInt8])], deflate: Bool = false) throws -> [UInt8] {
+    package func build(
+        metadata: ModelMetadata, files: [(name: String, contents: [UInt8])], deflate: Bool = false
+    ) throws -> [UInt8] {
         var copy = self
         copy.metadata.append((ModelMetadata.entryName, metadata.flatBuffer()))
         var bytes = try copy.build()

@@ -29,7 +29,8 @@ package struct ModelFile: Sendable {
         do {
             try self.init(data: try FileBytes(mapping: path, maxBytes: Int(Int32.max)))
         } catch let e as FileInputError {
-            throw TFLiteModelError(.fileUnreadable, e.code == .notFound ? "Unable to open file at \(path)" : e.message, underlying: e)
+            throw TFLiteModelError(
+                .fileUnreadable, e.code == .notFound ? "Unable to open file at \(path)" : e.message, underlying: e)
         }
     }
 
@@ -42,13 +43,15 @@ package struct ModelFile: Sendable {
     package init(data: FileBytes) throws {
         self.data = data
         guard data.count >= 8 else {
-            throw TFLiteModelError(.truncated, "The model is not a valid FlatBuffer buffer: it has only \(data.count) bytes.")
+            throw TFLiteModelError(
+                .truncated, "The model is not a valid FlatBuffer buffer: it has only \(data.count) bytes.")
         }
         let reader = try FlatBufferReader(data: data)
         guard reader.fileIdentifier == Self.fileIdentifier else {
             throw TFLiteModelError(
                 .invalidFlatBuffer,
-                "The model is not a valid FlatBuffer buffer: its file identifier is '\(Self.printable(reader.fileIdentifier ?? ""))', expected 'TFL3'. Is this a .tflite file?"
+                "The model is not a valid FlatBuffer buffer: its file identifier is "
+                    + "'\(Self.printable(reader.fileIdentifier ?? ""))', expected 'TFL3'. Is this a .tflite file?"
             )
         }
         let root = try reader.root()
@@ -57,7 +60,9 @@ package struct ModelFile: Sendable {
         operatorCodes = try root.tables(1).map { t in
             let deprecated: Int8 = try t.scalar(0, default: 0)
             let code: Int32 = try t.scalar(3, default: 0)
-            return OperatorCode(builtinCode: max(Int32(deprecated), code), customCode: try t.string(1), version: try t.scalar(2, default: 1))
+            return OperatorCode(
+                builtinCode: max(Int32(deprecated), code), customCode: try t.string(1),
+                version: try t.scalar(2, default: 1))
         }
         subgraphs = try root.tables(2).map(Self.subgraph)
         description = try root.string(3)
@@ -65,7 +70,8 @@ package struct ModelFile: Sendable {
         bufferCount = buffers?.count ?? 0
         metadataEntries = try root.tables(6).map { (try $0.string(0) ?? "", Int(try $0.scalar(1, default: UInt32(0)))) }
         guard !subgraphs.isEmpty else {
-            throw TFLiteModelError(.invalidFlatBuffer, "The model is not a valid FlatBuffer buffer: it has no subgraph.")
+            throw TFLiteModelError(
+                .invalidFlatBuffer, "The model is not a valid FlatBuffer buffer: it has no subgraph.")
         }
     }
 
@@ -85,7 +91,9 @@ package struct ModelFile: Sendable {
             }
             let rawType: Int8 = try x.scalar(1, default: 0)
             guard let type = TensorType(rawValue: rawType) else {
-                throw TFLiteModelError(.invalidFlatBuffer, "The model is not a valid FlatBuffer buffer: tensor type \(rawType) is unknown.")
+                throw TFLiteModelError(
+                    .invalidFlatBuffer, "The model is not a valid FlatBuffer buffer: tensor type \(rawType) is unknown."
+                )
             }
             let signature = try x.integers(7, Int32.self)
             return Tensor(
@@ -95,7 +103,8 @@ package struct ModelFile: Sendable {
         }
         let operators = try t.tables(3).map { o in
             Operator(
-                opcodeIndex: Int(try o.scalar(0, default: UInt32(0))), inputs: try o.integers(1, Int32.self).map(Int.init),
+                opcodeIndex: Int(try o.scalar(0, default: UInt32(0))),
+                inputs: try o.integers(1, Int32.self).map(Int.init),
                 outputs: try o.integers(2, Int32.self).map(Int.init), customOptions: try o.bytes(5))
         }
         return Subgraph(
@@ -111,7 +120,10 @@ package struct ModelFile: Sendable {
     /// Where buffer `index`'s bytes are in ``data`` (nil when it holds no data).
     package func bufferRange(_ index: Int) throws -> Range<Int>? {
         guard let v = buffers, index >= 0, index < v.count else {
-            throw TFLiteModelError(.invalidFlatBuffer, "The model is not a valid FlatBuffer buffer: buffer \(index) does not exist (there are \(bufferCount)).")
+            throw TFLiteModelError(
+                .invalidFlatBuffer,
+                "The model is not a valid FlatBuffer buffer: buffer \(index) does not exist (there are \(bufferCount))."
+            )
         }
         let b = try v.table(index)
         if let inline = try b.vector(0, elementSize: 1), inline.count > 0 { return inline.byteRange }
@@ -119,7 +131,9 @@ package struct ModelFile: Sendable {
         let size: UInt64 = try b.scalar(2, default: 0)
         if offset > 1 {
             guard offset <= UInt64(data.count), size <= UInt64(data.count) - offset else {
-                throw TFLiteModelError(.truncated, "Buffer \(index) lies at \(offset)+\(size), past the end of the \(data.count)-byte file.")
+                throw TFLiteModelError(
+                    .truncated,
+                    "Buffer \(index) lies at \(offset)+\(size), past the end of the \(data.count)-byte file.")
             }
             return Int(offset)..<Int(offset + size)
         }
@@ -163,7 +177,8 @@ package struct ModelFile: Sendable {
                 let code = operatorCodes[op.opcodeIndex]
                 if code.builtinCode == OperatorCode.custom && code.customCode == DetectionPostProcessOptions.opName {
                     guard let options = op.customOptions else {
-                        throw TFLiteModelError(.invalidCustomOptions, "\(DetectionPostProcessOptions.opName) has no custom options.")
+                        throw TFLiteModelError(
+                            .invalidCustomOptions, "\(DetectionPostProcessOptions.opName) has no custom options.")
                     }
                     return try DetectionPostProcessOptions(flexBuffer: options)
                 }

@@ -15,8 +15,12 @@ package enum ModelVerifier {
         let root = try FlatBufferReader(data: file.data).root()
         let rawSubgraphs = try root.tables(2)
         for (i, code) in file.operatorCodes.enumerated() {
-            guard code.builtinCode >= 0, code.builtinCode <= maxBuiltinOperator else { throw unsafe("operator code \(i) has builtin code \(code.builtinCode)") }
-            if code.builtinCode == OperatorCode.custom, (code.customCode ?? "").isEmpty { throw unsafe("custom operator code \(i) has no name") }
+            guard code.builtinCode >= 0, code.builtinCode <= maxBuiltinOperator else {
+                throw unsafe("operator code \(i) has builtin code \(code.builtinCode)")
+            }
+            if code.builtinCode == OperatorCode.custom, (code.customCode ?? "").isEmpty {
+                throw unsafe("custom operator code \(i) has no name")
+            }
         }
         for entry in file.metadataEntries where entry.buffer < 0 || entry.buffer >= file.bufferCount {
             throw unsafe("metadata '\(entry.name)' names buffer \(entry.buffer) of \(file.bufferCount)")
@@ -49,9 +53,11 @@ package enum ModelVerifier {
     static func byteCount(_ type: TensorType, _ count: Int) -> Int? {
         switch type {
         case .bool, .int8, .uint8: return count
-        case .float16, .int16, .uint16, .bfloat16: return count.multipliedReportingOverflow(by: 2).overflow ? Int.max : count * 2
+        case .float16, .int16, .uint16, .bfloat16:
+            return count.multipliedReportingOverflow(by: 2).overflow ? Int.max : count * 2
         case .float32, .int32, .uint32: return count.multipliedReportingOverflow(by: 4).overflow ? Int.max : count * 4
-        case .int64, .uint64, .float64, .complex64: return count.multipliedReportingOverflow(by: 8).overflow ? Int.max : count * 8
+        case .int64, .uint64, .float64, .complex64:
+            return count.multipliedReportingOverflow(by: 8).overflow ? Int.max : count * 8
         case .complex128: return count.multipliedReportingOverflow(by: 16).overflow ? Int.max : count * 16
         case .int4: return count / 2 + count % 2
         case .string, .resource, .variant: return nil
@@ -71,7 +77,9 @@ package enum ModelVerifier {
     }
 
     /// Checks every tensor of a subgraph; returns the bytes of its non-constant tensors.
-    static func tensors(_ file: ModelFile, _ subgraph: Subgraph, _ raw: FlatTable, _ s: Int, _ limits: ModelLimits) throws -> Int {
+    static func tensors(
+        _ file: ModelFile, _ subgraph: Subgraph, _ raw: FlatTable, _ s: Int, _ limits: ModelLimits
+    ) throws -> Int {
         var activations = 0
         let rawTensors = try raw.tables(0)
         for (t, tensor) in subgraph.tensors.enumerated() {
@@ -79,19 +87,25 @@ package enum ModelVerifier {
             guard tensor.buffer >= 0, tensor.buffer < max(file.bufferCount, 1) else {
                 throw unsafe("\(name) names buffer \(tensor.buffer) of \(file.bufferCount)")
             }
-            guard tensor.shape.count <= 16, let count = elementCount(tensor.shape) else { throw unsafe("\(name) has shape \(tensor.shape)") }
+            guard tensor.shape.count <= 16, let count = elementCount(tensor.shape) else {
+                throw unsafe("\(name) has shape \(tensor.shape)")
+            }
             if let signature = tensor.shapeSignature {
                 guard signature.count == tensor.shape.count, signature.allSatisfy({ $0 >= -1 }) else {
                     throw unsafe("\(name) has shape signature \(signature)")
                 }
             }
             let bytes = byteCount(tensor.type, count) ?? 0
-            guard bytes <= limits.maxTensorBytes else { throw unsafe("\(name) of shape \(tensor.shape) needs more than \(limits.maxTensorBytes >> 20) MiB") }
+            guard bytes <= limits.maxTensorBytes else {
+                throw unsafe("\(name) of shape \(tensor.shape) needs more than \(limits.maxTensorBytes >> 20) MiB")
+            }
             let stored = file.bufferCount > 0 ? try file.bufferSize(tensor.buffer) : 0
             let sparsity = try rawTensors[t].table(6)
             if let q = tensor.quantization { try quantization(q, tensor, name) }
             if let rawQ = try rawTensors[t].table(4), tensor.quantization == nil {
-                guard try rawQ.integers(3, Int64.self).isEmpty else { throw unsafe("\(name) has zero points without scales") }
+                guard try rawQ.integers(3, Int64.self).isEmpty else {
+                    throw unsafe("\(name) has zero points without scales")
+                }
             }
             if let sparsity {
                 guard stored > 0 else { throw unsafe("\(name) is sparse without data") }
@@ -105,7 +119,9 @@ package enum ModelVerifier {
     }
 
     static func quantization(_ q: Tensor.QuantizationParameters, _ tensor: Tensor, _ name: String) throws {
-        guard q.scales.allSatisfy({ $0.isNormal && $0 > 0 }) else { throw unsafe("\(name) has a quantization scale that is not a positive normal number") }
+        guard q.scales.allSatisfy({ $0.isNormal && $0 > 0 }) else {
+            throw unsafe("\(name) has a quantization scale that is not a positive normal number")
+        }
         if q.scales.isEmpty {
             guard q.zeroPoints.isEmpty else { throw unsafe("\(name) has zero points without scales") }
             return
@@ -114,8 +130,13 @@ package enum ModelVerifier {
             throw unsafe("\(name) has \(q.scales.count) scales and \(q.zeroPoints.count) zero points")
         }
         if q.scales.count > 1 {
-            guard tensor.shape.indices.contains(q.quantizedDimension), tensor.shape[q.quantizedDimension] == q.scales.count else {
-                throw unsafe("\(name) has \(q.scales.count) scales for dimension \(q.quantizedDimension) of shape \(tensor.shape)")
+            guard tensor.shape.indices.contains(q.quantizedDimension),
+                tensor.shape[q.quantizedDimension] == q.scales.count
+            else {
+                throw unsafe(
+                    "\(name) has \(q.scales.count) scales for dimension \(q.quantizedDimension) of shape "
+                        + "\(tensor.shape)"
+                )
             }
         }
     }
@@ -137,7 +158,9 @@ package enum ModelVerifier {
         var size = tensor.shape
         for (b, d) in blockMap.enumerated() {
             let blockSize = Int(try dims[n + b].scalar(1, default: Int32(0)))
-            guard blockSize > 0, size[d] % blockSize == 0 else { throw unsafe("\(name) has block size \(blockSize) for dimension \(d)") }
+            guard blockSize > 0, size[d] % blockSize == 0 else {
+                throw unsafe("\(name) has block size \(blockSize) for dimension \(d)")
+            }
             size[d] /= blockSize
             size.append(blockSize)
         }
@@ -147,7 +170,9 @@ package enum ModelVerifier {
             let meta = dims[level]
             let format: Int8 = try meta.scalar(0, default: 0)
             if format == 0 {
-                guard Int(try meta.scalar(1, default: Int32(0))) == size[dim] else { throw unsafe("\(name) has a dense size that differs from its shape") }
+                guard Int(try meta.scalar(1, default: Int32(0))) == size[dim] else {
+                    throw unsafe("\(name) has a dense size that differs from its shape")
+                }
                 let (p, o) = count.multipliedReportingOverflow(by: size[dim])
                 guard !o else { throw unsafe("\(name) has too many elements") }
                 count = p
@@ -189,7 +214,9 @@ package enum ModelVerifier {
     static func operators(_ file: ModelFile, _ subgraph: Subgraph, _ raw: FlatTable, _ s: Int) throws -> [Int] {
         let count = subgraph.tensors.count
         func check(_ list: [Int], _ what: String) throws {
-            for t in list where t < 0 || t >= count { throw unsafe("subgraph \(s)'s \(what) name tensor \(t) of \(count)") }
+            for t in list where t < 0 || t >= count {
+                throw unsafe("subgraph \(s)'s \(what) name tensor \(t) of \(count)")
+            }
         }
         try check(subgraph.inputs, "inputs")
         try check(subgraph.outputs, "outputs")
@@ -201,11 +228,13 @@ package enum ModelVerifier {
         }
         for (i, op) in subgraph.operators.enumerated() {
             for t in op.outputs {
-                guard t >= 0, t < count else { throw unsafe("operator \(i) of subgraph \(s) writes tensor \(t) of \(count)") }
+                guard t >= 0, t < count else {
+                    throw unsafe("operator \(i) of subgraph \(s) writes tensor \(t) of \(count)")
+                }
                 guard producer[t] == -1 else {
-                    throw unsafe(
-                        "operator \(i) of subgraph \(s) writes tensor \(t), which is \(producer[t] == -2 ? "an input, a constant or a variable" : "written by operator \(producer[t])")"
-                    )
+                    let writer =
+                        producer[t] == -2 ? "an input, a constant or a variable" : "written by operator \(producer[t])"
+                    throw unsafe("operator \(i) of subgraph \(s) writes tensor \(t), which is \(writer)")
                 }
                 producer[t] = i
             }
@@ -214,26 +243,41 @@ package enum ModelVerifier {
         var calls: [Int] = []
         for (i, op) in subgraph.operators.enumerated() {
             guard file.operatorCodes.indices.contains(op.opcodeIndex) else {
-                throw unsafe("operator \(i) of subgraph \(s) names operator code \(op.opcodeIndex) of \(file.operatorCodes.count)")
+                throw unsafe(
+                    "operator \(i) of subgraph \(s) names operator code \(op.opcodeIndex) of "
+                        + "\(file.operatorCodes.count)"
+                )
             }
             let code = file.operatorCodes[op.opcodeIndex]
             let isCustom = code.builtinCode == OperatorCode.custom
             for (position, t) in op.inputs.enumerated() {
                 if t == -1 {
-                    guard isCustom || recurrent.contains(code.builtinCode) || optionalInputs[code.builtinCode]?.contains(position) == true else {
+                    guard
+                        isCustom || recurrent.contains(code.builtinCode)
+                            || optionalInputs[code.builtinCode]?.contains(position) == true
+                    else {
                         throw unsafe("operator \(i) (\(code.shortName)) of subgraph \(s) lacks input \(position)")
                     }
                     continue
                 }
-                guard t >= 0, t < count else { throw unsafe("operator \(i) (\(code.shortName)) of subgraph \(s) reads tensor \(t) of \(count)") }
+                guard t >= 0, t < count else {
+                    throw unsafe("operator \(i) (\(code.shortName)) of subgraph \(s) reads tensor \(t) of \(count)")
+                }
                 guard producer[t] < i else {
-                    throw unsafe("operator \(i) (\(code.shortName)) of subgraph \(s) reads tensor \(t) before operator \(producer[t]) writes it")
+                    throw unsafe(
+                        "operator \(i) (\(code.shortName)) of subgraph \(s) reads tensor \(t) before operator "
+                            + "\(producer[t]) writes it"
+                    )
                 }
             }
             try check(try rawOps[i].integers(8, Int32.self).map(Int.init), "operator \(i)'s intermediates")
-            let largeOffset: UInt64 = try rawOps[i].scalar(9, default: 0), largeSize: UInt64 = try rawOps[i].scalar(10, default: 0)
+            let largeOffset: UInt64 = try rawOps[i].scalar(9, default: 0),
+                largeSize: UInt64 = try rawOps[i].scalar(10, default: 0)
             guard largeOffset <= UInt64(file.data.count), largeSize <= UInt64(file.data.count) - largeOffset else {
-                throw unsafe("operator \(i) of subgraph \(s) has custom options at \(largeOffset)+\(largeSize), past the end of the file")
+                throw unsafe(
+                    "operator \(i) of subgraph \(s) has custom options at \(largeOffset)+\(largeSize), past the end "
+                        + "of the file"
+                )
             }
             if code.builtinCode == 22, op.inputs.count >= 2, op.inputs[1] == -1 {
                 throw unsafe("operator \(i) (RESHAPE) of subgraph \(s) lacks its shape input")
@@ -242,20 +286,27 @@ package enum ModelVerifier {
             if !isCustom {
                 func shape(_ t: Int) -> [Int]? { t >= 0 ? subgraph.tensors[t].shape : nil }
                 let options = try rawOps[i].table(4)
-                let problem = try OperatorShapes.problem(code.builtinCode, inputs: op.inputs.map(shape), outputs: op.outputs.map(shape)) { slot in
+                let problem = try OperatorShapes.problem(
+                    code.builtinCode, inputs: op.inputs.map(shape), outputs: op.outputs.map(shape)
+                ) { slot in
                     guard let options, try options.has(slot) else { return nil }
-                    return slot == 0 ? Int32(try options.scalar(0, default: Int8(0))) : try options.scalar(slot, default: Int32(0))
+                    return slot == 0
+                        ? Int32(try options.scalar(0, default: Int8(0))) : try options.scalar(slot, default: Int32(0))
                 }
                 if let problem {
                     throw unsafe("operator \(i) (\(code.shortName)) of subgraph \(s): \(problem)")
                 }
-                if let slot = OperatorShapes.shapeInputs[code.builtinCode], op.inputs.count > slot, let x = shape(op.inputs[0]),
+                if let slot = OperatorShapes.shapeInputs[code.builtinCode], op.inputs.count > slot,
+                    let x = shape(op.inputs[0]),
                     let out = op.outputs.first.flatMap(shape)
                 {
                     let t = op.inputs[slot]
-                    if code.builtinCode == 22, t >= 0, subgraph.tensors[t].type != .int32 || subgraph.tensors[t].shape != [out.count] {
+                    if code.builtinCode == 22, t >= 0,
+                        subgraph.tensors[t].type != .int32 || subgraph.tensors[t].shape != [out.count]
+                    {
                         throw unsafe(
-                            "operator \(i) (RESHAPE) of subgraph \(s): its shape input \(subgraph.tensors[t].shape) \(subgraph.tensors[t].type) is not an INT32 vector of \(out.count)"
+                            "operator \(i) (RESHAPE) of subgraph \(s): its shape input \(subgraph.tensors[t].shape) "
+                                + "\(subgraph.tensors[t].type) is not an INT32 vector of \(out.count)"
                         )
                     }
                     if let problem = OperatorShapes.constantProblem(
@@ -276,11 +327,15 @@ package enum ModelVerifier {
     /// The values of a constant int32 tensor of at most 64 elements; nil when it is not one.
     static func smallInt32s(_ file: ModelFile, _ tensor: Tensor?) throws -> [Int]? {
         // Sized first: a large constant is not copied just to be turned down.
-        guard let tensor, tensor.type == .int32, file.bufferCount > 0, (1...256).contains(try file.bufferSize(tensor.buffer)),
+        guard let tensor, tensor.type == .int32, file.bufferCount > 0,
+            (1...256).contains(try file.bufferSize(tensor.buffer)),
             let bytes = try file.buffer(tensor.buffer), bytes.count % 4 == 0
         else { return nil }
         return stride(from: 0, to: bytes.count, by: 4).map { i in
-            Int(Int32(bitPattern: UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24))
+            Int(
+                Int32(
+                    bitPattern: UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(
+                        bytes[i + 3]) << 24))
         }
     }
 
@@ -295,7 +350,9 @@ package enum ModelVerifier {
         guard let options = try op.table(4) else { throw unsafe("\(name) lacks its subgraph options") }
         return try slots.map { slot in
             let target = Int(try options.scalar(slot, default: Int32(-1)))
-            guard target >= 0, target < subgraphCount else { throw unsafe("\(name) runs subgraph \(target) of \(subgraphCount)") }
+            guard target >= 0, target < subgraphCount else {
+                throw unsafe("\(name) runs subgraph \(target) of \(subgraphCount)")
+            }
             return target
         }
     }
@@ -317,11 +374,18 @@ package enum ModelVerifier {
     /// `TFLite_Detection_PostProcess`: its options parsed and range-checked against the box, score
     /// and anchor tensors it reads.
     static func detectionPostProcess(_ op: Operator, _ subgraph: Subgraph, _ file: ModelFile, _ name: String) throws {
-        guard let raw = op.customOptions else { throw unsafe("\(name) (\(DetectionPostProcessOptions.opName)) has no options") }
+        guard let raw = op.customOptions else {
+            throw unsafe("\(name) (\(DetectionPostProcessOptions.opName)) has no options")
+        }
         let o: DetectionPostProcessOptions
-        do { o = try DetectionPostProcessOptions(flexBuffer: raw) } catch let e as TFLiteModelError { throw unsafe("\(name): \(e.message)") }
+        do { o = try DetectionPostProcessOptions(flexBuffer: raw) } catch let e as TFLiteModelError {
+            throw unsafe("\(name): \(e.message)")
+        }
         guard op.inputs.count == 3, op.outputs.count == 4, op.inputs.allSatisfy({ $0 >= 0 }) else {
-            throw unsafe("\(name) (\(DetectionPostProcessOptions.opName)) has \(op.inputs.count) inputs and \(op.outputs.count) outputs, expected 3 and 4")
+            throw unsafe(
+                "\(name) (\(DetectionPostProcessOptions.opName)) has \(op.inputs.count) inputs and "
+                    + "\(op.outputs.count) outputs, expected 3 and 4"
+            )
         }
         let boxes = subgraph.tensors[op.inputs[0]].shape, scores = subgraph.tensors[op.inputs[1]].shape
         let anchors = subgraph.tensors[op.inputs[2]].shape
@@ -339,7 +403,10 @@ package enum ModelVerifier {
             finite(o.nmsScoreThreshold, o.nmsIouThreshold), o.nmsIouThreshold > 0, o.nmsIouThreshold <= 1,
             finite(o.xScale, o.yScale, o.wScale, o.hScale), o.xScale > 0, o.yScale > 0, o.wScale > 0, o.hScale > 0
         else {
-            throw unsafe("\(name) has \(DetectionPostProcessOptions.opName) options out of range for \(boxCount) boxes of \(classes) classes")
+            throw unsafe(
+                "\(name) has \(DetectionPostProcessOptions.opName) options out of range for \(boxCount) boxes of "
+                    + "\(classes) classes"
+            )
         }
     }
 
@@ -350,7 +417,9 @@ package enum ModelVerifier {
             guard file.subgraphs.indices.contains(s) else { throw unsafe("signature \(i) names subgraph \(s)") }
             for map in try signature.tables(0) + signature.tables(1) {
                 let t = Int(try map.scalar(1, default: UInt32(0)))
-                guard file.subgraphs[s].tensors.indices.contains(t) else { throw unsafe("signature \(i) names tensor \(t) of subgraph \(s)") }
+                guard file.subgraphs[s].tensors.indices.contains(t) else {
+                    throw unsafe("signature \(i) names tensor \(t) of subgraph \(s)")
+                }
             }
         }
     }

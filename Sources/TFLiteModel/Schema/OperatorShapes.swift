@@ -59,7 +59,9 @@ enum OperatorShapes {
     static func constantProblem(_ code: Int32, values: [Int]?, x: [Int], out: [Int]) -> String? {
         if code == 22 {  // RESHAPE: a non-constant shape is checked at run time by the kernel
             guard let v = values else { return nil }
-            guard v.count == out.count, zip(v, out).allSatisfy({ $0 == $1 || $0 == -1 }), v.filter({ $0 == -1 }).count <= 1 else {
+            guard v.count == out.count, zip(v, out).allSatisfy({ $0 == $1 || $0 == -1 }),
+                v.filter({ $0 == -1 }).count <= 1
+            else {
                 return "shape input \(v) does not give output \(out)"
             }
             return nil
@@ -73,13 +75,17 @@ enum OperatorShapes {
                 return "paddings \(v) do not turn \(x) into \(out)"
             }
         case 23, 97:  // new height and width
-            guard v.count == 2, out.count == 4, v[0] == out[1], v[1] == out[2] else { return "size \(v) does not match output \(out)" }
+            guard v.count == 2, out.count == 4, v[0] == out[1], v[1] == out[2] else {
+                return "size \(v) does not match output \(out)"
+            }
         case 69:  // multiples
             guard v.count == x.count, x.count == out.count, v.allSatisfy({ $0 >= 1 && $0 <= 1 << 16 }),
                 x.indices.allSatisfy({ out[$0] == x[$0] * v[$0] })
             else { return "multiples \(v) do not turn \(x) into \(out)" }
         case 39:  // permutation
-            guard v.count == x.count, Set(v) == Set(0..<x.count), out.count == x.count, v.indices.allSatisfy({ out[$0] == x[v[$0]] }) else {
+            guard v.count == x.count, Set(v) == Set(0..<x.count), out.count == x.count,
+                v.indices.allSatisfy({ out[$0] == x[v[$0]] })
+            else {
                 return "permutation \(v) does not turn \(x) into \(out)"
             }
         case 130:  // BROADCAST_TO
@@ -93,11 +99,14 @@ enum OperatorShapes {
     /// What disagrees for builtin op `code` with these input and output shapes (nil = absent
     /// tensor) and builtin options (`option(slot)`, nil when absent), or nil when all agree or the
     /// op is not one checked here.
-    static func problem(_ code: Int32, inputs: [[Int]?], outputs: [[Int]?], option: (Int) throws -> Int32? = { _ in nil }) rethrows -> String? {
+    static func problem(
+        _ code: Int32, inputs: [[Int]?], outputs: [[Int]?], option: (Int) throws -> Int32? = { _ in nil }
+    ) rethrows -> String? {
         func input(_ i: Int) -> [Int]? { i < inputs.count ? inputs[i] : nil }
         if let arity = arity(code), !arity.contains(inputs.count) || outputs.count != 1 {
-            return
-                "\(inputs.count) inputs and \(outputs.count) outputs, expected \(arity.lowerBound == arity.upperBound ? "\(arity.lowerBound)" : "\(arity.lowerBound)–\(arity.upperBound)") and 1"
+            let expected =
+                arity.lowerBound == arity.upperBound ? "\(arity.lowerBound)" : "\(arity.lowerBound)–\(arity.upperBound)"
+            return "\(inputs.count) inputs and \(outputs.count) outputs, expected \(expected) and 1"
         }
         guard let out = outputs.first ?? nil else { return nil }
         if [1, 3, 4, 17].contains(code), let x = input(0), x.count == 4, out.count == 4 {
@@ -107,7 +116,8 @@ enum OperatorShapes {
             let fh = pool ? Int(try option(4) ?? 0) : (f.map { $0.count == 4 ? $0[1] : 0 } ?? 0)
             let fw = pool ? Int(try option(3) ?? 0) : (f.map { $0.count == 4 ? $0[2] : 0 } ?? 0)
             let dilationSlots = code == 4 ? (5, 6) : (4, 5)
-            let dw = pool ? 1 : Int(try option(dilationSlots.0) ?? 1), dh = pool ? 1 : Int(try option(dilationSlots.1) ?? 1)
+            let dw = pool ? 1 : Int(try option(dilationSlots.0) ?? 1),
+                dh = pool ? 1 : Int(try option(dilationSlots.1) ?? 1)
             let same = (try option(0) ?? 0) == 0
             let sw = Int(try option(1) ?? 0), sh = Int(try option(2) ?? 0)
             guard let h = window(x[1], filter: fh, stride: sh, dilation: dh, same: same),
@@ -129,25 +139,37 @@ enum OperatorShapes {
         switch code {
         case 3:  // CONV_2D: NHWC input, OHWI filter, bias [O]
             guard let x = input(0), let f = input(1) else { return nil }
-            guard x.count == 4, f.count == 4, out.count == 4 else { return "input \(x), filter \(f) and output \(out) must have rank 4" }
-            guard f[3] > 0, x[3] % f[3] == 0, out[3] == f[0], out[0] == x[0] else { return "filter \(f) does not fit input \(x) and output \(out)" }
+            guard x.count == 4, f.count == 4, out.count == 4 else {
+                return "input \(x), filter \(f) and output \(out) must have rank 4"
+            }
+            guard f[3] > 0, x[3] % f[3] == 0, out[3] == f[0], out[0] == x[0] else {
+                return "filter \(f) does not fit input \(x) and output \(out)"
+            }
             if let bias = input(2), count(bias) != f[0] { return "bias \(bias) does not match \(f[0]) output channels" }
         case 4:  // DEPTHWISE_CONV_2D: filter [1, H, W, C×multiplier]
             guard let x = input(0), let f = input(1) else { return nil }
-            guard x.count == 4, f.count == 4, out.count == 4 else { return "input \(x), filter \(f) and output \(out) must have rank 4" }
-            guard f[0] == 1, x[3] > 0, f[3] % x[3] == 0, out[3] == f[3], out[0] == x[0] else { return "filter \(f) does not fit input \(x) and output \(out)" }
+            guard x.count == 4, f.count == 4, out.count == 4 else {
+                return "input \(x), filter \(f) and output \(out) must have rank 4"
+            }
+            guard f[0] == 1, x[3] > 0, f[3] % x[3] == 0, out[3] == f[3], out[0] == x[0] else {
+                return "filter \(f) does not fit input \(x) and output \(out)"
+            }
             if let bias = input(2), count(bias) != f[3] { return "bias \(bias) does not match \(f[3]) output channels" }
         case 9:  // FULLY_CONNECTED: filter [units, depth]
             guard let x = input(0), let f = input(1) else { return nil }
             guard f.count == 2, f[1] > 0, count(x) % f[1] == 0 else { return "filter \(f) does not fit input \(x)" }
-            guard count(out) == count(x) / f[1] * f[0] else { return "output \(out) does not hold \(count(x) / f[1]) rows of \(f[0]) units" }
+            guard count(out) == count(x) / f[1] * f[0] else {
+                return "output \(out) does not hold \(count(x) / f[1]) rows of \(f[0]) units"
+            }
             if let bias = input(2), count(bias) != f[0] { return "bias \(bias) does not match \(f[0]) units" }
         case 22:  // RESHAPE
             guard let x = input(0) else { return nil }
             return count(x) == count(out) ? nil : "output \(out) holds a different number of elements than input \(x)"
         case 2:  // CONCATENATION: same rank; equal dims but along one axis, where they add up
             let shapes = inputs.compactMap { $0 }
-            guard shapes.count == inputs.count, shapes.allSatisfy({ $0.count == out.count }) else { return "inputs \(inputs) and output \(out) differ in rank" }
+            guard shapes.count == inputs.count, shapes.allSatisfy({ $0.count == out.count }) else {
+                return "inputs \(inputs) and output \(out) differ in rank"
+            }
             let fits = out.indices.contains { axis in
                 shapes.map { $0[axis] }.reduce(0, +) == out[axis]
                     && out.indices.allSatisfy { d in d == axis || shapes.allSatisfy { $0[d] == out[d] } }
@@ -155,10 +177,14 @@ enum OperatorShapes {
             return fits ? nil : "inputs \(shapes) do not concatenate to \(out)"
         case 1, 17:  // AVERAGE_POOL_2D, MAX_POOL_2D
             guard let x = input(0) else { return nil }
-            guard x.count == 4, out.count == 4, x[0] == out[0], x[3] == out[3] else { return "input \(x) and output \(out) differ in batch or channels" }
+            guard x.count == 4, out.count == 4, x[0] == out[0], x[3] == out[3] else {
+                return "input \(x) and output \(out) differ in batch or channels"
+            }
         case 34, 60:  // PAD, PADV2
             guard let x = input(0) else { return nil }
-            guard x.count == out.count, zip(x, out).allSatisfy({ $0 <= $1 }) else { return "output \(out) is smaller than input \(x)" }
+            guard x.count == out.count, zip(x, out).allSatisfy({ $0 <= $1 }) else {
+                return "output \(out) is smaller than input \(x)"
+            }
         default:
             break
         }

@@ -41,21 +41,28 @@ package struct SSDAnchors: Equatable, Sendable {
         strides: [8, 16, 16, 16], aspectRatios: [1], fixedAnchorSize: true)
 
     static func scale(_ minScale: Float, _ maxScale: Float, _ index: Int, _ count: Int) -> Float {
-        count == 1 ? (minScale + maxScale) * 0.5 : minScale + (maxScale - minScale) * 1.0 * Float(index) / (Float(count) - 1.0)
+        count == 1
+            ? (minScale + maxScale) * 0.5 : minScale + (maxScale - minScale) * 1.0 * Float(index) / (Float(count) - 1.0)
     }
 
     /// The anchors, in MediaPipe's order.
     package func generate() throws -> [DetectorMetadata.Anchor] {
-        guard numLayers == strides.count, numLayers > 0, inputWidth > 0, inputHeight > 0, strides.allSatisfy({ $0 > 0 }) else {
-            throw TFLiteModelError(.invalidBuilderInput, "SSD anchors need num_layers == strides count (> 0), positive strides and input size.")
+        guard numLayers == strides.count, numLayers > 0, inputWidth > 0, inputHeight > 0, strides.allSatisfy({ $0 > 0 })
+        else {
+            throw TFLiteModelError(
+                .invalidBuilderInput,
+                "SSD anchors need num_layers == strides count (> 0), positive strides and input size.")
         }
         guard numLayers <= 64, inputWidth <= 65536, inputHeight <= 65536, aspectRatios.count <= 64,
-            [minScale, maxScale, interpolatedScaleAspectRatio, anchorOffsetX, anchorOffsetY].allSatisfy({ $0.isFinite }),
+            [minScale, maxScale, interpolatedScaleAspectRatio, anchorOffsetX, anchorOffsetY].allSatisfy({ $0.isFinite }
+            ),
             aspectRatios.allSatisfy({ $0.isFinite && $0 > 0 })
         else {
             throw TFLiteModelError(
                 .invalidBuilderInput,
-                "SSD anchors need at most 64 layers and aspect ratios, an input of at most 65536 pixels a side, and finite positive numbers.")
+                "SSD anchors need at most 64 layers and aspect ratios, an input of at most 65536 pixels a side, and "
+                    + "finite positive numbers."
+            )
         }
         // At most a million anchors (each location has at most aspect ratios + 3 anchors).
         var total = 0
@@ -63,7 +70,8 @@ package struct SSDAnchors: Equatable, Sendable {
             let cells = ((inputWidth + stride - 1) / stride) * ((inputHeight + stride - 1) / stride)
             total += cells * (aspectRatios.count + 3)
             guard total <= 1_000_000 else {
-                throw TFLiteModelError(.invalidBuilderInput, "These SSD anchor options make more than a million anchors.")
+                throw TFLiteModelError(
+                    .invalidBuilderInput, "These SSD anchor options make more than a million anchors.")
             }
         }
         var anchors: [DetectorMetadata.Anchor] = []
@@ -79,7 +87,8 @@ package struct SSDAnchors: Equatable, Sendable {
                 } else {
                     for r in aspectRatios { ratios.append(r); scales.append(s) }
                     if interpolatedScaleAspectRatio > 0 {
-                        let next: Float = last == strides.count - 1 ? 1.0 : Self.scale(minScale, maxScale, last + 1, strides.count)
+                        let next: Float =
+                            last == strides.count - 1 ? 1.0 : Self.scale(minScale, maxScale, last + 1, strides.count)
                         scales.append((s * next).squareRoot())
                         ratios.append(interpolatedScaleAspectRatio)
                     }
@@ -102,7 +111,8 @@ package struct SSDAnchors: Equatable, Sendable {
                         anchors.append(
                             fixedAnchorSize
                                 ? DetectorMetadata.Anchor(xCenter: xc, yCenter: yc, width: 1, height: 1)
-                                : DetectorMetadata.Anchor(xCenter: xc, yCenter: yc, width: widths[id], height: heights[id]))
+                                : DetectorMetadata.Anchor(
+                                    xCenter: xc, yCenter: yc, width: widths[id], height: heights[id]))
                     }
                 }
             }

@@ -8,12 +8,17 @@ enum TFLiteSchema {
         [-1, 0, 1, 2],  // QuantizationDetails
         [-1, 4, 5, 6],  // SparseIndexVector
         [
-            -1, 30, 33, 34, 35, 32, 36, 37, 40, 41, 42, 43, 45, 46, 47, 50, 52, 55, 58, 59, 64, 44, 53, 65, 57, 56, 66, 69, 61, 62, 70, 38, 73, 67, 63, 71, 74,
-            75, 76, 77, 79, 83, 85, 54, 81, 82, 84, 86, 87, 88, 90, 78, 89, 91, 92, 93, 95, 80, 96, 97, 98, 99, 102, 103, 104, 105, 106, 107, 108, 49, 39, 48,
-            109, 110, 51, 111, 112, 113, 100, 72, 114, 115, 116, 117, 68, 118, 94, 119, 120, 121, 122, 101, 123, 125, 60, 126, 127, 128, 129, 130, 131, 132,
-            133, 124, 134, 135, 31, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 151, 149, 150, 152, 153, 154, 155,
+            -1, 30, 33, 34, 35, 32, 36, 37, 40, 41, 42, 43, 45, 46, 47, 50, 52, 55, 58, 59, 64, 44, 53, 65, 57, 56, 66,
+            69, 61, 62, 70, 38, 73, 67, 63, 71, 74,
+            75, 76, 77, 79, 83, 85, 54, 81, 82, 84, 86, 87, 88, 90, 78, 89, 91, 92, 93, 95, 80, 96, 97, 98, 99, 102,
+            103, 104, 105, 106, 107, 108, 49, 39, 48,
+            109, 110, 51, 111, 112, 113, 100, 72, 114, 115, 116, 117, 68, 118, 94, 119, 120, 121, 122, 101, 123, 125,
+            60, 126, 127, 128, 129, 130, 131, 132,
+            133, 124, 134, 135, 31, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 151, 149, 150, 152,
+            153, 154, 155,
         ],  // BuiltinOptions
-        [-1, 17, 18, 25, 26, 23, 24, 27, 19, 20, 21, 22, 13, 14, 16, 15, 11, 12, 156, 29, 157, 159, 160, 28],  // BuiltinOptions2
+        // BuiltinOptions2
+        [-1, 17, 18, 25, 26, 23, 24, 27, 19, 20, 21, 22, 13, 14, 16, 15, 11, 12, 156, 29, 157, 159, 160, 28],
     ]
     /// Every table's slots, in vtable order.
     static let tables: [FlatBufferSchema.Table] = [
@@ -22,28 +27,42 @@ enum TFLiteSchema {
         .init(name: "MultiAxisQuantization", slots: [.scalar(4), .scalar(4), .scalar(4), .vector(.scalar(4))]),
         .init(
             name: "QuantizationParameters",
-            slots: [.vector(.scalar(4)), .vector(.scalar(4)), .vector(.scalar(4)), .vector(.scalar(8)), .unionType, .union(0), .scalar(4)]),
+            slots: [
+                .vector(.scalar(4)), .vector(.scalar(4)), .vector(.scalar(4)), .vector(.scalar(8)), .unionType,
+                .union(0), .scalar(4),
+            ]),
         .init(name: "Int32Vector", slots: [.vector(.scalar(4))]),
         .init(name: "Uint16Vector", slots: [.vector(.scalar(2))]),
         .init(name: "Uint8Vector", slots: [.vector(.scalar(1))]),
-        .init(name: "DimensionMetadata", slots: [.scalar(1), .scalar(4), .unionType, .union(1), .unionType, .union(1)]),
+        .init(
+            name: "DimensionMetadata", slots: [.scalar(1), .scalar(4), .unionType, .union(1), .unionType, .union(1)]),
         .init(name: "SparsityParameters", slots: [.vector(.scalar(4)), .vector(.scalar(4)), .vector(.table(7))]),
         .init(name: "VariantSubType", slots: [.vector(.scalar(4)), .scalar(1), .scalar(1)]),
         .init(
             name: "Tensor",
             slots: [
-                .vector(.scalar(4)), .scalar(1), .scalar(4), .string, .table(3), .scalar(1), .table(8), .vector(.scalar(4)), .scalar(1), .vector(.table(9)),
+                .vector(.scalar(4)), .scalar(1), .scalar(4), .string, .table(3), .scalar(1), .table(8),
+                .vector(.scalar(4)), .scalar(1), .vector(.table(9)),
                 .scalar(4),
             ]),
         .init(
-            name: "StablehloGatherOptions", slots: [.vector(.scalar(8)), .vector(.scalar(8)), .vector(.scalar(8)), .scalar(8), .vector(.scalar(8)), .scalar(1)]),
+            name: "StablehloGatherOptions",
+            slots: [
+                .vector(.scalar(8)), .vector(.scalar(8)), .vector(.scalar(8)), .scalar(8), .vector(.scalar(8)),
+                .scalar(1),
+            ]),
         .init(name: "StablehloTransposeOptions", slots: [.vector(.scalar(8))]),
         .init(
             name: "StablehloDotGeneralOptions",
-            slots: [.vector(.scalar(8)), .vector(.scalar(8)), .vector(.scalar(8)), .vector(.scalar(8)), .vector(.scalar(4))]),
+            slots: [
+                .vector(.scalar(8)), .vector(.scalar(8)), .vector(.scalar(8)), .vector(.scalar(8)), .vector(.scalar(4)),
+            ]),
         .init(
             name: "StablehloReduceWindowOptions",
-            slots: [.vector(.scalar(8)), .vector(.scalar(8)), .vector(.scalar(8)), .vector(.scalar(8)), .vector(.scalar(8)), .scalar(4)]),
+            slots: [
+                .vector(.scalar(8)), .vector(.scalar(8)), .vector(.scalar(8)), .vector(.scalar(8)), .vector(.scalar(8)),
+                .scalar(4),
+            ]),
         .init(name: "StablehloWhileOptions", slots: [.scalar(4), .scalar(4)]),
         .init(name: "StablehloSortOptions", slots: [.scalar(8), .scalar(1), .scalar(4)]),
         .init(name: "StablehloConcatenateOptions", slots: [.scalar(8)]),
@@ -52,25 +71,38 @@ enum TFLiteSchema {
         .init(name: "StablehloDynamicSliceOptions", slots: [.vector(.scalar(8))]),
         .init(name: "StablehloPadOptions", slots: [.vector(.scalar(8)), .vector(.scalar(8)), .vector(.scalar(8))]),
         .init(name: "StablehloIotaOptions", slots: [.scalar(8)]),
-        .init(name: "StablehloCustomCallOptions", slots: [.string, .scalar(1), .string, .scalar(4), .vector(.scalar(4)), .vector(.scalar(1))]),
+        .init(
+            name: "StablehloCustomCallOptions",
+            slots: [.string, .scalar(1), .string, .scalar(4), .vector(.scalar(4)), .vector(.scalar(1))]),
         .init(name: "StablehloReduceOptions", slots: [.vector(.scalar(8)), .scalar(4)]),
         .init(name: "StablehloSliceOptions", slots: [.vector(.scalar(8)), .vector(.scalar(8)), .vector(.scalar(8))]),
         .init(
             name: "StablehloConvolutionOptions",
             slots: [
-                .vector(.scalar(8)), .vector(.scalar(8)), .vector(.scalar(8)), .vector(.scalar(8)), .vector(.scalar(1)), .scalar(8), .scalar(8),
-                .vector(.scalar(8)), .scalar(8), .scalar(8), .vector(.scalar(8)), .scalar(8), .scalar(8), .vector(.scalar(8)), .scalar(8), .scalar(8),
+                .vector(.scalar(8)), .vector(.scalar(8)), .vector(.scalar(8)), .vector(.scalar(8)), .vector(.scalar(1)),
+                .scalar(8), .scalar(8),
+                .vector(.scalar(8)), .scalar(8), .scalar(8), .vector(.scalar(8)), .scalar(8), .scalar(8),
+                .vector(.scalar(8)), .scalar(8), .scalar(8),
                 .vector(.scalar(4)),
             ]),
         .init(
             name: "StablehloScatterOptions",
-            slots: [.scalar(1), .vector(.scalar(8)), .vector(.scalar(8)), .vector(.scalar(8)), .scalar(8), .scalar(1), .scalar(4)]),
+            slots: [
+                .scalar(1), .vector(.scalar(8)), .vector(.scalar(8)), .vector(.scalar(8)), .scalar(8), .scalar(1),
+                .scalar(4),
+            ]),
         .init(name: "StablehloCaseOptions", slots: [.vector(.scalar(4))]),
         .init(name: "StablehloRngBitGeneratorOptions", slots: [.scalar(1)]),
-        .init(name: "Conv2DOptions", slots: [.scalar(1), .scalar(4), .scalar(4), .scalar(1), .scalar(4), .scalar(4), .scalar(1)]),
-        .init(name: "Conv3DOptions", slots: [.scalar(1), .scalar(4), .scalar(4), .scalar(4), .scalar(1), .scalar(4), .scalar(4), .scalar(4)]),
+        .init(
+            name: "Conv2DOptions",
+            slots: [.scalar(1), .scalar(4), .scalar(4), .scalar(1), .scalar(4), .scalar(4), .scalar(1)]),
+        .init(
+            name: "Conv3DOptions",
+            slots: [.scalar(1), .scalar(4), .scalar(4), .scalar(4), .scalar(1), .scalar(4), .scalar(4), .scalar(4)]),
         .init(name: "Pool2DOptions", slots: [.scalar(1), .scalar(4), .scalar(4), .scalar(4), .scalar(4), .scalar(1)]),
-        .init(name: "DepthwiseConv2DOptions", slots: [.scalar(1), .scalar(4), .scalar(4), .scalar(4), .scalar(1), .scalar(4), .scalar(4)]),
+        .init(
+            name: "DepthwiseConv2DOptions",
+            slots: [.scalar(1), .scalar(4), .scalar(4), .scalar(4), .scalar(1), .scalar(4), .scalar(4)]),
         .init(name: "ConcatEmbeddingsOptions", slots: [.scalar(4), .vector(.scalar(4)), .vector(.scalar(4))]),
         .init(name: "LSHProjectionOptions", slots: [.scalar(1)]),
         .init(name: "SVDFOptions", slots: [.scalar(4), .scalar(1), .scalar(1)]),
@@ -85,8 +117,12 @@ enum TFLiteSchema {
         .init(name: "L2NormOptions", slots: [.scalar(1)]),
         .init(name: "LocalResponseNormalizationOptions", slots: [.scalar(4), .scalar(4), .scalar(4), .scalar(4)]),
         .init(name: "LSTMOptions", slots: [.scalar(1), .scalar(4), .scalar(4), .scalar(1), .scalar(1)]),
-        .init(name: "UnidirectionalSequenceLSTMOptions", slots: [.scalar(1), .scalar(4), .scalar(4), .scalar(1), .scalar(1), .scalar(1)]),
-        .init(name: "BidirectionalSequenceLSTMOptions", slots: [.scalar(1), .scalar(4), .scalar(4), .scalar(1), .scalar(1), .scalar(1)]),
+        .init(
+            name: "UnidirectionalSequenceLSTMOptions",
+            slots: [.scalar(1), .scalar(4), .scalar(4), .scalar(1), .scalar(1), .scalar(1)]),
+        .init(
+            name: "BidirectionalSequenceLSTMOptions",
+            slots: [.scalar(1), .scalar(4), .scalar(4), .scalar(1), .scalar(1), .scalar(1)]),
         .init(name: "ResizeBilinearOptions", slots: [.scalar(4), .scalar(4), .scalar(1), .scalar(1)]),
         .init(name: "ResizeNearestNeighborOptions", slots: [.scalar(1), .scalar(1)]),
         .init(name: "CallOptions", slots: [.scalar(4)]),
@@ -110,7 +146,9 @@ enum TFLiteSchema {
         .init(name: "SqueezeOptions", slots: [.vector(.scalar(4))]),
         .init(name: "SplitOptions", slots: [.scalar(4)]),
         .init(name: "SplitVOptions", slots: [.scalar(4)]),
-        .init(name: "StridedSliceOptions", slots: [.scalar(4), .scalar(4), .scalar(4), .scalar(4), .scalar(4), .scalar(1)]),
+        .init(
+            name: "StridedSliceOptions",
+            slots: [.scalar(4), .scalar(4), .scalar(4), .scalar(4), .scalar(4), .scalar(1)]),
         .init(name: "LogSoftmaxOptions", slots: []),
         .init(name: "CastOptions", slots: [.scalar(1), .scalar(1)]),
         .init(name: "DequantizeOptions", slots: []),
@@ -196,15 +234,23 @@ enum TFLiteSchema {
         .init(name: "DilateOptions", slots: []),
         .init(name: "ReduceWindowOptions", slots: [.scalar(4)]),
         .init(name: "OperatorCode", slots: [.scalar(1), .string, .scalar(4), .scalar(4)]),
-        .init(name: "StableHLOCompositeOptions", slots: [.string, .scalar(4), .vector(.scalar(1)), .scalar(1), .scalar(4)]),
+        .init(
+            name: "StableHLOCompositeOptions",
+            slots: [.string, .scalar(4), .vector(.scalar(1)), .scalar(1), .scalar(4)]),
         .init(name: "StablehloShiftLeftOptions", slots: []),
         .init(
             name: "Operator",
             slots: [
-                .scalar(4), .vector(.scalar(4)), .vector(.scalar(4)), .unionType, .union(2), .vector(.scalar(1)), .scalar(1), .vector(.scalar(1)),
+                .scalar(4), .vector(.scalar(4)), .vector(.scalar(4)), .unionType, .union(2), .vector(.scalar(1)),
+                .scalar(1), .vector(.scalar(1)),
                 .vector(.scalar(4)), .scalar(8), .scalar(8), .unionType, .union(3), .scalar(4),
             ]),
-        .init(name: "SubGraph", slots: [.vector(.table(10)), .vector(.scalar(4)), .vector(.scalar(4)), .vector(.table(161)), .string, .scalar(4)]),
+        .init(
+            name: "SubGraph",
+            slots: [
+                .vector(.table(10)), .vector(.scalar(4)), .vector(.scalar(4)), .vector(.table(161)), .string,
+                .scalar(4),
+            ]),
         .init(name: "Buffer", slots: [.vector(.scalar(1)), .scalar(8), .scalar(8)]),
         .init(name: "ExternalBufferGroup", slots: [.string]),
         .init(name: "ExternalBuffer", slots: [.scalar(4), .scalar(4), .scalar(8), .scalar(8), .string]),
@@ -214,7 +260,8 @@ enum TFLiteSchema {
         .init(
             name: "Model",
             slots: [
-                .scalar(4), .vector(.table(158)), .vector(.table(162)), .string, .vector(.table(163)), .vector(.scalar(4)), .vector(.table(166)),
+                .scalar(4), .vector(.table(158)), .vector(.table(162)), .string, .vector(.table(163)),
+                .vector(.scalar(4)), .vector(.table(166)),
                 .vector(.table(168)), .vector(.table(164)), .vector(.table(165)),
             ]),
     ]

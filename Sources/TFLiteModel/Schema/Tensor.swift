@@ -8,7 +8,10 @@ package struct Tensor: Equatable, Sendable {
         package var min: [Float]
         package var max: [Float]
 
-        package init(scales: [Float] = [], zeroPoints: [Int64] = [], quantizedDimension: Int = 0, min: [Float] = [], max: [Float] = []) {
+        package init(
+            scales: [Float] = [], zeroPoints: [Int64] = [], quantizedDimension: Int = 0, min: [Float] = [],
+            max: [Float] = []
+        ) {
             self.scales = scales
             self.zeroPoints = zeroPoints
             self.quantizedDimension = quantizedDimension

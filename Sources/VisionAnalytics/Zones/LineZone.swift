@@ -24,8 +24,11 @@
 /// so the sign says which side it ended on) — a box jittering on the line, or an object that goes in
 /// and comes back out, adds nothing to them.
 public struct LineZone: Sendable {
+    /// The line's name, as reports show it.
     public let name: String
+    /// One end of the segment.
     public let start: Point
+    /// The other end of the segment.
     public let end: Point
     /// The box points that place an object (all must agree).
     public let anchors: [BoxAnchor]
@@ -55,15 +58,19 @@ public struct LineZone: Sendable {
     ) throws {
         guard !anchors.isEmpty else { throw AnalyticsError(.badInput, "line \(name): give at least one anchor") }
         guard minimumCrossingFrames >= 1 else {
-            throw AnalyticsError(.badInput, "line \(name): the minimum crossing frames must be at least 1, not \(minimumCrossingFrames)")
+            throw AnalyticsError(
+                .badInput, "line \(name): the minimum crossing frames must be at least 1, not \(minimumCrossingFrames)")
         }
         guard forgetAfterFrames >= 1 else {
-            throw AnalyticsError(.badInput, "line \(name): a track must be remembered for at least 1 missing frame, not \(forgetAfterFrames)")
+            throw AnalyticsError(
+                .badInput,
+                "line \(name): a track must be remembered for at least 1 missing frame, not \(forgetAfterFrames)")
         }
         let dx = end.x - start.x, dy = end.y - start.y
         let magnitude = (dx * dx + dy * dy).squareRoot()
         guard magnitude > 0, magnitude.isFinite else {
-            throw AnalyticsError(.badInput, "line \(name): its two points must differ and be finite, got (\(start.x), \(start.y)) twice")
+            throw AnalyticsError(
+                .badInput, "line \(name): its two points must differ and be finite, got (\(start.x), \(start.y)) twice")
         }
         self.name = name
         self.start = start
@@ -105,7 +112,8 @@ public struct LineZone: Sendable {
         var anyIn = false, anyOut = false
         for anchor in anchors {
             let p = anchor.point(in: box)
-            guard (Self.cross(p, limitStart.from, limitStart.to) > 0) == (Self.cross(p, limitEnd.from, limitEnd.to) > 0) else { return nil }
+            guard (Self.cross(p, limitStart.from, limitStart.to) > 0) == (Self.cross(p, limitEnd.from, limitEnd.to) > 0)
+            else { return nil }
             if Self.cross(p, start, end) < 0 { anyIn = true } else { anyOut = true }
         }
         return anyIn && anyOut ? nil : anyIn
@@ -138,7 +146,9 @@ public struct LineZone: Sendable {
             history[key] = h
             let confirmed = confirmedSide[key] ?? state
             confirmedSide[key] = confirmed
-            guard h.count == historyLength, state != confirmed, h.dropFirst().allSatisfy({ $0 == state }) else { continue }
+            guard h.count == historyLength, state != confirmed, h.dropFirst().allSatisfy({ $0 == state }) else {
+                continue
+            }
             confirmedSide[key] = state
             if state {
                 inCountPerClass[object.className, default: 0] += 1
@@ -147,7 +157,9 @@ public struct LineZone: Sendable {
             }
             net[key] = ((net[key]?.count ?? 0) + (state ? 1 : -1), object.className)
             events.append(
-                ZoneEvent(kind: state ? .crossedIn : .crossedOut, name: name, trackingID: key, className: object.className, timestampMs: timestampMs))
+                ZoneEvent(
+                    kind: state ? .crossedIn : .crossedOut, name: name, trackingID: key, className: object.className,
+                    timestampMs: timestampMs))
         }
         return events
     }

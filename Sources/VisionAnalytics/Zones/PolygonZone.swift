@@ -13,17 +13,22 @@
 /// not reported (occluded, missed) neither end nor extend it. Dwell is the time from the first to
 /// the last frame seen inside.
 public struct PolygonZone: Sendable {
+    /// The zone's name, as reports show it.
     public let name: String
     /// The vertices in pixels, in order (closed implicitly).
     public let polygon: [Point]
+    /// The box points tested against the polygon.
     public let anchors: [BoxAnchor]
+    /// Whether every anchor must be inside (else any one).
     public let requireAllAnchors: Bool
 
     /// One stay of a track in the zone.
     public struct Visit: Sendable, Hashable {
+        /// The object's tracking ID.
         public var trackingID: Int
         /// The class on entering.
         public var className: String
+        /// When it entered, in milliseconds.
         public var enteredMs: Int
         /// The last frame seen inside.
         public var lastInsideMs: Int
@@ -41,17 +46,23 @@ public struct PolygonZone: Sendable {
     public private(set) var maxOccupancy = 0
 
     /// A zone with at least three vertices enclosing an area; throws ``AnalyticsError`` otherwise.
-    public init(name: String, polygon: [Point], anchors: [BoxAnchor] = [.bottomCenter], requireAllAnchors: Bool = true) throws {
+    public init(
+        name: String, polygon: [Point], anchors: [BoxAnchor] = [.bottomCenter], requireAllAnchors: Bool = true
+    ) throws {
         guard polygon.count >= 3 else {
             throw AnalyticsError(.badInput, "zone \(name): a polygon needs at least 3 points, got \(polygon.count)")
         }
-        guard polygon.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { throw AnalyticsError(.badInput, "zone \(name): points must be finite") }
+        guard polygon.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else {
+            throw AnalyticsError(.badInput, "zone \(name): points must be finite")
+        }
         var twiceArea = 0.0
         for i in polygon.indices {
             let a = polygon[i], b = polygon[(i + 1) % polygon.count]
             twiceArea += a.x * b.y - b.x * a.y
         }
-        guard twiceArea != 0 else { throw AnalyticsError(.badInput, "zone \(name): the polygon encloses no area (its points are on one line)") }
+        guard twiceArea != 0 else {
+            throw AnalyticsError(.badInput, "zone \(name): the polygon encloses no area (its points are on one line)")
+        }
         guard !anchors.isEmpty else { throw AnalyticsError(.badInput, "zone \(name): give at least one anchor") }
         self.name = name
         self.polygon = polygon
@@ -68,7 +79,9 @@ public struct PolygonZone: Sendable {
             j = i
             // On the edge a–b: collinear and within its bounding box.
             let cross = (b.x - a.x) * (point.y - a.y) - (b.y - a.y) * (point.x - a.x)
-            if cross == 0, point.x >= min(a.x, b.x), point.x <= max(a.x, b.x), point.y >= min(a.y, b.y), point.y <= max(a.y, b.y) {
+            if cross == 0, point.x >= min(a.x, b.x), point.x <= max(a.x, b.x), point.y >= min(a.y, b.y),
+                point.y <= max(a.y, b.y)
+            {
                 return true
             }
             if (a.y > point.y) != (b.y > point.y) {
@@ -81,14 +94,17 @@ public struct PolygonZone: Sendable {
 
     /// Whether an object with `box` is in the zone.
     public func contains(_ box: Box) -> Bool {
-        requireAllAnchors ? anchors.allSatisfy { contains($0.point(in: box)) } : anchors.contains { contains($0.point(in: box)) }
+        requireAllAnchors
+            ? anchors.allSatisfy { contains($0.point(in: box)) } : anchors.contains { contains($0.point(in: box)) }
     }
 
     /// Objects inside in the last frame.
     public var occupancy: Int { occupancyPerClass.values.reduce(0, +) }
 
     /// Every visit so far, finished ones first then the ones still open, each in start order.
-    public var visits: [Visit] { closed + open.values.sorted { ($0.enteredMs, $0.trackingID) < ($1.enteredMs, $1.trackingID) } }
+    public var visits: [Visit] {
+        closed + open.values.sorted { ($0.enteredMs, $0.trackingID) < ($1.enteredMs, $1.trackingID) }
+    }
 
     /// Distinct tracks that entered.
     public var visitors: Int { Set(closed.map(\.trackingID)).union(open.keys).count }
@@ -96,7 +112,9 @@ public struct PolygonZone: Sendable {
     /// Distinct tracks that entered, per class (the class of their first entry: a track counts once).
     public var visitorsPerClass: [String: Int] {
         var first: [Int: (enteredMs: Int, className: String)] = [:]
-        for v in visits where (first[v.trackingID]?.enteredMs ?? Int.max) > v.enteredMs { first[v.trackingID] = (v.enteredMs, v.className) }
+        for v in visits where (first[v.trackingID]?.enteredMs ?? Int.max) > v.enteredMs {
+            first[v.trackingID] = (v.enteredMs, v.className)
+        }
         var counts: [String: Int] = [:]
         for (_, v) in first { counts[v.className, default: 0] += 1 }
         return counts
@@ -118,15 +136,20 @@ public struct PolygonZone: Sendable {
                 if open[id] != nil {
                     open[id]?.lastInsideMs = timestampMs
                 } else {
-                    open[id] = Visit(trackingID: id, className: object.className, enteredMs: timestampMs, lastInsideMs: timestampMs)
-                    events.append(ZoneEvent(kind: .entered, name: name, trackingID: id, className: object.className, timestampMs: timestampMs))
+                    open[id] = Visit(
+                        trackingID: id, className: object.className, enteredMs: timestampMs, lastInsideMs: timestampMs)
+                    events.append(
+                        ZoneEvent(
+                            kind: .entered, name: name, trackingID: id, className: object.className,
+                            timestampMs: timestampMs))
                 }
             } else if var visit = open.removeValue(forKey: id) {
                 visit.exitedMs = timestampMs
                 closed.append(visit)
                 events.append(
                     ZoneEvent(
-                        kind: .exited, name: name, trackingID: id, className: object.className, timestampMs: timestampMs, dwellMs: visit.dwellMs))
+                        kind: .exited, name: name, trackingID: id, className: object.className,
+                        timestampMs: timestampMs, dwellMs: visit.dwellMs))
             }
         }
         occupancyPerClass = perClass

@@ -5,7 +5,8 @@
 /// ```swift
 /// var counter = try ZoneCounter(
 ///     lines: [LineZone(name: "door", start: Point(x: 320, y: 0), end: Point(x: 320, y: 360))],
-///     zones: [PolygonZone(name: "desk", polygon: [Point(x: 0, y: 200), Point(x: 200, y: 200), Point(x: 200, y: 360), Point(x: 0, y: 360)])])
+/// zones: [PolygonZone(name: "desk", polygon: [Point(x: 0, y: 200), Point(x: 200, y: 200), Point(x: 200, y: 360),
+/// Point(x: 0, y: 360)])])
 /// for frame in frames {
 ///     let objects = frame.tracks.map { ZoneObject(trackingID: $0.id, box: $0.box, className: $0.label) }
 ///     let update = counter.update(objects, timestampMs: frame.timestampMs)
@@ -14,7 +15,9 @@
 /// print(counter.lines[0].inCount, counter.zones[0].visits.map(\.dwellMs))
 /// ```
 public struct ZoneCounter: Sendable {
+    /// The lines, with their counts so far.
     public private(set) var lines: [LineZone]
+    /// The zones, with their occupancy and visits so far.
     public private(set) var zones: [PolygonZone]
 
     /// What one frame did.

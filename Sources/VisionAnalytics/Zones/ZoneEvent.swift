@@ -13,9 +13,11 @@ public struct ZoneEvent: Sendable, Hashable {
         case exited = "exit"
     }
 
+    /// What happened.
     public var kind: Kind
     /// The line's or zone's name.
     public var name: String
+    /// The object's tracking ID.
     public var trackingID: Int
     /// The object's class when it happened.
     public var className: String
@@ -24,6 +26,7 @@ public struct ZoneEvent: Sendable, Hashable {
     /// For an exit, how long the visit lasted (first to last frame seen inside), in milliseconds.
     public var dwellMs: Int?
 
+    /// An event of `kind` at line or zone `name`.
     public init(kind: Kind, name: String, trackingID: Int, className: String, timestampMs: Int, dwellMs: Int? = nil) {
         self.kind = kind
         self.name = name

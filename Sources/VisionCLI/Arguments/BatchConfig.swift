@@ -1,6 +1,6 @@
-import MediaPipeTasksVision
 import Foundation
 import Imaging
+import MediaPipeTasksVision
 
 /// How a task command runs over its inputs, parsed once: the inputs, every Nth video frame, the
 /// pictures' orientation, the pipeline's workers, the shard.

@@ -20,7 +20,8 @@ struct CommandSpec: Sendable {
     let run: @Sendable (ParsedCommand, Console) throws -> Void
 
     init(
-        name: String, summary: String, positionals: String = "", positionalHelp: String = "", count: ClosedRange<Int> = 0...0,
+        name: String, summary: String, positionals: String = "", positionalHelp: String = "",
+        count: ClosedRange<Int> = 0...0,
         options: [OptionSpec], notes: String = "", run: @escaping @Sendable (ParsedCommand, Console) throws -> Void
     ) {
         self.name = name
@@ -38,7 +39,10 @@ struct CommandSpec: Sendable {
 
     /// The command's `--help` page.
     var help: String {
-        var lines = ["vision-tasks \(name) — \(summary)", "", "Usage: vision-tasks \(name)\(positionalName.isEmpty ? "" : " " + positionalName) [options]"]
+        var lines = [
+            "vision-tasks \(name) — \(summary)", "",
+            "Usage: vision-tasks \(name)\(positionalName.isEmpty ? "" : " " + positionalName) [options]",
+        ]
         if !positionalHelp.isEmpty { lines += ["", "  \(positionalName)", "      \(positionalHelp)"] }
         lines += ["", "Options:"]
         let width = min(34, (options.map { $0.synopsis.count }.max() ?? 0) + 2)

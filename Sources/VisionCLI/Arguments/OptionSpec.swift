@@ -31,7 +31,9 @@ package struct OptionSpec: Sendable {
     package let help: String
 
     /// Declares `--name`.
-    package init(_ id: OptionName, _ kind: Kind, _ valueName: String = "", default defaultValue: String? = nil, help: String) {
+    package init(
+        _ id: OptionName, _ kind: Kind, _ valueName: String = "", default defaultValue: String? = nil, help: String
+    ) {
         self.id = id
         self.kind = kind
         self.defaultValue = defaultValue
@@ -56,7 +58,9 @@ package struct OptionSpec: Sendable {
             return
         case .integer(let range):
             guard let v = Int(value) else { throw CLIError.usage("--\(name) expects an integer, got '\(value)'") }
-            guard range.contains(v) else { throw CLIError.usage("--\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(v)") }
+            guard range.contains(v) else {
+                throw CLIError.usage("--\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(v)")
+            }
         case .number(let range, let words):
             if words.contains(value) { return }
             guard let v = Double(value), v.isFinite else {
@@ -64,7 +68,10 @@ package struct OptionSpec: Sendable {
                 throw CLIError.usage("--\(name) expects a number\(alternatives), got '\(value)'")
             }
             guard range.contains(v) else {
-                throw CLIError.usage("--\(name) must be between \(Self.format(range.lowerBound)) and \(Self.format(range.upperBound)), got \(value)")
+                throw CLIError.usage(
+                    "--\(name) must be between \(Self.format(range.lowerBound)) and \(Self.format(range.upperBound)), "
+                        + "got \(value)"
+                )
             }
         case .choice(let words):
             guard words.contains(value) else {

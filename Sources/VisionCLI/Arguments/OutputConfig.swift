@@ -20,6 +20,8 @@ struct OutputConfig: Sendable {
         report = p.string(.report)
         progress = p.string(.progress) ?? "auto"
         if jsonl == "-" && json { throw CLIError.usage("--json and --jsonl - both write to standard output: pick one") }
-        if resume && (jsonl == nil || jsonl == "-") { throw CLIError.usage("--resume needs --jsonl FILE (the records to resume from)") }
+        if resume && (jsonl == nil || jsonl == "-") {
+            throw CLIError.usage("--resume needs --jsonl FILE (the records to resume from)")
+        }
     }
 }

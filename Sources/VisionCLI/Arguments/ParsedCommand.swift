@@ -24,7 +24,9 @@ struct ParsedCommand {
                 break
             }
             guard a.hasPrefix("--") else {
-                if a.hasPrefix("-"), a != "-" { throw CLIError.usage("\(spec.name): unknown option \(a) (options are spelled --name)") }
+                if a.hasPrefix("-"), a != "-" {
+                    throw CLIError.usage("\(spec.name): unknown option \(a) (options are spelled --name)")
+                }
                 positionals.append(a)
                 continue
             }
@@ -35,7 +37,8 @@ struct ParsedCommand {
                 name = String(name[..<eq])
             }
             guard let option = spec.option(name) else {
-                let hint = Suggestion.closest(to: name, in: spec.options.map(\.name)).map { " — did you mean --\($0)?" } ?? ""
+                let hint =
+                    Suggestion.closest(to: name, in: spec.options.map(\.name)).map { " — did you mean --\($0)?" } ?? ""
                 throw CLIError.usage("\(spec.name): unknown option --\(name)\(hint)")
             }
             if option.isFlag {
@@ -54,7 +57,9 @@ struct ParsedCommand {
         }
         guard spec.positionalCount.contains(positionals.count) else {
             let what = spec.positionalName.isEmpty ? "no arguments" : spec.positionalName
-            if positionals.count < spec.positionalCount.lowerBound { throw CLIError.usage("\(spec.name) needs \(what)") }
+            if positionals.count < spec.positionalCount.lowerBound {
+                throw CLIError.usage("\(spec.name) needs \(what)")
+            }
             let hint =
                 positionals.first(where: { p in Suggestion.closest(to: p, in: spec.options.map(\.name)) != nil })
                 .map { " ('\($0)' is not an option; options start with --)" } ?? ""
@@ -67,7 +72,9 @@ struct ParsedCommand {
     func has(_ option: OptionName) -> Bool { flags.contains(option.rawValue) || values[option.rawValue] != nil }
 
     /// The value of `--name` (the last one given), or its declared default.
-    func string(_ option: OptionName) -> String? { values[option.rawValue]?.last ?? spec.option(option.rawValue)?.defaultValue }
+    func string(_ option: OptionName) -> String? {
+        values[option.rawValue]?.last ?? spec.option(option.rawValue)?.defaultValue
+    }
 
     /// `--name` as an integer (validated when parsed).
     func int(_ option: OptionName) -> Int? { string(option).flatMap { Int($0) } }
@@ -87,6 +94,8 @@ struct ParsedCommand {
     /// Every value of a repeatable `--name`, comma lists split, blanks dropped.
     func list(_ option: OptionName) -> [String] {
         let raw = values[option.rawValue] ?? spec.option(option.rawValue)?.defaultValue.map { [$0] } ?? []
-        return raw.flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
+        return raw.flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }.filter {
+            !$0.isEmpty
+        }
     }
 }

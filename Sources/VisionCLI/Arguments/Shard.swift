@@ -33,26 +33,39 @@ struct Shard: Equatable {
             guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 1_000_000 else {
                 throw CLIError.usage("--shard takes K/N (K counts from 0, e.g. 0/4 … 3/4), got '\(flag)'")
             }
-            guard (0..<n).contains(k) else { throw CLIError.usage("--shard \(flag): K must be between 0 and \(n - 1) (K counts from 0)") }
+            guard (0..<n).contains(k) else {
+                throw CLIError.usage("--shard \(flag): K must be between 0 and \(n - 1) (K counts from 0)")
+            }
             if count != nil { throw CLIError.usage("give --shard K/N or --shard-count N, not both") }
             return Shard(index: k, count: n, origin: "--shard")
         }
         if let id = environment["SLURM_ARRAY_TASK_ID"].flatMap({ Int($0) }) {
             guard let n = count ?? environment["SLURM_ARRAY_TASK_COUNT"].flatMap({ Int($0) }), n >= 1 else {
-                throw CLIError.usage("SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not; give --shard-count N")
+                throw CLIError.usage(
+                    "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not; give --shard-count N")
             }
             let k = id - (environment["SLURM_ARRAY_TASK_MIN"].flatMap { Int($0) } ?? 0)
             guard (0..<n).contains(k) else {
-                throw CLIError.usage("Slurm array task \(id) is outside 0…\(n - 1) (from SLURM_ARRAY_TASK_MIN); submit --array=0-\(n - 1) or give --shard K/N")
+                throw CLIError.usage(
+                    "Slurm array task \(id) is outside 0…\(n - 1) (from SLURM_ARRAY_TASK_MIN); submit "
+                        + "--array=0-\(n - 1) or give --shard K/N"
+                )
             }
             return Shard(index: k, count: n, origin: "Slurm array task \(id)")
         }
         if let k = environment["JOB_COMPLETION_INDEX"].flatMap({ Int($0) }) {
-            guard let n = count else { throw CLIError.usage("JOB_COMPLETION_INDEX is set: give --shard-count N (the Job's completions)") }
-            guard (0..<n).contains(k) else { throw CLIError.usage("JOB_COMPLETION_INDEX \(k) is outside 0…\(n - 1) for --shard-count \(n)") }
+            guard let n = count else {
+                throw CLIError.usage("JOB_COMPLETION_INDEX is set: give --shard-count N (the Job's completions)")
+            }
+            guard (0..<n).contains(k) else {
+                throw CLIError.usage("JOB_COMPLETION_INDEX \(k) is outside 0…\(n - 1) for --shard-count \(n)")
+            }
             return Shard(index: k, count: n, origin: "Kubernetes completion index \(k)")
         }
-        if count != nil { throw CLIError.usage("--shard-count needs JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID") }
+        if count != nil {
+            throw CLIError.usage(
+                "--shard-count needs JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID")
+        }
         return nil
     }
 }

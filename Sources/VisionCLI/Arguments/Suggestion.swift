@@ -10,7 +10,9 @@ enum Suggestion {
         for c in candidates {
             let full = Array(c.lowercased())
             // A long name typed in part with a typo: compare with its start of the same length too.
-            let d = min(distance(w, full), w.count >= 6 && full.count > w.count ? distance(w, Array(full.prefix(w.count))) + 1 : Int.max)
+            let d = min(
+                distance(w, full),
+                w.count >= 6 && full.count > w.count ? distance(w, Array(full.prefix(w.count))) + 1 : Int.max)
             if d <= max(1, min(3, w.count / 3)), best.map({ d < $0.1 }) ?? true { best = (c, d) }
         }
         return best?.0

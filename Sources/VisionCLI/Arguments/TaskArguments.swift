@@ -5,35 +5,52 @@ import MediaPipeTasksVision
 /// The options the tasks take on the command line, declared once and shared by the commands, and
 /// how they set the API's options.
 enum TaskArguments {
-    static let model = OptionSpec(.model, .text, "MODEL", help: "the .tflite model (a path, or the name of a model fetched with 'vision-tasks models fetch')")
+    static let model = OptionSpec(
+        .model, .text, "MODEL",
+        help: "the .tflite model (a path, or the name of a model fetched with 'vision-tasks models fetch')")
     static let maxResults = OptionSpec(.maxResults, .integer(-1...1_000_000), "N", help: "at most N results (-1: all)")
     static let scoreThreshold = OptionSpec(
         .scoreThreshold, .number(-1_000_000...1_000_000, words: ["model"]), "F|model",
-        default: "0", help: "keep results scoring at least F ('model': the model's own threshold; YOLO models: 0.25 by default)")
+        default: "0",
+        help: "keep results scoring at least F ('model': the model's own threshold; YOLO models: 0.25 by default)")
     static let allow = OptionSpec(.allow, .list, "NAMES", help: "only these category names (comma list, repeatable)")
     static let deny = OptionSpec(.deny, .list, "NAMES", help: "not these category names")
     static let locale = OptionSpec(.locale, .text, "L", default: "en", help: "display-name locale")
-    static let threads = OptionSpec(.threads, .integer(1...BaseOptions.maxThreads), "N", default: "1", help: "inference threads")
-    static let fastHybrid = OptionSpec(.fastHybrid, .flag, help: "run hybrid int8-weight models in float (faster; not bit-identical to MediaPipe)")
+    static let threads = OptionSpec(
+        .threads, .integer(1...BaseOptions.maxThreads), "N", default: "1", help: "inference threads")
+    static let fastHybrid = OptionSpec(
+        .fastHybrid, .flag, help: "run hybrid int8-weight models in float (faster; not bit-identical to MediaPipe)")
     static let orientation = OptionSpec(
-        .orientation, .choice(["up", "down", "left", "right", "up-mirrored", "down-mirrored", "left-mirrored", "right-mirrored"]),
+        .orientation,
+        .choice(["up", "down", "left", "right", "up-mirrored", "down-mirrored", "left-mirrored", "right-mirrored"]),
         help: "how pictures are shown (default: their EXIF orientation)")
     static let roi = OptionSpec(.roi, .text, "x,y,w,h", help: "classify only this region (normalized coordinates)")
 
     /// MediaPipe's task options, in help order.
     static let fastDecode = OptionSpec(
-        .fastDecode, .flag, help: "decode JPEGs at a reduced DCT scale, no smaller than the model's input (faster; not MediaPipe's pixels)")
-    static let mediaPipe = [model, maxResults, scoreThreshold, allow, deny, locale, threads, fastHybrid, fastDecode, orientation]
+        .fastDecode, .flag,
+        help: "decode JPEGs at a reduced DCT scale, no smaller than the model's input (faster; not MediaPipe's pixels)")
+    static let mediaPipe = [
+        model, maxResults, scoreThreshold, allow, deny, locale, threads, fastHybrid, fastDecode, orientation,
+    ]
     /// How JPEGs are decoded (default: OpenCV's pixels for YOLO detectors, MediaPipe's otherwise).
     static let jpegDecoder = OptionSpec(
         .jpegDecoder, .choice(["mediapipe", "opencv"]),
-        help: "JPEG pixels: MediaPipe's decoder or libjpeg-turbo's as OpenCV (default: opencv for YOLO models, as Ultralytics)")
+        help:
+            "JPEG pixels: MediaPipe's decoder or libjpeg-turbo's as OpenCV "
+            + "(default: opencv for YOLO models, as Ultralytics)"
+    )
     /// YOLO decoding (detect).
     static let yolo = [
         OptionSpec(
             .head, .choice(YOLOOptions.Head.allCases.map(\.rawValue)),
-            help: "YOLO output layout when the model's shape cannot tell: [1,4+C,N], [1,N,4+C] or [1,K,6] (default: from the model)"),
-        OptionSpec(.iou, .number(0...1), "F", default: "0.7", help: "YOLO: suppress boxes overlapping a better one by more than F (Ultralytics' iou)"),
+            help:
+                "YOLO output layout when the model's shape cannot tell: [1,4+C,N], [1,N,4+C] or [1,K,6] "
+                + "(default: from the model)"
+        ),
+        OptionSpec(
+            .iou, .number(0...1), "F", default: "0.7",
+            help: "YOLO: suppress boxes overlapping a better one by more than F (Ultralytics' iou)"),
         OptionSpec(.agnosticNMS, .flag, help: "YOLO: suppress overlapping boxes whatever their class"),
         jpegDecoder,
     ]
@@ -47,7 +64,10 @@ enum TaskArguments {
 
     /// `--model`, which every task needs.
     static func requiredModel(_ p: ParsedCommand) throws -> String {
-        guard let m = p.string(.model) else { throw CLIError.usage("\(p.spec.name) needs --model MODEL.tflite (see 'vision-tasks models' for official ones)") }
+        guard let m = p.string(.model) else {
+            throw CLIError.usage(
+                "\(p.spec.name) needs --model MODEL.tflite (see 'vision-tasks models' for official ones)")
+        }
         return m
     }
 

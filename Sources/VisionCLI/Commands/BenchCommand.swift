@@ -34,28 +34,39 @@ enum BenchCommand {
     }
 
     static let spec = CommandSpec(
-        name: "bench", summary: "measure: stage medians on one picture, or pipelined vs sequential throughput on a folder or video",
-        positionals: "[INPUT...]", positionalHelp: "with --throughput: the pictures, folders or videos to run (else the picture, like --image)",
+        name: "bench",
+        summary: "measure: stage medians on one picture, or pipelined vs sequential throughput on a folder or video",
+        positionals: "[INPUT...]",
+        positionalHelp: "with --throughput: the pictures, folders or videos to run (else the picture, like --image)",
         count: 0...Int.max,
         options: [
             TaskArguments.model,
             OptionSpec(.image, .text, "PICTURE", help: "the picture for the stage medians"),
-            OptionSpec(.task, .choice(["detect", "classify", "label"]), help: "the task (default: detect for detectors, else classify)"),
+            OptionSpec(
+                .task, .choice(["detect", "classify", "label"]),
+                help: "the task (default: detect for detectors, else classify)"),
             OptionSpec(.runs, .integer(1...1_000_000), "N", default: "50", help: "measured runs"),
             OptionSpec(.warmup, .integer(0...1_000_000), "N", default: "5", help: "warm-up runs"),
             TaskArguments.threads,
             TaskArguments.fastHybrid,
             TaskArguments.fastDecode,
-            OptionSpec(.throughput, .flag, help: "items/s of the app's pipeline vs a plain sequential loop on INPUT..., rounds interleaved"),
+            OptionSpec(
+                .throughput, .flag,
+                help: "items/s of the app's pipeline vs a plain sequential loop on INPUT..., rounds interleaved"),
             OptionSpec(.rounds, .integer(1...100), "N", default: "3", help: "--throughput: rounds of each (medians)"),
             OptionSpec(.every, .integer(1...1_000_000), "N", default: "1", help: "--throughput: every Nth video frame"),
-            OptionSpec(.workers, .integer(1...64), "N", help: "--throughput: the pipeline's inference workers (default: CPUs ÷ threads)"),
-            OptionSpec(.withOutput, .flag, help: "--throughput: also write annotated pictures/videos (to a temporary folder)"),
+            OptionSpec(
+                .workers, .integer(1...64), "N",
+                help: "--throughput: the pipeline's inference workers (default: CPUs ÷ threads)"),
+            OptionSpec(
+                .withOutput, .flag, help: "--throughput: also write annotated pictures/videos (to a temporary folder)"),
             OptionSpec(.memory, .flag, help: "resident memory: before, with the task created, after --calls calls"),
             OptionSpec(.calls, .integer(1...10_000_000), "N", default: "1000", help: "--memory: calls"),
             OptionSpec(.json, .flag, help: "one JSON object"),
         ],
-        notes: "Examples: vision-tasks bench --model ssd.tflite --image dog.jpg\n          vision-tasks bench --model ssd.tflite --throughput photos/ clip.mp4",
+        notes:
+            "Examples: vision-tasks bench --model ssd.tflite --image dog.jpg\n          vision-tasks bench --model "
+            + "ssd.tflite --throughput photos/ clip.mp4",
         run: run)
 
     static func run(_ p: ParsedCommand, _ console: Console) throws {
@@ -112,7 +123,8 @@ enum BenchCommand {
             inference = engine.inference
             postprocess = {
                 _ = try engine.head.process(
-                    $0, bitmapWidth: image.bitmap.width, bitmapHeight: image.bitmap.height, imageWidth: image.bitmap.width,
+                    $0, bitmapWidth: image.bitmap.width, bitmapHeight: image.bitmap.height,
+                    imageWidth: image.bitmap.width,
                     imageHeight: image.bitmap.height, orientation: .up)
             }
             _ = try engine.detect(image.bitmap)
@@ -127,7 +139,8 @@ enum BenchCommand {
             endToEnd = { try classify(image) }
             fromFile = { try classify(fileImage()) }
             let loaded = try resources()
-            let engine = try ImageClassificationEngine(resources: loaded, options: ClassifierOptions(), threads: threads)
+            let engine = try ImageClassificationEngine(
+                resources: loaded, options: ClassifierOptions(), threads: threads)
             inference = engine.inference
             postprocess = { _ = try engine.postprocessor.process($0) }
             _ = try engine.classify(image.bitmap)
@@ -139,7 +152,10 @@ enum BenchCommand {
                 let visionImage = VisionImage(image: UIImage(bitmap: image.bitmap))
                 compare = endToEnd
                 endToEnd = { _ = try labeler.results(in: visionImage) }
-                fromFile = { _ = try labeler.results(in: VisionImage(image: try UIImage(contentsOfFile: imagePath).orThrow(imagePath))) }
+                fromFile = {
+                    _ = try labeler.results(
+                        in: VisionImage(image: try UIImage(contentsOfFile: imagePath).orThrow(imagePath)))
+                }
             }
         }
         let compiled = inference.compiled
@@ -181,7 +197,8 @@ enum BenchCommand {
             try fromFile()
             let t7 = Clock.now()
             if round >= warmup {
-                rawT.append(t1 - t0); preT.append(t2 - t1); postT.append(t3 - t2); e2eT.append(t4 - t3); compareT.append(t5 - t4)
+                rawT.append(t1 - t0); preT.append(t2 - t1); postT.append(t3 - t2); e2eT.append(t4 - t3);
+                compareT.append(t5 - t4)
                 decodeT.append(t6 - t5); fileT.append(t7 - t6)
             }
         }
@@ -191,23 +208,32 @@ enum BenchCommand {
         let classify = compare == nil ? nil : median(compareT)
         if json {
             console.out(
-                "{\"model\":\(JSONValue.escape(model)),\"image\":\(JSONValue.escape(imagePath)),\"width\":\(image.bitmap.width),\"height\":\(image.bitmap.height),"
+                "{\"model\":\(JSONValue.escape(model)),\"image\":\(JSONValue.escape(imagePath)),"
+                    + "\"width\":\(image.bitmap.width),\"height\":\(image.bitmap.height),"
                     + "\"input\":[\(format.width),\(format.height)],\"threads\":\(threads),\"runs\":\(runs),"
                     + String(
                         format:
-                            "\"raw_ms\":%.4f,\"preprocess_ms\":%.4f,\"postprocess_ms\":%.4f,\"task\":\"\(task)\",\"detect_ms\":%.4f,\"detect_over_raw\":%.4f,\"preprocess_alone_ms\":%.4f",
+                            "\"raw_ms\":%.4f,\"preprocess_ms\":%.4f,\"postprocess_ms\":%.4f,\"task\":\"\(task)\","
+                            + "\"detect_ms\":%.4f,\"detect_over_raw\":%.4f,\"preprocess_alone_ms\":%.4f",
                         raw * 1000, pre * 1000, post * 1000, e2e * 1000, ratio, preHot * 1000)
                     + String(format: ",\"decode_ms\":%.4f,\"file_to_result_ms\":%.4f", decode * 1000, file * 1000)
                     + String(
-                        format: ",\"load_cold_ms\":%.3f,\"load_warm_ms\":%.3f,\"first_call_ms\":%.3f", loads.cold * 1000, loads.warm * 1000,
+                        format: ",\"load_cold_ms\":%.3f,\"load_warm_ms\":%.3f,\"first_call_ms\":%.3f",
+                        loads.cold * 1000, loads.warm * 1000,
                         loads.firstCall * 1000)
-                    + (classify.map { String(format: ",\"classify_ms\":%.4f,\"label_over_classify\":%.4f", $0 * 1000, e2e / $0) } ?? "") + "}")
+                    + (classify.map {
+                        String(format: ",\"classify_ms\":%.4f,\"label_over_classify\":%.4f", $0 * 1000, e2e / $0)
+                    } ?? "") + "}")
         } else {
             console.out("model        \(model)")
-            console.out("image        \(imagePath) (\(image.bitmap.width)x\(image.bitmap.height)) → input \(format.width)x\(format.height)")
+            console.out(
+                "image        \(imagePath) (\(image.bitmap.width)x\(image.bitmap.height)) → input "
+                    + "\(format.width)x\(format.height)"
+            )
             console.out("threads      \(threads), \(runs) runs after \(warmup) warm-up, medians")
             console.out(String(format: "raw LiteRT run       %8.3f ms", raw * 1000))
-            console.out(String(format: "preprocessing        %8.3f ms (%.3f ms back to back)", pre * 1000, preHot * 1000))
+            console.out(
+                String(format: "preprocessing        %8.3f ms (%.3f ms back to back)", pre * 1000, preHot * 1000))
             console.out(String(format: "post-processing      %8.3f ms", post * 1000))
             console.out(String(format: "\(task) (end to end) %8.3f ms", e2e * 1000))
             console.out(String(format: "\(task) / raw        %8.3f", ratio))
@@ -215,7 +241,8 @@ enum BenchCommand {
             console.out(String(format: "file → result        %8.3f ms", file * 1000))
             console.out(
                 String(
-                    format: "model load           %8.3f ms cold (not in the page cache), %.3f ms warm; first call %.3f ms",
+                    format:
+                        "model load           %8.3f ms cold (not in the page cache), %.3f ms warm; first call %.3f ms",
                     loads.cold * 1000, loads.warm * 1000, loads.firstCall * 1000))
             if let classify {
                 console.out(String(format: "classify (same model) %7.3f ms", classify * 1000))

@@ -18,34 +18,54 @@ enum EvalCommand {
         OptionSpec(
             .annotations, .text, "PATH",
             help:
-                "ground truth: COCO .json, a folder of YOLO .txt labels, or a .jsonl of another run's records; classify: a CSV of file,label lines (default: a folder per class in --images)"
+                "ground truth: COCO .json, a folder of YOLO .txt labels, or a .jsonl of another run's records; "
+                + "classify: a CSV of file,label lines (default: a folder per class in --images)"
         ),
         OptionSpec(.names, .text, "FILE", help: "YOLO labels: the class names, one per line, in class-index order"),
-        OptionSpec(.predictions, .text, "JSONL", help: "evaluate these records of an earlier run instead of running --model"),
+        OptionSpec(
+            .predictions, .text, "JSONL", help: "evaluate these records of an earlier run instead of running --model"),
         OptionSpec(.map, .text, "FILE", help: "'model name=dataset name' lines, for categories named differently"),
-        OptionSpec(.threshold, .number(0...1), "F", default: "0.5", help: "score threshold of the precision/recall/F1 and confusion-matrix figures"),
-        OptionSpec(.gtThreshold, .number(0...1), "F", default: "0.5", help: "ground truth from records: their detections scoring at least F"),
+        OptionSpec(
+            .threshold, .number(0...1), "F", default: "0.5",
+            help: "score threshold of the precision/recall/F1 and confusion-matrix figures"),
+        OptionSpec(
+            .gtThreshold, .number(0...1), "F", default: "0.5",
+            help: "ground truth from records: their detections scoring at least F"),
         OptionSpec(.gt, .text, "MOT.txt", help: "track: the ground truth, MOTChallenge text (frame,id,x,y,w,h,…)"),
-        OptionSpec(.results, .text, "PATH", help: "track: the tracker's boxes, MOTChallenge text or the --jsonl records of vision-tasks track"),
+        OptionSpec(
+            .results, .text, "PATH",
+            help: "track: the tracker's boxes, MOTChallenge text or the --jsonl records of vision-tasks track"),
         TaskArguments.threads,
         OptionSpec(.json, .flag, help: "one JSON document on standard output"),
         OptionSpec(
             .report, .text, "PAGE.html",
-            help: "detect: also write a page with the PR curves, AP per category, the confusion matrix and the worst pictures drawn"),
+            help:
+                "detect: also write a page with the PR curves, AP per category, the confusion matrix and the worst "
+                + "pictures drawn"
+        ),
     ]
 
     static let spec = CommandSpec(
-        name: "eval", summary: "measure a detector (COCO AP/AR as pycocotools), a classifier or a tracker (HOTA, MOTA, IDF1 as TrackEval) on labelled data",
+        name: "eval",
+        summary:
+            "measure a detector (COCO AP/AR as pycocotools), a classifier or a tracker (HOTA, MOTA, IDF1 as "
+            + "TrackEval) on labelled data",
         positionals: "detect|classify|track", positionalHelp: "what to evaluate", count: 1...1, options: options,
         notes:
-            "Example: vision-tasks eval detect --model ssd.tflite --images val2017/ --annotations instances_val2017.json\nModel labels map to dataset categories by name (case, spaces and underscores ignored) unless --map says otherwise.",
+            "Example: vision-tasks eval detect --model ssd.tflite --images val2017/ --annotations "
+            + "instances_val2017.json\nModel labels map to dataset categories by name (case, spaces and "
+            + "underscores ignored) unless --map says otherwise.",
         run: run)
 
     static func run(_ p: ParsedCommand, _ console: Console) throws {
         if p.positionals[0] == "classify" { return try classify(p, console) }
         if p.positionals[0] == "track" { return try track(p, console) }
-        guard p.positionals[0] == "detect" else { throw CLIError.usage("eval knows 'detect', 'classify' and 'track' (got '\(p.positionals[0])')") }
-        guard let annotations = p.string(.annotations) else { throw CLIError.usage("eval detect needs --annotations PATH") }
+        guard p.positionals[0] == "detect" else {
+            throw CLIError.usage("eval knows 'detect', 'classify' and 'track' (got '\(p.positionals[0])')")
+        }
+        guard let annotations = p.string(.annotations) else {
+            throw CLIError.usage("eval detect needs --annotations PATH")
+        }
         let imagesDir = p.string(.images)
         let dataset = try EvalDataset.load(
             annotations, images: imagesDir, names: p.string(.names), recordThreshold: p.double(.gtThreshold) ?? 0.5)
@@ -69,7 +89,9 @@ enum EvalCommand {
             options.baseOptions.modelAssetPath = try ModelZoo.resolve(try TaskArguments.requiredModel(p))
             options.baseOptions.numThreads = p.int(.threads) ?? 1
             let detector = try ObjectDetector(options: options)
-            guard let imagesDir else { throw CLIError.usage("eval detect needs --images DIR to run the model (or --predictions)") }
+            guard let imagesDir else {
+                throw CLIError.usage("eval detect needs --images DIR to run the model (or --predictions)")
+            }
             for (id, file) in dataset.images.sorted(by: { $0.key < $1.key }) {
                 let path = URL(fileURLWithPath: imagesDir).appendingPathComponent(file).path
                 let result = try detector.detect(image: MPImage(contentsOfFile: path))
@@ -77,15 +99,18 @@ enum EvalCommand {
                     guard let top = d.categories.first else { continue }
                     let b = d.boundingBox
                     add(
-                        id, top.categoryName ?? "#\(top.index)", Box(x: b.origin.x, y: b.origin.y, width: b.size.width, height: b.size.height),
+                        id, top.categoryName ?? "#\(top.index)",
+                        Box(x: b.origin.x, y: b.origin.y, width: b.size.width, height: b.size.height),
                         Double(top.score))
                 }
             }
         }
         let evaluation = COCOEvaluation(
-            groundTruth: dataset.annotations, detections: detections, imageIds: Array(dataset.images.keys), categoryIds: Array(dataset.categories.keys))
+            groundTruth: dataset.annotations, detections: detections, imageIds: Array(dataset.images.keys),
+            categoryIds: Array(dataset.categories.keys))
         let counts = DetectionCounts(
-            groundTruth: dataset.annotations, detections: detections, categoryIds: Array(dataset.categories.keys), scoreThreshold: p.double(.threshold) ?? 0.5)
+            groundTruth: dataset.annotations, detections: detections, categoryIds: Array(dataset.categories.keys),
+            scoreThreshold: p.double(.threshold) ?? 0.5)
         if let page = p.string(.report) {
             try EvalHTMLReport.write(
                 to: page, evaluation: evaluation, counts: counts, dataset: dataset, imagesDir: imagesDir,
@@ -93,9 +118,11 @@ enum EvalCommand {
             console.err("wrote \(page)")
         }
         if p.flag(.json) {
-            console.out(EvalReport.json(evaluation, counts, dataset: dataset, detections: detections.count, unmapped: unmapped))
+            console.out(
+                EvalReport.json(evaluation, counts, dataset: dataset, detections: detections.count, unmapped: unmapped))
         } else {
-            console.out(EvalReport.text(evaluation, counts, dataset: dataset, detections: detections.count, unmapped: unmapped))
+            console.out(
+                EvalReport.text(evaluation, counts, dataset: dataset, detections: detections.count, unmapped: unmapped))
         }
     }
 
@@ -104,9 +131,12 @@ enum EvalCommand {
         var items: [(path: String, truth: String)] = []
         if let csv = p.string(.annotations) {
             let text = try String(contentsOfFile: csv, encoding: .utf8)
-            for (n, line) in text.split(separator: "\n").enumerated() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+            for (n, line) in text.split(separator: "\n").enumerated()
+            where !line.trimmingCharacters(in: .whitespaces).isEmpty {
                 let parts = csvFields(String(line)).map { $0.trimmingCharacters(in: .whitespaces) }
-                guard parts.count == 2 else { throw CLIError.usage("\(csv):\(n + 1): expected 'file,label' (quote fields that hold commas)") }
+                guard parts.count == 2 else {
+                    throw CLIError.usage("\(csv):\(n + 1): expected 'file,label' (quote fields that hold commas)")
+                }
                 if n == 0 && parts[0] == "file" { continue }  // a header
                 items.append((URL(fileURLWithPath: imagesDir).appendingPathComponent(parts[0]).path, parts[1]))
             }
@@ -115,7 +145,8 @@ enum EvalCommand {
             for folder in folders {
                 let url = URL(fileURLWithPath: imagesDir).appendingPathComponent(folder)
                 var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
+                guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue
+                else { continue }
                 for file in try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
                 where ["jpg", "jpeg", "png"].contains(URL(fileURLWithPath: file).pathExtension.lowercased()) {
                     items.append((url.appendingPathComponent(file).path, folder))
@@ -124,7 +155,8 @@ enum EvalCommand {
         }
         guard !items.isEmpty else { throw CLIError.usage("eval classify found no labelled pictures in \(imagesDir)") }
         let classes = Array(Set(items.map(\.truth))).sorted()
-        let mapping = try NameMapping(file: p.string(.map), categories: Dictionary(uniqueKeysWithValues: classes.enumerated().map { ($0, $1) }))
+        let mapping = try NameMapping(
+            file: p.string(.map), categories: Dictionary(uniqueKeysWithValues: classes.enumerated().map { ($0, $1) }))
         let options = ImageClassifierOptions()
         options.baseOptions.modelAssetPath = try ModelZoo.resolve(try TaskArguments.requiredModel(p))
         options.baseOptions.numThreads = p.int(.threads) ?? 1
@@ -145,18 +177,24 @@ enum EvalCommand {
                 let f = e.byClass[c] ?? ClassificationEvaluation.ClassFigures()
                 return ["class": c, "support": f.support, "precision": f.precision, "recall": f.recall, "f1": f.f1]
             }
-            let object: [String: Any] = ["pictures": e.pictures, "top1": e.top1, "top5": e.topK, "balancedAccuracy": e.meanRecall, "classes": perClass]
+            let object: [String: Any] = [
+                "pictures": e.pictures, "top1": e.top1, "top5": e.topK, "balancedAccuracy": e.meanRecall,
+                "classes": perClass,
+            ]
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
             console.out(String(decoding: data, as: UTF8.self))
             return
         }
         console.out(
-            String(format: "%d pictures, %d classes: top-1 %.3f, top-5 %.3f, balanced accuracy %.3f", e.pictures, classes.count, e.top1, e.topK, e.meanRecall))
+            String(
+                format: "%d pictures, %d classes: top-1 %.3f, top-5 %.3f, balanced accuracy %.3f", e.pictures,
+                classes.count, e.top1, e.topK, e.meanRecall))
         for c in classes {
             let f = e.byClass[c] ?? ClassificationEvaluation.ClassFigures()
             console.out(
                 String(
-                    format: "  %@ %4d pictures  P %.3f R %.3f F1 %.3f", c.padding(toLength: 24, withPad: " ", startingAt: 0), f.support, f.precision, f.recall,
+                    format: "  %@ %4d pictures  P %.3f R %.3f F1 %.3f",
+                    c.padding(toLength: 24, withPad: " ", startingAt: 0), f.support, f.precision, f.recall,
                     f.f1))
         }
     }
@@ -196,16 +234,23 @@ enum EvalCommand {
     }
 
     static func track(_ p: ParsedCommand, _ console: Console) throws {
-        guard let gtPath = p.string(.gt), let resultsPath = p.string(.results) else { throw CLIError.usage("eval track needs --gt MOT.txt and --results PATH") }
+        guard let gtPath = p.string(.gt), let resultsPath = p.string(.results) else {
+            throw CLIError.usage("eval track needs --gt MOT.txt and --results PATH")
+        }
         func text(_ path: String) throws -> String {
-            do { return try String(contentsOfFile: path, encoding: .utf8) } catch { throw CLIError.usage("cannot read \(path)") }
+            do { return try String(contentsOfFile: path, encoding: .utf8) } catch {
+                throw CLIError.usage("cannot read \(path)")
+            }
         }
         let gt = try MOTFile.read(try text(gtPath), groundTruth: true)
         let tracks: [TrackedBox]
         if resultsPath.hasSuffix(".jsonl") {
             let records = try TrackFrames.records(resultsPath)
             guard records.videos.count <= 1 else {
-                throw CLIError.usage("\(resultsPath) holds \(records.videos.count) videos' records; evaluate one video at a time (one --gt per video)")
+                throw CLIError.usage(
+                    "\(resultsPath) holds \(records.videos.count) videos' records; evaluate one video at a time (one "
+                        + "--gt per video)"
+                )
             }
             tracks = records.trackedBoxes
         } else {
@@ -213,11 +258,14 @@ enum EvalCommand {
         }
         let e = TrackingEvaluation(groundTruth: gt, tracks: tracks)
         let numbers: [(String, Double)] = [
-            ("HOTA", e.hota), ("DetA", e.detA), ("AssA", e.assA), ("LocA", e.locA), ("DetRe", e.detRe), ("DetPr", e.detPr), ("AssRe", e.assRe),
-            ("AssPr", e.assPr), ("MOTA", e.mota), ("MOTP", e.motp), ("IDF1", e.idf1), ("IDP", e.idPrecision), ("IDR", e.idRecall),
+            ("HOTA", e.hota), ("DetA", e.detA), ("AssA", e.assA), ("LocA", e.locA), ("DetRe", e.detRe),
+            ("DetPr", e.detPr), ("AssRe", e.assRe),
+            ("AssPr", e.assPr), ("MOTA", e.mota), ("MOTP", e.motp), ("IDF1", e.idf1), ("IDP", e.idPrecision),
+            ("IDR", e.idRecall),
         ]
         let counts: [(String, Int)] = [
-            ("IDSW", e.idSwitches), ("Frag", e.fragmentations), ("TP", e.truePositives), ("FP", e.falsePositives), ("FN", e.misses),
+            ("IDSW", e.idSwitches), ("Frag", e.fragmentations), ("TP", e.truePositives), ("FP", e.falsePositives),
+            ("FN", e.misses),
             ("MT", e.mostlyTracked), ("PT", e.partlyTracked), ("ML", e.mostlyLost),
         ]
         if p.flag(.json) {

@@ -20,24 +20,31 @@ enum InspectCommand {
         for (kind, tensors) in [("input ", sg.inputTensors), ("output", sg.outputTensors)] {
             for t in tensors {
                 var q = ""
-                if let p = t.quantization, p.isPerTensor { q = " scale \(p.scales[0]) zero point \(p.zeroPoints.first ?? 0)" }
+                if let p = t.quantization, p.isPerTensor {
+                    q = " scale \(p.scales[0]) zero point \(p.zeroPoints.first ?? 0)"
+                }
                 console.out("\(kind)       \(t.name) \(t.shape) \(t.type)\(q)")
             }
         }
         console.out("ops          \(Set(file.operatorNames()).sorted().joined(separator: ", "))")
         if let pp = try? file.detectionPostProcessOptions() {
             console.out(
-                "post-process max_detections \(pp.maxDetections), num_classes \(pp.numClasses), iou \(pp.nmsIouThreshold), score \(pp.nmsScoreThreshold)")
+                "post-process max_detections \(pp.maxDetections), num_classes \(pp.numClasses), iou "
+                    + "\(pp.nmsIouThreshold), score \(pp.nmsScoreThreshold)"
+            )
         }
         // The detector's own rules: Ultralytics' metadata (malformed: said, and the detector refuses the
         // model too), then whether a YOLO layout applies to the output.
         var ultralytics: UltralyticsMetadata?
-        do { ultralytics = try DetectionHead.ultralyticsMetadata(file) } catch let e as VisionCoreError { console.out("ultralytics  " + e.message) }
+        do { ultralytics = try DetectionHead.ultralyticsMetadata(file) } catch let e as VisionCoreError {
+            console.out("ultralytics  " + e.message)
+        }
         if let u = ultralytics {
             let names = (u.labels ?? []).prefix(6).joined(separator: ", ") + (u.names.count > 6 ? ", …" : "")
             let size = u.inputSize.map { " \($0.width)×\($0.height)" } ?? ""
             console.out(
-                "ultralytics  \(u.version ?? "-") \(u.task ?? "-")\(size), \(u.names.count) classes (\(names))\(u.endToEnd ? ", end to end" : "") — metadata.json"
+                "ultralytics  \(u.version ?? "-") \(u.task ?? "-")\(size), \(u.names.count) classes "
+                    + "(\(names))\(u.endToEnd ? ", end to end" : "") — metadata.json"
             )
         }
         if YOLOHeadLayout.applies(to: file, metadata: ultralytics, override: nil) {
@@ -46,13 +53,16 @@ enum InspectCommand {
             console.out("  decoder    chosen because \(reason)")
             if let input = sg.inputTensors.first.flatMap(YOLOHeadLayout.inputSize) {
                 let units: String
-                switch YOLOPostprocessor.boxUnits(forced: nil, ultralytics: ultralytics != nil, layout: layout, channelsFirst: input.channelsFirst) {
+                switch YOLOPostprocessor.boxUnits(
+                    forced: nil, ultralytics: ultralytics != nil, layout: layout, channelsFirst: input.channelsFirst)
+                {
                 case nil: units = "read from the values (normalized when none exceeds 2)"
                 case .pixels: units = "input pixels (Ultralytics' litert-torch end-to-end export)"
                 case .normalized: units = "normalized (Ultralytics' export)"
                 }
                 console.out(
-                    "  input      letterboxed to \(input.width)×\(input.height) on grey 114 (Ultralytics' rounding, OpenCV's resize), "
+                    "  input      letterboxed to \(input.width)×\(input.height) on grey 114 (Ultralytics' rounding, "
+                        + "OpenCV's resize), "
                         + (input.channelsFirst ? "NCHW" : "NHWC") + "; boxes " + units)
             }
         }
@@ -68,7 +78,8 @@ enum InspectCommand {
             if let s = t.scoreThreshold { parts.append("score threshold \(s)") }
             if t.scoreCalibration != nil { parts.append("score calibration") }
             for f in t.associatedFiles {
-                let count = (try? LabelMap.parseLines(resources.associatedFile(f.name)).count).map { " \($0) lines" } ?? ""
+                let count =
+                    (try? LabelMap.parseLines(resources.associatedFile(f.name)).count).map { " \($0) lines" } ?? ""
                 parts.append("file \(f.name)\(f.locale.map { " [\($0)]" } ?? "")\(count)")
             }
             console.out("  tensor     \(t.name ?? "-"): " + (parts.isEmpty ? "-" : parts.joined(separator: "; ")))
@@ -102,23 +113,30 @@ enum InspectCommand {
         let yoloUse = "this is a YOLO detector: use detect, or track --localizer"
         report("MediaPipe ObjectDetector" + (yolo ? " (YOLO decoder)" : ""), detector.failure) { condition in
             if condition == .yoloLayoutUnknown {
-                return "if the output is a YOLO head the rules cannot tell, name it: detect --head yolo|yolo-transposed|yolo-e2e"
+                return
+                    "if the output is a YOLO head the rules cannot tell, name it: detect --head "
+                    + "yolo|yolo-transposed|yolo-e2e"
             }
             if postProcessed {
                 return "vision-tasks metadata --model \(path) --labels LABELS.txt\(normalization) --output \(repaired)"
-                    + "   (LABELS.txt: one name per class id; ours for COCO: ssd_mobilenet_v2_fpnlite_320_coco_labels.txt)"
+                    + "   (LABELS.txt: one name per class id; ours for COCO: "
+                    + "ssd_mobilenet_v2_fpnlite_320_coco_labels.txt)"
             }
             if outputs == 2 {
                 return
-                    "vision-tasks metadata --model \(path) --anchor-strides 8,16,… (or --blazeface-short-range) [--labels LABELS.txt]\(normalization) --output \(repaired)"
+                    "vision-tasks metadata --model \(path) --anchor-strides 8,16,… (or --blazeface-short-range) "
+                    + "[--labels LABELS.txt]\(normalization) --output \(repaired)"
             }
             return outputs == 1 ? "this is a classifier: use classify or label" : nil
         }
         let classifierOptions = ImageClassifierOptions()
         classifierOptions.baseOptions.modelAssetPath = path
-        report("MediaPipe ImageClassifier", Result { try ImageClassifier(options: classifierOptions) }.failure) { condition in
+        report("MediaPipe ImageClassifier", Result { try ImageClassifier(options: classifierOptions) }.failure) {
+            condition in
             if condition == .normalizationMissing {
-                return "vision-tasks metadata --model \(path) --mean 127.5 --std 127.5 --output \(repaired)   (the mean/std the model was trained with)"
+                return
+                    "vision-tasks metadata --model \(path) --mean 127.5 --std 127.5 --output \(repaired)   (the "
+                    + "mean/std the model was trained with)"
             }
             if yolo { return yoloUse }
             return outputs > 1 ? "this is a detector: use detect" : nil
@@ -126,14 +144,21 @@ enum InspectCommand {
         let labeler = ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(localModel: LocalModel(path: path)))
         report("ML Kit ImageLabeler (and ObjectDetector classification)", labeler.modelError) { message in
             if yolo { return yoloUse }
-            if outputs != 1 { return "ML Kit's custom models are classifiers; for detection use 'detect' (MediaPipe) or 'track' (ML Kit's own localizer)" }
+            if outputs != 1 {
+                return
+                    "ML Kit's custom models are classifiers; for detection use 'detect' (MediaPipe) or 'track' (ML "
+                    + "Kit's own localizer)"
+            }
             return "vision-tasks metadata --model \(path) --labels LABELS.txt\(normalization) --output \(repaired)"
         }
         if postProcessed || outputs == 2 || yolo {
             let localizer = CustomObjectDetectorOptions(localModel: LocalModel(path: ""))
             localizer.localizerModel = LocalModel(path: path)
             localizer.shouldEnableClassification = false
-            report("ML Kit ObjectDetector localizer (track --localizer)", ObjectDetector.objectDetector(options: localizer).modelError) { _ in
+            report(
+                "ML Kit ObjectDetector localizer (track --localizer)",
+                ObjectDetector.objectDetector(options: localizer).modelError
+            ) { _ in
                 "vision-tasks metadata --model \(path) --labels LABELS.txt\(normalization) --output \(repaired)"
             }
         }

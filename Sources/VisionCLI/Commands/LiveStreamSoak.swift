@@ -52,8 +52,10 @@ enum LiveStreamSoak {
         let ordered = stream.elementsEqual(stream.sorted()) && Set(stream).count == stream.count
         console.out(
             JSONValue.object([
-                ("frames", .int(frames)), ("delivered", .int(stream.count)), ("dropped", .int(detector.droppedFrameCount)),
-                ("ordered", .bool(ordered)), ("lastTimestamp", .int(stream.last ?? -1)), ("errors", .int(received.errors)),
+                ("frames", .int(frames)), ("delivered", .int(stream.count)),
+                ("dropped", .int(detector.droppedFrameCount)),
+                ("ordered", .bool(ordered)), ("lastTimestamp", .int(stream.last ?? -1)),
+                ("errors", .int(received.errors)),
                 ("rss_at_200", .int(memoryAt200)), ("rss_after", .int(after)),
             ]).text)
     }

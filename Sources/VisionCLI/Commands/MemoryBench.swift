@@ -7,7 +7,9 @@ import MediaPipeTasksVision
 enum MemoryBench {
     static func run(_ p: ParsedCommand, _ console: Console) throws {
         let model = try ModelZoo.resolve(try TaskArguments.requiredModel(p))
-        guard let imagePath = p.string(.image) ?? p.positionals.first else { throw CLIError.usage("bench --memory needs --image PICTURE") }
+        guard let imagePath = p.string(.image) ?? p.positionals.first else {
+            throw CLIError.usage("bench --memory needs --image PICTURE")
+        }
         let calls = p.int(.calls) ?? 1000
         let image = try MPImage(contentsOfFile: imagePath, orientation: .up)
         let task = try p.string(.task) ?? (BenchCommand.looksLikeDetector(model) ? "detect" : "classify")
@@ -47,7 +49,9 @@ enum MemoryBench {
         } else {
             console.out(
                 String(
-                    format: "resident memory: %.1f MiB before, %.1f MiB with the %@ created (+%.1f), %.1f MiB after 1 call, %.1f MiB after %d calls",
+                    format:
+                        "resident memory: %.1f MiB before, %.1f MiB with the %@ created (+%.1f), %.1f MiB after 1 "
+                        + "call, %.1f MiB after %d calls",
                     mib(baseline), mib(created), task, mib(created - baseline), mib(first), mib(after), calls))
         }
     }

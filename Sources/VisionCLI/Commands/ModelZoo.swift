@@ -16,7 +16,9 @@ enum ModelZoo {
 
     /// The official entries, then those of the catalog file `VISION_TASKS_MODEL_CATALOG` names (a
     /// team's own models: one `name<TAB>kind<TAB>sha256<TAB>url` per line, `#` comments).
-    static func entries() throws -> [Entry] { official + (try catalog(ProcessInfo.processInfo.environment["VISION_TASKS_MODEL_CATALOG"])) }
+    static func entries() throws -> [Entry] {
+        official + (try catalog(ProcessInfo.processInfo.environment["VISION_TASKS_MODEL_CATALOG"]))
+    }
 
     /// The entries of a catalog file; an unreadable file or a line that is not 4 tab-separated fields
     /// with a 64-digit sha256 is an error naming the file and line.
@@ -75,7 +77,9 @@ enum ModelZoo {
 
     /// `$XDG_CACHE_HOME/vision-tasks`, else `~/.cache/vision-tasks`.
     static func cacheDirectory(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return URL(fileURLWithPath: xdg).appendingPathComponent("vision-tasks") }
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("vision-tasks")
+        }
         let home = environment["HOME"] ?? NSHomeDirectory()
         return URL(fileURLWithPath: home).appendingPathComponent(".cache/vision-tasks")
     }
@@ -106,6 +110,8 @@ enum ModelZoo {
     /// Fetches `e` into the cache (sha256-checked, resumable); returns its path.
     static func fetch(_ e: Entry, mirror: String?) throws -> String {
         guard let url = url(e, mirror: mirror) else { throw CLIError.usage("bad mirror URL '\(mirror ?? "")'") }
-        return try ModelDownloader(cacheDirectory: cacheDirectory()).download(from: url, sha256: e.sha256, fileName: e.name).path
+        return try ModelDownloader(cacheDirectory: cacheDirectory()).download(
+            from: url, sha256: e.sha256, fileName: e.name
+        ).path
     }
 }

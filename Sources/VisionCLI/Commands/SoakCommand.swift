@@ -16,9 +16,13 @@ enum SoakCommand {
         name: "soak", summary: "load, compile, run and destroy a model many times; report resident memory (leak check)",
         options: [
             TaskArguments.model,
-            OptionSpec(.cycles, .integer(1...10_000_000), "N", default: "300", help: "cycles after 20 warm-up cycles (frames with --live)"),
+            OptionSpec(
+                .cycles, .integer(1...10_000_000), "N", default: "300",
+                help: "cycles after 20 warm-up cycles (frames with --live)"),
             OptionSpec(.json, .flag, help: "one JSON object"),
-            OptionSpec(.live, .flag, help: "a detector's live stream at 4x its processing rate instead (JSON: delivered, dropped, memory)"),
+            OptionSpec(
+                .live, .flag,
+                help: "a detector's live stream at 4x its processing rate instead (JSON: delivered, dropped, memory)"),
             OptionSpec(.image, .text, "PICTURE", help: "the picture streamed with --live"),
         ], run: run)
 
@@ -48,7 +52,10 @@ enum SoakCommand {
             console.out("{\"cycles\":\(cycles),\"rss_before\":\(before),\"rss_after\":\(after),\"seconds\":\(seconds)}")
         } else {
             console.out("\(cycles) load/compile/run/destroy cycles in \(String(format: "%.1f", seconds)) s")
-            console.out("resident memory: \(before / 1024) KiB before, \(after / 1024) KiB after (\((after - before) / 1024) KiB growth)")
+            console.out(
+                "resident memory: \(before / 1024) KiB before, \(after / 1024) KiB after (\((after - before) / 1024) "
+                    + "KiB growth)"
+            )
         }
     }
 }

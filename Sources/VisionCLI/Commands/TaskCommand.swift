@@ -11,10 +11,15 @@ enum TaskCommand {
         if let live = try LiveConfig(p) {
             let task = try makeTask()
             let s: LiveRunner.Summary
-            do { s = try LiveRunner(task: task, live: live, output: outputConfig, console: console).run() } catch let e as VideoError {
+            do { s = try LiveRunner(task: task, live: live, output: outputConfig, console: console).run() } catch let e
+                as VideoError
+            {
                 let f = ItemFailure(e)
                 throw CLIError.task(
-                    code: f.code, message: e.message + (live.source.hasPrefix("/dev/") ? " (is the camera connected, and may this user open it?)" : ""))
+                    code: f.code,
+                    message: e.message
+                        + (live.source.hasPrefix("/dev/")
+                            ? " (is the camera connected, and may this user open it?)" : ""))
             }
             try task.finish()
             if !quiet {
@@ -23,21 +28,29 @@ enum TaskCommand {
                         format: "live: %d frames read, %d delivered, %d dropped (%.1f s, %.1f delivered/s)",
                         s.read, s.delivered, s.dropped, s.seconds, Double(s.delivered) / max(s.seconds, 1e-9)))
                 // The stream's line and zone counts (the runner's threads are done: the task is ours again).
-                if let z = task.videoEnded()?.zoneSummary { console.err(([live.source + ":"] + z.lines.map { "  " + $0 }).joined(separator: "\n")) }
+                if let z = task.videoEnded()?.zoneSummary {
+                    console.err(([live.source + ":"] + z.lines.map { "  " + $0 }).joined(separator: "\n"))
+                }
             }
-            if let f = s.firstFailure { throw CLIError.task(code: f.code, message: "\(s.failures) frame(s) failed; first: \(f.message)") }
+            if let f = s.firstFailure {
+                throw CLIError.task(code: f.code, message: "\(s.failures) frame(s) failed; first: \(f.message)")
+            }
             return
         }
         let batch = try BatchConfig(p)
         guard !batch.inputs.isEmpty else {
-            throw CLIError.usage("\(p.spec.name) needs inputs: pictures, folders, videos, globs or - (paths on stdin); or --live SOURCE")
+            throw CLIError.usage(
+                "\(p.spec.name) needs inputs: pictures, folders, videos, globs or - (paths on stdin); or --live SOURCE")
         }
         var items = try InputCollector.collect(batch.inputs)
-        let shard = try Shard.resolve(flag: batch.shard, count: batch.shardCount, environment: ProcessInfo.processInfo.environment)
+        let shard = try Shard.resolve(
+            flag: batch.shard, count: batch.shardCount, environment: ProcessInfo.processInfo.environment)
         if let shard {
             let all = items.count
             items = items.filter(shard.contains)
-            if !quiet { console.err("shard \(shard.index)/\(shard.count) (\(shard.origin)): \(items.count) of \(all) inputs") }
+            if !quiet {
+                console.err("shard \(shard.index)/\(shard.count) (\(shard.origin)): \(items.count) of \(all) inputs")
+            }
         }
         let tasks = try batch.tasks(items: items, makeTask)
         let task = tasks[0]

@@ -7,11 +7,16 @@ import VisionCore
 enum ThroughputBench {
     static func run(_ p: ParsedCommand, _ console: Console) throws {
         let model = try ModelZoo.resolve(try TaskArguments.requiredModel(p))
-        guard !p.positionals.isEmpty else { throw CLIError.usage("bench --throughput needs INPUT... (a folder, pictures or videos)") }
+        guard !p.positionals.isEmpty else {
+            throw CLIError.usage("bench --throughput needs INPUT... (a folder, pictures or videos)")
+        }
         let taskName = try p.string(.task) ?? (BenchCommand.looksLikeDetector(model) ? "detect" : "classify")
-        guard ["detect", "classify", "label"].contains(taskName) else { throw CLIError.usage("unknown task \(taskName)") }
+        guard ["detect", "classify", "label"].contains(taskName) else {
+            throw CLIError.usage("unknown task \(taskName)")
+        }
         let rounds = p.int(.rounds) ?? 3
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("vision-tasks-bench-\(getpid())").path
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("vision-tasks-bench-\(getpid())")
+            .path
         try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         var times: [String: [Double]] = ["sequential": [], "pipelined": []]
@@ -45,8 +50,12 @@ enum ThroughputBench {
                     }
                 }
                 workers = tasks.count
-                let summary = try BatchRunner(tasks: tasks, items: items, batch: batch, output: output, console: console).run()
-                if let (source, f) = summary.firstFailure { throw CLIError.task(code: f.code, message: "\(source): \(f.message)") }
+                let summary = try BatchRunner(
+                    tasks: tasks, items: items, batch: batch, output: output, console: console
+                ).run()
+                if let (source, f) = summary.firstFailure {
+                    throw CLIError.task(code: f.code, message: "\(source): \(f.message)")
+                }
                 count = summary.pictures + summary.frames
                 times[mode, default: []].append(summary.seconds)
                 if mode == "pipelined" { stageTable = summary.stages.table() }
@@ -57,24 +66,34 @@ enum ThroughputBench {
         let speedups = zip(times["sequential"] ?? [], times["pipelined"] ?? []).map { $0 / max($1, 1e-9) }.sorted()
         if p.flag(.json) {
             let o: JSONValue = .object([
-                ("task", .string(taskName)), ("model", .string(model)), ("inputs", .array(p.positionals.map { JSONValue.string($0) })),
-                ("items", .int(count)), ("rounds", .int(rounds)), ("threads", .int(p.int(.threads) ?? 1)), ("workers", .int(workers)),
+                ("task", .string(taskName)), ("model", .string(model)),
+                ("inputs", .array(p.positionals.map { JSONValue.string($0) })),
+                ("items", .int(count)), ("rounds", .int(rounds)), ("threads", .int(p.int(.threads) ?? 1)),
+                ("workers", .int(workers)),
                 ("withOutput", .bool(p.flag(.withOutput))),
                 ("sequentialSeconds", .number(seq)), ("pipelinedSeconds", .number(pipe)),
                 ("sequentialItemsPerSecond", .number(seqRate)), ("pipelinedItemsPerSecond", .number(pipeRate)),
-                ("speedup", .number(pipeRate / max(seqRate, 1e-9))), ("speedupMin", .number(speedups.first ?? 0)), ("speedupMax", .number(speedups.last ?? 0)),
+                ("speedup", .number(pipeRate / max(seqRate, 1e-9))), ("speedupMin", .number(speedups.first ?? 0)),
+                ("speedupMax", .number(speedups.last ?? 0)),
             ])
             console.out(o.text)
         } else {
-            let inputs = p.positionals.count > 3 ? "\(p.positionals.count) inputs" : p.positionals.joined(separator: " ")
+            let inputs =
+                p.positionals.count > 3 ? "\(p.positionals.count) inputs" : p.positionals.joined(separator: " ")
             console.out(
-                "\(taskName) on \(inputs): \(count) items, \(rounds) rounds interleaved, medians" + (p.flag(.withOutput) ? ", annotated output written" : ""))
+                "\(taskName) on \(inputs): \(count) items, \(rounds) rounds interleaved, medians"
+                    + (p.flag(.withOutput) ? ", annotated output written" : ""))
             console.out(String(format: "sequential  %7.2f s  %7.2f items/s", seq, seqRate))
             console.out(
                 String(
-                    format: "pipelined   %7.2f s  %7.2f items/s  (reader, %d worker%@ of %d inference thread%@, writer)", pipe, pipeRate,
+                    format:
+                        "pipelined   %7.2f s  %7.2f items/s  (reader, %d worker%@ of %d inference thread%@, writer)",
+                    pipe, pipeRate,
                     workers, workers == 1 ? "" : "s", p.int(.threads) ?? 1, (p.int(.threads) ?? 1) == 1 ? "" : "s"))
-            console.out(String(format: "speed-up    %7.2f×  (rounds: %.2f…%.2f)", pipeRate / max(seqRate, 1e-9), speedups.first ?? 0, speedups.last ?? 0))
+            console.out(
+                String(
+                    format: "speed-up    %7.2f×  (rounds: %.2f…%.2f)", pipeRate / max(seqRate, 1e-9),
+                    speedups.first ?? 0, speedups.last ?? 0))
             console.out("pipelined run's stages (the stages overlap):\n" + stageTable)
         }
     }

@@ -5,21 +5,26 @@ import MediaPipeTasksVision
 package enum VisionTasksCommand {
     static let inputs = "INPUT..."
     static let inputHelp =
-        "pictures (.jpg, .png), videos (.mp4, .mkv, .mov, .webm …), folders (searched recursively, sorted), globs ('photos/*.jpg'), or - to read paths from standard input"
+        "pictures (.jpg, .png), videos (.mp4, .mkv, .mov, .webm …), folders (searched recursively, sorted), globs "
+        + "('photos/*.jpg'), or - to read paths from standard input"
 
     static let commands: [CommandSpec] = [
         CommandSpec(
-            name: "detect", summary: "find objects with MediaPipe's ObjectDetector", positionals: inputs, positionalHelp: inputHelp, count: 0...Int.max,
+            name: "detect", summary: "find objects with MediaPipe's ObjectDetector", positionals: inputs,
+            positionalHelp: inputHelp, count: 0...Int.max,
             options: TaskArguments.mediaPipe + TaskArguments.yolo + RunArguments.all,
             notes:
-                "Example: vision-tasks detect --model efficientdet.tflite photos/ --output out/ --report out/report.html\nYOLO models (Ultralytics' .tflite exports) "
-                + "work as they are: letterboxed input, their class names, NMS at --iou; scores at least 0.25 unless --score-threshold is given."
+                "Example: vision-tasks detect --model efficientdet.tflite photos/ --output out/ --report "
+                + "out/report.html\nYOLO models (Ultralytics' .tflite exports) "
+                + "work as they are: letterboxed input, their class names, NMS at --iou; scores at least 0.25 unless "
+                + "--score-threshold is given."
         ) { p, console in
             let config = try MediaPipeTaskConfig(p)
             try TaskCommand.run(p, console) { try DetectTask(config) }
         },
         CommandSpec(
-            name: "classify", summary: "classify pictures with MediaPipe's ImageClassifier", positionals: inputs, positionalHelp: inputHelp, count: 0...Int.max,
+            name: "classify", summary: "classify pictures with MediaPipe's ImageClassifier", positionals: inputs,
+            positionalHelp: inputHelp, count: 0...Int.max,
             options: TaskArguments.mediaPipe + [TaskArguments.roi] + RunArguments.all,
             notes: "Example: vision-tasks classify --model mobilenet_v2.tflite burger.jpg --max-results 3"
         ) { p, console in
@@ -27,7 +32,8 @@ package enum VisionTasksCommand {
             try TaskCommand.run(p, console) { try ClassifyTask(config) }
         },
         CommandSpec(
-            name: "label", summary: "label pictures with ML Kit's image labeling (custom model)", positionals: inputs, positionalHelp: inputHelp,
+            name: "label", summary: "label pictures with ML Kit's image labeling (custom model)", positionals: inputs,
+            positionalHelp: inputHelp,
             count: 0...Int.max,
             options: LabelTask.options + RunArguments.all,
             notes: "ML Kit's rules: the model's threshold unless --threshold, at most 10 labels unless --max-results."
@@ -36,10 +42,15 @@ package enum VisionTasksCommand {
             try TaskCommand.run(p, console) { try LabelTask(config) }
         },
         CommandSpec(
-            name: "track", summary: "detect, track and classify objects with ML Kit (stream mode on videos)", positionals: inputs, positionalHelp: inputHelp,
+            name: "track", summary: "detect, track and classify objects with ML Kit (stream mode on videos)",
+            positionals: inputs, positionalHelp: inputHelp,
             count: 0...Int.max, options: TrackTask.options + ZoneArguments.options + RunArguments.all,
             notes:
-                "Videos get tracking IDs (stream mode); pictures are processed in single-image mode.\nExample: vision-tasks track clip.mp4 --model classifier.tflite --jsonl tracks.jsonl --output out/\nCounting: vision-tasks track clip.mp4 --line door=0.5,0,0.5,1 --zone desk=0,0.6,0.4,0.6,0.4,1,0,1 --output out/\nA line's \"in\" side is on the right of the picture for a line drawn downwards, above it for one drawn rightwards."
+                "Videos get tracking IDs (stream mode); pictures are processed in single-image mode.\nExample: "
+                + "vision-tasks track clip.mp4 --model classifier.tflite --jsonl tracks.jsonl --output "
+                + "out/\nCounting: vision-tasks track clip.mp4 --line door=0.5,0,0.5,1 --zone "
+                + "desk=0,0.6,0.4,0.6,0.4,1,0,1 --output out/\nA line's \"in\" side is on the right of "
+                + "the picture for a line drawn downwards, above it for one drawn rightwards."
         ) { p, console in
             let config = try TrackConfig(p)
             try TaskCommand.run(p, console) { try TrackTask(config) }
@@ -56,12 +67,14 @@ package enum VisionTasksCommand {
     /// The usage page, generated from the declarations.
     static var usage: String {
         var lines = [
-            "vision-tasks — MediaPipe Tasks Vision and ML Kit vision on Linux (LiteRT).", "", "Usage: vision-tasks COMMAND [options]", "", "Commands:",
+            "vision-tasks — MediaPipe Tasks Vision and ML Kit vision on Linux (LiteRT).", "",
+            "Usage: vision-tasks COMMAND [options]", "", "Commands:",
         ]
         for c in commands { lines.append("  " + c.name.padding(toLength: 10, withPad: " ", startingAt: 0) + c.summary) }
         lines += [
             "", "Run 'vision-tasks COMMAND --help' for a command's options.",
-            "Exit status: 0 on success, 64 for a bad command line, else the task's error code (3 = invalid argument, 5 = not found …).",
+            "Exit status: 0 on success, 64 for a bad command line, else the task's error code (3 = invalid argument, "
+                + "5 = not found …).",
         ]
         return lines.joined(separator: "\n")
     }

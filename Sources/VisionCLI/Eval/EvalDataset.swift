@@ -37,10 +37,12 @@ struct EvalDataset {
             guard let source = record["source"] as? String else { continue }  // header and summary lines
             var detections: [RecordDetection] = []
             for d in record["detections"] as? [[String: Any]] ?? [] {
-                guard let box = JSONRecords.box(d["boundingBox"]), let top = (d["categories"] as? [[String: Any]])?.first,
+                guard let box = JSONRecords.box(d["boundingBox"]),
+                    let top = (d["categories"] as? [[String: Any]])?.first,
                     let score = (top["score"] as? NSNumber)?.doubleValue
                 else { throw CLIError.usage("\(path):\(n): a detection without boundingBox or categories") }
-                let name = top["categoryName"] as? String ?? (top["index"] as? NSNumber).map { "#\($0.intValue)" } ?? "?"
+                let name =
+                    top["categoryName"] as? String ?? (top["index"] as? NSNumber).map { "#\($0.intValue)" } ?? "?"
                 detections.append(RecordDetection(name: name, box: box, score: score))
             }
             out[key(source), default: []] += detections
@@ -61,14 +63,20 @@ struct EvalDataset {
                 if let c = ids[d.name] { annotations.append(GroundTruthBox(imageId: i + 1, categoryId: c, box: d.box)) }
             }
         }
-        return EvalDataset(images: images, categories: Dictionary(uniqueKeysWithValues: ids.map { ($1, $0) }), annotations: annotations)
+        return EvalDataset(
+            images: images, categories: Dictionary(uniqueKeysWithValues: ids.map { ($1, $0) }), annotations: annotations
+        )
     }
 
     static func yolo(_ labels: String, images: String?, names: String?) throws -> EvalDataset {
-        guard let images else { throw CLIError.usage("YOLO labels need --images DIR (the pictures give the boxes their size)") }
+        guard let images else {
+            throw CLIError.usage("YOLO labels need --images DIR (the pictures give the boxes their size)")
+        }
         guard let names else { throw CLIError.usage("YOLO labels need --names FILE (class names, one per line)") }
-        let classNames = try String(contentsOfFile: names, encoding: .utf8).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }
+        let classNames = try String(contentsOfFile: names, encoding: .utf8).split(separator: "\n").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        .filter { !$0.isEmpty }
         let files = try FileManager.default.contentsOfDirectory(atPath: images).filter {
             ["jpg", "jpeg", "png"].contains(URL(fileURLWithPath: $0).pathExtension.lowercased())
         }.sorted()
@@ -79,10 +87,13 @@ struct EvalDataset {
             dataset.images[id] = file
             let stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
             let labelPath = URL(fileURLWithPath: labels).appendingPathComponent(stem + ".txt").path
-            guard let text = try? String(contentsOfFile: labelPath, encoding: .utf8) else { continue }  // no file: no objects
-            let picture = try ImageDecoder.decode(contentsOfFile: URL(fileURLWithPath: images).appendingPathComponent(file).path)
+            // no file: no objects
+            guard let text = try? String(contentsOfFile: labelPath, encoding: .utf8) else { continue }
+            let picture = try ImageDecoder.decode(
+                contentsOfFile: URL(fileURLWithPath: images).appendingPathComponent(file).path)
             let shown = picture.orientation.swapsDimensions
-            let w = Double(shown ? picture.bitmap.height : picture.bitmap.width), h = Double(shown ? picture.bitmap.width : picture.bitmap.height)
+            let w = Double(shown ? picture.bitmap.height : picture.bitmap.width),
+                h = Double(shown ? picture.bitmap.width : picture.bitmap.height)
             for (n, line) in text.split(separator: "\n").enumerated() {
                 let f = line.split(separator: " ").compactMap { Double($0) }
                 guard f.count >= 5, let c = Int(exactly: f[0]), dataset.categories[c] != nil else {

@@ -11,11 +11,13 @@ struct NameMapping {
         guard let file else { return }
         let text = try String(contentsOfFile: file, encoding: .utf8)
         for (n, raw) in text.split(separator: "\n").enumerated() {
-            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            let line =
+                raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
             if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
             let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2, let id = byName[Self.normalized(parts[1])] else {
-                throw CLIError.usage("\(file):\(n + 1): expected 'model name=dataset name' with a category of the dataset")
+                throw CLIError.usage(
+                    "\(file):\(n + 1): expected 'model name=dataset name' with a category of the dataset")
             }
             explicit[Self.normalized(parts[0])] = id
         }

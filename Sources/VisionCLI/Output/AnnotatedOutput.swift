@@ -16,12 +16,17 @@ final class AnnotatedOutput {
         self.target = target
         self.task = task
         let ext = (target as NSString).pathExtension.lowercased()
-        let pictureTarget = InputCollector.pictureExtensions.contains(ext), videoTarget = InputCollector.videoExtensions.contains(ext)
-        singleFile = items.count == 1 && ((items.first?.kind == .picture && pictureTarget) || (items.first?.kind == .video && videoTarget))
+        let pictureTarget = InputCollector.pictureExtensions.contains(ext),
+            videoTarget = InputCollector.videoExtensions.contains(ext)
+        singleFile =
+            items.count == 1
+            && ((items.first?.kind == .picture && pictureTarget) || (items.first?.kind == .video && videoTarget))
         if !singleFile {
             if pictureTarget || videoTarget {
                 throw CLIError.usage(
-                    "--output \(target) names a file, but the inputs are \(items.count == 1 ? "of another kind" : "\(items.count) items"): give a folder")
+                    "--output \(target) names a file, but the inputs are "
+                        + "\(items.count == 1 ? "of another kind" : "\(items.count) items"): give a folder"
+                )
             }
             do { try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true) } catch {
                 throw CLIError.failure("cannot create the output folder \(target): \(error.localizedDescription)")
@@ -54,7 +59,8 @@ final class AnnotatedOutput {
     func frame(_ item: InputItem, _ annotated: Bitmap, timestampMs: Int, framesPerSecond: Double) throws {
         if video == nil {
             let path = try path(for: item, ext: singleFile ? (target as NSString).pathExtension : "mp4")
-            video = try VideoWriter(path: path, width: annotated.width, height: annotated.height, framesPerSecond: framesPerSecond)
+            video = try VideoWriter(
+                path: path, width: annotated.width, height: annotated.height, framesPerSecond: framesPerSecond)
             written.append(path)
         }
         try video?.write(annotated, timestampMs: timestampMs)

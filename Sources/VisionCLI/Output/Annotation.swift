@@ -11,22 +11,27 @@ enum Annotation {
             switch shape {
             case .line(let a, let b, let label, let index):
                 let color = Canvas.Color.overlay[index % Canvas.Color.overlay.count]
-                canvas.drawLine(fromX: a.x * scale, y: a.y * scale, toX: b.x * scale, y: b.y * scale, thickness: pen, color: color)
+                canvas.drawLine(
+                    fromX: a.x * scale, y: a.y * scale, toX: b.x * scale, y: b.y * scale, thickness: pen, color: color)
                 // A tick from the middle towards the "in" side, the caption at its end.
                 let dx = (b.x - a.x) * scale, dy = (b.y - a.y) * scale, length = (dx * dx + dy * dy).squareRoot()
                 let mx = (a.x + b.x) / 2 * scale, my = (a.y + b.y) / 2 * scale
                 let tick = Double(8 * pen), nx = length > 0 ? dy / length : 0, ny = length > 0 ? -dx / length : 0
                 canvas.drawLine(fromX: mx, y: my, toX: mx + nx * tick, y: my + ny * tick, thickness: pen, color: color)
-                canvas.drawCaption(label, x: Int((mx + nx * tick).rounded()), y: Int((my + ny * tick).rounded()), color: color)
+                canvas.drawCaption(
+                    label, x: Int((mx + nx * tick).rounded()), y: Int((my + ny * tick).rounded()), color: color)
             case .anchor: break  // over the boxes, below
             case .polygon(let points, let label, let index):
                 let color = Canvas.Color.overlay[index % Canvas.Color.overlay.count]
                 for (i, a) in points.enumerated() {
                     let b = points[(i + 1) % points.count]
-                    canvas.drawLine(fromX: a.x * scale, y: a.y * scale, toX: b.x * scale, y: b.y * scale, thickness: pen, color: color)
+                    canvas.drawLine(
+                        fromX: a.x * scale, y: a.y * scale, toX: b.x * scale, y: b.y * scale, thickness: pen,
+                        color: color)
                 }
                 let top = points.min { ($0.y, $0.x) < ($1.y, $1.x) } ?? Point(x: 0, y: 0)
-                canvas.drawCaption(label, x: Int((top.x * scale).rounded()), y: Int((top.y * scale).rounded()) + pen, color: color)
+                canvas.drawCaption(
+                    label, x: Int((top.x * scale).rounded()), y: Int((top.y * scale).rounded()) + pen, color: color)
             }
         }
         for m in record.marks {
@@ -51,7 +56,8 @@ enum Annotation {
         let longest = max(bitmap.width, bitmap.height)
         guard longest > maxSide else { return (bitmap.convertedToRGB(), 1) }
         let s = Double(maxSide) / Double(longest)
-        let w = max(1, Int((Double(bitmap.width) * s).rounded())), h = max(1, Int((Double(bitmap.height) * s).rounded()))
+        let w = max(1, Int((Double(bitmap.width) * s).rounded())),
+            h = max(1, Int((Double(bitmap.height) * s).rounded()))
         let pixels = try ImagePreprocessor().bytes(bitmap, format: TensorFormat(width: w, height: h, element: .uint8))
         return (try Bitmap(width: w, height: h, format: .rgb8, pixels: pixels), s)
     }

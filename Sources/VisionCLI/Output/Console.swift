@@ -33,7 +33,9 @@ package final class Console: Sendable {
     /// What a capturing console was given.
     package final class Captured: Sendable {
         private let text = Locked<(output: String, error: String)>(("", ""))
-        func append(_ stream: Stream, _ s: String) { text.withLock { stream == .output ? $0.output.append(s) : $0.error.append(s) } }
+        func append(_ stream: Stream, _ s: String) {
+            text.withLock { stream == .output ? $0.output.append(s) : $0.error.append(s) }
+        }
         /// Everything written to standard output.
         package var output: String { text.withLock { $0.output } }
         /// Everything written to standard error.

@@ -17,17 +17,26 @@ package enum ErrorReport {
         return (lines + hints(error), status)
     }
 
-    private static func message(_ error: Error, command: String?, knownCommand: Bool) -> (lines: [String], status: Int32) {
+    private static func message(
+        _ error: Error, command: String?, knownCommand: Bool
+    ) -> (lines: [String], status: Int32) {
         switch error {
         case let e as CLIError:
             var lines = ["vision-tasks: \(e.description)"]
-            if case .usage = e { lines.append("Run '\(knownCommand ? "vision-tasks \(command ?? "") --help" : "vision-tasks help")' for usage.") }
+            if case .usage = e {
+                lines.append(
+                    "Run '\(knownCommand ? "vision-tasks \(command ?? "") --help" : "vision-tasks help")' for usage.")
+            }
             return (lines, e.exitCode)
         case let e as TasksError:
             return (["vision-tasks: error \(e.code) (\(TasksError.domain)): \(e.message)"], Int32(e.code))
         case let e as VisionCoreError:
-            // The core raised it under a command that runs it directly (bench, inspect, metadata): as MediaPipe reports it.
-            return (["vision-tasks: error \(e.code.rawValue) (\(TasksError.domain)): \(e.description)"], Int32(e.code.rawValue))
+            // The core raised it under a command that runs it directly (bench, inspect, metadata): as MediaPipe reports
+            // it.
+            return (
+                ["vision-tasks: error \(e.code.rawValue) (\(TasksError.domain)): \(e.description)"],
+                Int32(e.code.rawValue)
+            )
         case let e as TFLiteModelError:
             return (["vision-tasks: \(e.message)"], 1)
         case let e as LiteRTError:
@@ -35,7 +44,10 @@ package enum ErrorReport {
         case let e as ImagingError:
             return (["vision-tasks: \(e.message)"], 1)
         case let e as NSError where e.domain.hasPrefix("com.google"):
-            return (["vision-tasks: error \(e.code) (\(e.domain)): \(e.localizedDescription)"], Int32(clamping: e.code > 0 && e.code < 64 ? e.code : 1))
+            return (
+                ["vision-tasks: error \(e.code) (\(e.domain)): \(e.localizedDescription)"],
+                Int32(clamping: e.code > 0 && e.code < 64 ? e.code : 1)
+            )
         default:
             return (["vision-tasks: \(error)"], 1)
         }
@@ -55,11 +67,20 @@ package enum ErrorReport {
         switch VisionCoreError.condition(of: error) {
         case .runtimeUnavailable: return [setup]
         case .labelsMissing:
-            return ["Add labels with: vision-tasks metadata --model MODEL.tflite --labels labels.txt --output LABELED.tflite"]
+            return [
+                "Add labels with: vision-tasks metadata --model MODEL.tflite --labels labels.txt --output "
+                    + "LABELED.tflite"
+            ]
         case .normalizationMissing:
-            return ["Add the normalization with: vision-tasks metadata --model MODEL.tflite --mean 127.5 --std 127.5 --output FIXED.tflite"]
+            return [
+                "Add the normalization with: vision-tasks metadata --model MODEL.tflite --mean 127.5 --std 127.5 "
+                    + "--output FIXED.tflite"
+            ]
         case .yoloLayoutUnknown:
-            return ["If the output is a YOLO head the rules cannot tell, name it: --head " + YOLOOptions.Head.allCases.map(\.rawValue).joined(separator: "|")]
+            return [
+                "If the output is a YOLO head the rules cannot tell, name it: --head "
+                    + YOLOOptions.Head.allCases.map(\.rawValue).joined(separator: "|")
+            ]
         case .detectorMetadataMissing, nil:
             return []
         }

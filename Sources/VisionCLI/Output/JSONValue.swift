@@ -41,7 +41,13 @@ enum JSONValue: Sendable {
         case .string(let s): Self.escape(s, into: &out)
         case .int(let v): out += String(v)
         case .number(let v):
-            if !v.isFinite { out += "null" } else if v == v.rounded(), abs(v) < 1e15 { out += String(Int(v)) } else { out += "\(v)" }
+            if !v.isFinite {
+                out += "null"
+            } else if v == v.rounded(), abs(v) < 1e15 {
+                out += String(Int(v))
+            } else {
+                out += "\(v)"
+            }
         case .bool(let v): out += v ? "true" : "false"
         case .null: out += "null"
         }

@@ -13,7 +13,9 @@ final class LineWriter {
     /// (never replaced), so devices such as `/dev/null` and FIFOs work.
     init(path: String, append: Bool = false, flushEachLine: Bool = false) throws {
         let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        if !folder.isEmpty {
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
         let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0o644)
         guard fd >= 0 else { throw CLIError.failure("cannot write \(path): \(String(cString: strerror(errno)))") }
         handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
@@ -30,7 +32,9 @@ final class LineWriter {
     }
 
     /// Lines to `console`'s standard output.
-    static func standardOutput(_ console: Console, flushEachLine: Bool = false) -> LineWriter { LineWriter(console: console, flushEachLine: flushEachLine) }
+    static func standardOutput(_ console: Console, flushEachLine: Bool = false) -> LineWriter {
+        LineWriter(console: console, flushEachLine: flushEachLine)
+    }
 
     func write(_ line: String) throws {
         buffer.append(contentsOf: Array(line.utf8))
@@ -43,7 +47,9 @@ final class LineWriter {
         if let console {
             console.write(.output, String(decoding: buffer, as: UTF8.self))
         } else if let handle {
-            do { try handle.write(contentsOf: buffer) } catch { throw CLIError.failure("cannot write output: \(error.localizedDescription)") }
+            do { try handle.write(contentsOf: buffer) } catch {
+                throw CLIError.failure("cannot write output: \(error.localizedDescription)")
+            }
         }
         buffer.removeAll(keepingCapacity: true)
     }

@@ -44,12 +44,16 @@ final class ProgressReporter {
             let filled = Int(fraction * 30)
             let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: 30 - filled)
             let name = label.count > 40 ? "…" + label.suffix(39) : label
-            emit(String(format: "\r\u{1B}[K%@ %d/%d  %.1f/s  ETA %@  %@", bar, done, total, rate, Self.clock(left), name))
+            emit(
+                String(format: "\r\u{1B}[K%@ %d/%d  %.1f/s  ETA %@  %@", bar, done, total, rate, Self.clock(left), name)
+            )
         case .lines:
             let percent = total > 0 ? done * 100 / total : 0
             guard percent / 10 != lastLinePercent / 10 || done == total else { return }
             lastLinePercent = percent
-            emit(String(format: "progress: %d/%d (%d%%), %.1f/s, ETA %@\n", done, total, percent, rate, Self.clock(left)))
+            emit(
+                String(format: "progress: %d/%d (%d%%), %.1f/s, ETA %@\n", done, total, percent, rate, Self.clock(left))
+            )
         }
     }
 
@@ -60,6 +64,7 @@ final class ProgressReporter {
 
     static func clock(_ seconds: Double) -> String {
         let s = Int(seconds.rounded())
-        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
+        return s >= 3600
+            ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
     }
 }

@@ -41,7 +41,9 @@ final class RecordSink {
         if let document {
             let head = JSONValue.object(header).text.dropLast()
             let out = LineWriter.standardOutput(console)
-            try out.write(head + (header.isEmpty ? "" : ",") + "\"records\":[" + document.joined(separator: ",") + "],\"summary\":" + summary.text + "}")
+            try out.write(
+                head + (header.isEmpty ? "" : ",") + "\"records\":[" + document.joined(separator: ",")
+                    + "],\"summary\":" + summary.text + "}")
             try out.close()
         }
     }

@@ -21,7 +21,9 @@ enum ResultFields {
     static func detections(_ r: ObjectDetectorResult) -> JSONValue {
         .array(
             r.detections.map { d in
-                var f: [(String, JSONValue)] = [("boundingBox", rect(d.boundingBox)), ("categories", .array(d.categories.map(category)))]
+                var f: [(String, JSONValue)] = [
+                    ("boundingBox", rect(d.boundingBox)), ("categories", .array(d.categories.map(category))),
+                ]
                 if let k = d.keypoints {
                     f.append(
                         (
@@ -30,7 +32,8 @@ enum ResultFields {
                                 k.map { p in
                                     .object([
                                         ("x", .number(Double(p.location.x))), ("y", .number(Double(p.location.y))),
-                                        ("label", p.label.map { JSONValue.string($0) } ?? .null), ("score", .float(p.score)),
+                                        ("label", p.label.map { JSONValue.string($0) } ?? .null),
+                                        ("score", .float(p.score)),
                                     ])
                                 })
                         ))
@@ -53,7 +56,9 @@ enum ResultFields {
         .object([("text", .string(text)), ("confidence", .float(confidence)), ("index", .int(index))])
     }
 
-    static func labels(_ labels: [ImageLabel]) -> JSONValue { .array(labels.map { label(text: $0.text, confidence: $0.confidence, index: $0.index) }) }
+    static func labels(_ labels: [ImageLabel]) -> JSONValue {
+        .array(labels.map { label(text: $0.text, confidence: $0.confidence, index: $0.index) })
+    }
 
     /// ML Kit objects; with `zones`, each object's zones (by name) as a `zones` field.
     static func objects(_ objects: [Object], zones: [[String]]? = nil) -> JSONValue {
@@ -61,7 +66,10 @@ enum ResultFields {
             objects.enumerated().map { k, o in
                 var fields: [(String, JSONValue)] = [
                     ("frame", rect(o.frame)), ("trackingID", o.trackingID.map { .int($0.intValue) } ?? .null),
-                    ("labels", .array(o.labels.map { label(text: $0.text, confidence: $0.confidence, index: $0.index) })),
+                    (
+                        "labels",
+                        .array(o.labels.map { label(text: $0.text, confidence: $0.confidence, index: $0.index) })
+                    ),
                 ]
                 if let zones, k < zones.count { fields.append(("zones", .array(zones[k].map { .string($0) }))) }
                 return .object(fields)
@@ -70,7 +78,9 @@ enum ResultFields {
 
     /// `name 87%`: a category's display name (else its name, else its index) and score.
     static func caption(_ c: ResultCategory) -> String {
-        let name = c.displayName.flatMap { $0.isEmpty ? nil : $0 } ?? c.categoryName.flatMap { $0.isEmpty ? nil : $0 } ?? "#\(c.index)"
+        let name =
+            c.displayName.flatMap { $0.isEmpty ? nil : $0 } ?? c.categoryName.flatMap { $0.isEmpty ? nil : $0 }
+            ?? "#\(c.index)"
         return String(format: "%@ %.0f%%", name, c.score * 100)
     }
 }

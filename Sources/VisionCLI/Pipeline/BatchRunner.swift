@@ -66,7 +66,10 @@ final class BatchRunner: @unchecked Sendable {
     private var framesInVideo = 0
     private var expectedFrames: [String: Int] = [:]
 
-    init(tasks: [BatchTask], items allItems: [InputItem], batch: BatchConfig, output outputConfig: OutputConfig, console: Console) throws {
+    init(
+        tasks: [BatchTask], items allItems: [InputItem], batch: BatchConfig, output outputConfig: OutputConfig,
+        console: Console
+    ) throws {
         guard let task = tasks.first else { throw CLIError.failure("no task to run") }
         self.tasks = task.isStateful ? [task] : tasks
         self.console = console
@@ -90,7 +93,8 @@ final class BatchRunner: @unchecked Sendable {
             // The frame count for progress; a video that cannot be opened is reported when processed.
             let frames =
                 (try? VideoReader(path: item.path)).flatMap { r in
-                    r.info.frameCount ?? r.info.durationMs.flatMap { d in r.info.framesPerSecond.map { Int(Double(d) * $0 / 1000) } }
+                    r.info.frameCount
+                        ?? r.info.durationMs.flatMap { d in r.info.framesPerSecond.map { Int(Double(d) * $0 / 1000) } }
                 } ?? 1
             let expected = max(1, (frames + every - 1) / every)
             expectedFrames[item.path] = expected
@@ -164,7 +168,8 @@ final class BatchRunner: @unchecked Sendable {
             switch item.kind {
             case .picture:
                 let t0 = Clock.now()
-                let picture = Result { try Self.load(item.path, orientation: orientation, jpeg: jpegDecoding) }.mapError(ItemFailure.init)
+                let picture = Result { try Self.load(item.path, orientation: orientation, jpeg: jpegDecoding) }
+                    .mapError(ItemFailure.init)
                 emit(.picture(item, picture, decode: Clock.now() - t0))
             case .video:
                 var count = 0
@@ -182,7 +187,10 @@ final class BatchRunner: @unchecked Sendable {
                             producerSkipped += 1
                             continue
                         }
-                        emit(.frame(item, frame, video: videoNumber, first: first, framesPerSecond: fps, decode: Clock.now() - t0))
+                        emit(
+                            .frame(
+                                item, frame, video: videoNumber, first: first, framesPerSecond: fps,
+                                decode: Clock.now() - t0))
                         first = false
                         count += 1
                     }
@@ -197,11 +205,14 @@ final class BatchRunner: @unchecked Sendable {
     /// Opens a picture as shown: its EXIF orientation (or `orientation`); a mirrored one is turned
     /// upright, pixels and all (the tasks refuse mirrored orientations, MediaPipe's rule).
     /// JPEGs decode to `jpeg`'s pixels.
-    static func load(_ path: String, orientation: UIImage.Orientation?, jpeg: JPEGDecoding = .mediaPipe) throws -> Picture {
+    static func load(
+        _ path: String, orientation: UIImage.Orientation?, jpeg: JPEGDecoding = .mediaPipe
+    ) throws -> Picture {
         let image = try MPImage(contentsOfFile: path, orientation: orientation, jpegDecoding: jpeg)
         guard image.orientation.isMirrored else { return Picture(image: image) }
         let size = image.fileSize.map { image.orientation.swapsDimensions ? (width: $0.height, height: $0.width) : $0 }
-        return Picture(image: MPImage(bitmap: image.bitmap.upright(image.orientation.imaging), orientation: .up, fileSize: size))
+        return Picture(
+            image: MPImage(bitmap: image.bitmap.upright(image.orientation.imaging), orientation: .up, fileSize: size))
     }
 
     // MARK: stage 2 — the task
@@ -268,8 +279,12 @@ final class BatchRunner: @unchecked Sendable {
             addStages(done, decode: decode)
             summary.pictures += 1
             var head: [(String, JSONValue)] = [("source", .string(item.path))]
-            if case .success(let p) = picture { head += [("width", .int(p.shownWidth)), ("height", .int(p.shownHeight))] }
-            try sink.write(record(head, result), text: (try? result.get().text) ?? "", heading: items.count > 1 ? "\(item.path):" : nil)
+            if case .success(let p) = picture {
+                head += [("width", .int(p.shownWidth)), ("height", .int(p.shownHeight))]
+            }
+            try sink.write(
+                record(head, result), text: (try? result.get().text) ?? "",
+                heading: items.count > 1 ? "\(item.path):" : nil)
             switch (picture, result) {
             case (.success(let p), .success(let r)):
                 if output != nil || report != nil {
@@ -277,7 +292,8 @@ final class BatchRunner: @unchecked Sendable {
                     try output?.picture(item, Annotation.draw(r, on: shown, scale: p.drawScale))
                     try report?.add(
                         .init(
-                            source: item.path, detail: "\(p.shownWidth)×\(p.shownHeight)", thumbnails: [HTMLReport.thumbnail(shown, r, scale: p.drawScale)],
+                            source: item.path, detail: "\(p.shownWidth)×\(p.shownHeight)",
+                            thumbnails: [HTMLReport.thumbnail(shown, r, scale: p.drawScale)],
                             lines: Self.lines(r)), classes: r.classes)
                 }
             case (_, .failure(let f)):
@@ -306,11 +322,13 @@ final class BatchRunner: @unchecked Sendable {
                 heading: "\(item.path) frame \(frame.number) (\(frame.timestampMs) ms):")
             switch result {
             case .success(let r):
-                try output?.frame(item, Annotation.draw(r, on: frame.bitmap), timestampMs: frame.timestampMs, framesPerSecond: fps)
+                try output?.frame(
+                    item, Annotation.draw(r, on: frame.bitmap), timestampMs: frame.timestampMs, framesPerSecond: fps)
                 if let report {
                     let expected = expectedFrames[item.path] ?? 1
                     let spacing = max(1, expected / HTMLReport.framesPerVideo)
-                    let thumb = (framesInVideo - 1) % spacing == 0 && (framesInVideo - 1) / spacing < HTMLReport.framesPerVideo
+                    let thumb =
+                        (framesInVideo - 1) % spacing == 0 && (framesInVideo - 1) / spacing < HTMLReport.framesPerVideo
                     var classes = r.classes
                     if !r.identities.isEmpty {  // tracks: count each object once
                         classes = zip(r.classes, r.identities).compactMap { c, id in
@@ -318,7 +336,8 @@ final class BatchRunner: @unchecked Sendable {
                             return seenTracks.insert(id).inserted ? c : nil
                         }
                     }
-                    report.extendLast(thumbnail: thumb ? try HTMLReport.thumbnail(frame.bitmap, r) : nil, line: nil, classes: classes)
+                    report.extendLast(
+                        thumbnail: thumb ? try HTMLReport.thumbnail(frame.bitmap, r) : nil, line: nil, classes: classes)
                 }
             case .failure(let f):
                 fail("\(item.path) frame \(frame.number)", f)
@@ -334,7 +353,8 @@ final class BatchRunner: @unchecked Sendable {
             if let failure {
                 if frames == 0 { report?.add(.init(source: item.path, detail: ""), classes: []) }
                 report?.setLastError("error \(failure.code): \(failure.message)")
-                try sink.write(.object([("source", .string(item.path)), ("error", failure.json)]), text: "", heading: nil)
+                try sink.write(
+                    .object([("source", .string(item.path)), ("error", failure.json)]), text: "", heading: nil)
                 fail(item.path, failure)
             }
             report?.setLastDetail("\(frames) frames processed" + (every > 1 ? " (every \(every))" : ""))
@@ -364,16 +384,29 @@ final class BatchRunner: @unchecked Sendable {
     var summaryJSON: JSONValue {
         .object(
             [
-                ("pictures", .int(summary.pictures)), ("videos", .int(summary.videos)), ("frames", .int(summary.frames)),
-                ("failures", .int(summary.failures)), ("skipped", .int(summary.skipped)), ("seconds", .number(summary.seconds)),
-            ] + (summary.zones.isEmpty ? [] : [("zones", .array(summary.zones.map { .object([("source", .string($0.source))] + Self.fields($0.json)) }))]))
+                ("pictures", .int(summary.pictures)), ("videos", .int(summary.videos)),
+                ("frames", .int(summary.frames)),
+                ("failures", .int(summary.failures)), ("skipped", .int(summary.skipped)),
+                ("seconds", .number(summary.seconds)),
+            ]
+                + (summary.zones.isEmpty
+                    ? []
+                    : [
+                        (
+                            "zones",
+                            .array(
+                                summary.zones.map { .object([("source", .string($0.source))] + Self.fields($0.json)) })
+                        )
+                    ]))
     }
 
     var summaryLine: String {
         let n = summary.pictures + summary.frames
         var parts: [String] = []
         if summary.pictures > 0 { parts.append("\(summary.pictures) picture\(summary.pictures == 1 ? "" : "s")") }
-        if summary.videos > 0 { parts.append("\(summary.videos) video\(summary.videos == 1 ? "" : "s") (\(summary.frames) frames)") }
+        if summary.videos > 0 {
+            parts.append("\(summary.videos) video\(summary.videos == 1 ? "" : "s") (\(summary.frames) frames)")
+        }
         if summary.skipped > 0 { parts.append("\(summary.skipped) skipped (already done)") }
         if summary.failures > 0 { parts.append("\(summary.failures) failed") }
         return (parts.isEmpty ? "nothing to do" : parts.joined(separator: ", "))

@@ -22,7 +22,8 @@ final class ClassifyTask: BatchTask {
         roi = config.regionOfInterest
         imageClassifier = try ImageClassifier(options: options)
         let size = imageClassifier.modelInputSize
-        jpegDecoding = config.fastDecode ? .reduced(width: size.width, height: size.height) : config.jpegDecoding ?? .mediaPipe
+        jpegDecoding =
+            config.fastDecode ? .reduced(width: size.width, height: size.height) : config.jpegDecoding ?? .mediaPipe
     }
 
     func picture(_ picture: Picture) throws -> TaskRecord {
@@ -32,7 +33,9 @@ final class ClassifyTask: BatchTask {
     }
 
     func frame(_ frame: VideoFrame, video: Int) throws -> TaskRecord {
-        let classifier = try videoClassifier.get(video) { try ImageClassifier(options: try TaskArguments.copy(options, mode: .video)) }
+        let classifier = try videoClassifier.get(video) {
+            try ImageClassifier(options: try TaskArguments.copy(options, mode: .video))
+        }
         let result = try classifier.classify(
             videoFrame: MPImage(bitmap: frame.bitmap, orientation: .up),
             timestampInMilliseconds: frame.timestampMs, regionOfInterest: roi)
@@ -59,7 +62,8 @@ final class ClassifyTask: BatchTask {
             owner: classifier, delegate: relay,
             submit: { frame in
                 try classifier.classifyAsync(
-                    image: MPImage(bitmap: frame.bitmap, orientation: .up), timestampInMilliseconds: frame.timestampMs, regionOfInterest: roi)
+                    image: MPImage(bitmap: frame.bitmap, orientation: .up), timestampInMilliseconds: frame.timestampMs,
+                    regionOfInterest: roi)
             }, waitUntilIdle: { classifier.waitUntilIdle() }, dropped: { classifier.droppedFrameCount })
     }
 
@@ -68,7 +72,8 @@ final class ClassifyTask: BatchTask {
         let deliver: (Int, Result<TaskRecord, ItemFailure>) -> Void
         init(_ deliver: @escaping (Int, Result<TaskRecord, ItemFailure>) -> Void) { self.deliver = deliver }
         func imageClassifier(
-            _ imageClassifier: ImageClassifier, didFinishClassification result: ImageClassifierResult?, timestampInMilliseconds: Int, error: Error?
+            _ imageClassifier: ImageClassifier, didFinishClassification result: ImageClassifierResult?,
+            timestampInMilliseconds: Int, error: Error?
         ) {
             if let result {
                 deliver(timestampInMilliseconds, .success(ClassifyTask.record(result, nil)))

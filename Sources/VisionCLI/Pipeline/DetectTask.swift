@@ -20,7 +20,9 @@ final class DetectTask: BatchTask {
         imageDetector = try ObjectDetector(options: options)
         let size = imageDetector.modelInputSize
         jpegDecoding =
-            config.fastDecode ? .reduced(width: size.width, height: size.height) : config.jpegDecoding ?? imageDetector.preferredJPEGDecoding
+            config.fastDecode
+            ? .reduced(width: size.width, height: size.height)
+            : config.jpegDecoding ?? imageDetector.preferredJPEGDecoding
     }
 
     let jpegDecoding: JPEGDecoding
@@ -31,8 +33,11 @@ final class DetectTask: BatchTask {
     }
 
     func frame(_ frame: VideoFrame, video: Int) throws -> TaskRecord {
-        let detector = try videoDetector.get(video) { try ObjectDetector(options: try TaskArguments.copy(options, mode: .video)) }
-        let result = try detector.detect(videoFrame: MPImage(bitmap: frame.bitmap, orientation: .up), timestampInMilliseconds: frame.timestampMs)
+        let detector = try videoDetector.get(video) {
+            try ObjectDetector(options: try TaskArguments.copy(options, mode: .video))
+        }
+        let result = try detector.detect(
+            videoFrame: MPImage(bitmap: frame.bitmap, orientation: .up), timestampInMilliseconds: frame.timestampMs)
         return Self.record(result, StageTimings(detector.lastTimings))
     }
 
@@ -59,7 +64,8 @@ final class DetectTask: BatchTask {
         return APILiveSession(
             owner: detector, delegate: relay,
             submit: { frame in
-                try detector.detectAsync(image: MPImage(bitmap: frame.bitmap, orientation: .up), timestampInMilliseconds: frame.timestampMs)
+                try detector.detectAsync(
+                    image: MPImage(bitmap: frame.bitmap, orientation: .up), timestampInMilliseconds: frame.timestampMs)
             }, waitUntilIdle: { detector.waitUntilIdle() }, dropped: { detector.droppedFrameCount })
     }
 
@@ -67,7 +73,10 @@ final class DetectTask: BatchTask {
     private final class Relay: NSObject, ObjectDetectorLiveStreamDelegate {
         let deliver: (Int, Result<TaskRecord, ItemFailure>) -> Void
         init(_ deliver: @escaping (Int, Result<TaskRecord, ItemFailure>) -> Void) { self.deliver = deliver }
-        func objectDetector(_ objectDetector: ObjectDetector, didFinishDetection result: ObjectDetectorResult?, timestampInMilliseconds: Int, error: Error?) {
+        func objectDetector(
+            _ objectDetector: ObjectDetector, didFinishDetection result: ObjectDetectorResult?,
+            timestampInMilliseconds: Int, error: Error?
+        ) {
             if let result {
                 deliver(timestampInMilliseconds, .success(DetectTask.record(result, nil)))
             } else {

@@ -10,19 +10,25 @@ import Foundation
 /// containers the video reader opens (`.mp4`, `.mkv`, `.mov`, `.webm`, `.avi` …).
 enum InputCollector {
     static let pictureExtensions: Set<String> = ["jpg", "jpeg", "png"]
-    static let videoExtensions: Set<String> = ["mp4", "m4v", "mkv", "webm", "mov", "avi", "ts", "mts", "mpg", "mpeg", "flv", "ivf", "y4m", "3gp"]
+    static let videoExtensions: Set<String> = [
+        "mp4", "m4v", "mkv", "webm", "mov", "avi", "ts", "mts", "mpg", "mpeg", "flv", "ivf", "y4m", "3gp",
+    ]
 
     /// The items `arguments` name, in order. `readStandardInput` supplies the lines for `-`.
     static func collect(
         _ arguments: [String], videos: Bool = true,
-        readStandardInput: () -> String = { String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) }
+        readStandardInput: () -> String = {
+            String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        }
     ) throws -> [InputItem] {
         var out: [InputItem] = []
         for argument in arguments {
             if argument == "-" {
                 for line in readStandardInput().split(whereSeparator: \.isNewline) {
                     let path = line.trimmingCharacters(in: .whitespaces)
-                    if !path.isEmpty, !path.hasPrefix("#") { out += try collect(path: path, videos: videos, fromList: true) }
+                    if !path.isEmpty, !path.hasPrefix("#") {
+                        out += try collect(path: path, videos: videos, fromList: true)
+                    }
                 }
                 continue
             }
@@ -34,7 +40,8 @@ enum InputCollector {
     private static func collect(path: String, videos: Bool, fromList: Bool) throws -> [InputItem] {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            return isDirectory.boolValue ? try folder(path, videos: videos) : [file(path, relative: (path as NSString).lastPathComponent)]
+            return isDirectory.boolValue
+                ? try folder(path, videos: videos) : [file(path, relative: (path as NSString).lastPathComponent)]
         }
         if !fromList, path.contains(where: { "*?[".contains($0) }) {
             let matches = glob(path)
@@ -51,7 +58,9 @@ enum InputCollector {
 
     /// The pictures and videos under `root`, sorted by path, hidden files skipped.
     private static func folder(_ root: String, videos: Bool) throws -> [InputItem] {
-        guard let walker = FileManager.default.enumerator(atPath: root) else { throw CLIError.usage("cannot read the folder \(root)") }
+        guard let walker = FileManager.default.enumerator(atPath: root) else {
+            throw CLIError.usage("cannot read the folder \(root)")
+        }
         var found: [String] = []
         while let relative = walker.nextObject() as? String {
             let name = (relative as NSString).lastPathComponent
@@ -60,7 +69,9 @@ enum InputCollector {
             if pictureExtensions.contains(ext) || (videos && videoExtensions.contains(ext)) { found.append(relative) }
         }
         guard !found.isEmpty else {
-            throw CLIError.usage("\(root) holds no pictures (.jpg, .jpeg, .png)\(videos ? " or videos (.mp4, .mkv, .mov, .webm …)" : "")")
+            throw CLIError.usage(
+                "\(root) holds no pictures (.jpg, .jpeg, .png)\(videos ? " or videos (.mp4, .mkv, .mov, .webm …)" : "")"
+            )
         }
         return found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { relative in
             file((root as NSString).appendingPathComponent(relative), relative: relative)

@@ -13,7 +13,9 @@ final class LabelTask: BatchTask {
     static let options = [
         TaskArguments.model,
         OptionSpec(.threshold, .number(0...1), "F", help: "confidence threshold (default: the model's, else 0)"),
-        OptionSpec(.maxResults, .integer(-1_000_000...1_000_000), "N", default: "10", help: "at most N labels (≤ 0: 10, as ML Kit)"),
+        OptionSpec(
+            .maxResults, .integer(-1_000_000...1_000_000), "N", default: "10",
+            help: "at most N labels (≤ 0: 10, as ML Kit)"),
         OptionSpec(.threads, .integer(1...256), "N", default: "1", help: "inference threads"),
         TaskArguments.orientation,
     ]
@@ -39,7 +41,8 @@ final class LabelTask: BatchTask {
     static func record(_ labels: [ImageLabel]) -> TaskRecord {
         var record = TaskRecord(
             fields: [("labels", ResultFields.labels(labels))],
-            text: labels.map { String(format: "%@  %.5f  (index %d)", $0.text, $0.confidence, $0.index) }.joined(separator: "\n"))
+            text: labels.map { String(format: "%@  %.5f  (index %d)", $0.text, $0.confidence, $0.index) }.joined(
+                separator: "\n"))
         if let top = labels.first {
             record.caption = String(format: "%@ %.0f%%", top.text, top.confidence * 100)
             record.classes = [top.text]

@@ -40,7 +40,8 @@ final class LiveRunner: @unchecked Sendable {
         let source = live.source
         self.source = source
         let name = source.split(whereSeparator: { "/:?&=".contains($0) }).last.map(String.init) ?? "live"
-        let item = InputItem(path: source, relativePath: (name as NSString).deletingPathExtension + ".mp4", kind: .video)
+        let item = InputItem(
+            path: source, relativePath: (name as NSString).deletingPathExtension + ".mp4", kind: .video)
         self.item = item
         sink = try RecordSink(outputConfig, resuming: false, console: console)
         let taskName = task.name
@@ -53,7 +54,9 @@ final class LiveRunner: @unchecked Sendable {
 
     func run() throws -> Summary {
         var isDirectory: ObjCBool = false
-        let isFile = FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) && !isDirectory.boolValue && !source.hasPrefix("/dev/")
+        let isFile =
+            FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) && !isDirectory.boolValue
+            && !source.hasPrefix("/dev/")
         let reader = try isFile ? VideoReader(path: source) : VideoReader(liveSource: source)
         framesPerSecond = reader.info.framesPerSecond ?? 30
         LiveRunner.interrupted.store(0, ordering: .relaxed)
@@ -138,10 +141,14 @@ final class LiveRunner: @unchecked Sendable {
             }
             switch result {
             case .success(let r):
-                try sink.write(.object(head + r.fields), text: r.text, heading: "\(source) frame \(frame?.number ?? 0) (\(timestamp) ms):")
+                try sink.write(
+                    .object(head + r.fields), text: r.text,
+                    heading: "\(source) frame \(frame?.number ?? 0) (\(timestamp) ms):")
                 if let frame, let output, timestamp > outputTimestamp {
                     outputTimestamp = timestamp
-                    try output.frame(item, Annotation.draw(r, on: frame.bitmap), timestampMs: timestamp, framesPerSecond: framesPerSecond)
+                    try output.frame(
+                        item, Annotation.draw(r, on: frame.bitmap), timestampMs: timestamp,
+                        framesPerSecond: framesPerSecond)
                 }
             case .failure(let f):
                 try sink.write(.object(head + [("error", f.json)]), text: "", heading: nil)

@@ -12,16 +12,21 @@ struct ResumeIndex {
     /// Reads `path` (a missing file is an empty index) and truncates an incomplete last line.
     init(path: String) throws {
         guard FileManager.default.fileExists(atPath: path) else { return }
-        guard let data = FileManager.default.contents(atPath: path) else { throw CLIError.failure("cannot read \(path) to resume from it") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CLIError.failure("cannot read \(path) to resume from it")
+        }
         var complete = data.count
         if let last = data.last, last != 0x0A {
             complete = (data.lastIndex(of: 0x0A).map { $0 + 1 }) ?? 0
-            guard let h = FileHandle(forWritingAtPath: path) else { throw CLIError.failure("cannot open \(path) to resume") }
+            guard let h = FileHandle(forWritingAtPath: path) else {
+                throw CLIError.failure("cannot open \(path) to resume")
+            }
             do {
                 try h.truncate(atOffset: UInt64(complete))
                 try h.close()
             } catch {
-                throw CLIError.failure("cannot remove the incomplete last record of \(path): \(error.localizedDescription)")
+                throw CLIError.failure(
+                    "cannot remove the incomplete last record of \(path): \(error.localizedDescription)")
             }
         }
         for line in data.prefix(complete).split(separator: 0x0A) where !line.isEmpty {

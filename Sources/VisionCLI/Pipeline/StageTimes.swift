@@ -23,7 +23,10 @@ struct StageTimes {
     /// The table printed at the end of a run.
     func table() -> String {
         (["  stage          total s   ms/item"]
-            + rows.map { "  " + $0.stage.padding(toLength: 12, withPad: " ", startingAt: 0) + String(format: " %8.2f  %8.2f", $0.total, $0.perItem) })
+            + rows.map {
+                "  " + $0.stage.padding(toLength: 12, withPad: " ", startingAt: 0)
+                    + String(format: " %8.2f  %8.2f", $0.total, $0.perItem)
+            })
             .joined(separator: "\n")
     }
 }

@@ -22,14 +22,23 @@ final class TrackTask: BatchTask {
     let isStateful = true
 
     static let options = [
-        OptionSpec(.model, .text, "CLASSIFIER", help: "a classifier for the objects' labels (a path or a fetched model's name; default: no labels)"),
-        OptionSpec(.maxObjects, .integer(1...1000), "N", default: "5", help: "at most N objects per frame (ML Kit's cap is 5)"),
+        OptionSpec(
+            .model, .text, "CLASSIFIER",
+            help: "a classifier for the objects' labels (a path or a fetched model's name; default: no labels)"),
+        OptionSpec(
+            .maxObjects, .integer(1...1000), "N", default: "5",
+            help: "at most N objects per frame (ML Kit's cap is 5)"),
         OptionSpec(.single, .flag, help: "only the most prominent object (shouldEnableMultipleObjects = false)"),
         OptionSpec(.threshold, .number(0...1), "F", help: "label confidence threshold (default: the model's, else 0)"),
-        OptionSpec(.maxLabels, .integer(-1_000_000...1_000_000), "N", default: "10", help: "labels per object (≤ 0: 10)"),
-        OptionSpec(.localizer, .text, "DETECTOR", help: "the class-agnostic localizer (default: the bundled SSD MobileNet v1)"),
+        OptionSpec(
+            .maxLabels, .integer(-1_000_000...1_000_000), "N", default: "10", help: "labels per object (≤ 0: 10)"),
+        OptionSpec(
+            .localizer, .text, "DETECTOR",
+            help: "the class-agnostic localizer (default: the bundled SSD MobileNet v1)"),
         OptionSpec(.threads, .integer(1...256), "N", default: "1", help: "inference threads"),
-        OptionSpec(.detectionsJsonl, .text, "PATH", help: "also write the localizer's raw boxes per frame (for tracking evaluation)"),
+        OptionSpec(
+            .detectionsJsonl, .text, "PATH",
+            help: "also write the localizer's raw boxes per frame (for tracking evaluation)"),
         OptionSpec(.trackHigh, .number(0...1), "F", default: "0.35", help: "tracker: high-score threshold"),
         OptionSpec(.trackLow, .number(0...1), "F", default: "0.1", help: "tracker: low-score threshold"),
         OptionSpec(.trackNew, .number(0...1), "F", default: "0.4", help: "tracker: score to start a track"),
@@ -39,7 +48,8 @@ final class TrackTask: BatchTask {
         OptionSpec(.trackGroup, .number(0...1), "F", default: "0.6", help: "tracker: group-box coverage"),
         OptionSpec(.trackPart, .number(0...1), "F", default: "0.7", help: "tracker: part-box containment"),
         OptionSpec(.trackConfirm, .integer(1...100), "N", default: "3", help: "tracker: frames to confirm a track"),
-        OptionSpec(.trackCoastMs, .integer(0...60_000), "MS", default: "1000", help: "tracker: how long a lost track is kept"),
+        OptionSpec(
+            .trackCoastMs, .integer(0...60_000), "MS", default: "1000", help: "tracker: how long a lost track is kept"),
     ]
 
     init(_ config: TrackConfig) throws {
@@ -63,13 +73,17 @@ final class TrackTask: BatchTask {
         let image = picture.visionImage
         let objects = try pictureDetector.results(in: image)
         // A picture has no tracks: which zones each object is in, and how many are in each.
-        guard var counter = try zones.counter(width: picture.shownWidth, height: picture.shownHeight) else { return Self.record(objects) }
+        guard var counter = try zones.counter(width: picture.shownWidth, height: picture.shownHeight) else {
+            return Self.record(objects)
+        }
         return Self.record(objects, counting: &counter, timestampMs: 0, events: false)
     }
 
     /// The record of `objects` counted by `counter`: each object's zones, the frame's events (videos),
     /// the running counts and the shapes to draw.
-    static func record(_ objects: [Object], counting counter: inout ZoneCounter, timestampMs: Int, events: Bool) -> TaskRecord {
+    static func record(
+        _ objects: [Object], counting counter: inout ZoneCounter, timestampMs: Int, events: Bool
+    ) -> TaskRecord {
         let zoneObjects = Self.zoneObjects(objects)
         let update = counter.update(zoneObjects, timestampMs: timestampMs)
         var record = Self.record(objects, zones: update.zonesOfObject)
@@ -84,7 +98,9 @@ final class TrackTask: BatchTask {
         objects.map { o in
             ZoneObject(
                 trackingID: o.trackingID?.intValue,
-                box: Box(x: Double(o.frame.origin.x), y: Double(o.frame.origin.y), width: Double(o.frame.size.width), height: Double(o.frame.size.height)),
+                box: Box(
+                    x: Double(o.frame.origin.x), y: Double(o.frame.origin.y), width: Double(o.frame.size.width),
+                    height: Double(o.frame.size.height)),
                 className: o.labels.first?.text ?? "object")
         }
     }
@@ -92,7 +108,9 @@ final class TrackTask: BatchTask {
     func frame(_ frame: VideoFrame, video: Int) throws -> TaskRecord {
         if !streamDetector.holds(video) { finishedClassifications += streamDetector.current?.classificationCount ?? 0 }
         let detector = try streamDetector.get(video) {
-            guard let o = options.copy() as? CustomObjectDetectorOptions else { throw CLIError.failure("cannot copy the detector options") }
+            guard let o = options.copy() as? CustomObjectDetectorOptions else {
+                throw CLIError.failure("cannot copy the detector options")
+            }
             o.detectorMode = .stream
             let d = ObjectDetector.objectDetector(options: o)
             if let error = d.modelError { throw error }
@@ -115,7 +133,8 @@ final class TrackTask: BatchTask {
         if let detectionsOut {
             let items: [JSONValue] = detector.lastLocalizedObjects.map {
                 .object([
-                    ("x", .number($0.box.origin.x)), ("y", .number($0.box.origin.y)), ("width", .number($0.box.size.width)),
+                    ("x", .number($0.box.origin.x)), ("y", .number($0.box.origin.y)),
+                    ("width", .number($0.box.size.width)),
                     ("height", .number($0.box.size.height)), ("score", .float($0.score)),
                 ])
             }
@@ -148,11 +167,14 @@ final class TrackTask: BatchTask {
 
     static func record(_ objects: [Object], zones: [[String]]? = nil) -> TaskRecord {
         var record = TaskRecord(
-            fields: [("objects", ResultFields.objects(objects, zones: zones))], text: objects.map(\.description).joined(separator: "\n"))
+            fields: [("objects", ResultFields.objects(objects, zones: zones))],
+            text: objects.map(\.description).joined(separator: "\n"))
         for o in objects {
             let id = o.trackingID?.intValue
             var label = id.map { "#\($0)" } ?? ""
-            if let top = o.labels.first { label += (label.isEmpty ? "" : " ") + String(format: "%@ %.0f%%", top.text, top.confidence * 100) }
+            if let top = o.labels.first {
+                label += (label.isEmpty ? "" : " ") + String(format: "%@ %.0f%%", top.text, top.confidence * 100)
+            }
             record.marks.append(
                 .init(
                     x: Int(o.frame.origin.x), y: Int(o.frame.origin.y), width: Int(o.frame.size.width),

@@ -29,18 +29,23 @@ struct TrackFrames {
     static func records(_ path: String) throws -> TrackFrames {
         var videos: [Video] = []
         for (_, record) in try JSONRecords.read(path) {
-            guard let number = (record["frame"] as? NSNumber)?.intValue else { continue }  // pictures, header and summary lines
+            // pictures, header and summary lines
+            guard let number = (record["frame"] as? NSNumber)?.intValue else { continue }
             let source = record["source"] as? String ?? path
             if videos.last?.source != source || (videos.last?.frames.last?.number ?? 0) >= number {
                 videos.append(
-                    Video(source: source, width: (record["width"] as? NSNumber)?.intValue, height: (record["height"] as? NSNumber)?.intValue, frames: []))
+                    Video(
+                        source: source, width: (record["width"] as? NSNumber)?.intValue,
+                        height: (record["height"] as? NSNumber)?.intValue, frames: []))
             }
             let objects = (record["objects"] as? [[String: Any]] ?? []).compactMap { o -> ZoneObject? in
                 guard let box = JSONRecords.box(o["frame"]) else { return nil }
                 let label = (o["labels"] as? [[String: Any]])?.first?["text"] as? String
-                return ZoneObject(trackingID: (o["trackingID"] as? NSNumber)?.intValue, box: box, className: label ?? "object")
+                return ZoneObject(
+                    trackingID: (o["trackingID"] as? NSNumber)?.intValue, box: box, className: label ?? "object")
             }
-            let timestamp = (record["timestampMs"] as? NSNumber)?.intValue ?? Int((Double(number - 1) * 1000 / 30).rounded())
+            let timestamp =
+                (record["timestampMs"] as? NSNumber)?.intValue ?? Int((Double(number - 1) * 1000 / 30).rounded())
             videos[videos.count - 1].frames.append(Frame(number: number, timestampMs: timestamp, objects: objects))
         }
         return TrackFrames(videos: videos)
@@ -48,9 +53,13 @@ struct TrackFrames {
 
     static func mot(_ path: String, framesPerSecond: Double) throws -> TrackFrames {
         let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch { throw CLIError.usage("cannot read \(path)") }
+        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+            throw CLIError.usage("cannot read \(path)")
+        }
         let boxes: [TrackedBox]
-        do { boxes = try MOTFile.read(text) } catch let e as AnalyticsError { throw CLIError.usage("\(path): \(e.message)") }
+        do { boxes = try MOTFile.read(text) } catch let e as AnalyticsError {
+            throw CLIError.usage("\(path): \(e.message)")
+        }
         let byFrame = Dictionary(grouping: boxes, by: \.frame)
         let last = boxes.map(\.frame).max() ?? 0
         // Every frame from the first, empty ones included: an absent track ages as in a live run.
@@ -64,6 +73,10 @@ struct TrackFrames {
 
     /// Every box with a tracking ID, for tracking evaluation.
     var trackedBoxes: [TrackedBox] {
-        videos.flatMap { v in v.frames.flatMap { f in f.objects.compactMap { o in o.trackingID.map { TrackedBox(frame: f.number, id: $0, box: o.box) } } } }
+        videos.flatMap { v in
+            v.frames.flatMap { f in
+                f.objects.compactMap { o in o.trackingID.map { TrackedBox(frame: f.number, id: $0, box: o.box) } }
+            }
+        }
     }
 }

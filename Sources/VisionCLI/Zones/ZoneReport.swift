@@ -7,7 +7,8 @@ enum ZoneReport {
     static func event(_ e: ZoneEvent) -> JSONValue {
         let isLine = e.kind == .crossedIn || e.kind == .crossedOut
         var fields: [(String, JSONValue)] = [
-            ("kind", .string(e.kind.rawValue)), (isLine ? "line" : "zone", .string(e.name)), ("trackingID", .int(e.trackingID)),
+            ("kind", .string(e.kind.rawValue)), (isLine ? "line" : "zone", .string(e.name)),
+            ("trackingID", .int(e.trackingID)),
             ("class", .string(e.className)), ("timestampMs", .int(e.timestampMs)),
         ]
         if let d = e.dwellMs { fields.append(("dwellMs", .int(d))) }
@@ -21,8 +22,17 @@ enum ZoneReport {
     /// The running counts after a frame (compact: totals and occupancy).
     static func counts(_ c: ZoneCounter) -> JSONValue {
         .object([
-            ("lines", .array(c.lines.map { .object([("name", .string($0.name)), ("in", .int($0.inCount)), ("out", .int($0.outCount))]) })),
-            ("zones", .array(c.zones.map { .object([("name", .string($0.name)), ("occupancy", .int($0.occupancy))]) })),
+            (
+                "lines",
+                .array(
+                    c.lines.map {
+                        .object([("name", .string($0.name)), ("in", .int($0.inCount)), ("out", .int($0.outCount))])
+                    })
+            ),
+            (
+                "zones",
+                .array(c.zones.map { .object([("name", .string($0.name)), ("occupancy", .int($0.occupancy))]) })
+            ),
         ])
     }
 
@@ -37,8 +47,10 @@ enum ZoneReport {
                         .object([
                             ("name", .string(l.name)), ("in", .int(l.inCount)), ("out", .int(l.outCount)),
                             ("inPerClass", perClass(l.inCountPerClass)), ("outPerClass", perClass(l.outCountPerClass)),
-                            ("netIn", .int(l.netInCountPerClass.values.reduce(0, +))), ("netOut", .int(l.netOutCountPerClass.values.reduce(0, +))),
-                            ("netInPerClass", perClass(l.netInCountPerClass)), ("netOutPerClass", perClass(l.netOutCountPerClass)),
+                            ("netIn", .int(l.netInCountPerClass.values.reduce(0, +))),
+                            ("netOut", .int(l.netOutCountPerClass.values.reduce(0, +))),
+                            ("netInPerClass", perClass(l.netInCountPerClass)),
+                            ("netOutPerClass", perClass(l.netOutCountPerClass)),
                         ])
                     })
             ),
@@ -56,8 +68,10 @@ enum ZoneReport {
                                 .array(
                                     visits.map { v in
                                         .object([
-                                            ("trackingID", .int(v.trackingID)), ("class", .string(v.className)), ("enteredMs", .int(v.enteredMs)),
-                                            ("exitedMs", v.exitedMs.map { .int($0) } ?? .null), ("dwellMs", .int(v.dwellMs)),
+                                            ("trackingID", .int(v.trackingID)), ("class", .string(v.className)),
+                                            ("enteredMs", .int(v.enteredMs)),
+                                            ("exitedMs", v.exitedMs.map { .int($0) } ?? .null),
+                                            ("dwellMs", .int(v.dwellMs)),
                                         ])
                                     })
                             ),
@@ -68,14 +82,18 @@ enum ZoneReport {
     }
 
     private static func classes(_ counts: [String: Int]) -> String {
-        counts.isEmpty ? "" : " (" + counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"
+        counts.isEmpty
+            ? ""
+            : " (" + counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"
     }
 
     /// The summary as text lines.
     static func lines(_ c: ZoneCounter) -> [String] {
         c.lines.map { l in
-            "line \(l.name): in \(l.inCount)\(classes(l.inCountPerClass)), out \(l.outCount)\(classes(l.outCountPerClass)); "
-                + "objects that ended in \(l.netInCountPerClass.values.reduce(0, +)), out \(l.netOutCountPerClass.values.reduce(0, +))"
+            "line \(l.name): in \(l.inCount)\(classes(l.inCountPerClass)), out "
+                + "\(l.outCount)\(classes(l.outCountPerClass)); "
+                + "objects that ended in \(l.netInCountPerClass.values.reduce(0, +)), out "
+                + "\(l.netOutCountPerClass.values.reduce(0, +))"
         }
             + c.zones.map { z in
                 let dwell = z.visits.map { Double($0.dwellMs) / 1000 }
@@ -90,8 +108,12 @@ enum ZoneReport {
     /// the point that places each object (its first anchor).
     static func overlay(_ c: ZoneCounter, objects: [ZoneObject]) -> [TaskRecord.Overlay] {
         let anchor = c.lines.first?.anchors.first ?? c.zones.first?.anchors.first ?? .bottomCenter
-        return c.zones.enumerated().map { k, z in .polygon(z.polygon, label: "\(z.name) \(z.occupancy)", color: c.lines.count + k) }
-            + c.lines.enumerated().map { k, l in .line(from: l.start, to: l.end, label: "\(l.name) in \(l.inCount) out \(l.outCount)", color: k) }
+        return c.zones.enumerated().map { k, z in
+            .polygon(z.polygon, label: "\(z.name) \(z.occupancy)", color: c.lines.count + k)
+        }
+            + c.lines.enumerated().map { k, l in
+                .line(from: l.start, to: l.end, label: "\(l.name) in \(l.inCount) out \(l.outCount)", color: k)
+            }
             + objects.map { .anchor(anchor.point(in: $0.box)) }
     }
 }

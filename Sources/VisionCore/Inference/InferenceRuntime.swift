@@ -25,7 +25,8 @@ package struct LiteRTRuntime: InferenceRuntime {
 
     package func load(_ bytes: FileBytes, customOps: [String]) throws -> any LoadedModel {
         let env = try environment ?? Environment.shared()
-        return LiteRTLoadedModel(model: try Model(inPlace: bytes.buffer, owner: bytes, environment: env), customOps: customOps)
+        return LiteRTLoadedModel(
+            model: try Model(inPlace: bytes.buffer, owner: bytes, environment: env), customOps: customOps)
     }
 }
 

@@ -24,33 +24,45 @@ package struct ClassificationPostprocessor: Sendable {
             throw VisionCoreError(.invalidArgument, "Invalid `max_results` option: value must be != 0.")
         }
         guard options.categoryAllowlist.isEmpty || options.categoryDenylist.isEmpty else {
-            throw VisionCoreError(.invalidArgument, "`category_allowlist` and `category_denylist` are mutually exclusive options.")
+            throw VisionCoreError(
+                .invalidArgument, "`category_allowlist` and `category_denylist` are mutually exclusive options.")
         }
         guard resources.file.subgraphs.count == 1 else {
-            throw VisionCoreError(.invalidArgument, "Classification tflite models are assumed to have a single subgraph.")
+            throw VisionCoreError(
+                .invalidArgument, "Classification tflite models are assumed to have a single subgraph.")
         }
         let outputs = resources.file.subgraphs[0].outputTensors
         for (i, t) in outputs.enumerated() where t.type != .float32 && t.type != .uint8 && t.type != .bool {
-            throw VisionCoreError(.invalidArgument, "Expected output tensor at index \(i) to have type UINT8 or FLOAT32 or BOOL, found \(t.type) instead.")
+            throw VisionCoreError(
+                .invalidArgument,
+                "Expected output tensor at index \(i) to have type UINT8 or FLOAT32 or BOOL, found \(t.type) instead.")
         }
         let quantized = outputs.filter { $0.type == .uint8 }.count
         guard quantized == 0 || quantized == outputs.count else {
             throw VisionCoreError(
                 .invalidArgument,
-                "Expected either all or none of the output tensors to be quantized, but found \(quantized) quantized outputs for \(outputs.count) total outputs."
+                "Expected either all or none of the output tensors to be quantized, but found \(quantized) quantized "
+                    + "outputs for \(outputs.count) total outputs."
             )
         }
         let metadata = resources.subgraphMetadata?.outputTensors
         if let metadata, metadata.count != outputs.count {
             throw VisionCoreError(
                 .invalidArgument,
-                "Mismatch between number of output tensors (\(outputs.count)) and output tensors metadata (\(metadata.count)).")
+                "Mismatch between number of output tensors (\(outputs.count)) and output tensors metadata "
+                    + "(\(metadata.count))."
+            )
         }
         var heads: [Head] = []
         for (i, tensor) in outputs.enumerated() {
             let meta = metadata?[i]
-            let rules = try OutputHeadRules(labelsFrom: meta, labelType: .tensorAxisLabels, scoresFrom: meta, options: options, resources: resources)
-            heads.append(Head(index: i, name: meta?.name ?? "", classCount: tensor.shape.reduce(1, *), isBool: tensor.type == .bool, rules: rules))
+            let rules = try OutputHeadRules(
+                labelsFrom: meta, labelType: .tensorAxisLabels, scoresFrom: meta, options: options, resources: resources
+            )
+            heads.append(
+                Head(
+                    index: i, name: meta?.name ?? "", classCount: tensor.shape.reduce(1, *),
+                    isBool: tensor.type == .bool, rules: rules))
         }
         self.heads = heads
         maxResults = options.maxResults
@@ -68,13 +80,19 @@ package struct ClassificationPostprocessor: Sendable {
             if head.isBool && raw.count == 1 {
                 if let labelCount, labelCount != 2 {
                     throw VisionCoreError(
-                        .internal, "The number of classes (2) of binary head \(head.index) does not match its number of labels (\(labelCount)).")
+                        .internal,
+                        "The number of classes (2) of binary head \(head.index) does not match its number of labels "
+                            + "(\(labelCount))."
+                    )
                 }
                 categories = [rules.category(0, score: raw[0]), rules.category(1, score: 1 - raw[0])]
             } else {
                 if let labelCount, labelCount != raw.count {
                     throw VisionCoreError(
-                        .internal, "The number of classes (\(raw.count)) of head \(head.index) does not match its number of labels (\(labelCount)).")
+                        .internal,
+                        "The number of classes (\(raw.count)) of head \(head.index) does not match its number of "
+                            + "labels (\(labelCount))."
+                    )
                 }
                 for (i, s) in raw.enumerated() where rules.admits(i) && s >= rules.threshold {
                     categories.append(rules.category(i, score: s))

@@ -13,7 +13,9 @@ package struct DetectionBox: Equatable, Sendable {
             && a.keypoints.map(\.x) == b.keypoints.map(\.x) && a.keypoints.map(\.y) == b.keypoints.map(\.y)
     }
 
-    package init(x: Int, y: Int, width: Int, height: Int, categories: [Category], keypoints: [(x: Float, y: Float)] = []) {
+    package init(
+        x: Int, y: Int, width: Int, height: Int, categories: [Category], keypoints: [(x: Float, y: Float)] = []
+    ) {
         self.x = x
         self.y = y
         self.width = width

@@ -5,7 +5,8 @@ import TFLiteModel
 /// YOLO decoder (Ultralytics' heads and end-to-end outputs) — and everything that follows from it:
 /// which one a model takes and the input it needs (``make(resources:options:yolo:)``: MediaPipe's
 /// resize or Ultralytics' letterbox), the JPEG pixels its reference decodes
-/// (``preferredJPEG``), and how outputs become boxes (``process(_:bitmapWidth:bitmapHeight:imageWidth:imageHeight:orientation:)``,
+/// (``preferredJPEG``), and how outputs become boxes
+/// (``process(_:bitmapWidth:bitmapHeight:imageWidth:imageHeight:orientation:)``,
 /// every output read through ``ModelOutputs``' one dequantizing reader). Callers ask the head; none
 /// re-derives it.
 package enum DetectionHead: Sendable {
@@ -24,7 +25,8 @@ package enum DetectionHead: Sendable {
     ) throws -> (head: DetectionHead, input: ImageTensorSpec) {
         let ultralytics = try ultralyticsMetadata(resources.file)
         if YOLOHeadLayout.applies(to: resources.file, metadata: ultralytics, override: yolo.head) {
-            let head = DetectionHead.yolo(try YOLOPostprocessor(resources: resources, metadata: ultralytics, options: options, yolo: yolo))
+            let head = DetectionHead.yolo(
+                try YOLOPostprocessor(resources: resources, metadata: ultralytics, options: options, yolo: yolo))
             return (head, try ImageTensorSpec(letterboxFor: resources))
         }
         guard resources.metadata != nil else {
@@ -47,7 +49,8 @@ package enum DetectionHead: Sendable {
     /// (it decides the box units and the class names: guessing instead would change the results).
     package static func ultralyticsMetadata(_ file: ModelFile) throws -> UltralyticsMetadata? {
         do { return try file.ultralyticsMetadata() } catch let e as TFLiteModelError {
-            throw VisionCoreError(.invalidArgument, "The model's Ultralytics metadata is malformed: \(e.message)", underlying: e)
+            throw VisionCoreError(
+                .invalidArgument, "The model's Ultralytics metadata is malformed: \(e.message)", underlying: e)
         }
     }
 
@@ -55,7 +58,9 @@ package enum DetectionHead: Sendable {
     /// (what `bench` runs as `detect`).
     package static func isDetector(_ file: ModelFile) -> Bool {
         if ((try? file.detectionPostProcessOptions()) ?? nil) != nil { return true }
-        if let ultralytics = try? ultralyticsMetadata(file), YOLOHeadLayout.applies(to: file, metadata: ultralytics, override: nil) {
+        if let ultralytics = try? ultralyticsMetadata(file),
+            YOLOHeadLayout.applies(to: file, metadata: ultralytics, override: nil)
+        {
             return true
         }
         let custom = (try? file.modelMetadata())??.subgraphs.first?.customMetadata ?? []
@@ -74,13 +79,16 @@ package enum DetectionHead: Sendable {
     /// The detections in `model`'s outputs for a `bitmapWidth`×`bitmapHeight` bitmap shown with
     /// `orientation`, in the stored pixels of a picture of `imageWidth`×`imageHeight`.
     package func process(
-        _ model: ModelOutputs, bitmapWidth: Int, bitmapHeight: Int, imageWidth: Int, imageHeight: Int, orientation: ImageOrientation
+        _ model: ModelOutputs, bitmapWidth: Int, bitmapHeight: Int, imageWidth: Int, imageHeight: Int,
+        orientation: ImageOrientation
     ) throws -> [DetectionBox] {
         switch self {
-        case .mediaPipe(let p): return try p.process(model, imageWidth: imageWidth, imageHeight: imageHeight, orientation: orientation)
+        case .mediaPipe(let p):
+            return try p.process(model, imageWidth: imageWidth, imageHeight: imageHeight, orientation: orientation)
         case .yolo(let p):
             return try p.process(
-                model, bitmapWidth: bitmapWidth, bitmapHeight: bitmapHeight, imageWidth: imageWidth, imageHeight: imageHeight,
+                model, bitmapWidth: bitmapWidth, bitmapHeight: bitmapHeight, imageWidth: imageWidth,
+                imageHeight: imageHeight,
                 orientation: orientation)
         }
     }

@@ -26,27 +26,34 @@ package struct DetectionPostprocessor: Sendable {
     package init(resources: ModelResources, options: DetectorOptions) throws {
         let outputs = resources.file.subgraphs[0].outputTensors
         guard outputs.count == 4 || outputs.count == 2 else {
-            throw VisionCoreError(.invalidArgument, "Expected a model with 2 or 4 output tensors, found \(outputs.count).")
+            throw VisionCoreError(
+                .invalidArgument, "Expected a model with 2 or 4 output tensors, found \(outputs.count).")
         }
         let outMeta = resources.subgraphMetadata?.outputTensors ?? []
         guard outMeta.count == 4 || outMeta.count == 2 else {
-            throw VisionCoreError(.invalidArgument, "Expected a model with 2 or 4 output tensors metadata, found \(outMeta.count).")
+            throw VisionCoreError(
+                .invalidArgument, "Expected a model with 2 or 4 output tensors metadata, found \(outMeta.count).")
         }
         for (i, t) in outputs.enumerated() where t.type != .float32 && t.type != .uint8 {
-            throw VisionCoreError(.invalidArgument, "Expected output tensor at index \(i) to have type UINT8 or FLOAT32, found \(t.type) instead.")
+            throw VisionCoreError(
+                .invalidArgument,
+                "Expected output tensor at index \(i) to have type UINT8 or FLOAT32, found \(t.type) instead.")
         }
         let quantized = outputs.filter { $0.type == .uint8 }.count
         guard quantized == 0 || quantized == outputs.count else {
             throw VisionCoreError(
                 .invalidArgument,
-                "Expected either all or none of the output tensors to be quantized, but found \(quantized) quantized outputs for \(outputs.count) total outputs."
+                "Expected either all or none of the output tensors to be quantized, but found \(quantized) quantized "
+                    + "outputs for \(outputs.count) total outputs."
             )
         }
         let raw = outputs.count == 2
         guard outMeta.count == outputs.count else {
             throw VisionCoreError(
                 .invalidArgument,
-                "Mismatch between number of output tensors (\(outputs.count)) and output tensors metadata (\(outMeta.count)).")
+                "Mismatch between number of output tensors (\(outputs.count)) and output tensors metadata "
+                    + "(\(outMeta.count))."
+            )
         }
         // Output positions by metadata name, else the defaults.
         let names = outMeta.map { $0.name ?? "" }
@@ -67,15 +74,19 @@ package struct DetectionPostprocessor: Sendable {
         // Both kinds need BoundingBoxProperties on the location tensor.
         let locationMeta = outMeta[locationIndex]
         guard let props = locationMeta.content?.properties else {
-            throw VisionCoreError(.invalidArgument, "Expected BoundingBoxProperties for tensor \(locationMeta.name ?? "#0"), found none.")
+            throw VisionCoreError(
+                .invalidArgument, "Expected BoundingBoxProperties for tensor \(locationMeta.name ?? "#0"), found none.")
         }
         guard case let .boundingBox(index, type, coordinates) = props else {
             throw VisionCoreError(
                 .invalidArgument,
-                "Expected BoundingBoxProperties for tensor \(locationMeta.name ?? "#0"), found \(ImageTensorSpec.contentName(props)).")
+                "Expected BoundingBoxProperties for tensor \(locationMeta.name ?? "#0"), found "
+                    + "\(ImageTensorSpec.contentName(props))."
+            )
         }
         guard type == .boundaries else {
-            throw VisionCoreError(.invalidArgument, "Mobile SSD only supports BoundingBoxType BOUNDARIES, found \(Self.name(type))")
+            throw VisionCoreError(
+                .invalidArgument, "Mobile SSD only supports BoundingBoxType BOUNDARIES, found \(Self.name(type))")
         }
         guard coordinates == .ratio else {
             throw VisionCoreError(.invalidArgument, "Mobile SSD only supports CoordinateType RATIO, found PIXEL")
@@ -84,10 +95,12 @@ package struct DetectionPostprocessor: Sendable {
             boxOrder = [0, 1, 2, 3]
         } else {
             guard index.count == 4 else {
-                throw VisionCoreError(.invalidArgument, "Expected BoundingBoxProperties index to contain 4 values, found \(index.count)")
+                throw VisionCoreError(
+                    .invalidArgument, "Expected BoundingBoxProperties index to contain 4 values, found \(index.count)")
             }
             guard index.allSatisfy({ $0 < 4 }) else {
-                throw VisionCoreError(.invalidArgument, "BoundingBoxProperties index values must be 0…3, found \(index).")
+                throw VisionCoreError(
+                    .invalidArgument, "BoundingBoxProperties index values must be 0…3, found \(index).")
             }
             boxOrder = index.map(Int.init)
         }
@@ -97,18 +110,27 @@ package struct DetectionPostprocessor: Sendable {
             labelsFrom: outMeta[categoryIndex], labelType: raw ? .tensorAxisLabels : .tensorValueLabels,
             scoresFrom: outMeta[scoreIndex], calibrated: !raw, options: options, resources: resources)
         if raw {
-            guard let custom = resources.subgraphMetadata?.customMetadata.first(where: { $0.name == DetectorMetadata.name }) else {
-                throw VisionCoreError(.invalidArgument, "TensorsDecodingOptions is not found in the object detector metadata.")
+            guard
+                let custom = resources.subgraphMetadata?.customMetadata.first(where: {
+                    $0.name == DetectorMetadata.name
+                })
+            else {
+                throw VisionCoreError(
+                    .invalidArgument, "TensorsDecodingOptions is not found in the object detector metadata.")
             }
             let detector: DetectorMetadata
-            do { detector = try DetectorMetadata(flatBuffer: custom.data) } catch let e as TFLiteModelError { throw ModelResources.map(e) }
+            do { detector = try DetectorMetadata(flatBuffer: custom.data) } catch let e as TFLiteModelError {
+                throw ModelResources.map(e)
+            }
             let count = { (t: Tensor) in t.shape.reduce(1, *) }
-            rawDecoder = try RawSSDDecoder(metadata: detector, boxesCount: count(outputs[locationIndex]), scoresCount: count(outputs[scoreIndex]))
+            rawDecoder = try RawSSDDecoder(
+                metadata: detector, boxesCount: count(outputs[locationIndex]), scoresCount: count(outputs[scoreIndex]))
         } else {
             rawDecoder = nil
         }
         maxResults = options.maxResults
-        maxClassesPerDetection = max(1, (try? resources.file.detectionPostProcessOptions())??.maxClassesPerDetection ?? 1)
+        maxClassesPerDetection = max(
+            1, (try? resources.file.detectionPostProcessOptions())??.maxClassesPerDetection ?? 1)
     }
 
     static func name(_ t: ModelMetadata.BoundingBoxType) -> String {
@@ -122,9 +144,12 @@ package struct DetectionPostprocessor: Sendable {
 
     /// The detections in the outputs of `model`, for a picture of `imageWidth`×`imageHeight` stored
     /// pixels shown with `orientation`.
-    package func process(_ model: ModelOutputs, imageWidth: Int, imageHeight: Int, orientation: ImageOrientation) throws -> [DetectionBox] {
+    package func process(
+        _ model: ModelOutputs, imageWidth: Int, imageHeight: Int, orientation: ImageOrientation
+    ) throws -> [DetectionBox] {
         if let rawDecoder {
-            return try processRaw(rawDecoder, model, imageWidth: imageWidth, imageHeight: imageHeight, orientation: orientation)
+            return try processRaw(
+                rawDecoder, model, imageWidth: imageWidth, imageHeight: imageHeight, orientation: orientation)
         }
         let boxes = try OutputHeadRules.floats(model, locationIndex)
         let classes = try OutputHeadRules.floats(model, categoryIndex)
@@ -134,7 +159,9 @@ package struct DetectionPostprocessor: Sendable {
         guard count.count == 1, scores.count == slots, boxes.count == slots * 4 else {
             throw VisionCoreError(
                 .internal,
-                "Unexpected detection output sizes: \(boxes.count) box values, \(classes.count) classes, \(scores.count) scores, \(count.count) counts.")
+                "Unexpected detection output sizes: \(boxes.count) box values, \(classes.count) classes, "
+                    + "\(scores.count) scores, \(count.count) counts."
+            )
         }
         let k = maxClassesPerDetection
         let reported = count[0].isFinite ? Int(max(0, count[0])) : 0
@@ -176,7 +203,8 @@ package struct DetectionPostprocessor: Sendable {
         guard raw.count == decoder.anchors.count * Int(decoder.options.numCoords),
             scores.count == decoder.anchors.count * Int(decoder.options.numClasses)
         else {
-            throw VisionCoreError(.internal, "Unexpected raw detector output sizes: \(raw.count) box values, \(scores.count) scores.")
+            throw VisionCoreError(
+                .internal, "Unexpected raw detector output sizes: \(raw.count) box values, \(scores.count) scores.")
         }
         let candidates = decoder.decode(boxes: raw, scores: scores, threshold: rules.threshold) { rules.admits($0) }
         let kept = decoder.suppress(candidates, limit: maxResults)
@@ -213,7 +241,10 @@ package struct DetectionPostprocessor: Sendable {
         let w = right - left, h = bottom - top
         guard w >= 0, h >= 0, left.isFinite, top.isFinite, w.isFinite, h.isFinite else { return nil }
         let W = Double(width), H = Double(height)
-        let corners = [(Double(left), Double(top)), (Double(right), Double(top)), (Double(left), Double(bottom)), (Double(right), Double(bottom))]
+        let corners = [
+            (Double(left), Double(top)), (Double(right), Double(top)), (Double(left), Double(bottom)),
+            (Double(right), Double(bottom)),
+        ]
         let projected = corners.map { mapping.source(x: $0.0, y: $0.1) }
         let minX = projected.map(\.0).min() ?? 0, maxX = projected.map(\.0).max() ?? 0
         let minY = projected.map(\.1).min() ?? 0, maxY = projected.map(\.1).max() ?? 0
@@ -231,7 +262,9 @@ package struct DetectionPostprocessor: Sendable {
     package static func mergeIdentical(_ boxes: [DetectionBox]) -> [DetectionBox] {
         var out: [DetectionBox] = []
         for b in boxes {
-            if let i = out.firstIndex(where: { $0.x == b.x && $0.y == b.y && $0.width == b.width && $0.height == b.height }) {
+            if let i = out.firstIndex(where: {
+                $0.x == b.x && $0.y == b.y && $0.width == b.width && $0.height == b.height
+            }) {
                 out[i].categories += b.categories
             } else {
                 out.append(b)

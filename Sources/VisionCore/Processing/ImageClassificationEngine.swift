@@ -10,7 +10,10 @@ package final class ImageClassificationEngine: Sendable {
     package var lastTimings: StageTimings { timings.withLock { $0 } }
     private let timings = Locked(StageTimings())
 
-    package init(resources: ModelResources, options: ClassifierOptions, threads: Int = 1, allowPerChannelNormalization: Bool = false) throws {
+    package init(
+        resources: ModelResources, options: ClassifierOptions, threads: Int = 1,
+        allowPerChannelNormalization: Bool = false
+    ) throws {
         let spec = try ImageTensorSpec(resources: resources, allowPerChannelNormalization: allowPerChannelNormalization)
         let post = try ClassificationPostprocessor(resources: resources, options: options)
         inference = try ImageInference(resources: resources, spec: spec, threads: threads)
@@ -18,7 +21,9 @@ package final class ImageClassificationEngine: Sendable {
     }
 
     /// Classifies `region` (normalized, in the stored picture) of `bitmap` shown with `orientation`.
-    package func classify(_ bitmap: Bitmap, orientation: ImageOrientation = .up, region: NormalizedRect = .full) throws -> [HeadClassification] {
+    package func classify(
+        _ bitmap: Bitmap, orientation: ImageOrientation = .up, region: NormalizedRect = .full
+    ) throws -> [HeadClassification] {
         try inference.run(bitmap, orientation: orientation, region: region) { model in
             let t0 = Clock.now()
             let heads = try postprocessor.process(model)

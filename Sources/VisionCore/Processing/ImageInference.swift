@@ -31,9 +31,14 @@ package final class ImageInference: Sendable {
         let preprocessor = ImagePreprocessor()
         preprocessor.threads = threads
         state = Locked(State(preprocessor: preprocessor))
-        outputs = try ModelOutputs(compiled: compiled, tensorNames: resources.file.subgraphs[0].outputTensors.map(\.name))
+        outputs = try ModelOutputs(
+            compiled: compiled, tensorNames: resources.file.subgraphs[0].outputTensors.map(\.name))
         guard let input = compiled.inputs.first, input.byteCount == spec.tensorFormat.byteCount else {
-            throw VisionCoreError(.internal, "The compiled model's input does not match its declared \(spec.width)x\(spec.height)x\(spec.channels) shape.")
+            throw VisionCoreError(
+                .internal,
+                "The compiled model's input does not match its declared \(spec.width)x\(spec.height)x\(spec.channels) "
+                    + "shape."
+            )
         }
     }
 
@@ -51,17 +56,22 @@ package final class ImageInference: Sendable {
             do {
                 try state.withLock { state in
                     try compiled.withInput(0) { buffer in
-                        try state.preprocessor.process(bitmap, orientation: orientation, region: region, format: spec.tensorFormat, into: buffer)
+                        try state.preprocessor.process(
+                            bitmap, orientation: orientation, region: region, format: spec.tensorFormat, into: buffer)
                     }
                 }
             } catch let e as ImagingError {
                 throw VisionCoreError(.invalidArgument, e.message, underlying: e)
             }
             let t1 = Clock.now()
-            do { try compiled.run() } catch let e as LiteRTError { throw VisionCoreError(.internal, e.description, underlying: e) }
+            do { try compiled.run() } catch let e as LiteRTError {
+                throw VisionCoreError(.internal, e.description, underlying: e)
+            }
             let t2 = Clock.now()
             state.withLock { $0.timings = StageTimings(preprocess: t1 - t0, inference: t2 - t1) }
-            do { return try read(outputs) } catch let e as LiteRTError { throw VisionCoreError(.internal, e.description, underlying: e) }
+            do { return try read(outputs) } catch let e as LiteRTError {
+                throw VisionCoreError(.internal, e.description, underlying: e)
+            }
         }
     }
 }

@@ -22,12 +22,15 @@ package struct ImageTensorSpec: Equatable, Sendable {
     /// grey 114, RGB, NHWC or NCHW; float inputs take `v / 255`, int8 (and uint8 with quantization)
     /// inputs that value quantized, plain uint8 inputs the bytes.
     package init(letterboxFor resources: ModelResources) throws {
-        guard let subgraph = resources.file.subgraphs.first, subgraph.inputs.count == 1, let tensor = subgraph.inputTensors.first else {
+        guard let subgraph = resources.file.subgraphs.first, subgraph.inputs.count == 1,
+            let tensor = subgraph.inputTensors.first
+        else {
             throw VisionCoreError(.invalidArgument, "Image tflite models are assumed to have a single input.")
         }
         guard let size = YOLOHeadLayout.inputSize(tensor) else {
             throw VisionCoreError(
-                .invalidArgument, "A YOLO detector's input must be [1, H, W, 3] or [1, 3, H, W] (or 4 channels), got \(tensor.shape).")
+                .invalidArgument,
+                "A YOLO detector's input must be [1, H, W, 3] or [1, 3, H, W] (or 4 channels), got \(tensor.shape).")
         }
         (width, height) = (size.width, size.height)
         channels = size.channelsFirst ? tensor.shape[1] : tensor.shape[3]
@@ -37,13 +40,19 @@ package struct ImageTensorSpec: Equatable, Sendable {
         switch tensor.type {
         case .float32: element = .float32(mean: [0], std: [255])
         case .int8:
-            guard let q else { throw VisionCoreError(.invalidArgument, "The int8 input tensor \(tensor.name) has no per-tensor quantization.") }
+            guard let q else {
+                throw VisionCoreError(
+                    .invalidArgument, "The int8 input tensor \(tensor.name) has no per-tensor quantization.")
+            }
             element = .quantized(scale: q.0, zeroPoint: Int(q.1), signed: true)
         case .uint8:
             element = q.map { .quantized(scale: $0.0, zeroPoint: Int($0.1), signed: false) } ?? .uint8
         default:
             throw VisionCoreError(
-                .invalidArgument, "Type mismatch for input tensor \(tensor.name). Requested one of these types: float32/int8/uint8, got \(tensor.type).")
+                .invalidArgument,
+                "Type mismatch for input tensor \(tensor.name). Requested one of these types: float32/int8/uint8, got "
+                    + "\(tensor.type)."
+            )
         }
     }
 
@@ -59,9 +68,13 @@ package struct ImageTensorSpec: Equatable, Sendable {
         if let meta, let props = meta.content?.properties {
             switch props {
             case let .image(colorSpace, _):
-                if colorSpace != .rgb { throw VisionCoreError(.invalidArgument, "Only RGB color space is supported for now.") }
+                if colorSpace != .rgb {
+                    throw VisionCoreError(.invalidArgument, "Only RGB color space is supported for now.")
+                }
             default:
-                throw VisionCoreError(.invalidArgument, "Expected ImageProperties for tensor \(meta.name ?? tensor.name), got \(Self.contentName(props)).")
+                throw VisionCoreError(
+                    .invalidArgument,
+                    "Expected ImageProperties for tensor \(meta.name ?? tensor.name), got \(Self.contentName(props)).")
             }
         }
         guard tensor.shape.count == 4 else {
@@ -69,14 +82,18 @@ package struct ImageTensorSpec: Equatable, Sendable {
         }
         guard tensor.type == .uint8 || tensor.type == .float32 else {
             throw VisionCoreError(
-                .invalidArgument, "Type mismatch for input tensor \(tensor.name). Requested one of these types: uint8/float32, got \(tensor.type).")
+                .invalidArgument,
+                "Type mismatch for input tensor \(tensor.name). Requested one of these types: uint8/float32, got "
+                    + "\(tensor.type)."
+            )
         }
         let dims = tensor.shape
         let batch = dims[0] < 0 ? 1 : dims[0]
         guard batch == 1, dims[3] == 3 || dims[3] == 4, dims[1] > 0, dims[2] > 0 else {
             throw VisionCoreError(
                 .invalidArgument,
-                "The input tensor should have dimensions 1 x height x width x depth, where depth = 3 or 4. Got \(dims[0]) x \(dims[1]) x \(dims[2]) x \(dims[3])."
+                "The input tensor should have dimensions 1 x height x width x depth, where depth = 3 or 4. Got "
+                    + "\(dims[0]) x \(dims[1]) x \(dims[2]) x \(dims[3])."
             )
         }
         height = dims[1]
@@ -89,13 +106,16 @@ package struct ImageTensorSpec: Equatable, Sendable {
         guard let norm = meta?.normalization else {
             throw VisionCoreError(
                 .notFound,
-                "Input tensor has type float32: it requires specifying NormalizationOptions metadata to preprocess input images.",
+                "Input tensor has type float32: it requires specifying NormalizationOptions metadata to preprocess "
+                    + "input images.",
                 condition: .normalizationMissing)
         }
         guard norm.mean.count == norm.std.count else {
             throw VisionCoreError(
                 .invalidArgument,
-                "NormalizationOptions: expected mean and std of same dimension, got \(norm.mean.count) and \(norm.std.count).")
+                "NormalizationOptions: expected mean and std of same dimension, got \(norm.mean.count) and "
+                    + "\(norm.std.count)."
+            )
         }
         guard norm.mean.count == 1 || norm.mean.count == 3 else {
             throw VisionCoreError(
@@ -107,7 +127,11 @@ package struct ImageTensorSpec: Equatable, Sendable {
             if !uniform { throw VisionCoreError(.unimplemented, "Per-channel image normalization is not available.") }
         }
         guard norm.std.allSatisfy({ abs($0) > 1e-6 }) else {
-            throw VisionCoreError(.internal, "NormalizationOptions.std_values can't be 0. Please check if the tensor metadata has been populated correctly.")
+            throw VisionCoreError(
+                .internal,
+                "NormalizationOptions.std_values can't be 0. Please check if the tensor metadata has been populated "
+                    + "correctly."
+            )
         }
         element = .float32(mean: norm.mean, std: norm.std)
     }

@@ -15,7 +15,10 @@ package struct ModelOutputs: Sendable {
         for name in tensorNames {
             guard let i = compiled.outputs.firstIndex(where: { $0.tensorName == name }) else {
                 throw VisionCoreError(
-                    .internal, "The runtime's outputs (\(compiled.outputs.map(\.tensorName))) do not include the model's output tensor '\(name)'.")
+                    .internal,
+                    "The runtime's outputs (\(compiled.outputs.map(\.tensorName))) do not include the model's output "
+                        + "tensor '\(name)'."
+                )
             }
             order.append(i)
         }
@@ -54,7 +57,8 @@ package struct ModelOutputs: Sendable {
             switch d.elementType {
             case .float32: return try body(raw.bindMemory(to: Float.self))
             case .float16: return try raw.bindMemory(to: Float16.self).map(Float.init).withUnsafeBufferPointer(body)
-            case .int8: return try raw.map { scale * (Float(Int8(bitPattern: $0)) - zero) }.withUnsafeBufferPointer(body)
+            case .int8:
+                return try raw.map { scale * (Float(Int8(bitPattern: $0)) - zero) }.withUnsafeBufferPointer(body)
             case .uint8: return try raw.map { scale * (Float($0) - zero) }.withUnsafeBufferPointer(body)
             case .bool: return try raw.map { $0 != 0 ? Float(1) : 0 }.withUnsafeBufferPointer(body)
             default: throw refusal(d.elementType)
@@ -63,7 +67,9 @@ package struct ModelOutputs: Sendable {
     }
 
     /// A copy of output `index` as floats (``withFloats(_:accepting:refusal:_:)``).
-    package func floats(_ index: Int, accepting accepted: Set<ElementType>, refusal: (ElementType) -> VisionCoreError) throws -> [Float] {
+    package func floats(
+        _ index: Int, accepting accepted: Set<ElementType>, refusal: (ElementType) -> VisionCoreError
+    ) throws -> [Float] {
         try withFloats(index, accepting: accepted, refusal: refusal) { Array($0) }
     }
 }

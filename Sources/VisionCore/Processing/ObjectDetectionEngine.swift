@@ -16,12 +16,15 @@ package final class ObjectDetectionEngine: Sendable {
     /// Builds the detector on `resources`, checking in MediaPipe's order: options, subgraphs,
     /// metadata, input tensor, outputs. A model is decoded as YOLO when `yolo.head` forces it, when
     /// it carries Ultralytics' metadata, or when its single output fits a YOLO layout.
-    package init(resources: ModelResources, options: DetectorOptions, threads: Int = 1, yolo: YOLODecoding = YOLODecoding()) throws {
+    package init(
+        resources: ModelResources, options: DetectorOptions, threads: Int = 1, yolo: YOLODecoding = YOLODecoding()
+    ) throws {
         guard options.maxResults != 0 else {
             throw VisionCoreError(.invalidArgument, "Invalid `max_results` option: value must be != 0")
         }
         guard options.categoryAllowlist.isEmpty || options.categoryDenylist.isEmpty else {
-            throw VisionCoreError(.invalidArgument, "`category_allowlist` and `category_denylist` are mutually exclusive options.")
+            throw VisionCoreError(
+                .invalidArgument, "`category_allowlist` and `category_denylist` are mutually exclusive options.")
         }
         guard resources.file.subgraphs.count == 1 else {
             throw VisionCoreError(
@@ -35,7 +38,9 @@ package final class ObjectDetectionEngine: Sendable {
 
     /// Detects objects in `bitmap` shown with `orientation`; boxes are in the stored pixels, or in a
     /// picture of `size` that `bitmap` holds at a reduced scale.
-    package func detect(_ bitmap: Bitmap, orientation: ImageOrientation = .up, size: (width: Int, height: Int)? = nil) throws -> [DetectionBox] {
+    package func detect(
+        _ bitmap: Bitmap, orientation: ImageOrientation = .up, size: (width: Int, height: Int)? = nil
+    ) throws -> [DetectionBox] {
         try inference.run(bitmap, orientation: orientation, region: .full) { model in
             let t0 = Clock.now()
             let boxes = try head.process(

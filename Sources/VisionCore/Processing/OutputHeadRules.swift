@@ -18,18 +18,24 @@ package struct OutputHeadRules: Sendable {
     /// `options`. `fallbackLabels` name the classes when the metadata has no label file.
     package init(
         labelsFrom: ModelMetadata.TensorMetadata?, labelType: ModelMetadata.AssociatedFileType,
-        scoresFrom: ModelMetadata.TensorMetadata?, calibrated: Bool = true, options: ResultOptions, resources: ModelResources,
+        scoresFrom: ModelMetadata.TensorMetadata?, calibrated: Bool = true, options: ResultOptions,
+        resources: ModelResources,
         fallbackLabels: LabelMap? = nil
     ) throws {
         do {
             labels =
-                try labelsFrom.flatMap { try LabelMap.load(tensor: $0, type: labelType, locale: options.displayNamesLocale, archive: resources.archive) }
+                try labelsFrom.flatMap {
+                    try LabelMap.load(
+                        tensor: $0, type: labelType, locale: options.displayNamesLocale, archive: resources.archive)
+                }
                 ?? fallbackLabels
             if calibrated, let metadata = scoresFrom, let cal = metadata.scoreCalibration {
                 guard let file = metadata.firstAssociatedFile(ofType: .tensorAxisScoreCalibration) else {
                     throw VisionCoreError(
                         .notFound,
-                        "Found ScoreCalibrationOptions but missing required associated parameters file with type TENSOR_AXIS_SCORE_CALIBRATION.")
+                        "Found ScoreCalibrationOptions but missing required associated parameters file with type "
+                            + "TENSOR_AXIS_SCORE_CALIBRATION."
+                    )
                 }
                 calibration = try ScoreCalibration(
                     fileContents: try resources.associatedFile(file.name), transformation: cal.transformation,
@@ -45,7 +51,9 @@ package struct OutputHeadRules: Sendable {
             guard let labels else {
                 throw VisionCoreError(
                     .invalidArgument,
-                    "Using `category_allowlist` or `category_denylist` requires labels to be present in the TFLite Model Metadata but none was found.")
+                    "Using `category_allowlist` or `category_denylist` requires labels to be present in the TFLite "
+                        + "Model Metadata but none was found."
+                )
             }
             func indices(_ list: [String]) -> Set<Int> { Set(list.compactMap { labels.names.firstIndex(of: $0) }) }
             let allow = indices(options.categoryAllowlist)
@@ -68,7 +76,8 @@ package struct OutputHeadRules: Sendable {
     /// Class `index` with `score`, named from the labels when they have it.
     package func category(_ index: Int, score: Float) -> Category {
         guard let labels, labels.names.indices.contains(index) else { return Category(index: index, score: score) }
-        return Category(index: index, score: score, categoryName: labels.names[index], displayName: labels.displayNames?[index])
+        return Category(
+            index: index, score: score, categoryName: labels.names[index], displayName: labels.displayNames?[index])
     }
 
     /// Output `index` as floats: float32 as is, uint8 dequantized, bool (when allowed) as 0/1; other
@@ -77,7 +86,9 @@ package struct OutputHeadRules: Sendable {
         try model.floats(index, accepting: allowingBool ? [.float32, .uint8, .bool] : [.float32, .uint8]) { type in
             VisionCoreError(
                 .invalidArgument,
-                "Expected output tensor at index \(index) to have type UINT8 or FLOAT32\(allowingBool ? " or BOOL" : ""), found \(type) instead.")
+                "Expected output tensor at index \(index) to have type UINT8 or "
+                    + "FLOAT32\(allowingBool ? " or BOOL" : ""), found \(type) instead."
+            )
         }
     }
 }

@@ -19,14 +19,18 @@ package struct RawSSDDecoder: Sendable {
 
         package static func == (a: Candidate, b: Candidate) -> Bool {
             a.xmin == b.xmin && a.ymin == b.ymin && a.xmax == b.xmax && a.ymax == b.ymax && a.classIndex == b.classIndex
-                && a.score == b.score && a.keypoints.map(\.x) == b.keypoints.map(\.x) && a.keypoints.map(\.y) == b.keypoints.map(\.y)
+                && a.score == b.score && a.keypoints.map(\.x) == b.keypoints.map(\.x)
+                && a.keypoints.map(\.y) == b.keypoints.map(\.y)
         }
     }
 
     /// Checks the metadata against the model's output sizes.
-    package init(metadata: DetectorMetadata, boxesCount: Int, scoresCount: Int, suppressionThreshold: Float = 0.3) throws {
+    package init(
+        metadata: DetectorMetadata, boxesCount: Int, scoresCount: Int, suppressionThreshold: Float = 0.3
+    ) throws {
         guard let options = metadata.decoding else {
-            throw VisionCoreError(.invalidArgument, "TensorsDecodingOptions is not found in the object detector metadata.")
+            throw VisionCoreError(
+                .invalidArgument, "TensorsDecodingOptions is not found in the object detector metadata.")
         }
         guard let anchors = metadata.anchors else {
             throw VisionCoreError(.invalidArgument, "SsdAnchorsOptions is not found in the object detector metadata.")
@@ -35,20 +39,25 @@ package struct RawSSDDecoder: Sendable {
         guard boxes > 0, coords >= 4, classes > 0, anchors.count == boxes else {
             throw VisionCoreError(
                 .invalidArgument,
-                "The object detector metadata is inconsistent: \(anchors.count) anchors for num_boxes \(boxes), num_coords \(coords), num_classes \(classes).")
+                "The object detector metadata is inconsistent: \(anchors.count) anchors for num_boxes \(boxes), "
+                    + "num_coords \(coords), num_classes \(classes)."
+            )
         }
-        let keypointEnd = Int(options.keypointCoordOffset) + Int(options.numKeypoints) * Int(options.numValuesPerKeypoint)
+        let keypointEnd =
+            Int(options.keypointCoordOffset) + Int(options.numKeypoints) * Int(options.numValuesPerKeypoint)
         guard
             options.numKeypoints == 0
                 || (options.numKeypoints > 0 && options.keypointCoordOffset >= 0
                     && options.numValuesPerKeypoint >= 2 && keypointEnd <= coords)
         else {
-            throw VisionCoreError(.invalidArgument, "The object detector metadata's keypoints do not fit in num_coords \(coords).")
+            throw VisionCoreError(
+                .invalidArgument, "The object detector metadata's keypoints do not fit in num_coords \(coords).")
         }
         guard boxesCount == boxes * coords, scoresCount == boxes * classes else {
             throw VisionCoreError(
                 .invalidArgument,
-                "The model's outputs (\(boxesCount) box values, \(scoresCount) scores) do not match the object detector metadata (\(boxes) boxes × \(coords) coordinates, \(classes) classes)."
+                "The model's outputs (\(boxesCount) box values, \(scoresCount) scores) do not match the object "
+                    + "detector metadata (\(boxes) boxes × \(coords) coordinates, \(classes) classes)."
             )
         }
         self.anchors = anchors
@@ -86,9 +95,12 @@ package struct RawSSDDecoder: Sendable {
             for k in 0..<Int(options.numKeypoints) {
                 let p = o + Int(options.keypointCoordOffset) + k * Int(options.numValuesPerKeypoint)
                 let ky = raw[p], kx = raw[p + 1]
-                keypoints.append((kx / options.xScale * a.width + a.xCenter, ky / options.yScale * a.height + a.yCenter))
+                keypoints.append(
+                    (kx / options.xScale * a.width + a.xCenter, ky / options.yScale * a.height + a.yCenter))
             }
-            out.append(Candidate(xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax, classIndex: cls, score: best, keypoints: keypoints))
+            out.append(
+                Candidate(
+                    xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax, classIndex: cls, score: best, keypoints: keypoints))
         }
         return out
     }
@@ -110,6 +122,8 @@ package struct RawSSDDecoder: Sendable {
     /// in anchor order — MediaPipe's unstable C++ sort may order them otherwise); one overlapping
     /// a kept box by more than the threshold is dropped. At most `limit` kept when `limit` > 0.
     package func suppress(_ candidates: [Candidate], limit: Int) -> [Candidate] {
-        NonMaximumSuppression.greedy(candidates, score: \.score, limit: limit) { !(Self.iou($0, $1) <= suppressionThreshold) }
+        NonMaximumSuppression.greedy(candidates, score: \.score, limit: limit) {
+            !(Self.iou($0, $1) <= suppressionThreshold)
+        }
     }
 }

@@ -15,5 +15,7 @@ package struct StageTimings: Equatable, Sendable {
 
     package var tuple: Tuple { (preprocess, inference, postprocess) }
 
-    package init(_ tuple: Tuple) { self.init(preprocess: tuple.preprocess, inference: tuple.inference, postprocess: tuple.postprocess) }
+    package init(_ tuple: Tuple) {
+        self.init(preprocess: tuple.preprocess, inference: tuple.inference, postprocess: tuple.postprocess)
+    }
 }

@@ -26,7 +26,8 @@ package struct YOLODecoding: Equatable, Sendable {
     package static let defaultScoreThreshold: Float = 0.25
 
     package init(
-        head: YOLOHeadLayout.Override? = nil, classAgnostic: Bool = false, iouThreshold: Float = 0.7, maxDetections: Int = 300,
+        head: YOLOHeadLayout.Override? = nil, classAgnostic: Bool = false, iouThreshold: Float = 0.7,
+        maxDetections: Int = 300,
         boxUnits: BoxUnits? = nil
     ) {
         self.head = head

@@ -50,21 +50,27 @@ package struct YOLOPostprocessor: Sendable {
     }
 
     /// Checks the model's output against the layout rules and builds the decoding.
-    package init(resources: ModelResources, metadata: UltralyticsMetadata?, options: DetectorOptions, yolo: YOLODecoding) throws {
+    package init(
+        resources: ModelResources, metadata: UltralyticsMetadata?, options: DetectorOptions, yolo: YOLODecoding
+    ) throws {
         let file = resources.file
         (layout, reason) = try YOLOHeadLayout.decide(file, metadata: metadata, override: yolo.head)
         guard let input = file.subgraphs.first?.inputTensors.first.flatMap(YOLOHeadLayout.inputSize) else {
             throw VisionCoreError(.invalidArgument, "A YOLO detector's input must be [1, H, W, 3] or [1, 3, H, W].")
         }
         (inputWidth, inputHeight) = (input.width, input.height)
-        if let output = file.subgraphs.first?.outputTensors.first, ![.float32, .float16, .int8, .uint8].contains(output.type) {
+        if let output = file.subgraphs.first?.outputTensors.first,
+            ![.float32, .float16, .int8, .uint8].contains(output.type)
+        {
             throw Self.typeError(output.type)
         }
         guard yolo.iouThreshold.isFinite, (0...1).contains(yolo.iouThreshold) else {
-            throw VisionCoreError(.invalidArgument, "The YOLO IoU threshold must be between 0 and 1, got \(yolo.iouThreshold).")
+            throw VisionCoreError(
+                .invalidArgument, "The YOLO IoU threshold must be between 0 and 1, got \(yolo.iouThreshold).")
         }
         guard yolo.maxDetections > 0 else {
-            throw VisionCoreError(.invalidArgument, "The YOLO maximum detection count must be positive, got \(yolo.maxDetections).")
+            throw VisionCoreError(
+                .invalidArgument, "The YOLO maximum detection count must be positive, got \(yolo.maxDetections).")
         }
         var result = options
         if options.scoreThresholdIsDefault { result.scoreThreshold = nil }
@@ -72,11 +78,13 @@ package struct YOLOPostprocessor: Sendable {
         let outputMeta = resources.subgraphMetadata?.outputTensors.first
         let names = metadata?.labels.map { LabelMap(names: $0) }
         rules = try OutputHeadRules(
-            labelsFrom: outputMeta, labelType: .tensorAxisLabels, scoresFrom: outputMeta, calibrated: false, options: result,
+            labelsFrom: outputMeta, labelType: .tensorAxisLabels, scoresFrom: outputMeta, calibrated: false,
+            options: result,
             resources: resources, fallbackLabels: names)
         self.options = yolo
         maxResults = options.maxResults
-        boxUnits = Self.boxUnits(forced: yolo.boxUnits, ultralytics: metadata != nil, layout: layout, channelsFirst: input.channelsFirst)
+        boxUnits = Self.boxUnits(
+            forced: yolo.boxUnits, ultralytics: metadata != nil, layout: layout, channelsFirst: input.channelsFirst)
     }
 
     /// The output's box units: `forced` when given; for Ultralytics' exports (its metadata present)
@@ -95,7 +103,8 @@ package struct YOLOPostprocessor: Sendable {
     /// `orientation`, in the stored pixels of a picture of `imageWidth`×`imageHeight` (the bitmap's
     /// size, or the full size of a picture it holds at a reduced scale).
     package func process(
-        _ model: ModelOutputs, bitmapWidth: Int, bitmapHeight: Int, imageWidth: Int, imageHeight: Int, orientation: ImageOrientation
+        _ model: ModelOutputs, bitmapWidth: Int, bitmapHeight: Int, imageWidth: Int, imageHeight: Int,
+        orientation: ImageOrientation
     ) throws -> [DetectionBox] {
         let kept = try Self.withValues(model) { values in suppress(try candidates(values)) }
         let swapped = orientation.swapsDimensions
@@ -110,11 +119,15 @@ package struct YOLOPostprocessor: Sendable {
             if maxResults > 0 && result.count >= maxResults { break }
             let a = box.source(x: c.x1, y: c.y1), b = box.source(x: c.x2, y: c.y2)
             // Upright fractions to stored pixels (the orientation turns the corners).
-            let p = mapping.source(x: Double(a.x) / uw, y: Double(a.y) / uh), q = mapping.source(x: Double(b.x) / uw, y: Double(b.y) / uh)
+            let p = mapping.source(x: Double(a.x) / uw, y: Double(a.y) / uh),
+                q = mapping.source(x: Double(b.x) / uw, y: Double(b.y) / uh)
             func pixel(_ v: Double, _ limit: Int) -> Int { Int(min(max(v.rounded(), 0), Double(limit))) }
             let x0 = pixel(min(p.0, q.0), imageWidth), x1 = pixel(max(p.0, q.0), imageWidth)
             let y0 = pixel(min(p.1, q.1), imageHeight), y1 = pixel(max(p.1, q.1), imageHeight)
-            result.append(DetectionBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0, categories: [rules.category(c.classIndex, score: c.score)]))
+            result.append(
+                DetectionBox(
+                    x: x0, y: y0, width: x1 - x0, height: y1 - y0,
+                    categories: [rules.category(c.classIndex, score: c.score)]))
         }
         return result
     }
@@ -126,7 +139,9 @@ package struct YOLOPostprocessor: Sendable {
 
     /// The refusal of an output type the decoder does not read.
     static func typeError(_ type: some CustomStringConvertible) -> VisionCoreError {
-        VisionCoreError(.invalidArgument, "Expected the YOLO output to have type FLOAT32, FLOAT16, INT8 or UINT8, found \(type) instead.")
+        VisionCoreError(
+            .invalidArgument,
+            "Expected the YOLO output to have type FLOAT32, FLOAT16, INT8 or UINT8, found \(type) instead.")
     }
 
     /// The candidates in `values` (the output, row-major), in input pixels, best class per anchor.
@@ -145,12 +160,15 @@ package struct YOLOPostprocessor: Sendable {
                 guard rules.admits(Int(cls)) else { continue }
                 out.append(
                     Candidate(
-                        x1: values[row] * scale.0, y1: values[row + 1] * scale.1, x2: values[row + 2] * scale.0, y2: values[row + 3] * scale.1,
+                        x1: values[row] * scale.0, y1: values[row + 1] * scale.1, x2: values[row + 2] * scale.0,
+                        y2: values[row + 3] * scale.1,
                         score: score, classIndex: Int(cls)))
             }
             return out
         case let .channelsFirst(classes, n), let .channelsLast(classes, n):
-            guard values.count == (4 + classes) * n else { throw Self.sizeError(values.count, expected: (4 + classes) * n) }
+            guard values.count == (4 + classes) * n else {
+                throw Self.sizeError(values.count, expected: (4 + classes) * n)
+            }
             let first: Bool
             if case .channelsFirst = layout { first = true } else { first = false }
             // Value of row `r` (0…3 box, 4… classes) for anchor `a`.
@@ -170,7 +188,9 @@ package struct YOLOPostprocessor: Sendable {
                 var bw = values[2 * rowStride + a * anchorStride], bh = values[3 * rowStride + a * anchorStride]
                 if normalized { (cx, cy, bw, bh) = (cx * w, cy * h, bw * w, bh * h) }
                 let dw = bw / 2, dh = bh / 2
-                out.append(Candidate(x1: cx - dw, y1: cy - dh, x2: cx + dw, y2: cy + dh, score: best[a], classIndex: bestClass[a]))
+                out.append(
+                    Candidate(
+                        x1: cx - dw, y1: cy - dh, x2: cx + dw, y2: cy + dh, score: best[a], classIndex: bestClass[a]))
             }
             return out
         }
@@ -178,7 +198,9 @@ package struct YOLOPostprocessor: Sendable {
 
     /// The box units: as configured, else normalized when no coordinate of the `count` boxes
     /// (`stride` apart, coordinates `rowStride` apart) exceeds 2.
-    func units(_ values: UnsafeBufferPointer<Float>, stride: Int, count: Int, rowStride: Int = 1) -> YOLODecoding.BoxUnits {
+    func units(
+        _ values: UnsafeBufferPointer<Float>, stride: Int, count: Int, rowStride: Int = 1
+    ) -> YOLODecoding.BoxUnits {
         if let boxUnits { return boxUnits }
         for i in 0..<count {
             for j in 0..<4 where abs(values[i * stride + j * rowStride]) > 2 { return .pixels }
@@ -192,8 +214,10 @@ package struct YOLOPostprocessor: Sendable {
         var pool = candidates
         if pool.count > Self.maxCandidates {
             pool = Array(
-                pool.enumerated().sorted { $0.element.score != $1.element.score ? $0.element.score > $1.element.score : $0.offset < $1.offset }
-                    .prefix(Self.maxCandidates).map(\.element))
+                pool.enumerated().sorted {
+                    $0.element.score != $1.element.score ? $0.element.score > $1.element.score : $0.offset < $1.offset
+                }
+                .prefix(Self.maxCandidates).map(\.element))
         }
         let agnostic = options.classAgnostic, iou = options.iouThreshold
         return NonMaximumSuppression.greedy(pool, score: \.score, limit: options.maxDetections) { kept, c in

@@ -12,9 +12,15 @@ package final class ClassAgnosticLocalizer: ObjectLocalizing {
 
     package func localize(_ bitmap: Bitmap, orientation: ImageOrientation) throws -> [LocalizedBox] {
         let candidates = try engine.detect(bitmap, orientation: orientation).compactMap { b -> LocalizedBox? in
-            guard let score = b.categories.map(\.score).max(), score.isFinite, b.width > 0, b.height > 0 else { return nil }
-            return LocalizedBox(box: TrackBox(x: Double(b.x), y: Double(b.y), width: Double(b.width), height: Double(b.height)), score: score)
+            guard let score = b.categories.map(\.score).max(), score.isFinite, b.width > 0, b.height > 0 else {
+                return nil
+            }
+            return LocalizedBox(
+                box: TrackBox(x: Double(b.x), y: Double(b.y), width: Double(b.width), height: Double(b.height)),
+                score: score)
         }
-        return NonMaximumSuppression.greedy(candidates, score: \.score, limit: 0) { $0.box.iou($1.box) > Self.suppressionIoU }
+        return NonMaximumSuppression.greedy(candidates, score: \.score, limit: 0) {
+            $0.box.iou($1.box) > Self.suppressionIoU
+        }
     }
 }

@@ -42,7 +42,9 @@ package final class ObjectTracker {
     /// Tracks `detections` of the frame shown at `timestampMs` (`frameWidth`×`frameHeight` pixels)
     /// and returns the confirmed tracks matched in it, by ID. A timestamp not after the previous one,
     /// or more than ``TrackerOptions/resetGapMs`` after it, resets the tracker first.
-    package func update(_ detections: [TrackerDetection], timestampMs: Int, frameWidth: Int, frameHeight: Int) -> [TrackedObject] {
+    package func update(
+        _ detections: [TrackerDetection], timestampMs: Int, frameWidth: Int, frameHeight: Int
+    ) -> [TrackedObject] {
         var steps = 1.0
         if let last = lastTimestamp {
             let dt = timestampMs - last
@@ -56,7 +58,9 @@ package final class ObjectTracker {
         if lastTimestamp == nil, tracks.isEmpty { steps = 1 }
         lastTimestamp = timestampMs
         let W = Double(max(frameWidth, 1)), H = Double(max(frameHeight, 1))
-        let usable = detections.indices.filter { detections[$0].box.isFinite && detections[$0].box.area > 0 && detections[$0].score.isFinite }
+        let usable = detections.indices.filter {
+            detections[$0].box.isFinite && detections[$0].box.area > 0 && detections[$0].score.isFinite
+        }
         for i in tracks.indices { tracks[i].filter.predict(steps: steps) }
 
         // A box covering most of two or more followed objects is a group, not an object: it neither
@@ -66,12 +70,16 @@ package final class ObjectTracker {
             usable.filter { d in
                 let box = detections[d].box
                 // Each covered object is a sizeable part of the box, and the box is not one of them.
-                let covered = predictions.filter { $0.fractionInside(box) >= options.groupCoverage && $0.area >= 0.2 * box.area }
+                let covered = predictions.filter {
+                    $0.fractionInside(box) >= options.groupCoverage && $0.area >= 0.2 * box.area
+                }
                 return covered.count >= 2 && !covered.contains { $0.iou(box) >= 0.6 }
             })
         let candidates = usable.filter { !groups.contains($0) }
         let high = candidates.filter { detections[$0].score >= options.highScoreThreshold }
-        let low = candidates.filter { detections[$0].score >= options.lowScoreThreshold && detections[$0].score < options.highScoreThreshold }
+        let low = candidates.filter {
+            detections[$0].score >= options.lowScoreThreshold && detections[$0].score < options.highScoreThreshold
+        }
         var matches: [(track: Int, detection: Int)] = []
 
         // Stage 1: confirmed tracks (followed or coasting) against high-score detections.
@@ -96,7 +104,9 @@ package final class ObjectTracker {
             let det = detections[d]
             // Near another track (objects crossing, one hiding the other) the detection may cover
             // both objects: its motion is not learnt.
-            let crowded = tracks.indices.contains { $0 != t && tracks[$0].id != nil && tracks[$0].filter.box.iou(det.box) > 0.2 }
+            let crowded = tracks.indices.contains {
+                $0 != t && tracks[$0].id != nil && tracks[$0].filter.box.iou(det.box) > 0.2
+            }
             let predicted = tracks[t].filter.box
             let growth = max(det.box.area, 1) / max(predicted.area, 1)
             if crowded && (growth > 1.4 || growth < 1 / 1.4) {
@@ -110,7 +120,9 @@ package final class ObjectTracker {
             tracks[t].lastBox = det.box
             // The appearance is learnt only from boxes that overlap no other detection, so that
             // two objects passing each other do not blend their colours.
-            let isolated = !usable.contains { $0 != d && detections[$0].score >= options.lowScoreThreshold && detections[$0].box.iou(det.box) > 0.1 }
+            let isolated = !usable.contains {
+                $0 != d && detections[$0].score >= options.lowScoreThreshold && detections[$0].box.iou(det.box) > 0.1
+            }
             if let a = det.appearance, isolated || tracks[t].appearance == nil {
                 if let old = tracks[t].appearance, old.count == a.count {
                     tracks[t].appearance = zip(old, a).map { 0.8 * $0 + 0.2 * $1 }
@@ -123,7 +135,9 @@ package final class ObjectTracker {
                 nextID += 1
             }
             if let id = tracks[t].id {
-                result.append(TrackedObject(trackingID: id, box: det.box, score: det.score, detectionIndex: d, hits: tracks[t].hits))
+                result.append(
+                    TrackedObject(
+                        trackingID: id, box: det.box, score: det.score, detectionIndex: d, hits: tracks[t].hits))
             }
         }
 
@@ -151,10 +165,12 @@ package final class ObjectTracker {
         // does not start a track of its own.
         func isPart(_ d: Int) -> Bool {
             candidates.contains { o in
-                o != d && detections[o].score > detections[d].score && detections[d].box.fractionInside(detections[o].box) >= options.partContainment
+                o != d && detections[o].score > detections[d].score
+                    && detections[d].box.fractionInside(detections[o].box) >= options.partContainment
             }
         }
-        for d in third.unmatchedDetections where !taken.contains(d) && detections[d].score >= options.newTrackThreshold && !isPart(d) {
+        for d in third.unmatchedDetections
+        where !taken.contains(d) && detections[d].score >= options.newTrackThreshold && !isPart(d) {
             let det = detections[d]
             var track = Track(
                 filter: KalmanBoxFilter(det.box), id: nil, hits: 1, missed: 0, lastMatchMs: timestampMs,
@@ -162,7 +178,8 @@ package final class ObjectTracker {
             if options.confirmationHits <= 1 {
                 track.id = nextID
                 nextID += 1
-                result.append(TrackedObject(trackingID: nextID - 1, box: det.box, score: det.score, detectionIndex: d, hits: 1))
+                result.append(
+                    TrackedObject(trackingID: nextID - 1, box: det.box, score: det.score, detectionIndex: d, hits: 1))
             }
             tracks.append(track)
         }
@@ -179,7 +196,8 @@ package final class ObjectTracker {
     {
         guard !trackIndices.isEmpty, !detectionIndices.isEmpty else { return ([], trackIndices, detectionIndices) }
         let weight = appearance ? min(max(options.appearanceWeight, 0), 1) : 0
-        var cost = [[Double]](repeating: [Double](repeating: .infinity, count: detectionIndices.count), count: trackIndices.count)
+        var cost = [[Double]](
+            repeating: [Double](repeating: .infinity, count: detectionIndices.count), count: trackIndices.count)
         for (r, t) in trackIndices.enumerated() {
             let predicted = tracks[t].filter.box
             for (c, d) in detectionIndices.enumerated() {
@@ -210,7 +228,8 @@ package final class ObjectTracker {
             usedDetections.insert(p.column)
         }
         let unmatchedTracks = trackIndices.enumerated().filter { !usedTracks.contains($0.offset) }.map(\.element)
-        let unmatchedDetections = detectionIndices.enumerated().filter { !usedDetections.contains($0.offset) }.map(\.element)
+        let unmatchedDetections = detectionIndices.enumerated().filter { !usedDetections.contains($0.offset) }.map(
+            \.element)
         return (matches, unmatchedTracks, unmatchedDetections)
     }
 

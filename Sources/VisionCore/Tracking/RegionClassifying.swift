@@ -10,7 +10,9 @@ package protocol RegionClassifying: Sendable {
 
 extension ImageClassificationEngine: RegionClassifying {
     /// The first head's categories.
-    package func classifyRegion(_ bitmap: Bitmap, orientation: ImageOrientation, region: NormalizedRect) throws -> [Category] {
+    package func classifyRegion(
+        _ bitmap: Bitmap, orientation: ImageOrientation, region: NormalizedRect
+    ) throws -> [Category] {
         try classify(bitmap, orientation: orientation, region: region).first?.categories ?? []
     }
 }

@@ -21,7 +21,8 @@ package struct StreamDetectionOptions: Equatable, Sendable {
     /// Options with out-of-range values replaced by the defaults (threshold 0.5, interval ≥ 1,
     /// IoU 0.6, margin 0…1 else 0.1, at least one object).
     package init(
-        mode: Mode, maxObjects: Int, localizerThreshold: Float = 0.5, reclassifyInterval: Int = 30, reclassifyIoU: Double = 0.6,
+        mode: Mode, maxObjects: Int, localizerThreshold: Float = 0.5, reclassifyInterval: Int = 30,
+        reclassifyIoU: Double = 0.6,
         classificationMargin: Double = 0.1, tracker: TrackerOptions = TrackerOptions()
     ) {
         self.mode = mode

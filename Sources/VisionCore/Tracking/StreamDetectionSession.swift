@@ -57,17 +57,23 @@ package final class StreamDetectionSession {
             let confident = candidates.filter { $0.score >= options.localizerThreshold }
             if options.maxObjects == 1 {
                 chosen =
-                    confident.max { Self.prominence($0.box, $0.score, width, height) < Self.prominence($1.box, $1.score, width, height) }
+                    confident.max {
+                        Self.prominence($0.box, $0.score, width, height)
+                            < Self.prominence($1.box, $1.score, width, height)
+                    }
                     .map { [($0.box, $0.score, nil)] } ?? []
             } else {
                 chosen = confident.prefix(options.maxObjects).map { ($0.box, $0.score, nil) }
             }
         case .stream:
             let timestamp = timestampMs ?? Int((DispatchTime.now().uptimeNanoseconds &- started) / 1_000_000)
-            chosen = track(candidates, in: bitmap, timestamp: timestamp).map { ($0.box, Float($0.score), $0.trackingID) }
+            chosen = track(candidates, in: bitmap, timestamp: timestamp).map {
+                ($0.box, Float($0.score), $0.trackingID)
+            }
         }
         return try chosen.map { c in
-            let found = try classifier.map { try labels(c.box, id: c.id, in: bitmap, orientation: orientation, $0) } ?? []
+            let found =
+                try classifier.map { try labels(c.box, id: c.id, in: bitmap, orientation: orientation, $0) } ?? []
             return SessionObject(box: c.box, score: c.score, trackingID: c.id, labels: found)
         }
     }
@@ -77,16 +83,22 @@ package final class StreamDetectionSession {
     private func track(_ candidates: [LocalizedBox], in bitmap: Bitmap, timestamp: Int) -> [TrackedObject] {
         let width = Double(bitmap.width), height = Double(bitmap.height)
         let detections = candidates.map {
-            TrackerDetection(box: $0.box, score: Double($0.score), appearance: appearance ? AppearanceSignature.compute(bitmap, box: $0.box) : nil)
+            TrackerDetection(
+                box: $0.box, score: Double($0.score),
+                appearance: appearance ? AppearanceSignature.compute(bitmap, box: $0.box) : nil)
         }
-        let tracked = tracker.update(detections, timestampMs: timestamp, frameWidth: bitmap.width, frameHeight: bitmap.height)
+        let tracked = tracker.update(
+            detections, timestampMs: timestamp, frameWidth: bitmap.width, frameHeight: bitmap.height)
         var picked: [TrackedObject]
         if options.maxObjects == 1 {
             if let kept = tracked.first(where: { $0.trackingID == mainID }) {
                 picked = [kept]
             } else {
                 picked =
-                    tracked.max { Self.prominence($0.box, Float($0.score), width, height) < Self.prominence($1.box, Float($1.score), width, height) }
+                    tracked.max {
+                        Self.prominence($0.box, Float($0.score), width, height)
+                            < Self.prominence($1.box, Float($1.score), width, height)
+                    }
                     .map { [$0] } ?? []
             }
             mainID = picked.first?.trackingID ?? mainID
@@ -99,7 +111,9 @@ package final class StreamDetectionSession {
         }
         shownIDs = Set(picked.map(\.trackingID))
         let live = Set(tracked.map(\.trackingID))
-        labelCache = labelCache.filter { live.contains($0.key) || frameCount - $0.value.frame < 2 * options.reclassifyInterval }
+        labelCache = labelCache.filter {
+            live.contains($0.key) || frameCount - $0.value.frame < 2 * options.reclassifyInterval
+        }
         return picked
     }
 
@@ -120,7 +134,8 @@ package final class StreamDetectionSession {
             width: box.width * (1 + 2 * margin), height: box.height * (1 + 2 * margin)
         ).clipped(width: width, height: height)
         guard grown.width >= 1, grown.height >= 1 else { return [] }
-        let region = NormalizedRect(x: grown.x / width, y: grown.y / height, width: grown.width / width, height: grown.height / height)
+        let region = NormalizedRect(
+            x: grown.x / width, y: grown.y / height, width: grown.width / width, height: grown.height / height)
         let labels = try classifier.classifyRegion(bitmap, orientation: orientation, region: region)
         classificationCount += 1
         if let id { labelCache[id] = CachedLabels(labels: labels, box: box, frame: frameCount) }

@@ -7,7 +7,8 @@ extension TrackBox {
     package func shown(storedWidth: Int, storedHeight: Int, orientation: ImageOrientation) -> TrackBox {
         guard orientation != .up else { return self }
         // The mapping takes normalized shown coordinates (u, v) to stored pixels: p = o + u·a + v·b.
-        let m = ImagePreprocessor.mapping(width: storedWidth, height: storedHeight, orientation: orientation, roi: .full, dstWidth: 1, dstHeight: 1)
+        let m = ImagePreprocessor.mapping(
+            width: storedWidth, height: storedHeight, orientation: orientation, roi: .full, dstWidth: 1, dstHeight: 1)
         let det = m.dxX * m.dyY - m.dyX * m.dxY
         guard det != 0 else { return self }
         func normalized(_ x: Double, _ y: Double) -> (Double, Double) {

@@ -6,7 +6,8 @@ package struct TrackedObject: Equatable, Sendable {
     package let box: TrackBox
     /// The matched detection's score.
     package let score: Double
-    /// Index of the matched detection in the array given to ``ObjectTracker/update(_:timestampMs:frameWidth:frameHeight:)``.
+    /// Index of the matched detection in the array given to
+    /// ``ObjectTracker/update(_:timestampMs:frameWidth:frameHeight:)``.
     package let detectionIndex: Int
     /// Frames this track has been matched in (1 on the frame it was first seen).
     package let hits: Int

@@ -34,8 +34,12 @@ actor DetectionService {
 }
 
 enum Concurrency {
-    static func check(photos: [String], expected000: [[String: Any]], expected004: [[String: Any]], video: String?) async throws -> [String: Any] {
-        guard let modelPath = Bundle.module.path(forResource: "model", ofType: "tflite") else { throw AppError("no model resource") }
+    static func check(
+        photos: [String], expected000: [[String: Any]], expected004: [[String: Any]], video: String?
+    ) async throws -> [String: Any] {
+        guard let modelPath = Bundle.module.path(forResource: "model", ofType: "tflite") else {
+            throw AppError("no model resource")
+        }
         let photo = photos[0]
         let expected = try JSON.text(expected000[0]["detections"] ?? [])
 
@@ -48,12 +52,15 @@ enum Concurrency {
             for _ in 0..<4 {
                 group.addTask {
                     guard let uiImage = UIImage(contentsOfFile: photo) else { throw AppError("cannot read \(photo)") }
-                    return try JSON.text(Output.detections(try shared.detect(image: MPImage(uiImage: uiImage)).detections))
+                    return try JSON.text(
+                        Output.detections(try shared.detect(image: MPImage(uiImage: uiImage)).detections))
                 }
             }
             return try await group.reduce(into: [String]()) { $0.append($1) }
         }
-        guard fromTasks.allSatisfy({ $0 == expected }) else { throw AppError("4 Tasks sharing a detector disagree with one caller") }
+        guard fromTasks.allSatisfy({ $0 == expected }) else {
+            throw AppError("4 Tasks sharing a detector disagree with one caller")
+        }
 
         // The same detector from a DispatchQueue's threads.
         let queue = DispatchQueue(label: "workers", attributes: .concurrent)
@@ -62,7 +69,9 @@ enum Concurrency {
         for _ in 0..<4 {
             queue.async(group: group) {
                 let same =
-                    (try? UIImage(contentsOfFile: photo).map { try JSON.text(Output.detections(try shared.detect(image: MPImage(uiImage: $0)).detections)) })
+                    (try? UIImage(contentsOfFile: photo).map {
+                        try JSON.text(Output.detections(try shared.detect(image: MPImage(uiImage: $0)).detections))
+                    })
                     == expected
                 if !same { mismatches.add() }
             }
@@ -76,7 +85,9 @@ enum Concurrency {
             for _ in 0..<2 { group.addTask { try await service.detections(photo) } }
             return try await group.reduce(into: [String]()) { $0.append($1) }
         }
-        guard fromActor.allSatisfy({ $0 == expected }) else { throw AppError("the actor's detector disagrees with one caller") }
+        guard fromActor.allSatisfy({ $0 == expected }) else {
+            throw AppError("the actor's detector disagrees with one caller")
+        }
 
         // ML Kit's async forms: `try await imageLabeler.process(image)`, from a Task and from the actor.
         let imageLabeler = try Seed004.labeler()
@@ -86,14 +97,20 @@ enum Concurrency {
             return try await imageLabeler.process(VisionImage(image: uiImage)).map { "\($0.index)" }
         }.value
         let fromService = try await service.labels(photo, imageLabeler)
-        guard fromTask == expectedLabels, fromService == expectedLabels else { throw AppError("ML Kit's async process(_:) disagrees with results(in:)") }
-        guard let classifierPath = Bundle.module.path(forResource: "classifier", ofType: "tflite") else { throw AppError("no classifier resource") }
+        guard fromTask == expectedLabels, fromService == expectedLabels else {
+            throw AppError("ML Kit's async process(_:) disagrees with results(in:)")
+        }
+        guard let classifierPath = Bundle.module.path(forResource: "classifier", ofType: "tflite") else {
+            throw AppError("no classifier resource")
+        }
         let detectorOptions = CustomObjectDetectorOptions(localModel: LocalModel(path: classifierPath))
         detectorOptions.detectorMode = .singleImage
         let mlkitDetector = MLKit.ObjectDetector.objectDetector(options: detectorOptions)
         guard let uiImage = UIImage(contentsOfFile: photo) else { throw AppError("cannot read \(photo)") }
         let asyncObjects = try await mlkitDetector.process(VisionImage(image: uiImage)).map { "\($0.frame)" }
-        guard asyncObjects == (try mlkitDetector.results(in: VisionImage(image: uiImage))).map({ "\($0.frame)" }), !asyncObjects.isEmpty else {
+        guard asyncObjects == (try mlkitDetector.results(in: VisionImage(image: uiImage))).map({ "\($0.frame)" }),
+            !asyncObjects.isEmpty
+        else {
             throw AppError("ML Kit's async process(_:) for objects disagrees with results(in:)")
         }
 
@@ -132,7 +149,8 @@ enum Concurrency {
         return [
             "seed": "concurrency", "tasks": fromTasks.count, "dispatch": 4, "actor": fromActor.count,
             "asyncLabels": fromTask.count, "liveStream": streamed.count, "videoFrames": frames,
-            "seed000LiveTimestamps": try Seed000.liveStream(photo: photo), "seed001LiveSetUp": try Seed001.liveStreamSetUp(),
+            "seed000LiveTimestamps": try Seed000.liveStream(photo: photo),
+            "seed001LiveSetUp": try Seed001.liveStreamSetUp(),
         ]
     }
 }

@@ -21,7 +21,9 @@ enum Output {
     static func objects(_ objects: [Object]) -> [[String: Any]] {
         objects.map { o in
             [
-                "frame": [Int(o.frame.origin.x), Int(o.frame.origin.y), Int(o.frame.size.width), Int(o.frame.size.height)],
+                "frame": [
+                    Int(o.frame.origin.x), Int(o.frame.origin.y), Int(o.frame.size.width), Int(o.frame.size.height),
+                ],
                 "labels": o.labels.map { ["index": $0.index, "text": $0.text, "confidence": Double($0.confidence)] },
             ]
         }

@@ -35,7 +35,10 @@ enum Seed000 {
             // orientation `UIImage.Orientation.up`.
             let image = try MPImage(uiImage: uiImage)
             let result = try objectDetector.detect(image: image)
-            return ["seed": "000", "photo": (photo as NSString).lastPathComponent, "detections": Output.detections(result.detections)]
+            return [
+                "seed": "000", "photo": (photo as NSString).lastPathComponent,
+                "detections": Output.detections(result.detections),
+            ]
         }
     }
 

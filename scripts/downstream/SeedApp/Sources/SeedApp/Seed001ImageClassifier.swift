@@ -28,7 +28,10 @@ enum Seed001 {
             let image = try MPImage(uiImage: uiImage)
             let result = try imageClassifier.classify(image: image)
             let categories = result.classificationResult.classifications.first?.categories ?? []
-            return ["seed": "001", "photo": (photo as NSString).lastPathComponent, "categories": Output.categories(categories)]
+            return [
+                "seed": "001", "photo": (photo as NSString).lastPathComponent,
+                "categories": Output.categories(categories),
+            ]
         }
     }
 

@@ -17,10 +17,15 @@ struct SeedApp {
             guard !photos.isEmpty else { throw AppError("usage: SeedApp PHOTO... [--video FILE]") }
             let seed000 = try Seed000.imageMode(photos: photos)
             let seed004 = try Seed004.labels(photos: photos)
-            for line in seed000 + (try Seed001.imageMode(photos: photos)) + (try Seed003.singleImage(photos: photos)) + seed004 {
+            for line in seed000 + (try Seed001.imageMode(photos: photos)) + (try Seed003.singleImage(photos: photos))
+                + seed004
+            {
                 print(try JSON.text(line))
             }
-            print(try JSON.text(try await Concurrency.check(photos: photos, expected000: seed000, expected004: seed004, video: video)))
+            print(
+                try JSON.text(
+                    try await Concurrency.check(
+                        photos: photos, expected000: seed000, expected004: seed004, video: video)))
             print(try JSON.text(["seed": "timing", "detect_ms": try detectMilliseconds(photos[0])]))
         } catch {
             FileHandle.standardError.write(Data("SeedApp: \(error)\n".utf8))
