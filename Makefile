@@ -4,7 +4,7 @@ export VISION_TASKS_ASSETS ?= $(abspath $(CURDIR)/../shared)
 export LITERT_LIBRARY ?= $(CURDIR)/.litert/lib/libLiteRt.so
 SWIFT ?= swift
 
-.PHONY: setup build demo test lint help downstream arm64 test-slurm bench bench-track bench-throughput tracking goldens eval-goldens yolo-fixtures fuzz sanitize campaign clean
+.PHONY: setup build demo test lint api help downstream arm64 test-slurm bench bench-track bench-throughput tracking goldens eval-goldens yolo-fixtures fuzz sanitize campaign clean
 
 ## setup: system libraries (apt, when missing) and LiteRT's libLiteRt.so (PyPI, sha256-checked).
 setup:
@@ -36,6 +36,10 @@ lint:
 	@scripts/lint.sh
 	$(SWIFT) format lint --strict --recursive Sources Tests Plugins scripts/downstream/SeedApp/Sources
 	@echo "lint: swift format clean"
+
+## api: the products' public API against the baseline in api/ (API=update rewrites it after a deliberate change).
+api: setup
+	@scripts/api/check.sh $(API)
 
 ## help: the targets and what they do.
 help:
