@@ -29,12 +29,7 @@ package enum ClassifierMetadataWriter {
             sg.outputTensors = [ModelMetadata.TensorMetadata(name: "probability", content: .init(properties: .feature))]
         }
         if let labels { MetadataEditing.attach(labels, to: &sg.outputTensors[0], files: &files) }
-        if let scoreThreshold {
-            sg.outputTensors[0].processUnits.removeAll {
-                if case .scoreThresholding = $0 { return true } else { return false }
-            }
-            sg.outputTensors[0].processUnits.append(.scoreThresholding(globalScoreThreshold: scoreThreshold))
-        }
+        if let scoreThreshold { MetadataEditing.setScoreThreshold(scoreThreshold, on: &sg.outputTensors[0]) }
         metadata.subgraphs[0] = sg
         return try file.replacingMetadata(metadata, files: files)
     }

@@ -33,6 +33,14 @@ enum MetadataEditing {
         return (metadata, sg, files)
     }
 
+    /// Makes `threshold` the score threshold of `tensor` (replacing any).
+    static func setScoreThreshold(_ threshold: Float, on tensor: inout ModelMetadata.TensorMetadata) {
+        tensor.processUnits.removeAll {
+            if case .scoreThresholding = $0 { return true } else { return false }
+        }
+        tensor.processUnits.append(.scoreThresholding(globalScoreThreshold: threshold))
+    }
+
     /// Makes `labels` the label file of `tensor` (replacing any), stored among `files`.
     /// Axis labels (a classifier's classes) by default; value labels for a tensor whose values are
     /// class indices (a post-processed detector's `category` output).

@@ -25,12 +25,7 @@ package enum YOLOMetadataWriter {
         if sg.outputTensors.count != 1 { sg.outputTensors = [ModelMetadata.TensorMetadata(name: "detections")] }
         sg.outputTensors[0].description = description
         MetadataEditing.attach(labels, to: &sg.outputTensors[0], files: &files)
-        if let scoreThreshold {
-            sg.outputTensors[0].processUnits.removeAll {
-                if case .scoreThresholding = $0 { return true } else { return false }
-            }
-            sg.outputTensors[0].processUnits.append(.scoreThresholding(globalScoreThreshold: scoreThreshold))
-        }
+        if let scoreThreshold { MetadataEditing.setScoreThreshold(scoreThreshold, on: &sg.outputTensors[0]) }
         metadata.subgraphs[0] = sg
         return try file.replacingMetadata(metadata, files: files)
     }

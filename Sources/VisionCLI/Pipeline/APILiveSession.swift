@@ -24,4 +24,12 @@ final class APILiveSession: LiveSession {
     func submit(_ frame: VideoFrame) throws { try submitFrame(frame) }
     func finish() { waitUntilIdle() }
     var dropped: Int { droppedCount() }
+
+    /// What a task's live-stream delegate received, as the live runner takes it: the result's record,
+    /// or the frame's failure.
+    static func outcome<R>(_ result: R?, _ error: Error?, record: (R) -> TaskRecord) -> Result<TaskRecord, ItemFailure>
+    {
+        guard let result else { return .failure(ItemFailure(error ?? CLIError.failure("no result"))) }
+        return .success(record(result))
+    }
 }

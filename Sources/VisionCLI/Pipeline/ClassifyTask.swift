@@ -75,11 +75,7 @@ final class ClassifyTask: BatchTask {
             _ imageClassifier: ImageClassifier, didFinishClassification result: ImageClassifierResult?,
             timestampInMilliseconds: Int, error: Error?
         ) {
-            if let result {
-                deliver(timestampInMilliseconds, .success(ClassifyTask.record(result, nil)))
-            } else {
-                deliver(timestampInMilliseconds, .failure(ItemFailure(error ?? CLIError.failure("no result"))))
-            }
+            deliver(timestampInMilliseconds, APILiveSession.outcome(result, error) { ClassifyTask.record($0, nil) })
         }
     }
 }

@@ -77,11 +77,7 @@ final class DetectTask: BatchTask {
             _ objectDetector: ObjectDetector, didFinishDetection result: ObjectDetectorResult?,
             timestampInMilliseconds: Int, error: Error?
         ) {
-            if let result {
-                deliver(timestampInMilliseconds, .success(DetectTask.record(result, nil)))
-            } else {
-                deliver(timestampInMilliseconds, .failure(ItemFailure(error ?? CLIError.failure("no result"))))
-            }
+            deliver(timestampInMilliseconds, APILiveSession.outcome(result, error) { DetectTask.record($0, nil) })
         }
     }
 }

@@ -20,31 +20,13 @@ package struct ClassificationPostprocessor: Sendable {
 
     /// Checks the options, the outputs and their metadata, in MediaPipe's order.
     package init(resources: ModelResources, options: ClassifierOptions) throws {
-        guard options.maxResults != 0 else {
-            throw VisionCoreError(.invalidArgument, "Invalid `max_results` option: value must be != 0.")
-        }
-        guard options.categoryAllowlist.isEmpty || options.categoryDenylist.isEmpty else {
-            throw VisionCoreError(
-                .invalidArgument, "`category_allowlist` and `category_denylist` are mutually exclusive options.")
-        }
+        try options.validate(maxResultsMessage: "Invalid `max_results` option: value must be != 0.")
         guard resources.file.subgraphs.count == 1 else {
             throw VisionCoreError(
                 .invalidArgument, "Classification tflite models are assumed to have a single subgraph.")
         }
         let outputs = resources.file.subgraphs[0].outputTensors
-        for (i, t) in outputs.enumerated() where t.type != .float32 && t.type != .uint8 && t.type != .bool {
-            throw VisionCoreError(
-                .invalidArgument,
-                "Expected output tensor at index \(i) to have type UINT8 or FLOAT32 or BOOL, found \(t.type) instead.")
-        }
-        let quantized = outputs.filter { $0.type == .uint8 }.count
-        guard quantized == 0 || quantized == outputs.count else {
-            throw VisionCoreError(
-                .invalidArgument,
-                "Expected either all or none of the output tensors to be quantized, but found \(quantized) quantized "
-                    + "outputs for \(outputs.count) total outputs."
-            )
-        }
+        try OutputHeadRules.checkTypes(outputs, allowingBool: true)
         let metadata = resources.subgraphMetadata?.outputTensors
         if let metadata, metadata.count != outputs.count {
             throw VisionCoreError(

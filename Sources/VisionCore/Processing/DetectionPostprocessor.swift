@@ -34,19 +34,7 @@ package struct DetectionPostprocessor: Sendable {
             throw VisionCoreError(
                 .invalidArgument, "Expected a model with 2 or 4 output tensors metadata, found \(outMeta.count).")
         }
-        for (i, t) in outputs.enumerated() where t.type != .float32 && t.type != .uint8 {
-            throw VisionCoreError(
-                .invalidArgument,
-                "Expected output tensor at index \(i) to have type UINT8 or FLOAT32, found \(t.type) instead.")
-        }
-        let quantized = outputs.filter { $0.type == .uint8 }.count
-        guard quantized == 0 || quantized == outputs.count else {
-            throw VisionCoreError(
-                .invalidArgument,
-                "Expected either all or none of the output tensors to be quantized, but found \(quantized) quantized "
-                    + "outputs for \(outputs.count) total outputs."
-            )
-        }
+        try OutputHeadRules.checkTypes(outputs, allowingBool: false)
         let raw = outputs.count == 2
         guard outMeta.count == outputs.count else {
             throw VisionCoreError(

@@ -19,13 +19,7 @@ package final class ObjectDetectionEngine: Sendable {
     package init(
         resources: ModelResources, options: DetectorOptions, threads: Int = 1, yolo: YOLODecoding = YOLODecoding()
     ) throws {
-        guard options.maxResults != 0 else {
-            throw VisionCoreError(.invalidArgument, "Invalid `max_results` option: value must be != 0")
-        }
-        guard options.categoryAllowlist.isEmpty || options.categoryDenylist.isEmpty else {
-            throw VisionCoreError(
-                .invalidArgument, "`category_allowlist` and `category_denylist` are mutually exclusive options.")
-        }
+        try options.validate(maxResultsMessage: "Invalid `max_results` option: value must be != 0")
         guard resources.file.subgraphs.count == 1 else {
             throw VisionCoreError(
                 .invalidArgument,

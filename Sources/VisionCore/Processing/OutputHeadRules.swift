@@ -80,6 +80,26 @@ package struct OutputHeadRules: Sendable {
             index: index, score: score, categoryName: labels.names[index], displayName: labels.displayNames?[index])
     }
 
+    /// MediaPipe's checks of a head's output types: each float32 or uint8 (or bool, when allowed),
+    /// and all quantized or none.
+    package static func checkTypes(_ outputs: [Tensor], allowingBool: Bool) throws {
+        for (i, t) in outputs.enumerated()
+        where t.type != .float32 && t.type != .uint8 && !(allowingBool && t.type == .bool) {
+            throw VisionCoreError(
+                .invalidArgument,
+                "Expected output tensor at index \(i) to have type UINT8 or FLOAT32\(allowingBool ? " or BOOL" : ""), "
+                    + "found \(t.type) instead.")
+        }
+        let quantized = outputs.filter { $0.type == .uint8 }.count
+        guard quantized == 0 || quantized == outputs.count else {
+            throw VisionCoreError(
+                .invalidArgument,
+                "Expected either all or none of the output tensors to be quantized, but found \(quantized) quantized "
+                    + "outputs for \(outputs.count) total outputs."
+            )
+        }
+    }
+
     /// Output `index` as floats: float32 as is, uint8 dequantized, bool (when allowed) as 0/1; other
     /// types are refused with MediaPipe's message.
     package static func floats(_ model: ModelOutputs, _ index: Int, allowingBool: Bool = false) throws -> [Float] {

@@ -31,6 +31,18 @@ package struct ResultOptions: Equatable, Sendable {
     }
 }
 
+extension ResultOptions {
+    /// MediaPipe's checks of these options: `maxResults` is not 0 (refused with `maxResultsMessage`,
+    /// whose wording differs between MediaPipe's tasks), the allow and deny lists are not both given.
+    package func validate(maxResultsMessage: String) throws {
+        guard maxResults != 0 else { throw VisionCoreError(.invalidArgument, maxResultsMessage) }
+        guard categoryAllowlist.isEmpty || categoryDenylist.isEmpty else {
+            throw VisionCoreError(
+                .invalidArgument, "`category_allowlist` and `category_denylist` are mutually exclusive options.")
+        }
+    }
+}
+
 /// The detector's result options.
 package typealias DetectorOptions = ResultOptions
 /// The classifier's result options.
