@@ -19,7 +19,7 @@ scripts/install-system-deps.sh
 out=$root/.build/fuzz
 mkdir -p "$out"
 flags=(-parse-as-library -sanitize=fuzzer,address -O -g -package-name VisionTasks)
-maps=(-Xcc "-fmodule-map-file=$root/Sources/CZlib/module.modulemap")
+maps=(-Xcc "-fmodule-map-file=$root/Sources/CZlib/module.modulemap" -Xcc "-fmodule-map-file=$root/Sources/CCrypto/module.modulemap")
 
 module() {  # name, sources…: a static library and its module, instrumented
   local name=$1; shift
@@ -50,16 +50,16 @@ build() {
   module Locking $(find Sources/Locking -name "*.swift" | sort)
   module Imaging $(find Sources/Imaging -name "*.swift" | sort)
   cmodule CFFmpeg
-  link=(-L "$out" -lTFLiteModel -lFileInput -lz)
+  link=(-L "$out" -lTFLiteModel -lFileInput -lz -lcrypto)
   swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-model" Fuzz/FuzzSeeds.swift Fuzz/ModelSeeds.swift Fuzz/ModelFuzz.swift "${link[@]}"
   swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-metadata" Fuzz/FuzzSeeds.swift Fuzz/ModelSeeds.swift Fuzz/MetadataFuzz.swift "${link[@]}"
   swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-picture" Fuzz/FuzzSeeds.swift Fuzz/PictureSeeds.swift Fuzz/PictureFuzz.swift \
-    -L "$out" -lImaging -lLocking -lCJPEG -lCPNG -lFileInput -ljpeg -lpng16 -ldeflate -lz
+    -L "$out" -lImaging -lLocking -lCJPEG -lCPNG -lFileInput -ljpeg -lpng16 -ldeflate -lz -lcrypto
   swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-video" Fuzz/FuzzSeeds.swift Fuzz/VideoSeeds.swift Fuzz/VideoFuzz.swift \
     -L "$out" -lCFFmpeg -lavformat -lavcodec -lswscale -lavutil -lavdevice
 }
 
-if [ ! -f "$out/.built" ] || [ -n "$(find Sources/FileInput Sources/TFLiteModel Sources/Locking Sources/Imaging Sources/CJPEG Sources/CPNG Sources/CFFmpeg Fuzz -newer "$out/.built" -type f | head -1)" ]; then
+if [ ! -f "$out/.built" ] || [ -n "$(find Sources/FileInput Sources/CCrypto Sources/TFLiteModel Sources/Locking Sources/Imaging Sources/CJPEG Sources/CPNG Sources/CFFmpeg Fuzz -newer "$out/.built" -type f | head -1)" ]; then
   echo "== building fuzz targets (log: $out/build.log)"
   if ! build >"$out/build.log" 2>&1; then grep -E "error" "$out/build.log" | head -20; exit 1; fi
   touch "$out/.built"
