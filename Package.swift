@@ -32,6 +32,10 @@ let package = Package(
         // FFmpeg's libraries (libavformat, libavcodec, libswscale, libavdevice for cameras) behind a small C layer.
         .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"),
                                                   .linkedLibrary("swscale"), .linkedLibrary("avutil"), .linkedLibrary("avdevice")]),
+        // libmicrohttpd behind a small C layer: the HTTP server of `vision-tasks serve`.
+        .target(name: "CHTTPServer", linkerSettings: [.linkedLibrary("microhttpd")]),
+        // libzmq behind a small C layer: one REP socket for Frigate's zmq detector.
+        .target(name: "CZMQ", linkerSettings: [.linkedLibrary("zmq")]),
         // Video files in (decoded frames with timestamps) and out (encoded annotated frames).
         .target(name: "Video", dependencies: ["CFFmpeg", "Imaging", "Locking"]),
         // OpenSSL's libcrypto (SHA-256 over mapped files).
@@ -52,7 +56,7 @@ let package = Package(
         .target(name: "Assignment"),
         // Accuracy on labelled data (COCO detection metrics, classification, tracking) and zone/line counting.
         .target(name: "VisionAnalytics", dependencies: ["Assignment"]),
-        .target(name: "VisionCLI", dependencies: ["VisionAnalytics", "MediaPipeTasksVision", "MLKit", "Video", "VisionCore", "Imaging", "TFLiteModel", "LiteRT", "FileInput", "Locking"]),
+        .target(name: "VisionCLI", dependencies: ["CHTTPServer", "CZMQ", "VisionAnalytics", "MediaPipeTasksVision", "MLKit", "Video", "VisionCore", "Imaging", "TFLiteModel", "LiteRT", "FileInput", "Locking"]),
         .executableTarget(name: "vision-tasks", dependencies: ["VisionCLI"]),
         .target(name: "VisionTestSupport", dependencies: ["TFLiteModel", "FileInput", "VisionCore", "LiteRT", "Locking"]),
         .plugin(name: "FetchLiteRT",

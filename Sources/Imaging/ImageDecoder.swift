@@ -67,28 +67,33 @@ package enum ImageDecoder {
             }
         }
         do {
-            switch jpeg {
-            case .mediaPipe: break
-            case .openCV:
-                if let full = try JPEGDecoder.decodeReduced(
-                    bytes, minimumWidth: Int(Int32.max), minimumHeight: Int(Int32.max), fullSize: true)
-                {
-                    return full
-                }
-            case let .reduced(width, height):
-                if let reduced = try JPEGDecoder.decodeReduced(bytes, minimumWidth: width, minimumHeight: height) {
-                    return reduced
-                }
-            }
-            return try decode(bytes)
+            return try decode(bytes, jpeg: jpeg)
         } catch let e as ImagingError {
             throw ImagingError(e.code, "\(path): \(e.message)", underlying: e.underlying)
         }
     }
 
-    /// Decodes JPEG or PNG bytes, told apart by their signature. JPEGs decode to RGB8 (gray JPEGs to Gray8), PNGs to
-    /// RGBA8
-    /// (or RGB8 when they have no alpha).
+    /// Decodes JPEG or PNG bytes, a JPEG to the pixels of `jpeg`'s decoder (PNGs, and CMYK/YCCK JPEGs,
+    /// always decode exactly, as ``decode(_:)``).
+    package static func decode(_ bytes: [UInt8], jpeg: JPEGPixels) throws -> Decoded {
+        switch jpeg {
+        case .mediaPipe: break
+        case .openCV:
+            if let full = try JPEGDecoder.decodeReduced(
+                bytes, minimumWidth: Int(Int32.max), minimumHeight: Int(Int32.max), fullSize: true)
+            {
+                return full
+            }
+        case let .reduced(width, height):
+            if let reduced = try JPEGDecoder.decodeReduced(bytes, minimumWidth: width, minimumHeight: height) {
+                return reduced
+            }
+        }
+        return try decode(bytes)
+    }
+
+    /// Decodes JPEG or PNG bytes, told apart by their signature. JPEGs decode to RGB8 (gray JPEGs to
+    /// Gray8), PNGs to RGBA8 (or RGB8 when they have no alpha).
     package static func decode(_ bytes: [UInt8]) throws -> Decoded {
         if bytes.count >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF {
             return Decoded(

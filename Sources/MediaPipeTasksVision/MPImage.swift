@@ -144,6 +144,16 @@ public final class MPImage: NSObject, Sendable {
             sampleBuffer: nil, fileSize: decoded.scale == 1 ? nil : (decoded.fileWidth, decoded.fileHeight))
     }
 
+    /// Decodes JPEG or PNG bytes held in memory (a request's body), a JPEG to `jpegDecoding`'s pixels,
+    /// shown with its EXIF orientation; a picture that cannot be decoded is refused with code 3 and the
+    /// decoder's reason.
+    package convenience init(encoded bytes: [UInt8], jpegDecoding: JPEGDecoding = .mediaPipe) throws {
+        let decoded = try Self.decodeFile { try ImageDecoder.decode(bytes, jpeg: jpegDecoding.pixels) }
+        self.init(
+            bitmap: decoded.bitmap, orientation: UIImage.Orientation(decoded.orientation), source: .image, image: nil,
+            pixelBuffer: nil, sampleBuffer: nil, fileSize: decoded.scale == 1 ? nil : (decoded.fileWidth, decoded.fileHeight))
+    }
+
     /// A file decode, its errors as MediaPipe's (code 5 for a file it cannot open, 3 otherwise).
     private static func decodeFile(_ decode: () throws -> ImageDecoder.Decoded) throws -> ImageDecoder.Decoded {
         do { return try decode() } catch let e as ImagingError {

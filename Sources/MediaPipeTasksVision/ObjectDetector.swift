@@ -87,6 +87,20 @@ public final class ObjectDetector: NSObject, Sendable {
         }
     }
 
+    /// The model's input tensor: shape (e.g. `[1, 300, 300, 3]`) and element type name (`UINT8`,
+    /// `FLOAT32`…), for callers that hand tensors over (``detect(inputTensor:)``).
+    package var inputTensor: (shape: [Int], type: String)? {
+        engine.inference.input.map { ($0.shape, $0.elementType.description) }
+    }
+
+    /// Detects objects in a tensor of the model's exact input shape and type, given as its bytes
+    /// (no decoding or resizing: a network client such as Frigate sends model-sized tensors); boxes
+    /// are in the input's pixels. Runs in any running mode, outside its timestamp rules.
+    package func detect(inputTensor bytes: [UInt8]) throws -> ObjectDetectorResult {
+        let detections = try TasksError.wrap { try engine.detect(tensor: bytes).map(Detection.init) }
+        return ObjectDetectorResult(detections: detections, timestampInMilliseconds: 0)
+    }
+
     /// Detects objects in a single picture (image mode).
     public func detect(image: MPImage) throws -> ObjectDetectorResult {
         let (detections, timestamp) = try runner.image(image) { try Self.detections(engine, image) }

@@ -16,6 +16,9 @@ struct TrackConfig: Sendable {
     /// Lines and zones to count on.
     var zones = ZoneArguments()
 
+    /// The defaults, with `modelPath` as the classifier (nil: no labels).
+    init(modelPath: String?) { self.modelPath = modelPath }
+
     init(_ p: ParsedCommand) throws {
         modelPath = try p.string(.model).map(ModelZoo.resolve)
         single = p.flag(.single)

@@ -55,6 +55,7 @@ package enum VisionTasksCommand {
             let config = try TrackConfig(p)
             try TaskCommand.run(p, console) { try TrackTask(config) }
         },
+        ServeCommand.spec,
         EvalCommand.spec,
         ZonesCommand.spec,
         InspectCommand.spec,

@@ -208,7 +208,16 @@ final class BatchRunner: @unchecked Sendable {
     static func load(
         _ path: String, orientation: UIImage.Orientation?, jpeg: JPEGDecoding = .mediaPipe
     ) throws -> Picture {
-        let image = try MPImage(contentsOfFile: path, orientation: orientation, jpegDecoding: jpeg)
+        upright(try MPImage(contentsOfFile: path, orientation: orientation, jpegDecoding: jpeg))
+    }
+
+    /// A picture from encoded bytes (a server request's), as ``load(_:orientation:jpeg:)`` opens a file.
+    static func load(bytes: [UInt8], jpeg: JPEGDecoding = .mediaPipe) throws -> Picture {
+        upright(try MPImage(encoded: bytes, jpegDecoding: jpeg))
+    }
+
+    /// `image`, with a mirrored orientation turned upright, pixels and all.
+    private static func upright(_ image: MPImage) -> Picture {
         guard image.orientation.isMirrored else { return Picture(image: image) }
         let size = image.fileSize.map { image.orientation.swapsDimensions ? (width: $0.height, height: $0.width) : $0 }
         return Picture(

@@ -28,9 +28,22 @@ final class DetectTask: BatchTask {
     let jpegDecoding: JPEGDecoding
 
     func picture(_ picture: Picture) throws -> TaskRecord {
-        let result = try imageDetector.detect(image: picture.image)
-        return Self.record(result, StageTimings(imageDetector.lastTimings))
+        Self.record(try detections(picture), StageTimings(imageDetector.lastTimings))
     }
+
+    /// The detector's result for a picture (image mode).
+    func detections(_ picture: Picture) throws -> ObjectDetectorResult { try imageDetector.detect(image: picture.image) }
+
+    /// The detector's result for a tensor of the model's exact input shape and type (no decoding).
+    func detections(inputTensor bytes: [UInt8]) throws -> ObjectDetectorResult {
+        try imageDetector.detect(inputTensor: bytes)
+    }
+
+    /// The model's input tensor (shape and element type).
+    var inputTensor: (shape: [Int], type: String)? { imageDetector.inputTensor }
+
+    /// Inference seconds of the last call.
+    var lastInferenceSeconds: Double { imageDetector.lastTimings.inference }
 
     func frame(_ frame: VideoFrame, video: Int) throws -> TaskRecord {
         let detector = try videoDetector.get(video) {

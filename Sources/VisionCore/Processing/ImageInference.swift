@@ -74,4 +74,34 @@ package final class ImageInference: Sendable {
             }
         }
     }
+
+    /// The model's input tensor: its shape and element type (what ``run(tensor:_:)`` takes).
+    package var input: TensorDescription? { compiled.inputs.first }
+
+    /// Copies `tensor` — exactly the input tensor's bytes, in its shape, type and layout — into the
+    /// input (no decoding, resizing or normalization), runs the model, then calls `read` — all under
+    /// the model's lock. A tensor of another size is refused.
+    package func run<T>(tensor: [UInt8], _ read: (ModelOutputs) throws -> T) throws -> T {
+        try compiled.invoke {
+            let t0 = Clock.now()
+            try compiled.withInput(0) { buffer in
+                guard buffer.count == tensor.count else {
+                    throw VisionCoreError(
+                        .invalidArgument,
+                        "The model's input takes \(buffer.count) bytes (\(spec.width)x\(spec.height)x\(spec.channels)), "
+                            + "got a tensor of \(tensor.count).")
+                }
+                _ = tensor.withUnsafeBytes { buffer.copyMemory(from: $0) }
+            }
+            let t1 = Clock.now()
+            do { try compiled.run() } catch let e as LiteRTError {
+                throw VisionCoreError(.internal, e.description, underlying: e)
+            }
+            let t2 = Clock.now()
+            state.withLock { $0.timings = StageTimings(preprocess: t1 - t0, inference: t2 - t1) }
+            do { return try read(outputs) } catch let e as LiteRTError {
+                throw VisionCoreError(.internal, e.description, underlying: e)
+            }
+        }
+    }
 }

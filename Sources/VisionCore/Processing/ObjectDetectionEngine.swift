@@ -47,4 +47,19 @@ package final class ObjectDetectionEngine: Sendable {
             return boxes
         }
     }
+
+    /// Detects objects in a tensor given as the model's input (its exact shape, type and layout: no
+    /// decoding or resizing), as in a picture of the input's size shown upright.
+    package func detect(tensor: [UInt8]) throws -> [DetectionBox] {
+        let width = inference.spec.width, height = inference.spec.height
+        return try inference.run(tensor: tensor) { model in
+            let t0 = Clock.now()
+            let boxes = try head.process(
+                model, bitmapWidth: width, bitmapHeight: height, imageWidth: width, imageHeight: height, orientation: .up)
+            var stages = inference.lastTimings
+            stages.postprocess = Clock.now() - t0
+            timings.withLock { $0 = stages }
+            return boxes
+        }
+    }
 }
