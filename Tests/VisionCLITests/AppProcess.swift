@@ -13,14 +13,16 @@ struct AppProcess {
 
     static var binary: String { TestAssets.packageRoot.appendingPathComponent(".build/debug/vision-tasks").path }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws -> Outcome
-    {
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil, executable: String? = nil,
+        prefix: [String] = []
+    ) throws -> Outcome {
         try #require(
-            FileManager.default.isExecutableFile(atPath: binary), "build vision-tasks first (swift build --build-tests)"
-        )
+            FileManager.default.isExecutableFile(atPath: executable ?? binary),
+            "build vision-tasks first (swift build --build-tests)")
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: binary)
-        p.arguments = arguments
+        p.executableURL = URL(fileURLWithPath: executable ?? binary)
+        p.arguments = prefix + arguments
         p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe(), err = Pipe(), input = Pipe()
         p.standardOutput = out
