@@ -32,6 +32,8 @@ let package = Package(
         // FFmpeg's libraries (libavformat, libavcodec, libswscale, libavdevice for cameras) behind a small C layer.
         .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"),
                                                   .linkedLibrary("swscale"), .linkedLibrary("avutil"), .linkedLibrary("avdevice")]),
+        // The serve protocols' parsing, pure and fuzzed: Frigate's ZMQ requests, typed query arguments.
+        .target(name: "ServeProtocol"),
         // libmicrohttpd behind a small C layer: the HTTP server of `vision-tasks serve`.
         .target(name: "CHTTPServer", linkerSettings: [.linkedLibrary("microhttpd")]),
         // libzmq behind a small C layer: one REP socket for Frigate's zmq detector.
@@ -56,7 +58,7 @@ let package = Package(
         .target(name: "Assignment"),
         // Accuracy on labelled data (COCO detection metrics, classification, tracking) and zone/line counting.
         .target(name: "VisionAnalytics", dependencies: ["Assignment"]),
-        .target(name: "VisionCLI", dependencies: ["CHTTPServer", "CZMQ", "VisionAnalytics", "MediaPipeTasksVision", "MLKit", "Video", "VisionCore", "Imaging", "TFLiteModel", "LiteRT", "FileInput", "Locking"]),
+        .target(name: "VisionCLI", dependencies: ["CHTTPServer", "CZMQ", "ServeProtocol", "VisionAnalytics", "MediaPipeTasksVision", "MLKit", "Video", "VisionCore", "Imaging", "TFLiteModel", "LiteRT", "FileInput", "Locking"]),
         .executableTarget(name: "vision-tasks", dependencies: ["VisionCLI"]),
         .target(name: "VisionTestSupport", dependencies: ["TFLiteModel", "FileInput", "VisionCore", "LiteRT", "Locking"]),
         .plugin(name: "FetchLiteRT",

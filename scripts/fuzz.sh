@@ -5,6 +5,8 @@
 #   metadata  — TFLite/detector metadata, FlexBuffers, zips, label and calibration files
 #   picture   — JPEG/PNG decoding, EXIF, preprocessing
 #   video     — video files through the FFmpeg C layer (probing, decoding, colour conversion)
+#   serve     — the serve protocols: Frigate's ZMQ requests and tensors, the JSON API's query arguments
+#   http      — raw HTTP connections through libmicrohttpd and our layer (headers, bodies, multipart)
 # Seed corpora come from the shared assets and the test fixtures; crashes are written to
 # .build/fuzz/crashes/<target>/ and the run fails. Usage: scripts/fuzz.sh [SECONDS] [TARGET...]
 set -euo pipefail
@@ -13,7 +15,7 @@ cd "$root"
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(model metadata picture video)
+[ ${#targets[@]} -gt 0 ] || targets=(model metadata picture video serve http)
 export VISION_TASKS_ASSETS=${VISION_TASKS_ASSETS:-$root/../shared}
 scripts/install-system-deps.sh
 out=$root/.build/fuzz
@@ -57,9 +59,14 @@ build() {
     -L "$out" -lImaging -lLocking -lCJPEG -lCPNG -lFileInput -ljpeg -lpng16 -ldeflate -lz -lcrypto
   swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-video" Fuzz/FuzzSeeds.swift Fuzz/VideoSeeds.swift Fuzz/VideoFuzz.swift \
     -L "$out" -lCFFmpeg -lavformat -lavcodec -lswscale -lavutil -lavdevice
+  module ServeProtocol $(find Sources/ServeProtocol -name "*.swift" | sort)
+  swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-serve" Fuzz/FuzzSeeds.swift Fuzz/ServeFuzz.swift -L "$out" -lServeProtocol
+  # C only: our layer over libmicrohttpd, instrumented, with the library itself.
+  clang -O1 -g -fsanitize=fuzzer,address -ISources/CHTTPServer/include -o "$out/fuzz-http" \
+    Fuzz/HTTPFuzz.c Sources/CHTTPServer/CHTTPServer.c -lmicrohttpd -lpthread
 }
 
-if [ ! -f "$out/.built" ] || [ -n "$(find Sources/FileInput Sources/CCrypto Sources/TFLiteModel Sources/Locking Sources/Imaging Sources/CJPEG Sources/CPNG Sources/CFFmpeg Fuzz -newer "$out/.built" -type f | head -1)" ]; then
+if [ ! -f "$out/.built" ] || [ -n "$(find Sources/FileInput Sources/CCrypto Sources/TFLiteModel Sources/Locking Sources/Imaging Sources/CJPEG Sources/CPNG Sources/CFFmpeg Sources/ServeProtocol Sources/CHTTPServer Fuzz -newer "$out/.built" -type f | head -1)" ]; then
   echo "== building fuzz targets (log: $out/build.log)"
   if ! build >"$out/build.log" 2>&1; then grep -E "error" "$out/build.log" | head -20; exit 1; fi
   touch "$out/.built"

@@ -306,6 +306,41 @@ int vt_http_start(const vt_http_config *config, vt_http_handler handler, void *c
   return 0;
 }
 
+int vt_http_start_manual(const vt_http_config *config, vt_http_handler handler, void *context, vt_http_server **out,
+                         char *error, size_t error_size) {
+  *out = NULL;
+  vt_http_server *server = calloc(1, sizeof *server);
+  if (!server) {
+    snprintf(error, error_size, "out of memory");
+    return -1;
+  }
+  server->handler = handler;
+  server->context = context;
+  server->max_body = config->max_body;
+  server->daemon = MHD_start_daemon(
+      MHD_USE_NO_LISTEN_SOCKET | MHD_ALLOW_SUSPEND_RESUME, 0, NULL, NULL, access_handler, server,
+      MHD_OPTION_CONNECTION_LIMIT, config->connection_limit, MHD_OPTION_CONNECTION_TIMEOUT, config->timeout_seconds,
+      MHD_OPTION_CONNECTION_MEMORY_LIMIT, config->max_header, MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
+      MHD_OPTION_END);
+  if (!server->daemon) {
+    snprintf(error, error_size, "cannot start a daemon");
+    free(server);
+    return -1;
+  }
+  *out = server;
+  return 0;
+}
+
+int vt_http_add(vt_http_server *server, int fd) {
+  struct sockaddr_in address;
+  memset(&address, 0, sizeof address);
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  return MHD_add_connection(server->daemon, fd, (const struct sockaddr *)&address, sizeof address) == MHD_YES ? 0 : -1;
+}
+
+void vt_http_run(vt_http_server *server) { MHD_run(server->daemon); }
+
 uint16_t vt_http_port(const vt_http_server *server) { return server->port; }
 
 void vt_http_quiesce(vt_http_server *server) {

@@ -151,7 +151,8 @@ public final class MPImage: NSObject, Sendable {
         let decoded = try Self.decodeFile { try ImageDecoder.decode(bytes, jpeg: jpegDecoding.pixels) }
         self.init(
             bitmap: decoded.bitmap, orientation: UIImage.Orientation(decoded.orientation), source: .image, image: nil,
-            pixelBuffer: nil, sampleBuffer: nil, fileSize: decoded.scale == 1 ? nil : (decoded.fileWidth, decoded.fileHeight))
+            pixelBuffer: nil, sampleBuffer: nil,
+            fileSize: decoded.scale == 1 ? nil : (decoded.fileWidth, decoded.fileHeight))
     }
 
     /// A file decode, its errors as MediaPipe's (code 5 for a file it cannot open, 3 otherwise).

@@ -28,9 +28,13 @@ struct ServeTests {
         }.map(\.element)
     }
 
-    @Test("DeepStack's routes: Frigate's and Home Assistant's posts, curl; the API's boxes above min_confidence, best first")
+    @Test(
+        "DeepStack's routes: Frigate's and Home Assistant's posts, curl; the API's boxes over min_confidence, best 1st"
+    )
     func deepStack() throws {
-        let server = try ServerProcess(["--model", "ssd=" + Self.ssd, "--model", Self.classifier, "--api-key", "s3cret"])
+        let server = try ServerProcess([
+            "--model", "ssd=" + Self.ssd, "--model", Self.classifier, "--api-key", "s3cret",
+        ])
         defer { _ = server.stop() }
         let expected = try Self.detections(Self.dog)
         func rows(_ body: [String: Any]) -> [[String]] {
@@ -49,7 +53,8 @@ struct ServeTests {
         }
         // Frigate: api_key and image fields, no min_confidence (DeepStack's 0.4).
         let frigate = try AppProcess.python([
-            Self.script("deepstack_client.py"), server.base + "/v1/vision/detection", Self.dog, "--as", "frigate", "--api-key",
+            Self.script("deepstack_client.py"), server.base + "/v1/vision/detection", Self.dog, "--as", "frigate",
+            "--api-key",
             "s3cret",
         ])
         let f = try ServerProcess.json(frigate.stdout)
@@ -57,10 +62,12 @@ struct ServeTests {
         let fb = try #require(f["body"] as? [String: Any])
         #expect(fb["success"] as? Bool == true && rows(fb) == expectedRows(0.4) && !rows(fb).isEmpty)
         #expect(fb["count"] as? Int == rows(fb).count && (fb["message"] as? String)?.hasPrefix("Found ") == true)
-        #expect(fb["moduleId"] as? String == "vision-tasks" && fb["inferenceMs"] is Int && fb["analysisRoundTripMs"] is Int)
+        #expect(
+            fb["moduleId"] as? String == "vision-tasks" && fb["inferenceMs"] is Int && fb["analysisRoundTripMs"] is Int)
         // Home Assistant: min_confidence 0.1, a custom model route by name.
         let ha = try AppProcess.python([
-            Self.script("deepstack_client.py"), server.base + "/v1/vision/custom/ssd", Self.dog, "--as", "homeassistant",
+            Self.script("deepstack_client.py"), server.base + "/v1/vision/custom/ssd", Self.dog, "--as",
+            "homeassistant",
             "--api-key", "s3cret",
         ])
         let hb = try #require(try ServerProcess.json(ha.stdout)["body"] as? [String: Any])
@@ -69,16 +76,24 @@ struct ServeTests {
         #expect(scores == scores.sorted(by: >) && scores.count <= 20)
         // curl, as Blue Iris posts; the list; the key.
         let curl = try ServerProcess.curl([
-            "-F", "image=@\(Self.dog)", "-F", "min_confidence=0.6", "-F", "api_key=s3cret", server.base + "/v1/vision/detection",
+            "-F", "image=@\(Self.dog)", "-F", "min_confidence=0.6", "-F", "api_key=s3cret",
+            server.base + "/v1/vision/detection",
         ])
         #expect(try curl.status == 200 && rows(try ServerProcess.json(curl.body)) == expectedRows(0.6))
-        let list = try ServerProcess.curl(["-X", "POST", "-H", "Authorization: Bearer s3cret", server.base + "/v1/vision/custom/list"])
+        let list = try ServerProcess.curl([
+            "-X", "POST", "-H", "Authorization: Bearer s3cret", server.base + "/v1/vision/custom/list",
+        ])
         #expect(try list.status == 200 && (try ServerProcess.json(list.body)["models"] as? [String]) == ["ssd"])
-        let wrong = try ServerProcess.curl(["-F", "image=@\(Self.dog)", "-F", "api_key=guess", server.base + "/v1/vision/detection"])
-        #expect(try wrong.status == 401 && (try ServerProcess.json(wrong.body)["error"] as? String) == "Incorrect api key")
+        let wrong = try ServerProcess.curl([
+            "-F", "image=@\(Self.dog)", "-F", "api_key=guess", server.base + "/v1/vision/detection",
+        ])
+        #expect(
+            try wrong.status == 401 && (try ServerProcess.json(wrong.body)["error"] as? String) == "Incorrect api key")
         let none = try ServerProcess.curl(["-F", "image=@\(Self.dog)", server.base + "/v1/vision/detection"])
         #expect(none.status == 401)
-        let unknown = try ServerProcess.curl(["-F", "image=@\(Self.dog)", "-F", "api_key=s3cret", server.base + "/v1/vision/custom/nope"])
+        let unknown = try ServerProcess.curl([
+            "-F", "image=@\(Self.dog)", "-F", "api_key=s3cret", server.base + "/v1/vision/custom/nope",
+        ])
         #expect(try unknown.status == 404 && (try ServerProcess.json(unknown.body)["success"] as? Bool) == false)
         #expect(server.stop() == 0)
         #expect(server.log.contains("SIGTERM: draining") && server.log.contains("vision-tasks serve: stopped"))
@@ -86,15 +101,23 @@ struct ServeTests {
 
     @Test("our JSON API gives the records --jsonl writes (schema-checked), with the query's options; errors are clear")
     func jsonAPI() throws {
-        let server = try ServerProcess(["--model", "ssd=" + Self.ssd, "--model", "cls=" + Self.classifier, "--max-body", "2000000"])
+        let server = try ServerProcess([
+            "--model", "ssd=" + Self.ssd, "--model", "cls=" + Self.classifier, "--max-body", "2000000",
+        ])
         defer { _ = server.stop() }
         let dir = try AppProcess.folder("serve")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let cases: [(route: String, cli: [String])] = [
-            ("/v1/detect?maxResults=3&scoreThreshold=0.3", ["detect", "--model", Self.ssd, "--max-results", "3", "--score-threshold", "0.3"]),
+            (
+                "/v1/detect?maxResults=3&scoreThreshold=0.3",
+                ["detect", "--model", Self.ssd, "--max-results", "3", "--score-threshold", "0.3"]
+            ),
             ("/v1/detect?allow=dog,cat", ["detect", "--model", Self.ssd, "--allow", "dog,cat"]),
             ("/v1/classify?maxResults=2", ["classify", "--model", Self.classifier, "--max-results", "2"]),
-            ("/v1/classify?maxResults=2&roi=0.1,0.1,0.5,0.5", ["classify", "--model", Self.classifier, "--max-results", "2", "--roi", "0.1,0.1,0.5,0.5"]),
+            (
+                "/v1/classify?maxResults=2&roi=0.1,0.1,0.5,0.5",
+                ["classify", "--model", Self.classifier, "--max-results", "2", "--roi", "0.1,0.1,0.5,0.5"]
+            ),
             ("/v1/label?threshold=0.1", ["label", "--model", Self.classifier, "--threshold", "0.1"]),
             ("/v1/objects?model=cls", ["track", "--model", Self.classifier]),
         ]
@@ -108,7 +131,9 @@ struct ServeTests {
             #expect(record["source"] as? String == "request")
             record["source"] = nil
             expected["source"] = nil
-            #expect(NSDictionary(dictionary: record) == NSDictionary(dictionary: expected), "\(c.route)\n\(record)\n\(expected)")
+            #expect(
+                NSDictionary(dictionary: record) == NSDictionary(dictionary: expected),
+                "\(c.route)\n\(record)\n\(expected)")
             lines.append(served.body)
         }
         // A multipart post names the record after its file.
@@ -120,8 +145,14 @@ struct ServeTests {
         try AppProcess.validate(jsonl)
         // Refusals: unknown option, bad value, unknown model, not a picture, too large, wrong method, unknown route.
         let refusals: [([String], Int, String)] = [
-            (["--data-binary", "@\(Self.dog)", server.base + "/v1/detect?maxResult=3"], 400, "Unknown query argument 'maxResult'"),
-            (["--data-binary", "@\(Self.dog)", server.base + "/v1/detect?maxResults=0"], 400, "maxResults takes an integer"),
+            (
+                ["--data-binary", "@\(Self.dog)", server.base + "/v1/detect?maxResult=3"], 400,
+                "Unknown query argument 'maxResult'"
+            ),
+            (
+                ["--data-binary", "@\(Self.dog)", server.base + "/v1/detect?maxResults=0"], 400,
+                "maxResults takes an integer"
+            ),
             (["--data-binary", "@\(Self.dog)", server.base + "/v1/detect?model=nope"], 404, "No model named 'nope'"),
             (["--data-binary", "@\(Self.dog)", server.base + "/v1/detect?model=cls"], 400, "'cls' is a classifier"),
             (["--data-binary", "not a picture", server.base + "/v1/detect"], 400, "Not a JPEG or PNG image"),
@@ -155,7 +186,9 @@ struct ServeTests {
         defer { _ = server.stop() }
         var ids: [[Int]] = []
         for (i, t) in [0, 40, 80, 120, 160].enumerated() {
-            let r = try ServerProcess.curl(["--data-binary", "@\(TestAssets.image("pets.jpg"))", server.base + "/v1/track/cam1?timestampMs=\(t)"])
+            let r = try ServerProcess.curl([
+                "--data-binary", "@\(TestAssets.image("pets.jpg"))", server.base + "/v1/track/cam1?timestampMs=\(t)",
+            ])
             #expect(r.status == 200, "\(r.body)")
             let record = try ServerProcess.json(r.body)
             #expect(record["frame"] as? Int == i + 1 && record["timestampMs"] as? Int == t)
@@ -163,12 +196,18 @@ struct ServeTests {
         }
         // The same picture each frame: once confirmed, the same objects with the same IDs.
         #expect(!(ids.last ?? []).isEmpty && ids[3] == ids[4], "\(ids)")
-        let back = try ServerProcess.curl(["--data-binary", "@\(Self.dog)", server.base + "/v1/track/cam1?timestampMs=100"])
+        let back = try ServerProcess.curl([
+            "--data-binary", "@\(Self.dog)", server.base + "/v1/track/cam1?timestampMs=100",
+        ])
         #expect(back.status == 400 && back.body.contains("must increase"))
-        let second = try ServerProcess.curl(["--data-binary", "@\(Self.dog)", server.base + "/v1/track/cam2?timestampMs=1"])
+        let second = try ServerProcess.curl([
+            "--data-binary", "@\(Self.dog)", server.base + "/v1/track/cam2?timestampMs=1",
+        ])
         #expect(second.status == 503 && second.body.contains("--max-sessions"))
         #expect(try ServerProcess.curl(["-X", "DELETE", server.base + "/v1/track/cam1"]).status == 200)
-        #expect(try ServerProcess.curl(["--data-binary", "@\(Self.dog)", server.base + "/v1/track/cam2?timestampMs=1"]).status == 200)
+        #expect(
+            try ServerProcess.curl(["--data-binary", "@\(Self.dog)", server.base + "/v1/track/cam2?timestampMs=1"])
+                .status == 200)
         #expect(server.stop() == 0)
     }
 
@@ -183,7 +222,9 @@ struct ServeTests {
         return (raw, png)
     }
 
-    @Test("Frigate's zmq detector: the handshake, tensors straight into the model (rows = the API on that picture), uploads")
+    @Test(
+        "Frigate's zmq detector: handshake, tensors straight into the model (rows = the API on that picture), uploads"
+    )
     func frigateZMQ() throws {
         let dir = try AppProcess.folder("zmq")
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -196,11 +237,17 @@ struct ServeTests {
         let (raw, png) = try Self.tensor(dir)
         let expected = try Self.detections(png).prefix(20).map { d -> [Float] in
             let b = d.boundingBox, c = d.categories.first
-            return [Float(c?.index ?? 0), c?.score ?? 0, Float(b.minY) / 300, Float(b.minX) / 300, Float(b.maxY) / 300, Float(b.maxX) / 300]
+            return [
+                Float(c?.index ?? 0), c?.score ?? 0, Float(b.minY) / 300, Float(b.minX) / 300, Float(b.maxY) / 300,
+                Float(b.maxX) / 300,
+            ]
         }
         func run(_ model: String, _ extra: [String] = []) throws -> [String: Any] {
             let r = try AppProcess.python(
-                [Self.script("frigate_zmq_client.py"), endpoint, model, raw, "1,300,300,3", "uint8", "--timeout-ms", "10000"] + extra)
+                [
+                    Self.script("frigate_zmq_client.py"), endpoint, model, raw, "1,300,300,3", "uint8", "--timeout-ms",
+                    "10000",
+                ] + extra)
             return try ServerProcess.json(r.stdout)
         }
         func rows(_ out: [String: Any]) -> [[Float]] {
@@ -226,22 +273,40 @@ struct ServeTests {
         let head = Data(try TestAssets.bytes(Self.ssd).prefix(5000))
         #expect(FileManager.default.createFile(atPath: broken, contents: head))
         let refused = try run(broken, ["--send-model"])
-        #expect((refused["model_data"] as? [String: Any])?["model_saved"] as? Bool == false && refused["ready"] as? Bool == false)
+        #expect(
+            (refused["model_data"] as? [String: Any])?["model_saved"] as? Bool == false
+                && refused["ready"] as? Bool == false)
         #expect(!FileManager.default.fileExists(atPath: uploads + "/broken.tflite"))
-        // A tensor no model takes: Frigate's zero reply and a log line naming the shapes.
-        let wrong = try AppProcess.python(
-            [Self.script("frigate_zmq_client.py"), endpoint, Self.ssd, raw, "1,320,320,3", "uint8", "--timeout-ms", "10000"])
-        let zero = rows(try ServerProcess.json(wrong.stdout))
-        #expect(zero.count == 20 && zero.allSatisfy { $0 == [0, 0, 0, 0, 0, 0] })
-        #expect(server.log.contains("no served detector takes a uint8 tensor of shape [1, 320, 320, 3]"))
+        // A tensor no model takes, and one whose bytes do not fill its shape: Frigate's zero reply and a
+        // log line saying why.
+        let t320 = dir + "/t320.bin"
+        #expect(FileManager.default.createFile(atPath: t320, contents: Data(count: 320 * 320 * 3)))
+        for (tensor, message) in [
+            (t320, "no served detector takes a uint8 tensor of shape [1, 320, 320, 3]"),
+            (raw, "a uint8 tensor of shape [1, 320, 320, 3] takes 307200 bytes, the frame has 270000"),
+        ] {
+            let wrong = try AppProcess.python(
+                [
+                    Self.script("frigate_zmq_client.py"), endpoint, Self.ssd, tensor, "1,320,320,3", "uint8",
+                    "--timeout-ms", "10000",
+                ])
+            let zero = rows(try ServerProcess.json(wrong.stdout))
+            #expect(zero.count == 20 && zero.allSatisfy { $0 == [0, 0, 0, 0, 0, 0] })
+            #expect(server.log.contains(message), "\(server.log)")
+        }
         #expect(server.stop() == 0)
     }
 
     @Test("overload: a full queue answers 503 with Retry-After, waits past the deadline 504; the server stays up")
     func overload() throws {
-        let server = try ServerProcess(["--model", Self.ssd, "--workers", "1", "--max-queue", "2", "--timeout-ms", "150"])
+        let server = try ServerProcess([
+            "--model", Self.ssd, "--workers", "1", "--max-queue", "2", "--timeout-ms", "150",
+        ])
         defer { _ = server.stop() }
-        let r = try AppProcess.python([Self.script("load_client.py"), server.base + "/v1/detect", Self.dog, "--requests", "40", "--concurrency", "16"])
+        let r = try AppProcess.python([
+            Self.script("load_client.py"), server.base + "/v1/detect", Self.dog, "--requests", "40", "--concurrency",
+            "16",
+        ])
         let counts = try ServerProcess.json(r.stdout)
         let statuses = try #require(counts["statuses"] as? [String: Int], "\(r.stdout)")
         #expect((statuses["200"] ?? 0) > 0 && (statuses["503"] ?? 0) > 0, "\(statuses)")

@@ -65,14 +65,16 @@ final class ServerProcess: @unchecked Sendable {
 
     /// curl with `arguments`: the status and the body.
     static func curl(_ arguments: [String]) throws -> (status: Int, body: String) {
-        let r = try AppProcess.run(arguments, executable: "/usr/bin/curl", prefix: ["-s", "--max-time", "60", "-w", "\n%{http_code}"])
+        let r = try AppProcess.run(
+            arguments, executable: "/usr/bin/curl", prefix: ["-s", "--max-time", "60", "-w", "\n%{http_code}"])
         let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
     }
 
     /// The JSON object in `text`.
     static func json(_ text: String) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "not JSON: \(text.prefix(300))")
+        try #require(
+            try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "not JSON: \(text.prefix(300))")
     }
 }
 

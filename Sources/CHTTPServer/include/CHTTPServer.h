@@ -28,6 +28,15 @@ typedef struct {
 // Starts listening. Returns 0, or -1 with a message in `error`.
 int vt_http_start(const vt_http_config *config, vt_http_handler handler, void *context, vt_http_server **out,
                   char *error, size_t error_size);
+// For the fuzz target: a daemon without a listening socket or a thread of its own; connections are
+// given with vt_http_add and served, one round at a time, by vt_http_run on the caller's thread.
+int vt_http_start_manual(const vt_http_config *config, vt_http_handler handler, void *context, vt_http_server **out,
+                         char *error, size_t error_size);
+// Serves an already connected socket (vt_http_start_manual's daemon); returns 0, or -1.
+int vt_http_add(vt_http_server *server, int fd);
+// One round of vt_http_start_manual's daemon: reads, handles and writes what is ready.
+void vt_http_run(vt_http_server *server);
+
 // The port the daemon listens on.
 uint16_t vt_http_port(const vt_http_server *server);
 // Stops accepting connections (requests already accepted are still answered).

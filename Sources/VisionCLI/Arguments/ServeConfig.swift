@@ -35,8 +35,10 @@ struct ServeConfig: Sendable {
             .workers, .integer(1...64), "N",
             help: "inference workers, each with its own copy of each model (default: CPUs ÷ threads)"),
         OptionSpec(.threads, .integer(1...256), "N", default: "1", help: "inference threads per task"),
-        OptionSpec(.maxQueue, .integer(1...100_000), "N", default: "64", help: "requests waiting at the most (more: 503)"),
-        OptionSpec(.maxBody, .integer(1024...1 << 30), "BYTES", default: "20971520", help: "largest request body (more: 413)"),
+        OptionSpec(
+            .maxQueue, .integer(1...100_000), "N", default: "64", help: "requests waiting at the most (more: 503)"),
+        OptionSpec(
+            .maxBody, .integer(1024...1 << 30), "BYTES", default: "20971520", help: "largest request body (more: 413)"),
         OptionSpec(
             .timeoutMs, .integer(1...3_600_000), "MS", default: "10000",
             help: "a request not started within this is answered 504"),
@@ -54,9 +56,11 @@ struct ServeConfig: Sendable {
             help: "DeepStack predictions per reply at the most (Frigate fails on a 21st)"),
         OptionSpec(.maxSessions, .integer(1...10_000), "N", default: "16", help: "open /v1/track sessions at the most"),
         OptionSpec(
-            .sessionTtl, .integer(1...86_400), "SECONDS", default: "60", help: "a tracking session idle this long ends"),
+            .sessionTtl, .integer(1...86_400), "SECONDS", default: "60",
+            help: "a tracking session idle this long ends"),
         OptionSpec(.connections, .integer(1...100_000), "N", default: "256", help: "open connections at the most"),
-        OptionSpec(.perClient, .integer(0...100_000), "N", default: "0", help: "open connections per client address (0: any)"),
+        OptionSpec(
+            .perClient, .integer(0...100_000), "N", default: "0", help: "open connections per client address (0: any)"),
         OptionSpec(
             .idleTimeout, .integer(1...3600), "SECONDS", default: "30",
             help: "an idle or slow connection is closed after this"),
@@ -67,7 +71,8 @@ struct ServeConfig: Sendable {
 
     init(_ p: ParsedCommand) throws {
         let listen = p.string(.listen) ?? "127.0.0.1:8080"
-        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]), (0...65535).contains(port)
+        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
+            (0...65535).contains(port)
         else { throw CLIError.usage("--listen takes HOST:PORT (e.g. 127.0.0.1:8080 or [::1]:8080), got '\(listen)'") }
         host = String(listen[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         self.port = port

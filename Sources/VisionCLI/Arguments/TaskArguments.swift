@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import MediaPipeTasksVision
+import ServeProtocol
 
 /// The options the tasks take on the command line, declared once and shared by the commands, and
 /// how they set the API's options.
@@ -89,16 +90,9 @@ enum TaskArguments {
     /// `--roi x,y,w,h` (normalized); `.zero` (the whole picture) when absent.
     static func roi(_ p: ParsedCommand) throws -> CGRect {
         guard let r = p.string(.roi) else { return .zero }
-        guard let rect = roi(r) else {
+        guard let v = QueryReader.region(r) else {
             throw CLIError.usage("--roi takes x,y,width,height (normalized, e.g. 0.1,0.1,0.5,0.5), got '\(r)'")
         }
-        return rect
-    }
-
-    /// A region of interest written `x,y,width,height` (normalized; width and height positive).
-    static func roi(_ text: String) -> CGRect? {
-        let v = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard v.count == 4, v.allSatisfy(\.isFinite), v[2] > 0, v[3] > 0 else { return nil }
-        return CGRect(x: v[0], y: v[1], width: v[2], height: v[3])
+        return CGRect(x: v.x, y: v.y, width: v.width, height: v.height)
     }
 }

@@ -22,7 +22,9 @@ enum ServeCommand {
     /// The routes, as `GET /` lists them.
     static func index(_ models: [ServeModels.Model]) -> String {
         var lines = ["vision-tasks serve", "", "models:"]
-        lines += models.map { "  \($0.name)  \($0.kind.rawValue)  \($0.fileName)  input \($0.inputShape) \($0.inputType)" }
+        lines += models.map {
+            "  \($0.name)  \($0.kind.rawValue)  \($0.fileName)  input \($0.inputShape) \($0.inputType)"
+        }
         lines += [
             "", "routes:",
             "  POST /v1/vision/detection          DeepStack / CodeProject.AI: multipart image, min_confidence",
@@ -76,15 +78,19 @@ enum ServeCommand {
         limits.perClient = config.perClient
         limits.idleSeconds = config.idleTimeout
         limits.maxBody = config.maxBody
-        let http = try HTTPServer(host: config.host, port: config.port, limits: limits, done: { _ in }) { request, responder in
+        let http = try HTTPServer(host: config.host, port: config.port, limits: limits, done: { _ in }) {
+            request, responder in
             router.handle(request, responder)
         }
         let stopping = Locked(false)
         var zmqThread: Thread?
         let zmqDone = DispatchSemaphore(value: 0)
         if let endpoint = config.zmq {
-            let socket = try ZMQSocket(endpoint: endpoint, maxFrame: max(config.maxBody, config.maxModelBytes), timeoutMs: 200)
-            let frigate = FrigateZMQ(config: config, models: models, workers: workers, metrics: metrics) { console.err($0) }
+            let socket = try ZMQSocket(
+                endpoint: endpoint, maxFrame: max(config.maxBody, config.maxModelBytes), timeoutMs: 200)
+            let frigate = FrigateZMQ(config: config, models: models, workers: workers, metrics: metrics) {
+                console.err($0)
+            }
             console.err("vision-tasks serve: Frigate's zmq detector on \(socket.endpoint)")
             let thread = Thread {
                 frigate.serve(socket) { stopping.withLock { $0 } }
@@ -108,7 +114,10 @@ enum ServeCommand {
             received = sigtimedwait(&signals, nil, &timeout)
             sessions.expire()
         }
-        console.err("vision-tasks serve: \(received == SIGTERM ? "SIGTERM" : "SIGINT"): draining (at most \(config.drainSeconds) s)")
+        console.err(
+            "vision-tasks serve: \(received == SIGTERM ? "SIGTERM" : "SIGINT"): draining (at most "
+                + "\(config.drainSeconds) s)"
+        )
         router.markDraining()
         http.quiesce()
         let finished = workers.drain(timeout: TimeInterval(config.drainSeconds))

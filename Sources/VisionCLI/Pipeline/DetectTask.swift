@@ -32,7 +32,9 @@ final class DetectTask: BatchTask {
     }
 
     /// The detector's result for a picture (image mode).
-    func detections(_ picture: Picture) throws -> ObjectDetectorResult { try imageDetector.detect(image: picture.image) }
+    func detections(_ picture: Picture) throws -> ObjectDetectorResult {
+        try imageDetector.detect(image: picture.image)
+    }
 
     /// The detector's result for a tensor of the model's exact input shape and type (no decoding).
     func detections(inputTensor bytes: [UInt8]) throws -> ObjectDetectorResult {

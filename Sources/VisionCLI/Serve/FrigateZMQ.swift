@@ -2,6 +2,7 @@ import FileInput
 import Foundation
 import Locking
 import MediaPipeTasksVision
+import ServeProtocol
 import VisionCore
 
 /// Frigate's `zmq` detector (Frigate 0.17+), served on a REP socket: its model handshake
@@ -24,7 +25,10 @@ final class FrigateZMQ: Sendable {
     /// Frigate's reply rows.
     static let rows = 20
 
-    init(config: ServeConfig, models: ServeModels, workers: ServeWorkers, metrics: ServeMetrics, log: @escaping @Sendable (String) -> Void) {
+    init(
+        config: ServeConfig, models: ServeModels, workers: ServeWorkers, metrics: ServeMetrics,
+        log: @escaping @Sendable (String) -> Void
+    ) {
         self.config = config
         self.models = models
         self.workers = workers
@@ -48,19 +52,15 @@ final class FrigateZMQ: Sendable {
 
     /// The reply to one request's frames.
     func handle(_ frames: [[UInt8]]) -> [[UInt8]] {
-        guard let first = frames.first, let header = try? JSONSerialization.jsonObject(with: Data(first)) as? [String: Any] else {
-            metrics.zmq(kind: "bad", result: "not_json")
-            log("zmq: a request whose first frame is not a JSON object (\(frames.count) frame(s)); answered with no detections")
+        switch FrigateRequest.parse(frames) {
+        case .modelRequest(let name): return [modelRequest(name)]
+        case .modelData(let name, let bytes): return [modelData(name, bytes)]
+        case let .tensor(shape, dtype, _, bytes): return [tensor(shape, dtype, bytes)]
+        case .invalid(let why):
+            metrics.zmq(kind: "bad", result: "invalid")
+            log("zmq: \(why); answered with no detections")
             return [Self.empty]
         }
-        if header["model_request"] as? Bool == true { return [modelRequest(header)] }
-        if header["model_data"] as? Bool == true { return [modelData(header, frames.count > 1 ? frames[1] : [])] }
-        guard frames.count >= 2 else {
-            metrics.zmq(kind: "bad", result: "no_tensor")
-            log("zmq: a header without a tensor frame; answered with no detections")
-            return [Self.empty]
-        }
-        return [tensor(header, frames[1])]
     }
 
     /// Frigate's zero reply: no detections.
@@ -68,22 +68,29 @@ final class FrigateZMQ: Sendable {
 
     private static func json(_ value: JSONValue) -> [UInt8] { Array(value.text.utf8) }
 
-    private func modelRequest(_ header: [String: Any]) -> [UInt8] {
-        let name = header["model_name"] as? String ?? ""
+    private func modelRequest(_ name: String) -> [UInt8] {
         let model = models.find(name)
         if let model, model.kind == .detector { current.withLock { $0 = model.name } }
         let available = model?.kind == .detector
         metrics.zmq(kind: "model_request", result: available ? "available" : "unavailable")
-        if !available { log("zmq: Frigate asked for model '\(name)', which is not served\(config.acceptModels == nil ? "" : "; it may upload it")") }
+        if !available {
+            log(
+                "zmq: Frigate asked for model '\(name)', which is not "
+                    + "served\(config.acceptModels == nil ? "" : "; it may upload it")"
+            )
+        }
         return Self.json(
             .object([
-                ("model_available", .bool(available)), ("model_loaded", .bool(available)), ("model_name", .string(name)),
-                ("message", .string(available ? "ready" : "not served: start with --model \(name)=PATH, or --accept-models DIR")),
+                ("model_available", .bool(available)), ("model_loaded", .bool(available)),
+                ("model_name", .string(name)),
+                (
+                    "message",
+                    .string(available ? "ready" : "not served: start with --model \(name)=PATH, or --accept-models DIR")
+                ),
             ]))
     }
 
-    private func modelData(_ header: [String: Any], _ bytes: [UInt8]) -> [UInt8] {
-        let name = header["model_name"] as? String ?? ""
+    private func modelData(_ name: String, _ bytes: [UInt8]) -> [UInt8] {
         func reply(_ saved: Bool, _ message: String) -> [UInt8] {
             metrics.zmq(kind: "model_data", result: saved ? "saved" : "refused")
             if !saved { log("zmq: model upload '\(name)' refused: \(message)") }
@@ -93,10 +100,15 @@ final class FrigateZMQ: Sendable {
                     ("message", .string(message)),
                 ]))
         }
-        guard let folder = config.acceptModels else { return reply(false, "uploads are refused (start with --accept-models DIR)") }
-        guard Self.isSafeName(name) else { return reply(false, "the model name must be a plain file name ([A-Za-z0-9._-], not starting with '.')") }
+        guard let folder = config.acceptModels else {
+            return reply(false, "uploads are refused (start with --accept-models DIR)")
+        }
+        guard Self.isSafeName(name) else {
+            return reply(false, "the model name must be a plain file name ([A-Za-z0-9._-], not starting with '.')")
+        }
         guard !bytes.isEmpty, bytes.count <= config.maxModelBytes else {
-            return reply(false, "the model has \(bytes.count) bytes; accepted: 1 to \(config.maxModelBytes) (--max-model-bytes)")
+            return reply(
+                false, "the model has \(bytes.count) bytes; accepted: 1 to \(config.maxModelBytes) (--max-model-bytes)")
         }
         // Checked as every model is (flatbuffer and model verifiers, then LiteRT) before a byte is written.
         do {
@@ -114,7 +126,9 @@ final class FrigateZMQ: Sendable {
                 return reply(false, "cannot move the upload to \(target) (errno \(errno))")
             }
             let model = try ServeModels.inspect(name: name, path: target)
-            guard model.kind == .detector else { return reply(false, "the model is a classifier; Frigate needs a detector") }
+            guard model.kind == .detector else {
+                return reply(false, "the model is a classifier; Frigate needs a detector")
+            }
             _ = try DetectTask(MediaPipeTaskConfig(modelPath: target))
             models.add(model)
             current.withLock { $0 = model.name }
@@ -136,25 +150,23 @@ final class FrigateZMQ: Sendable {
     /// The element types of numpy's dtype names, as the models name them.
     static let dtypes = ["uint8": "UINT8", "int8": "INT8", "float32": "FLOAT32"]
 
-    private func tensor(_ header: [String: Any], _ bytes: [UInt8]) -> [UInt8] {
-        let shape = (header["shape"] as? [Any])?.compactMap { ($0 as? NSNumber)?.intValue } ?? []
-        let dtype = header["dtype"] as? String ?? "?"
+    private func tensor(_ shape: [Int], _ dtype: String, _ bytes: [UInt8]) -> [UInt8] {
         let named = current.withLock { $0 }.flatMap { models.find($0) }
         let candidates = ([named].compactMap { $0 } + models.all).filter { $0.kind == .detector }
-        guard let type = Self.dtypes[dtype], let (model, planar) = Self.match(shape, type, candidates) else {
+        guard let type = Self.dtypes[dtype], let (model, planar) = Self.match(shape, type, candidates),
+            let input = planar
+                ? FrigateRequest.interleave(bytes, shape: shape, elementSize: type == "FLOAT32" ? 4 : 1) : bytes
+        else {
             metrics.zmq(kind: "tensor", result: "no_model")
-            let served = models.all.filter { $0.kind == .detector }.map { "\($0.name) \($0.inputShape) \($0.inputType)" }
-            log("zmq: no served detector takes a \(dtype) tensor of shape \(shape) (served: \(served.joined(separator: "; "))); answered with no detections")
+            let served = models.all.filter { $0.kind == .detector }.map {
+                "\($0.name) \($0.inputShape) \($0.inputType)"
+            }
+            log(
+                "zmq: no served detector takes a \(dtype) tensor of shape \(shape) (served: "
+                    + "\(served.joined(separator: "; "))); "
+                    + "answered with no detections")
             return Self.empty
         }
-        let elements = shape.reduce(1, *)
-        let size = (type == "FLOAT32" ? 4 : 1)
-        guard elements > 0, bytes.count == elements * size else {
-            metrics.zmq(kind: "tensor", result: "bad_size")
-            log("zmq: a \(dtype) tensor of shape \(shape) needs \(elements * size) bytes, got \(bytes.count); answered with no detections")
-            return Self.empty
-        }
-        let input = planar ? Self.interleave(bytes, shape: shape, elementSize: size) : bytes
         let height = model.inputShape[1], width = model.inputShape[2]
         let result = Locked<[UInt8]?>(nil)
         let done = DispatchSemaphore(value: 0)
@@ -207,28 +219,21 @@ final class FrigateZMQ: Sendable {
         return nil
     }
 
-    /// An NCHW tensor's bytes in NHWC order.
-    static func interleave(_ bytes: [UInt8], shape: [Int], elementSize: Int) -> [UInt8] {
-        let channels = shape[1], height = shape[2], width = shape[3], plane = height * width
-        var out = [UInt8](repeating: 0, count: bytes.count)
-        for c in 0..<channels {
-            for p in 0..<plane {
-                let from = (c * plane + p) * elementSize, to = (p * channels + c) * elementSize
-                for k in 0..<elementSize { out[to + k] = bytes[from + k] }
-            }
-        }
-        return out
-    }
-
     /// Frigate's rows for `result` (boxes in a `width`×`height` input): best first, 20 at the most.
     static func rows(_ result: ObjectDetectorResult, width: Int, height: Int) -> [UInt8] {
         var values = [Float](repeating: 0, count: rows * 6)
         let found = result.detections.compactMap { d in d.categories.first.map { (d.boundingBox, $0) } }
-            .enumerated().sorted { $0.element.1.score != $1.element.1.score ? $0.element.1.score > $1.element.1.score : $0.offset < $1.offset }
+            .enumerated().sorted {
+                $0.element.1.score != $1.element.1.score
+                    ? $0.element.1.score > $1.element.1.score : $0.offset < $1.offset
+            }
         for (i, item) in found.prefix(rows).enumerated() {
             let (box, category) = item.element
             let w = Float(width), h = Float(height)
-            let row = [Float(category.index), category.score, Float(box.minY) / h, Float(box.minX) / w, Float(box.maxY) / h, Float(box.maxX) / w]
+            let row = [
+                Float(category.index), category.score, Float(box.minY) / h, Float(box.minX) / w, Float(box.maxY) / h,
+                Float(box.maxX) / w,
+            ]
             values.replaceSubrange(i * 6..<(i + 1) * 6, with: row)
         }
         return values.withUnsafeBytes { Array($0) }

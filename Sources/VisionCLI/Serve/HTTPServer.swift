@@ -26,7 +26,9 @@ final class HTTPServer: @unchecked Sendable {
 
     /// Listens on `host` (a numeric address) and `port` (0: any free one). `done` is told each
     /// answer's status.
-    init(host: String, port: Int, limits: Limits, done: @escaping @Sendable (Int) -> Void, handler: @escaping Handler) throws {
+    init(
+        host: String, port: Int, limits: Limits, done: @escaping @Sendable (Int) -> Void, handler: @escaping Handler
+    ) throws {
         self.handler = handler
         self.done = done
         var error = [CChar](repeating: 0, count: 512)
@@ -36,10 +38,12 @@ final class HTTPServer: @unchecked Sendable {
                 host: hostText, port: UInt16(clamping: port), connection_limit: UInt32(clamping: limits.connections),
                 per_ip_limit: UInt32(clamping: limits.perClient), timeout_seconds: UInt32(clamping: limits.idleSeconds),
                 max_body: limits.maxBody, max_header: limits.maxHeader)
-            return vt_http_start(&config, Self.callback, Unmanaged.passUnretained(self).toOpaque(), &server, &error, error.count)
+            return vt_http_start(
+                &config, Self.callback, Unmanaged.passUnretained(self).toOpaque(), &server, &error, error.count)
         }
         guard status == 0, let server else {
-            throw CLIError.failure("serve: " + String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw CLIError.failure(
+                "serve: " + String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         daemon = server
         self.port = Int(vt_http_port(server))
@@ -82,7 +86,8 @@ final class HTTPServer: @unchecked Sendable {
             vt_http_part(r, i, &name, &filename, &type, &data, &count)
             parts.append(
                 .init(
-                    name: string(name), filename: filename.map { String(cString: $0) }, contentType: type.map { String(cString: $0) },
+                    name: string(name), filename: filename.map { String(cString: $0) },
+                    contentType: type.map { String(cString: $0) },
                     data: data.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []))
         }
         let state: HTTPRequest.BodyState
@@ -92,7 +97,8 @@ final class HTTPServer: @unchecked Sendable {
         default: state = .complete
         }
         return HTTPRequest(
-            method: string(vt_http_method(r)), path: string(vt_http_path(r)), headers: headers, query: query, body: body,
+            method: string(vt_http_method(r)), path: string(vt_http_path(r)), headers: headers, query: query,
+            body: body,
             parts: parts, bodyState: state, client: string(vt_http_client(r)))
     }
 

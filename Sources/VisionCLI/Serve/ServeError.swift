@@ -29,7 +29,12 @@ struct ServeError: Error, Sendable {
     /// The body of a refusal on our own API: the records' error object.
     var json: JSONValue {
         .object([
-            ("error", .object([("domain", .string("vision-tasks.serve")), ("code", .int(status)), ("message", .string(message))]))
+            (
+                "error",
+                .object([
+                    ("domain", .string("vision-tasks.serve")), ("code", .int(status)), ("message", .string(message)),
+                ])
+            )
         ])
     }
 }

@@ -50,7 +50,9 @@ final class ServeMetrics: Sendable {
     func zmq(kind: String, result: String) { state.withLock { $0.zmq[kind + "\u{0}" + result, default: 0] += 1 } }
 
     /// How many requests `route` answered with `status` so far.
-    func count(route: String, status: Int) -> Int { state.withLock { $0.requests[route + "\u{0}" + String(status)] ?? 0 } }
+    func count(route: String, status: Int) -> Int {
+        state.withLock { $0.requests[route + "\u{0}" + String(status)] ?? 0 }
+    }
 
     /// The text `/metrics` shows.
     func text(queueDepth: Int, inFlight: Int, sessions: Int, models: Int) -> String {
@@ -65,7 +67,8 @@ final class ServeMetrics: Sendable {
         lines.append("# TYPE vision_tasks_requests_total counter")
         for (key, n) in s.requests.sorted(by: { $0.key < $1.key }) {
             let parts = key.split(separator: "\u{0}", omittingEmptySubsequences: false)
-            lines.append("vision_tasks_requests_total{route=\"\(label(String(parts[0])))\",status=\"\(parts.last ?? "")\"} \(n)")
+            lines.append(
+                "vision_tasks_requests_total{route=\"\(label(String(parts[0])))\",status=\"\(parts.last ?? "")\"} \(n)")
         }
         func histogram(_ name: String, _ help: String, _ key: String, _ values: [String: Histogram]) {
             lines.append("# HELP \(name) \(help)")
@@ -91,8 +94,8 @@ final class ServeMetrics: Sendable {
         lines.append("# TYPE vision_tasks_zmq_requests_total counter")
         for (key, n) in s.zmq.sorted(by: { $0.key < $1.key }) {
             let parts = key.split(separator: "\u{0}", omittingEmptySubsequences: false)
-            lines.append(
-                "vision_tasks_zmq_requests_total{kind=\"\(label(String(parts[0])))\",result=\"\(label(String(parts.last ?? "")))\"} \(n)")
+            let kind = label(String(parts[0])), result = label(String(parts.last ?? ""))
+            lines.append("vision_tasks_zmq_requests_total{kind=\"\(kind)\",result=\"\(result)\"} \(n)")
         }
         lines.append("# HELP vision_tasks_queue_depth Jobs waiting for a worker.")
         lines.append("# TYPE vision_tasks_queue_depth gauge")

@@ -23,7 +23,9 @@ final class ServeRouter: Sendable {
         var draining = false
     }
 
-    init(config: ServeConfig, models: ServeModels, workers: ServeWorkers, metrics: ServeMetrics, sessions: TrackSessions) {
+    init(
+        config: ServeConfig, models: ServeModels, workers: ServeWorkers, metrics: ServeMetrics, sessions: TrackSessions
+    ) {
         self.config = config
         self.models = models
         self.workers = workers
@@ -42,7 +44,9 @@ final class ServeRouter: Sendable {
 
     /// The route's label in the metrics (a pattern, not the path: ids and model names left out).
     static func route(_ method: String, _ path: String) -> String {
-        if path.hasPrefix("/v1/vision/custom/") && path != "/v1/vision/custom/list" { return "/v1/vision/custom/{model}" }
+        if path.hasPrefix("/v1/vision/custom/") && path != "/v1/vision/custom/list" {
+            return "/v1/vision/custom/{model}"
+        }
         if path.hasPrefix("/v1/track/") { return "/v1/track/{session}" }
         let known: Set<String> = [
             "/", "/healthz", "/readyz", "/metrics", "/v1/models", "/v1/vision/detection", "/v1/vision/custom/list",
@@ -61,7 +65,10 @@ final class ServeRouter: Sendable {
             try dispatch(request, answer, deepStack: deepStack)
         } catch let e as ServeError {
             if let reason = e.reason { metrics.refused(reason) }
-            answer.send(deepStack ? DeepStackReply.failure(e.status, e.message, headers: e.headers) : .json(e.status, e.json, headers: e.headers))
+            answer.send(
+                deepStack
+                    ? DeepStackReply.failure(e.status, e.message, headers: e.headers)
+                    : .json(e.status, e.json, headers: e.headers))
         } catch {
             answer.send(.json(500, ServeError(500, "\(error)").json))
         }
@@ -78,13 +85,16 @@ final class ServeRouter: Sendable {
             return answer.send(
                 .json(
                     ready ? 200 : 503,
-                    .object([("ready", .bool(ready)), ("draining", .bool(s.draining)), ("models", .int(models.all.count))])))
+                    .object([
+                        ("ready", .bool(ready)), ("draining", .bool(s.draining)), ("models", .int(models.all.count)),
+                    ])))
         case ("GET", "/metrics"):
             return answer.send(
                 .text(
                     200,
                     metrics.text(
-                        queueDepth: workers.depth, inFlight: workers.inFlight, sessions: sessions.count, models: models.all.count),
+                        queueDepth: workers.depth, inFlight: workers.inFlight, sessions: sessions.count,
+                        models: models.all.count),
                     contentType: "text/plain; version=0.0.4; charset=utf-8"))
         case ("GET", "/"):
             return answer.send(.text(200, ServeCommand.index(models.all)))
@@ -101,10 +111,15 @@ final class ServeRouter: Sendable {
                 .json(
                     200,
                     .object(
-                        [("success", .bool(true)), ("models", .array(models.all.filter { $0.kind == .detector }.map { .string($0.name) }))]
+                        [
+                            ("success", .bool(true)),
+                            ("models", .array(models.all.filter { $0.kind == .detector }.map { .string($0.name) })),
+                        ]
                             + DeepStackReply.module("list-custom"))))
         case ("POST", "/v1/vision/detection"):
-            guard let model = models.first(.detector) else { throw ServeError(404, "No detector is served; start with --model.") }
+            guard let model = models.first(.detector) else {
+                throw ServeError(404, "No detector is served; start with --model.")
+            }
             try deepStackDetect(request, answer, model: model, command: "detect")
         case ("POST", _) where path.hasPrefix("/v1/vision/custom/"):
             let name = String(path.dropFirst("/v1/vision/custom/".count))
@@ -125,7 +140,8 @@ final class ServeRouter: Sendable {
         default:
             let methods = ["/v1/models": "GET"][path] ?? "POST"
             if Self.route(request.method, path) != "other" {
-                throw ServeError(405, "\(request.method) is not allowed on \(path); use \(methods).", headers: [("Allow", methods)])
+                throw ServeError(
+                    405, "\(request.method) is not allowed on \(path); use \(methods).", headers: [("Allow", methods)])
             }
             throw ServeError(404, "No route \(path); see GET / for the routes.")
         }
@@ -149,7 +165,8 @@ final class ServeRouter: Sendable {
     private func picture(_ request: HTTPRequest) throws -> (bytes: [UInt8], name: String?) {
         switch request.bodyState {
         case .tooLarge:
-            throw ServeError(413, "The request body is larger than \(config.maxBody) bytes (--max-body).", reason: "too_large")
+            throw ServeError(
+                413, "The request body is larger than \(config.maxBody) bytes (--max-body).", reason: "too_large")
         case .malformedForm: throw ServeError(400, "The multipart form could not be read.")
         case .complete: break
         }
@@ -173,18 +190,22 @@ final class ServeRouter: Sendable {
             expired: {
                 metrics.refused("deadline")
                 let message = "The request waited longer than \(timeout) ms (--timeout-ms) for a worker."
-                answer.send(deepStack ? DeepStackReply.failure(504, message) : .json(504, ServeError(504, message).json))
+                answer.send(
+                    deepStack ? DeepStackReply.failure(504, message) : .json(504, ServeError(504, message).json))
             })
         guard workers.submit(job) else {
             throw ServeError(
-                503, "\(config.maxQueue) requests are waiting already (--max-queue); try again shortly.", reason: "queue_full",
+                503, "\(config.maxQueue) requests are waiting already (--max-queue); try again shortly.",
+                reason: "queue_full",
                 headers: [("Retry-After", "1")])
         }
     }
 
     // MARK: DeepStack
 
-    private func deepStackDetect(_ request: HTTPRequest, _ answer: Answer, model: ServeModels.Model, command: String) throws {
+    private func deepStackDetect(
+        _ request: HTTPRequest, _ answer: Answer, model: ServeModels.Model, command: String
+    ) throws {
         let picture = try picture(request)
         var minConfidence = DeepStackReply.defaultMinConfidence
         if let text = request.field("min_confidence") ?? request.argument("min_confidence"), !text.isEmpty {
@@ -210,13 +231,16 @@ final class ServeRouter: Sendable {
                 let now = DispatchTime.now().uptimeNanoseconds
                 let body = DeepStackReply.success(
                     DeepStackReply.predictions(result, minConfidence: threshold, limit: limit), command: command,
-                    inferenceMs: inference * 1000, processMs: Double(now - t0) / 1e6, roundTripMs: Double(now - answer.started) / 1e6)
+                    inferenceMs: inference * 1000, processMs: Double(now - t0) / 1e6,
+                    roundTripMs: Double(now - answer.started) / 1e6)
                 answer.send(.json(200, body))
             } catch {
                 let failure = ItemFailure(error)
                 // DeepStack's wording for a picture it cannot read, with the decoder's reason.
                 let status = ServeError.status(of: failure)
-                answer.send(DeepStackReply.failure(status, status == 400 ? "invalid image file: \(failure.message)" : failure.message))
+                answer.send(
+                    DeepStackReply.failure(
+                        status, status == 400 ? "invalid image file: \(failure.message)" : failure.message))
             }
         }
     }
@@ -233,11 +257,16 @@ final class ServeRouter: Sendable {
                 let made = try tasks.task(task.key) { try task.makeTask() }
                 let decoded = try BatchRunner.load(bytes: picture.bytes, jpeg: made.jpegDecoding)
                 let record = try made.picture(decoded)
-                if let seconds = record.stages?.inference, let model = task.model { metrics.inference(model: model.name, seconds: seconds) }
+                if let seconds = record.stages?.inference, let model = task.model {
+                    metrics.inference(model: model.name, seconds: seconds)
+                }
                 answer.send(.json(200, .object(Self.head(source, decoded) + record.fields)))
             } catch {
                 let failure = ItemFailure(error)
-                answer.send(.json(ServeError.status(of: failure), .object([("source", .string(source)), ("error", failure.json)])))
+                answer.send(
+                    .json(
+                        ServeError.status(of: failure), .object([("source", .string(source)), ("error", failure.json)]))
+                )
             }
         }
     }
@@ -253,7 +282,9 @@ final class ServeRouter: Sendable {
         }
         let task = try TaskRequest(.track, request, models: models, threads: config.threads)
         let timestamp = try request.argument("timestampMs").map { text in
-            guard let value = Int(text), value >= 0 else { throw ServeError(400, "timestampMs takes a whole number ≥ 0, got '\(text)'.") }
+            guard let value = Int(text), value >= 0 else {
+                throw ServeError(400, "timestampMs takes a whole number ≥ 0, got '\(text)'.")
+            }
             return value
         }
         let picture = try picture(request)
@@ -284,7 +315,8 @@ final class ServeRouter: Sendable {
                 answer.send(.json(e.status, e.json))
             } catch {
                 let failure = ItemFailure(error)
-                answer.send(.json(ServeError.status(of: failure), .object([("source", .string(id)), ("error", failure.json)])))
+                answer.send(
+                    .json(ServeError.status(of: failure), .object([("source", .string(id)), ("error", failure.json)])))
             }
         }
     }
@@ -300,6 +332,8 @@ struct Answer: Sendable {
 
     func send(_ response: HTTPResponse) {
         guard responder.respond(response) else { return }
-        metrics.request(route: route, status: response.status, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+        metrics.request(
+            route: route, status: response.status, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        )
     }
 }

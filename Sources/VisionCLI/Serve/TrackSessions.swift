@@ -34,9 +34,10 @@ final class TrackSessions: Sendable {
 
     /// Session ids: 1 to 64 letters, digits, `-` or `_`.
     static func isValid(_ id: String) -> Bool {
-        (1...64).contains(id.utf8.count) && id.utf8.allSatisfy { c in
-            (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c == 45 || c == 95
-        }
+        (1...64).contains(id.utf8.count)
+            && id.utf8.allSatisfy { c in
+                (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c == 45 || c == 95
+            }
     }
 
     /// Session `id`, opened now when new. A session keeps the options it was opened with: a request
@@ -47,7 +48,10 @@ final class TrackSessions: Sendable {
             if var entry = sessions[id] {
                 guard entry.session.key == key else {
                     throw ServeError(
-                        409, "Session '\(id)' was opened with other options; DELETE /v1/track/\(id) first, or use another id.")
+                        409,
+                        "Session '\(id)' was opened with other options; DELETE /v1/track/\(id) first, or use another "
+                            + "id."
+                    )
                 }
                 entry.lastUsed = now
                 sessions[id] = entry
@@ -55,7 +59,9 @@ final class TrackSessions: Sendable {
             }
             guard sessions.count < capacity else {
                 throw ServeError(
-                    503, "\(capacity) tracking sessions are open (--max-sessions); end one with DELETE or wait for one to expire.",
+                    503,
+                    "\(capacity) tracking sessions are open (--max-sessions); end one with DELETE or wait for one to "
+                        + "expire.",
                     reason: "sessions_full", headers: [("Retry-After", "1")])
             }
             let session = Session(key: key)

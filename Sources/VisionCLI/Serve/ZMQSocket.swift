@@ -15,7 +15,8 @@ final class ZMQSocket: @unchecked Sendable {
     init(endpoint: String, maxFrame: Int, timeoutMs: Int) throws {
         var error = [CChar](repeating: 0, count: 512)
         var handle: OpaquePointer?
-        guard vt_zmq_bind(endpoint, Int64(maxFrame), Int32(clamping: timeoutMs), &handle, &error, error.count) == 0, let handle
+        guard vt_zmq_bind(endpoint, Int64(maxFrame), Int32(clamping: timeoutMs), &handle, &error, error.count) == 0,
+            let handle
         else { throw CLIError.failure("serve: ZMQ: " + Self.text(error)) }
         self.handle = handle
         var bound = [CChar](repeating: 0, count: 512)

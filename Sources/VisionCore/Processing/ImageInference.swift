@@ -88,10 +88,11 @@ package final class ImageInference: Sendable {
                 guard buffer.count == tensor.count else {
                     throw VisionCoreError(
                         .invalidArgument,
-                        "The model's input takes \(buffer.count) bytes (\(spec.width)x\(spec.height)x\(spec.channels)), "
+                        "The model's input takes \(buffer.count) bytes "
+                            + "(\(spec.width)x\(spec.height)x\(spec.channels)), "
                             + "got a tensor of \(tensor.count).")
                 }
-                _ = tensor.withUnsafeBytes { buffer.copyMemory(from: $0) }
+                tensor.withUnsafeBytes { buffer.copyMemory(from: $0) }
             }
             let t1 = Clock.now()
             do { try compiled.run() } catch let e as LiteRTError {

@@ -55,7 +55,8 @@ package final class ObjectDetectionEngine: Sendable {
         return try inference.run(tensor: tensor) { model in
             let t0 = Clock.now()
             let boxes = try head.process(
-                model, bitmapWidth: width, bitmapHeight: height, imageWidth: width, imageHeight: height, orientation: .up)
+                model, bitmapWidth: width, bitmapHeight: height, imageWidth: width, imageHeight: height,
+                orientation: .up)
             var stages = inference.lastTimings
             stages.postprocess = Clock.now() - t0
             timings.withLock { $0 = stages }
