@@ -4,7 +4,7 @@ export VISION_TASKS_ASSETS ?= $(abspath $(CURDIR)/../shared)
 export LITERT_LIBRARY ?= $(CURDIR)/.litert/lib/libLiteRt.so
 SWIFT ?= swift
 
-.PHONY: setup build demo test lint api help downstream arm64 test-slurm bench bench-track bench-throughput tracking goldens eval-goldens yolo-fixtures fuzz sanitize campaign clean
+.PHONY: setup build demo test lint api help bench-serve serve-campaign downstream arm64 test-slurm bench bench-track bench-throughput tracking goldens eval-goldens yolo-fixtures fuzz sanitize campaign clean
 
 ## setup: system libraries (apt, when missing) and LiteRT's libLiteRt.so (PyPI, sha256-checked).
 setup:
@@ -59,6 +59,17 @@ arm64: setup
 ## bench: release benchmarks (ours vs raw LiteRT; add MEDIAPIPE=1 for MediaPipe 1.2.2 side by side).
 bench: build
 	@scripts/bench/bench.sh
+
+## bench-serve: vision-tasks serve vs MediaPipe 1.2.2 behind FastAPI/uvicorn (wrk, loopback): throughput and
+## latency at concurrency 1/4/16, Frigate's 320×320 frame, memory over 10,000 requests, overload.
+bench-serve: build
+	@scripts/bench/bench-serve.sh
+
+## serve-campaign: bad input against a running vision-tasks serve (HTTP and ZMQ); counts as JSON.
+ROUNDS ?= 20
+serve-campaign: setup
+	$(SWIFT) build --product vision-tasks
+	.venv-tools/bin/python scripts/serve/campaign.py .build/debug/vision-tasks $(VISION_TASKS_ASSETS)/models/ssd_mobilenet_v1_coco_quant_metadata.tflite $(VISION_TASKS_ASSETS)/images/dog.jpg --rounds $(ROUNDS)
 
 ## test-slurm: a real one-node Slurm (slurm-wlm, munge; installed when missing) runs a 4-task array over
 ## the shared photos and video; the merged shards must equal a single run's records.
