@@ -288,7 +288,7 @@ def chromium_version(binary):
 
 
 class Browser:
-    def __init__(self, binary, width, height, timeout):
+    def __init__(self, binary, width, height, timeout, extra=()):
         self.profile = tempfile.mkdtemp(prefix="check_report_chromium_")
         self.log_path = os.path.join(self.profile, "chromium-stderr.log")
         args = [
@@ -310,6 +310,7 @@ class Browser:
             "--mute-audio",
             "--force-color-profile=srgb",
             "--window-size=%d,%d" % (width, height),
+        ] + list(extra) + [
             "about:blank",
         ]
         self.log = open(self.log_path, "wb")

@@ -100,6 +100,7 @@ package enum OptionName: String, CaseIterable, Sendable {
     case apiKey = "api-key"
     case connections = "connections"
     case drainSeconds = "drain-seconds"
+    case delayMs = "delay-ms"
     case idleTimeout = "idle-timeout"
     case listen = "listen"
     case maxBody = "max-body"

@@ -23,6 +23,8 @@ struct ServeConfig: Sendable {
     var perClient = 0
     var idleTimeout = 30
     var drainSeconds = 30
+    /// A testing aid: each job waits this long before it runs (a slow server).
+    var delayMs = 0
 
     static let options = [
         OptionSpec(
@@ -67,6 +69,8 @@ struct ServeConfig: Sendable {
         OptionSpec(
             .drainSeconds, .integer(0...3600), "SECONDS", default: "30",
             help: "on SIGTERM, how long requests in flight may take to finish"),
+        OptionSpec(
+            .delayMs, .integer(0...60_000), "MS", help: "a testing aid: each request waits this long (a slow server)"),
     ]
 
     init(_ p: ParsedCommand) throws {
@@ -98,6 +102,7 @@ struct ServeConfig: Sendable {
         perClient = p.int(.perClient) ?? perClient
         idleTimeout = p.int(.idleTimeout) ?? idleTimeout
         drainSeconds = p.int(.drainSeconds) ?? drainSeconds
+        delayMs = p.int(.delayMs) ?? 0
     }
 
     /// `NAME=PATH` → (NAME, PATH); a bare PATH is named after its file without the extension.

@@ -45,11 +45,20 @@ enum SoakCommand {
         for _ in 0..<20 { try cycle() }  // let allocator pools settle
         let before = residentBytes()
         let t0 = Date()
-        for _ in 0..<cycles { try cycle() }
+        // Resident memory after each tenth of the cycles: a leak grows it in every window; the allocator's
+        // and the kernel's own steps (a huge page collapsed) come once.
+        var samples = [before]
+        for i in 1...cycles {
+            try cycle()
+            if i % max(1, cycles / 10) == 0 { samples.append(residentBytes()) }
+        }
         let after = residentBytes()
         let seconds = Date().timeIntervalSince(t0)
         if json {
-            console.out("{\"cycles\":\(cycles),\"rss_before\":\(before),\"rss_after\":\(after),\"seconds\":\(seconds)}")
+            let windows = zip(samples.dropFirst(), samples).map { String($0 - $1) }.joined(separator: ",")
+            console.out(
+                "{\"cycles\":\(cycles),\"rss_before\":\(before),\"rss_after\":\(after),\"seconds\":\(seconds),"
+                    + "\"rss_windows\":[\(windows)]}")
         } else {
             console.out("\(cycles) load/compile/run/destroy cycles in \(String(format: "%.1f", seconds)) s")
             console.out(

@@ -15,6 +15,8 @@ final class ServeRouter: Sendable {
     let workers: ServeWorkers
     let metrics: ServeMetrics
     let sessions: TrackSessions
+    /// The annotated videos `/v1/video` made, kept 10 minutes.
+    let videos: ServeVideos
     private let state = Locked(State())
     private let apiKeyDigest: String?
 
@@ -31,6 +33,7 @@ final class ServeRouter: Sendable {
         self.workers = workers
         self.metrics = metrics
         self.sessions = sessions
+        videos = ServeVideos()
         apiKeyDigest = config.apiKey.flatMap { try? SHA256.hex(Array($0.utf8)) }
     }
 
@@ -48,8 +51,10 @@ final class ServeRouter: Sendable {
             return "/v1/vision/custom/{model}"
         }
         if path.hasPrefix("/v1/track/") { return "/v1/track/{session}" }
+        if path.hasPrefix("/v1/videos/") { return "/v1/videos/{id}" }
         let known: Set<String> = [
-            "/", "/healthz", "/readyz", "/metrics", "/v1/models", "/v1/vision/detection", "/v1/vision/custom/list",
+            "/", "/index.html", "/v1", "/v1/video", "/healthz", "/readyz", "/metrics", "/v1/models",
+            "/v1/vision/detection", "/v1/vision/custom/list",
             "/v1/detect", "/v1/classify", "/v1/label", "/v1/objects",
         ]
         return known.contains(path) ? path : "other"
@@ -96,7 +101,9 @@ final class ServeRouter: Sendable {
                         queueDepth: workers.depth, inFlight: workers.inFlight, sessions: sessions.count,
                         models: models.all.count),
                     contentType: "text/plain; version=0.0.4; charset=utf-8"))
-        case ("GET", "/"):
+        case ("GET", "/"), ("GET", "/index.html"):
+            return answer.send(.text(200, ServeApp.html, contentType: "text/html; charset=utf-8"))
+        case ("GET", "/v1"):
             return answer.send(.text(200, ServeCommand.index(models.all)))
         default:
             break
@@ -131,6 +138,16 @@ final class ServeRouter: Sendable {
         case ("POST", "/v1/classify"): try run(.classify, request, answer)
         case ("POST", "/v1/label"): try run(.label, request, answer)
         case ("POST", "/v1/objects"): try run(.objects, request, answer)
+        case ("POST", "/v1/video"): try video(request, answer)
+        case ("GET", _) where path.hasPrefix("/v1/videos/"):
+            let name = String(path.dropFirst("/v1/videos/".count))
+            guard let bytes = videos.file(name) else {
+                throw ServeError(
+                    404,
+                    "No annotated video '\(name)' (they last "
+                        + "10 minutes).")
+            }
+            answer.send(HTTPResponse(status: 200, contentType: "video/mp4", body: bytes))
         case ("POST", _) where path.hasPrefix("/v1/track/"):
             try track(String(path.dropFirst("/v1/track/".count)), request, answer)
         case ("DELETE", _) where path.hasPrefix("/v1/track/"):
@@ -177,8 +194,14 @@ final class ServeRouter: Sendable {
         return picture
     }
 
-    /// Queues `job`; a full queue or draining refuses it (503 with Retry-After).
-    private func submit(_ answer: Answer, deepStack: Bool, _ run: @escaping @Sendable (WorkerTasks) -> Void) throws {
+    /// Queues `job`; a full queue or draining refuses it (503 with Retry-After). With `--delay-ms` (a
+    /// testing aid: a slow server) each job waits that long before it runs.
+    private func submit(_ answer: Answer, deepStack: Bool, _ work: @escaping @Sendable (WorkerTasks) -> Void) throws {
+        let delay = Double(config.delayMs) / 1000
+        let run: @Sendable (WorkerTasks) -> Void = { tasks in
+            if delay > 0 { Thread.sleep(forTimeInterval: delay) }
+            work(tasks)
+        }
         guard !draining else {
             throw ServeError(503, "The server is shutting down.", reason: "draining", headers: [("Retry-After", "5")])
         }
@@ -260,13 +283,66 @@ final class ServeRouter: Sendable {
                 if let seconds = record.stages?.inference, let model = task.model {
                     metrics.inference(model: model.name, seconds: seconds)
                 }
-                answer.send(.json(200, .object(Self.head(source, decoded) + record.fields)))
+                answer.send(
+                    .json(200, .object(Self.head(source, decoded) + record.fields), headers: Self.timing(record)))
             } catch {
                 let failure = ItemFailure(error)
                 answer.send(
                     .json(
                         ServeError.status(of: failure), .object([("source", .string(source)), ("error", failure.json)]))
                 )
+            }
+        }
+    }
+
+    /// A record's stage times as a `Server-Timing` header (milliseconds; the app shows the inference).
+    static func timing(_ record: TaskRecord) -> [(name: String, value: String)] {
+        guard let s = record.stages else { return [] }
+        let ms = { (v: Double) in String(format: "%.2f", v * 1000) }
+        return [
+            (
+                "Server-Timing",
+                "preprocess;dur=\(ms(s.preprocess)), inference;dur=\(ms(s.inference)), "
+                    + "postprocess;dur=\(ms(s.postprocess))"
+            )
+        ]
+    }
+
+    /// `/v1/video?task=track|detect`: the video posted, run through the command line's own `track` (ML
+    /// Kit's stream mode: tracking IDs) or `detect` (video mode) with its records and its annotated
+    /// H.264 copy (`--output`); the reply holds the records and where to download the video.
+    private func video(_ request: HTTPRequest, _ answer: Answer) throws {
+        let q = request.query
+        let task = q.first { $0.name == "task" }?.value ?? "track"
+        guard task == "track" || task == "detect" else {
+            throw ServeError(
+                400,
+                "task takes track or detect, got "
+                    + "'\(task)'.")
+        }
+        var arguments = [task]
+        if let name = q.first(where: { $0.name == "model" })?.value {
+            guard let model = models.find(name) else { throw ServeError(404, "No model named '\(name)'.") }
+            arguments += ["--model", model.path]
+        } else if task == "detect" {
+            guard let model = models.first(.detector) else { throw ServeError(404, "No detector is served.") }
+            arguments += ["--model", model.path]
+        }
+        for (name, option) in [("scoreThreshold", "--score-threshold"), ("maxResults", "--max-results")] {
+            guard task == "detect", let value = q.first(where: { $0.name == name })?.value else { continue }
+            guard Double(value) != nil else { throw ServeError(400, "\(name) takes a number, got '\(value)'.") }
+            arguments += [option, value]
+        }
+        let upload = try picture(request)
+        let videos = videos
+        let command = arguments
+        try submit(answer, deepStack: false) { _ in
+            do {
+                answer.send(try videos.run(upload.bytes, arguments: command))
+            } catch let e as ServeError {
+                answer.send(.json(e.status, e.json))
+            } catch {
+                answer.send(.json(500, ServeError(500, "\(error)").json))
             }
         }
     }
@@ -310,7 +386,7 @@ final class ServeRouter: Sendable {
                     ("source", .string(id)), ("frame", .int(session.frames)), ("timestampMs", .int(ms)),
                     ("width", .int(rgb.width)), ("height", .int(rgb.height)),
                 ]
-                answer.send(.json(200, .object(head + record.fields)))
+                answer.send(.json(200, .object(head + record.fields), headers: Self.timing(record)))
             } catch let e as ServeError {
                 answer.send(.json(e.status, e.json))
             } catch {
