@@ -70,13 +70,26 @@ public final class ImageLabeler: NSObject, Sendable {
         CompletionBox(completion).run(on: work, deliver: completionQueue) { [self] in try results(of: contents) }
     }
 
-    /// The labels of `image`, awaited: the form iOS imports `process(_:completion:)` as in Swift
-    /// (`let labels = try await imageLabeler.process(image)`). Runs on the labeler's queue; the image
-    /// is read when the call is made. Callable from any actor or task.
-    nonisolated(nonsending) public func process(_ image: VisionImage) async throws -> [ImageLabel] {
-        let contents = image.contents
-        return try await CompletionBox<[ImageLabel]>.value(on: work) { [self] in try results(of: contents) }
-    }
+    #if compiler(>=6.2)
+        /// The labels of `image`, awaited: the form iOS imports `process(_:completion:)` as in Swift
+        /// (`let labels = try await imageLabeler.process(image)`). Runs on the labeler's queue; the image
+        /// is read when the call is made. Callable from any actor or task.
+        nonisolated(nonsending) public func process(_ image: VisionImage) async throws -> [ImageLabel] {
+            let contents = image.contents
+            return try await CompletionBox<[ImageLabel]>.value(on: work) { [self] in try results(of: contents) }
+        }
+    #else
+        /// The labels of `image`, awaited: the form iOS imports `process(_:completion:)` as in Swift
+        /// (`let labels = try await imageLabeler.process(image)`). Runs on the labeler's queue; the image
+        /// is read when the call is made. Callable from any actor or task.
+        /// (Swift 6.0 and 6.1 spell "runs on the caller's actor" with an isolated parameter.)
+        public func process(
+            _ image: VisionImage, isolation: isolated (any Actor)? = #isolation
+        ) async throws -> [ImageLabel] {
+            let contents = image.contents
+            return try await CompletionBox<[ImageLabel]>.value(on: work) { [self] in try results(of: contents) }
+        }
+    #endif
 
     /// Timings of the last call in seconds: preprocessing, inference, post-processing (an extension).
     public var lastTimings: (preprocess: Double, inference: Double, postprocess: Double) {

@@ -72,12 +72,24 @@ public final class ObjectDetector: NSObject, Sendable {
         CompletionBox(completion).run(on: work, deliver: completionQueue) { [self] in try results(of: contents) }
     }
 
-    /// The objects in `image`, awaited — iOS's Swift form of `process(_:completion:)`: `try await
-    /// objectDetector.process(image)`. The image is read at the call; callable from any actor or task.
-    nonisolated(nonsending) public func process(_ image: VisionImage) async throws -> [Object] {
-        let contents = image.contents
-        return try await CompletionBox<[Object]>.value(on: work) { [self] in try results(of: contents) }
-    }
+    #if compiler(>=6.2)
+        /// The objects in `image`, awaited — iOS's Swift form of `process(_:completion:)`: `try await
+        /// objectDetector.process(image)`. The image is read at the call; callable from any actor or task.
+        nonisolated(nonsending) public func process(_ image: VisionImage) async throws -> [Object] {
+            let contents = image.contents
+            return try await CompletionBox<[Object]>.value(on: work) { [self] in try results(of: contents) }
+        }
+    #else
+        /// The objects in `image`, awaited — iOS's Swift form of `process(_:completion:)`: `try await
+        /// objectDetector.process(image)`. The image is read at the call; callable from any actor or task.
+        /// (Swift 6.0 and 6.1 spell "runs on the caller's actor" with an isolated parameter.)
+        public func process(
+            _ image: VisionImage, isolation: isolated (any Actor)? = #isolation
+        ) async throws -> [Object] {
+            let contents = image.contents
+            return try await CompletionBox<[Object]>.value(on: work) { [self] in try results(of: contents) }
+        }
+    #endif
 
     /// Forgets every tracked object (stream mode; IDs are not reused afterwards). An extension.
     public func reset() { state?.withLock { $0.session.reset() } }

@@ -3,7 +3,7 @@
 // delegate only on its one serial callback queue (MediaPipe's contract for live-stream delegates), so
 // a delegate that is not itself Sendable — a view controller, say — is never called from two threads.
 final class DelegateReference: @unchecked Sendable {
-    private weak let object: AnyObject?
+    private weak var object: AnyObject?
 
     init(_ object: AnyObject?) { self.object = object }
 

@@ -198,7 +198,7 @@ extension SyntheticModels {
         var input = b.addTensor(
             Tensor(
                 name: "image", shape: [1, 8, 8, 3], type: uint8Input ? .uint8 : .float32,
-                quantization: uint8Input ? .init(scales: [1.0 / 255], zeroPoints: [0]) : nil))
+                quantization: uint8Input ? .init(scales: [Float(1) / 255], zeroPoints: [0]) : nil))
         let modelInput = input
         if uint8Input {
             let float = b.addTensor(Tensor(name: "image_float", shape: [1, 8, 8, 3], type: .float32))
@@ -231,7 +231,7 @@ extension SyntheticModels {
                 out = b.addTensor(
                     Tensor(
                         name: "quantized\(h)", shape: [1, n], type: .uint8,
-                        quantization: .init(scales: [1.0 / 255], zeroPoints: [0])))
+                        quantization: .init(scales: [Float(1) / 255], zeroPoints: [0])))
                 b.operators.append(
                     ModelBuilder.Op(
                         opcodeIndex: b.opcode(OperatorCode(builtinCode: 114)), inputs: [dense], outputs: [out]))

@@ -123,8 +123,10 @@ struct Conv1x1KernelTests {
         var r = Random(state: 7)
         for threads in [1, 2] {
             for trial in 0..<3 {
-                let input: [UInt8] = (0..<(300 * 300 * 3)).map { i in
-                    trial == 0 ? UInt8(truncatingIfNeeded: r.next()) : UInt8((i / 3 % 300 + trial * 40) % 256)
+                let input: [UInt8] = (0..<(300 * 300 * 3)).map { (i: Int) -> UInt8 in
+                    if trial == 0 { return UInt8(truncatingIfNeeded: r.next()) }
+                    let column: Int = i / 3 % 300
+                    return UInt8((column + trial * 40) % 256)
                 }
                 let a = try CompiledModel(model: builtin.runtimeModel, threads: threads)
                 let b = try CompiledModel(model: ours.runtimeModel, threads: threads, customOps: ours.customOps)

@@ -166,8 +166,8 @@ struct PreprocessingTests {
                 == expected)
         let gray = try Bitmap(width: 20, height: 14, format: .gray8, pixels: (0..<280).map { UInt8($0 % 256) })
         #expect(try pre.bytes(gray, format: format) == pre.bytes(gray.convertedToRGB(), format: format))
-        var nv12 = (0..<(20 * 14)).map { UInt8(($0 * 3) % 256) }
-        nv12 += (0..<(20 * 7)).map { UInt8(60 + ($0 * 5) % 120) }
+        var nv12 = (0..<(20 * 14)).map { (i: Int) -> UInt8 in UInt8(i * 3 % 256) }
+        nv12 += (0..<(20 * 7)).map { (i: Int) -> UInt8 in UInt8(60 + i * 5 % 120) }
         let yuv = try Bitmap(width: 20, height: 14, format: .nv12, pixels: nv12)
         #expect(try pre.bytes(yuv, format: format) == pre.bytes(yuv.convertedToRGB(), format: format))
         // Spot-check the conversion itself: Y=128, Cb=Cr=128 is mid grey.

@@ -133,7 +133,8 @@ struct LiveStreamTests {
     func weakDelegate() throws {
         var collector: Collector? = Collector()
         let detector = try ObjectDetector(options: Self.options(.liveStream, delegate: collector))
-        weak let weakCollector = collector
+        weak var weakCollector: Collector?
+        weakCollector = collector
         collector = nil
         #expect(weakCollector == nil)
         try detector.detectAsync(

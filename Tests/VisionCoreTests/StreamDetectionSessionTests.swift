@@ -139,7 +139,7 @@ struct StreamDetectionSessionTests {
             shown.append(try session.process(Self.picture, orientation: .up, timestampMs: i * 33).map(\.trackingID))
         }
         #expect(shown[2].count == 1)
-        let main = try #require(shown[2].first ?? nil)
+        let main = try #require(shown[2].first.flatMap { $0 })
         #expect(shown.dropFirst(2).allSatisfy { $0 == [main] })
         session.reset()
         var after: [[Int?]] = []

@@ -41,7 +41,7 @@ struct YOLOPostprocessorTests {
         #expect(d.boxUnits == nil)
         let pixels = try Self.decode(d, Self.head([(5, 96, 96, 20, 10, 3, 0.9)]))
         #expect(pixels == [YOLOPostprocessor.Candidate(x1: 86, y1: 91, x2: 106, y2: 101, score: 0.9, classIndex: 3)])
-        let fractions = try Self.decode(d, Self.head([(5, 0.5, 0.5, 20 / 192, 10 / 192, 3, 0.9)]))
+        let fractions = try Self.decode(d, Self.head([(5, 0.5, 0.5, Float(20) / 192, Float(10) / 192, 3, 0.9)]))
         #expect(fractions.count == 1 && abs(fractions[0].x1 - 86) < 1e-4 && abs(fractions[0].y2 - 101) < 1e-4)
         let forced = try Self.decode(
             try Self.decoder(YOLODecoding(boxUnits: .pixels)), Self.head([(5, 0.5, 0.5, 0.1, 0.1, 3, 0.9)]))

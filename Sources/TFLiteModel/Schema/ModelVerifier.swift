@@ -332,10 +332,10 @@ package enum ModelVerifier {
             let bytes = try file.buffer(tensor.buffer), bytes.count % 4 == 0
         else { return nil }
         return stride(from: 0, to: bytes.count, by: 4).map { i in
-            Int(
-                Int32(
-                    bitPattern: UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(
-                        bytes[i + 3]) << 24))
+            // Little-endian, a byte at a time (one long |/<< expression is too slow for Swift 6.0's type checker).
+            var word: UInt32 = 0
+            for k in 0..<4 { word |= UInt32(bytes[i + k]) << UInt32(8 * k) }
+            return Int(Int32(bitPattern: word))
         }
     }
 

@@ -2,7 +2,12 @@ import Dispatch
 import Foundation
 import Locking
 
-private let sharedQueueLabelKey = DispatchSpecificKey<String>()
+// @unchecked Sendable: one immutable key, used by identity only. (Swift 6.0's Dispatch does not mark
+// DispatchSpecificKey Sendable; later ones do.)
+private final class SharedQueueLabelKey: @unchecked Sendable {
+    static let shared = SharedQueueLabelKey()
+    let key = DispatchSpecificKey<String>()
+}
 
 /// MediaPipe's live-stream flow control: at most one frame in flight and one waiting. A frame that
 /// arrives while one is waiting replaces it; the replaced (older) frame is dropped without a
@@ -14,7 +19,7 @@ package final class LiveStreamRunner<Frame: Sendable, Output: Sendable>: Sendabl
     /// The serial queue results are delivered on.
     package let callbackQueue: DispatchQueue
     /// Set on every callback queue to its label (lets code and tests tell where they run).
-    package static var queueLabelKey: DispatchSpecificKey<String> { sharedQueueLabelKey }
+    package static var queueLabelKey: DispatchSpecificKey<String> { SharedQueueLabelKey.shared.key }
     private let idle = NSCondition()
     private let state = Locked(State())
     private struct State {
@@ -38,7 +43,7 @@ package final class LiveStreamRunner<Frame: Sendable, Output: Sendable>: Sendabl
         worker = DispatchQueue(label: "com.visiontasks.\(label).worker_\(id)", qos: .userInitiated)
         let callbackLabel = "com.mediapipe.tasks.vision.\(label)_\(id)"
         callbackQueue = DispatchQueue(label: callbackLabel)
-        callbackQueue.setSpecific(key: sharedQueueLabelKey, value: callbackLabel)
+        callbackQueue.setSpecific(key: SharedQueueLabelKey.shared.key, value: callbackLabel)
     }
 
     /// Frames dropped so far because a newer one replaced them while waiting.

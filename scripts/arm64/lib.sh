@@ -1,0 +1,82 @@
+# Shared by scripts/arm64/*: where the Debian toolchain lives and how to run commands inside it.
+# Sourced, not run. Needs root (chroot, mount).
+#
+# Layout (cached between runs, outside the clone so that a fresh clone reuses it):
+#   $ARM64_CACHE/trixie-swift-6.0.3/host      Debian trixie amd64 with Debian's swiftlang 6.0.3 (the chroot)
+#   $ARM64_CACHE/trixie-swift-6.0.3/host/sysroot   Debian trixie arm64 libraries and Swift resources
+#   $ARM64_CACHE/trixie-swift-6.0.3/host/src/VisionTasks   this project's files, copied in
+#   $ARM64_CACHE/trixie-swift-6.0.3/host/src/shared        the shared models and photos (read-only bind)
+# The project is copied, not bind-mounted: its .build, .litert and .venv-tools inside the chroot are
+# Debian's (glibc 2.41, Python 3.13), not this machine's.
+
+arm64_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+ARM64_CACHE=${ARM64_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vision-tasks/arm64}
+ARM64_ASSETS=$(cd "${VISION_TASKS_ASSETS:-$arm64_root/../shared}" && pwd)
+ARM64_LOCK="$arm64_root/scripts/arm64/debian.lock"
+ARM64_MIRROR=${ARM64_MIRROR:-http://deb.debian.org/debian}
+ARM64_SUITE=trixie
+arm64_env="$ARM64_CACHE/trixie-swift-6.0.3"
+arm64_host="$arm64_env/host"
+# Inside the chroot.
+arm64_src=/src/VisionTasks
+arm64_shared=/src/shared
+arm64_sysroot=/sysroot
+
+arm64_log() { echo "arm64: $*" >&2; }
+arm64_die() { echo "arm64: $*" >&2; exit 1; }
+
+# The pinned packages of one list of debian.lock ("host" or "sysroot"), as name=version.
+arm64_pins() {
+  awk -v want="$1" '$1 == want { print $2 "=" $3 }' "$ARM64_LOCK"
+}
+
+# Mounts what the chroot needs (idempotent); arm64_unmount undoes it.
+arm64_mount() {
+  local r=$arm64_host
+  mountpoint -q "$r/proc" || mount -t proc proc "$r/proc"
+  mountpoint -q "$r/dev" || mount --bind /dev "$r/dev"
+  mkdir -p "$r/dev/pts" "$r/dev/shm"
+  mountpoint -q "$r/dev/pts" || mount -t devpts devpts "$r/dev/pts" 2>/dev/null || true
+  mountpoint -q "$r/dev/shm" || mount -t tmpfs -o size=2g tmpfs "$r/dev/shm"
+  mountpoint -q "$r/sys" || mount --bind /sys "$r/sys" 2>/dev/null || true
+  mkdir -p "$r$arm64_shared"
+  if ! mountpoint -q "$r$arm64_shared"; then
+    mount --bind "$ARM64_ASSETS" "$r$arm64_shared"
+    mount -o remount,bind,ro "$r$arm64_shared"
+  fi
+  cp -L /etc/resolv.conf "$r/etc/resolv.conf" 2>/dev/null || true
+}
+
+arm64_unmount() {
+  local r=$arm64_host m
+  for m in "$r$arm64_shared" "$r/sys" "$r/dev/shm" "$r/dev/pts" "$r/dev" "$r/proc"; do
+    mountpoint -q "$m" && umount -l "$m"
+  done
+  return 0
+}
+
+# Runs a bash command inside the chroot, in the project's copy, with the environment a build needs.
+arm64_chroot() {
+  chroot "$arm64_host" /usr/bin/env -i \
+    HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
+    TERM="${TERM:-dumb}" CI="${CI:-}" VISION_TASKS_ASSETS="$arm64_shared" \
+    SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    ${PIP_INDEX_URL:+PIP_INDEX_URL="$PIP_INDEX_URL"} ${http_proxy:+http_proxy="$http_proxy"} \
+    ${https_proxy:+https_proxy="$https_proxy"} \
+    bash -c "cd $arm64_src 2>/dev/null || cd /; $1"
+}
+
+# Copies the project's files (tracked and untracked, not ignored) into the chroot's copy, keeping
+# modification times (incremental builds) and removing files that are gone; the copy's own .build,
+# .litert and .venv-tools stay.
+arm64_sync() {
+  local dest="$arm64_host$arm64_src" list
+  mkdir -p "$dest"
+  list=$(mktemp)
+  (cd "$arm64_root" && git ls-files -co --exclude-standard | while IFS= read -r f; do [ -e "$f" ] && printf '%s\n' "$f"; done | sort) > "$list"
+  (cd "$arm64_root" && tar -cf - -T "$list") | (cd "$dest" && tar -xf -)
+  (cd "$dest" && find . \( -path ./.build -o -path ./.litert -o -path ./.venv-tools -o -path ./.venv-serve-bench \
+      -o -path ./out -o -path ./.swiftpm \) -prune -o -type f -print | sed 's|^\./||' | sort) \
+    | comm -23 - "$list" | (cd "$dest" && while IFS= read -r f; do rm -f -- "$f"; done)
+  rm -f "$list"
+}
