@@ -6,9 +6,11 @@
 // unusual factors) and its YCbCr→RGB conversion (20-bit fixed point, equal for every input to its
 // 16-bit SIMD form), CMYK and YCCK with its x·y/255.
 //
-// Every step is written twice: in portable C (the definition, run on any CPU and by the tests) and
-// with SSE2 (x86-64's baseline). The tests check the two bit for bit: every 8×8 block kind, random
-// and extreme coefficient blocks, all 2^24 colours, and whole pictures of every sampling.
+// Every step is written in portable C (the definition, run on any CPU and by the tests), with SSE2
+// (x86-64's baseline) and with NEON (aarch64's baseline), each SIMD form the same arithmetic lane by
+// lane. The tests check them bit for bit against the portable C: every 8×8 block kind, random and
+// extreme coefficient blocks, all 2^24 colours, and whole pictures of every sampling (the NEON form
+// under qemu-aarch64, `make arm64`).
 #include "CJPEG.h"
 
 #include <stdlib.h>
@@ -20,6 +22,13 @@
 #else
 #define VT_JPEG_SSE2 0
 #endif
+#if defined(__aarch64__) && defined(__ARM_NEON)
+#include <arm_neon.h>
+#define VT_JPEG_NEON 1
+#else
+#define VT_JPEG_NEON 0
+#endif
+#define VT_JPEG_SIMD (VT_JPEG_SSE2 || VT_JPEG_NEON)
 
 typedef struct {
   uint8_t* pixels;
@@ -154,6 +163,75 @@ static void idct_block_sse2(const int16_t* coef, const uint16_t* quant, uint8_t*
 }
 #endif
 
+// ---- Inverse DCT, NEON: the SSE2 form's lanes, instruction for instruction where they differ ----
+#if VT_JPEG_NEON
+// a·ka + b·kb per lane in 32 bits (wrapping, as _mm_madd_epi16): the low and the high four lanes.
+static inline void madd_pair_neon(int16x8_t a, int16x8_t b, int16_t ka, int16_t kb, int32x4_t* lo, int32x4_t* hi) {
+  *lo = vmlal_n_s16(vmull_n_s16(vget_low_s16(a), ka), vget_low_s16(b), kb);
+  *hi = vmlal_n_s16(vmull_n_s16(vget_high_s16(a), ka), vget_high_s16(b), kb);
+}
+
+static inline void idct_pass_neon(int16x8_t r[8], uint32_t bias, int shift) {
+  const int32x4_t b = vdupq_n_s32((int32_t)bias), count = vdupq_n_s32(-shift);  // a negative count shifts right
+  int32x4_t t2l, t2h, t3l, t3h;
+  madd_pair_neon(r[2], r[6], kE1a, kE1b, &t2l, &t2h);
+  madd_pair_neon(r[2], r[6], kE2a, kE2b, &t3l, &t3h);
+  const int16x8_t sum04 = vaddq_s16(r[0], r[4]), dif04 = vsubq_s16(r[0], r[4]);
+  const int32x4_t t0l = vshll_n_s16(vget_low_s16(sum04), 12), t0h = vshll_n_s16(vget_high_s16(sum04), 12);
+  const int32x4_t t1l = vshll_n_s16(vget_low_s16(dif04), 12), t1h = vshll_n_s16(vget_high_s16(dif04), 12);
+  const int32x4_t xl[4] = {vaddq_s32(t0l, t3l), vaddq_s32(t1l, t2l), vsubq_s32(t1l, t2l), vsubq_s32(t0l, t3l)};
+  const int32x4_t xh[4] = {vaddq_s32(t0h, t3h), vaddq_s32(t1h, t2h), vsubq_s32(t1h, t2h), vsubq_s32(t0h, t3h)};
+  const int16x8_t s17 = vaddq_s16(r[1], r[7]), s35 = vaddq_s16(r[3], r[5]);
+  int32x4_t y0l, y0h, y1l, y1h, y2l, y2h, y3l, y3h, y4l, y4h, y5l, y5h;
+  madd_pair_neon(r[7], r[3], kO0a, kO0b, &y0l, &y0h);
+  madd_pair_neon(r[7], r[3], kO2a, kO2b, &y2l, &y2h);
+  madd_pair_neon(r[5], r[1], kO1a, kO1b, &y1l, &y1h);
+  madd_pair_neon(r[5], r[1], kO3a, kO3b, &y3l, &y3h);
+  madd_pair_neon(s17, s35, kO4a, kO4b, &y4l, &y4h);
+  madd_pair_neon(s17, s35, kO5a, kO5b, &y5l, &y5h);
+  const int32x4_t tl[4] = {vaddq_s32(y3l, y4l), vaddq_s32(y2l, y5l), vaddq_s32(y1l, y5l), vaddq_s32(y0l, y4l)};
+  const int32x4_t th[4] = {vaddq_s32(y3h, y4h), vaddq_s32(y2h, y5h), vaddq_s32(y1h, y5h), vaddq_s32(y0h, y4h)};
+  for (int i = 0; i < 4; i++) {
+    const int32x4_t al = vaddq_s32(xl[i], b), ah = vaddq_s32(xh[i], b);
+    // Arithmetic shift, then saturation to 16 bits (_mm_packs_epi32).
+    r[i] = vcombine_s16(vqmovn_s32(vshlq_s32(vaddq_s32(al, tl[i]), count)), vqmovn_s32(vshlq_s32(vaddq_s32(ah, th[i]), count)));
+    r[7 - i] = vcombine_s16(vqmovn_s32(vshlq_s32(vsubq_s32(al, tl[i]), count)), vqmovn_s32(vshlq_s32(vsubq_s32(ah, th[i]), count)));
+  }
+}
+
+static inline int16x8_t halves_s16(int32x4_t a, int32x4_t b, int high) {
+  return high ? vreinterpretq_s16_s32(vcombine_s32(vget_high_s32(a), vget_high_s32(b)))
+              : vreinterpretq_s16_s32(vcombine_s32(vget_low_s32(a), vget_low_s32(b)));
+}
+
+static inline void transpose8x8_neon(int16x8_t r[8]) {
+  const int16x8x2_t t0 = vtrnq_s16(r[0], r[1]), t1 = vtrnq_s16(r[2], r[3]), t2 = vtrnq_s16(r[4], r[5]), t3 = vtrnq_s16(r[6], r[7]);
+  const int32x4x2_t u0 = vtrnq_s32(vreinterpretq_s32_s16(t0.val[0]), vreinterpretq_s32_s16(t1.val[0]));
+  const int32x4x2_t u1 = vtrnq_s32(vreinterpretq_s32_s16(t0.val[1]), vreinterpretq_s32_s16(t1.val[1]));
+  const int32x4x2_t u2 = vtrnq_s32(vreinterpretq_s32_s16(t2.val[0]), vreinterpretq_s32_s16(t3.val[0]));
+  const int32x4x2_t u3 = vtrnq_s32(vreinterpretq_s32_s16(t2.val[1]), vreinterpretq_s32_s16(t3.val[1]));
+  r[0] = halves_s16(u0.val[0], u2.val[0], 0);
+  r[1] = halves_s16(u1.val[0], u3.val[0], 0);
+  r[2] = halves_s16(u0.val[1], u2.val[1], 0);
+  r[3] = halves_s16(u1.val[1], u3.val[1], 0);
+  r[4] = halves_s16(u0.val[0], u2.val[0], 1);
+  r[5] = halves_s16(u1.val[0], u3.val[0], 1);
+  r[6] = halves_s16(u0.val[1], u2.val[1], 1);
+  r[7] = halves_s16(u1.val[1], u3.val[1], 1);
+}
+
+static void idct_block_neon(const int16_t* coef, const uint16_t* quant, uint8_t* out, int stride) {
+  int16x8_t r[8];
+  // The low 16 bits of the product, as _mm_mullo_epi16.
+  for (int i = 0; i < 8; i++) r[i] = vmulq_s16(vld1q_s16(coef + i * 8), vreinterpretq_s16_u16(vld1q_u16(quant + i * 8)));
+  idct_pass_neon(r, BIAS1, SHIFT1);
+  transpose8x8_neon(r);
+  idct_pass_neon(r, BIAS2, SHIFT2);
+  transpose8x8_neon(r);
+  for (int i = 0; i < 8; i++) vst1_u8(out + (size_t)i * (size_t)stride, vqmovun_s16(r[i]));
+}
+#endif
+
 // ---- Upsampling: output row y of a plane at full width, into out[0…] ----
 
 static void upsample_row(const plane* p, int y, uint8_t* out, int out_count, int simd) {
@@ -190,6 +268,18 @@ static void upsample_row(const plane* p, int y, uint8_t* out, int out_count, int
       }
     }
 #endif
+#if VT_JPEG_NEON
+    if (simd) {
+      for (; i + 8 <= w - 1; i += 8) {
+        const uint16x8_t prev = vmovl_u8(vld1_u8(n + i - 1)), cur = vmovl_u8(vld1_u8(n + i)), next = vmovl_u8(vld1_u8(n + i + 1));
+        const uint16x8_t m = vaddq_u16(vmulq_n_u16(cur, 3), vdupq_n_u16(2));
+        uint8x8x2_t pair;
+        pair.val[0] = vmovn_u16(vshrq_n_u16(vaddq_u16(m, prev), 2));
+        pair.val[1] = vmovn_u16(vshrq_n_u16(vaddq_u16(m, next), 2));
+        vst2_u8(out + 2 * i, pair);  // even, odd interleaved
+      }
+    }
+#endif
     for (; i < w - 1; i++) {
       const int m = 3 * n[i] + 2;
       out[i * 2] = (uint8_t)((m + n[i - 1]) >> 2);
@@ -220,6 +310,19 @@ static void upsample_row(const plane* p, int y, uint8_t* out, int out_count, int
       }
     }
 #endif
+#if VT_JPEG_NEON
+    if (simd) {
+      for (; i + 8 <= w; i += 8) {
+        const uint16x8_t tp = vaddq_u16(vmulq_n_u16(vmovl_u8(vld1_u8(n + i - 1)), 3), vmovl_u8(vld1_u8(f + i - 1)));
+        const uint16x8_t tc = vaddq_u16(vmulq_n_u16(vmovl_u8(vld1_u8(n + i)), 3), vmovl_u8(vld1_u8(f + i)));
+        const uint16x8_t eight = vdupq_n_u16(8);
+        uint8x8x2_t pair;
+        pair.val[0] = vmovn_u16(vshrq_n_u16(vaddq_u16(vaddq_u16(vmulq_n_u16(tp, 3), tc), eight), 4));
+        pair.val[1] = vmovn_u16(vshrq_n_u16(vaddq_u16(vaddq_u16(vmulq_n_u16(tc, 3), tp), eight), 4));
+        vst2_u8(out + 2 * i - 1, pair);
+      }
+    }
+#endif
     int t1 = 3 * n[i - 1] + f[i - 1];
     for (; i < w; i++) {
       const int t0 = t1;
@@ -244,7 +347,7 @@ static inline void ycc_pixel(int32_t Y, int32_t Cb, int32_t Cr, uint8_t* o) {
   o[2] = clamp8((yf + cb * cb_b) >> 20);
 }
 
-// YCbCr → RGB for `count` pixels; the SSE2 form is the 16-bit one (equal for every input).
+// YCbCr → RGB for `count` pixels; the SSE2 and NEON forms are the 16-bit one (equal for every input).
 static void ycc_row(const uint8_t* y, const uint8_t* cb, const uint8_t* cr, uint8_t* o, int count, int simd) {
   int x = 0;
   (void)simd;
@@ -279,6 +382,36 @@ static void ycc_row(const uint8_t* y, const uint8_t* cb, const uint8_t* cr, uint
     }
   }
 #endif
+#if VT_JPEG_NEON
+  if (simd) {
+    const int16x8_t eight = vdupq_n_s16(8);
+    const int16x8_t kcr0 = vdupq_n_s16(5743), kcr1 = vdupq_n_s16(-2925), kcb0 = vdupq_n_s16(-1410), kcb1 = vdupq_n_s16(7258);
+    const uint8x16_t flip = vdupq_n_u8(0x80);
+    for (; x + 16 <= count; x += 16) {
+      const uint8x16_t yv = vld1q_u8(y + x);
+      const int8x16_t cbv = vreinterpretq_s8_u8(veorq_u8(vld1q_u8(cb + x), flip));
+      const int8x16_t crv = vreinterpretq_s8_u8(veorq_u8(vld1q_u8(cr + x), flip));
+      int16x8_t rgb[3][2];
+      for (int half = 0; half < 2; half++) {
+        const int16x8_t yw = vreinterpretq_s16_u16(vmovl_u8(half ? vget_high_u8(yv) : vget_low_u8(yv)));
+        const int16x8_t cbw = vshlq_n_s16(vmovl_s8(half ? vget_high_s8(cbv) : vget_low_s8(cbv)), 8);  // (Cb − 128) << 8
+        const int16x8_t crw = vshlq_n_s16(vmovl_s8(half ? vget_high_s8(crv) : vget_low_s8(crv)), 8);
+        const int16x8_t yws = vaddq_s16(vshlq_n_s16(yw, 4), eight);
+        // The high 16 bits of the 32-bit product (_mm_mulhi_epi16).
+#define MULHI(a, b) vcombine_s16(vshrn_n_s32(vmull_s16(vget_low_s16(a), vget_low_s16(b)), 16), \
+                                 vshrn_n_s32(vmull_s16(vget_high_s16(a), vget_high_s16(b)), 16))
+        const int16x8_t cr0 = MULHI(kcr0, crw), cr1 = MULHI(crw, kcr1), cb0 = MULHI(kcb0, cbw), cb1 = MULHI(cbw, kcb1);
+#undef MULHI
+        rgb[0][half] = vshrq_n_s16(vaddq_s16(yws, cr0), 4);
+        rgb[1][half] = vshrq_n_s16(vaddq_s16(vaddq_s16(yws, cb0), cr1), 4);
+        rgb[2][half] = vshrq_n_s16(vaddq_s16(yws, cb1), 4);
+      }
+      uint8x16x3_t px;
+      for (int k = 0; k < 3; k++) px.val[k] = vcombine_u8(vqmovun_s16(rgb[k][0]), vqmovun_s16(rgb[k][1]));
+      vst3q_u8(o + (size_t)x * 3, px);  // R, G, B interleaved
+    }
+  }
+#endif
   for (; x < count; x++) ycc_pixel(y[x], cb[x], cr[x], o + (size_t)x * 3);
 }
 
@@ -291,7 +424,7 @@ static inline uint8_t blinn(int32_t x, int32_t y) {
 
 int vt_jpeg_reconstruct_path(const vt_jpeg_coefficients* c, int kind, uint8_t* out, int simd) {
   if (!c || !out || c->num_components < 1 || c->num_components > VT_JPEG_MAX_COMPONENTS) return -1;
-  simd = simd && VT_JPEG_SSE2;
+  simd = simd && VT_JPEG_SIMD;
   const int n = c->num_components, width = c->width, height = c->height;
   int hmax = 1, vmax = 1;
   for (int k = 0; k < n; k++) {
@@ -325,6 +458,12 @@ int vt_jpeg_reconstruct_path(const vt_jpeg_coefficients* c, int kind, uint8_t* o
 #if VT_JPEG_SSE2
         if (simd) {
           idct_block_sse2(coef, c->quant[k], row + (size_t)bx * 8, p->stride);
+          continue;
+        }
+#endif
+#if VT_JPEG_NEON
+        if (simd) {
+          idct_block_neon(coef, c->quant[k], row + (size_t)bx * 8, p->stride);
           continue;
         }
 #endif
@@ -388,7 +527,7 @@ int vt_jpeg_reconstruct_path(const vt_jpeg_coefficients* c, int kind, uint8_t* o
 
 int vt_jpeg_reconstruct(const vt_jpeg_coefficients* c, int kind, uint8_t* out) { return vt_jpeg_reconstruct_path(c, kind, out, 1); }
 
-int vt_jpeg_simd_available(void) { return VT_JPEG_SSE2; }
+int vt_jpeg_simd_available(void) { return VT_JPEG_SIMD; }
 
 void vt_jpeg_idct_block_path(const int16_t* coefficients, const uint16_t* quant, uint8_t* out, int stride, int simd) {
 #if VT_JPEG_SSE2
@@ -397,10 +536,16 @@ void vt_jpeg_idct_block_path(const int16_t* coefficients, const uint16_t* quant,
     return;
   }
 #endif
+#if VT_JPEG_NEON
+  if (simd) {
+    idct_block_neon(coefficients, quant, out, stride);
+    return;
+  }
+#endif
   (void)simd;
   idct_block_portable(coefficients, quant, out, stride);
 }
 
 void vt_jpeg_ycc_row_path(const uint8_t* y, const uint8_t* cb, const uint8_t* cr, uint8_t* rgb, int count, int simd) {
-  ycc_row(y, cb, cr, rgb, count, simd && VT_JPEG_SSE2);
+  ycc_row(y, cb, cr, rgb, count, simd && VT_JPEG_SIMD);
 }

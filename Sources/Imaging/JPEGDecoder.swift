@@ -6,9 +6,9 @@ import Foundation
 /// (baseline, progressive, arithmetic), then CJPEG's `vt_jpeg_reconstruct` does stb_image's integer
 /// inverse DCT (12-bit constants, with the 16-bit wrapping and saturation of the SSE2 form MediaPipe's
 /// x86-64 build runs), its chroma upsampling (triangle filter, `+2`/`+8` rounding) and its YCbCr→RGB
-/// conversion (20-bit fixed point), with SSE2 where the CPU has it.
+/// conversion (20-bit fixed point), with SSE2 on x86-64 and NEON on aarch64 (the same bytes).
 package enum JPEGDecoder {
-    /// Decodes `bytes`; `simd` false takes the portable C that defines the SSE2 kernels (the same
+    /// Decodes `bytes`; `simd` false takes the portable C that defines the SIMD kernels (the same
     /// bytes, for the tests).
     package static func decode(_ bytes: [UInt8], simd: Bool = true) throws -> Bitmap {
         var c = vt_jpeg_coefficients()

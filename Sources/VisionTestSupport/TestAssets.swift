@@ -13,6 +13,13 @@ package enum TestAssets {
         return packageRoot.deletingLastPathComponent().appendingPathComponent("shared").path
     }
 
+    /// The `vision-tasks` executable the tests run: `$VISION_TASKS_CLI` (e.g. an aarch64 build run by
+    /// `make arm64`), else this package's debug build.
+    package static var cli: String {
+        if let env = ProcessInfo.processInfo.environment["VISION_TASKS_CLI"], !env.isEmpty { return env }
+        return packageRoot.appendingPathComponent(".build/debug/vision-tasks").path
+    }
+
     /// Whether this run is CI (`CI=true`).
     package static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
     /// True when the suite runs under a sanitizer (`make sanitize` sets VISION_TASKS_SANITIZER), whose

@@ -39,7 +39,7 @@ struct DelegateCompileTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments =
-            ["swiftc", "-typecheck", "-I", buildFolder.appendingPathComponent("Modules").path]
+            ["swiftc", "-typecheck", "-I", buildFolder.appendingPathComponent("Modules").path] + Self.targetFlags
             + maps.flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] } + [file.path]
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -48,6 +48,12 @@ struct DelegateCompileTests {
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         return (process.terminationStatus, output)
+    }
+
+    /// Extra compiler arguments for a cross-built test bundle (`make arm64` sets the aarch64 target,
+    /// sysroot and resource directory in VISION_TASKS_SWIFTC_FLAGS): the modules are the target's.
+    static var targetFlags: [String] {
+        (ProcessInfo.processInfo.environment["VISION_TASKS_SWIFTC_FLAGS"] ?? "").split(separator: " ").map(String.init)
     }
 
     static let seedDelegates = """

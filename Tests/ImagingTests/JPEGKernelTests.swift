@@ -4,12 +4,13 @@ import Imaging
 import Testing
 import VisionTestSupport
 
-/// The JPEG reconstruction's SSE2 kernels against the portable C that defines them, bit for bit: the
+/// The JPEG reconstruction's SIMD kernels (SSE2 on x86-64, NEON on aarch64 — run under qemu by
+/// `make arm64`) against the portable C that defines them, bit for bit: the
 /// inverse DCT on every kind of block (realistic, single coefficients, extreme and overflowing
 /// values, 16-bit quantization tables), the colour conversion on all 2^24 colours, and whole
-/// pictures of every sampling, damaged ones included. Where the CPU has no SSE2 (not x86-64), both
-/// calls run the portable code and the test states it.
-@Suite("JPEG kernels: SSE2 against portable C")
+/// pictures of every sampling, damaged ones included. Where neither is compiled in, both calls run the
+/// portable code and the test states it.
+@Suite("JPEG kernels: SSE2 and NEON against portable C")
 struct JPEGKernelTests {
     static let simd = vt_jpeg_simd_available() == 1
 
@@ -26,9 +27,9 @@ struct JPEGKernelTests {
         return out
     }
 
-    @Test("the machine has the SSE2 kernels where it is x86-64")
+    @Test("the SIMD kernels are compiled in on x86-64 (SSE2) and aarch64 (NEON)")
     func available() {
-        #if arch(x86_64)
+        #if arch(x86_64) || arch(arm64)
             #expect(Self.simd)
         #else
             #expect(!Self.simd)

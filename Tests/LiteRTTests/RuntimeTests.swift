@@ -222,7 +222,7 @@ struct InferenceTests {
         .disabled(if: TestAssets.underSanitizer))
     func noLeak() throws {
         // Other tests run in parallel in this process, so the check runs in `vision-tasks soak`.
-        let binary = TestAssets.packageRoot.appendingPathComponent(".build/debug/vision-tasks").path
+        let binary = TestAssets.cli
         try #require(
             FileManager.default.isExecutableFile(atPath: binary), "build vision-tasks first (swift build --build-tests)"
         )

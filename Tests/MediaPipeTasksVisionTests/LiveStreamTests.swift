@@ -100,7 +100,7 @@ struct LiveStreamTests {
     func streamMemory() throws {
         // Other suites run beside this one in the test process and move its resident memory, so the
         // stream runs in `vision-tasks soak --live`, where nothing else allocates.
-        let binary = TestAssets.packageRoot.appendingPathComponent(".build/debug/vision-tasks").path
+        let binary = TestAssets.cli
         try #require(
             FileManager.default.isExecutableFile(atPath: binary), "build vision-tasks first (swift build --build-tests)"
         )

@@ -11,7 +11,7 @@ struct AppProcess {
         let stderr: String
     }
 
-    static var binary: String { TestAssets.packageRoot.appendingPathComponent(".build/debug/vision-tasks").path }
+    static var binary: String { TestAssets.cli }
 
     static func run(
         _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil, executable: String? = nil,

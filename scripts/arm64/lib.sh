@@ -45,6 +45,13 @@ arm64_mount() {
     mount -o remount,bind,ro "$r$arm64_shared"
   fi
   cp -L /etc/resolv.conf "$r/etc/resolv.conf" 2>/dev/null || true
+  # This machine's own certificate authorities (a proxy's, say), trusted inside as outside.
+  local ca changed=0
+  for ca in /usr/local/share/ca-certificates/*.crt; do
+    [ -f "$ca" ] || continue
+    cmp -s "$ca" "$r$ca" || { mkdir -p "$r/usr/local/share/ca-certificates"; cp "$ca" "$r$ca"; changed=1; }
+  done
+  [ $changed = 0 ] || chroot "$r" update-ca-certificates >/dev/null 2>&1 || true
 }
 
 arm64_unmount() {
@@ -60,7 +67,8 @@ arm64_chroot() {
   chroot "$arm64_host" /usr/bin/env -i \
     HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
     TERM="${TERM:-dumb}" CI="${CI:-}" VISION_TASKS_ASSETS="$arm64_shared" \
-    SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt PIP_CERT=/etc/ssl/certs/ca-certificates.crt \
+    REQUESTS_CA_BUNDLE=/etc/ssl/certs/ca-certificates.crt PIP_DISABLE_PIP_VERSION_CHECK=1 \
     ${PIP_INDEX_URL:+PIP_INDEX_URL="$PIP_INDEX_URL"} ${http_proxy:+http_proxy="$http_proxy"} \
     ${https_proxy:+https_proxy="$https_proxy"} \
     bash -c "cd $arm64_src 2>/dev/null || cd /; $1"
@@ -76,7 +84,7 @@ arm64_sync() {
   (cd "$arm64_root" && git ls-files -co --exclude-standard | while IFS= read -r f; do [ -e "$f" ] && printf '%s\n' "$f"; done | sort) > "$list"
   (cd "$arm64_root" && tar -cf - -T "$list") | (cd "$dest" && tar -xf -)
   (cd "$dest" && find . \( -path ./.build -o -path ./.litert -o -path ./.venv-tools -o -path ./.venv-serve-bench \
-      -o -path ./out -o -path ./.swiftpm \) -prune -o -type f -print | sed 's|^\./||' | sort) \
+      -o -path ./out -o -path ./.swiftpm -o -path ./.build-aarch64 -o -path ./.litert-aarch64 \) -prune -o -type f -print | sed 's|^\./||' | sort) \
     | comm -23 - "$list" | (cd "$dest" && while IFS= read -r f; do rm -f -- "$f"; done)
   rm -f "$list"
 }

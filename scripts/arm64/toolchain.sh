@@ -5,8 +5,7 @@
 #   - inside it, an aarch64 sysroot: trixie's arm64 packages extracted (libc, libstdc++, Debian's
 #     arm64 Swift runtime and resource directory, the C libraries' -dev packages) — no arm64 program
 #     runs to make it;
-#   - /opt/aarch64-destination.json, the SwiftPM destination that names the target triple, the
-#     sysroot and the resource directory; qemu-aarch64-static (this machine's) in /usr/local/bin.
+#   - qemu-aarch64-static (this machine's, a static program) in /usr/local/bin.
 # The packages come from scripts/arm64/debian.lock: "exact" ones at that version or the build stops,
 # "tracked" ones at the suite's current version (a difference is printed). The cache is rebuilt when
 # debian.lock or these scripts change.
@@ -24,7 +23,25 @@ if [ ${#need[@]} -gt 0 ]; then
   apt-get install -y -qq "${need[@]}" >/dev/null || { apt-get update -qq && apt-get install -y -qq "${need[@]}" >/dev/null; }
 fi
 
-stamp_of() { cat "$ARM64_LOCK" "$arm64_root/scripts/arm64/toolchain.sh" "$arm64_root/scripts/arm64/lib.sh" | sha256sum | cut -c1-16; }
+# The cache is rebuilt when the lock changes or when this number does (a change to how it is made).
+toolchain_format=1
+stamp_of() { { cat "$ARM64_LOCK"; echo "format $toolchain_format"; } | sha256sum | cut -c1-16; }
+
+# Idempotent touches, made on every run (cheap; a change here needs no rebuild).
+fixups() {
+  local s="$arm64_host$arm64_sysroot" d f
+  # Debian's alternatives (libblas.so.3, liblapack.so.3 …) are links made by maintainer scripts,
+  # which an extracted sysroot never runs: link each to its default implementation's directory.
+  for d in blas lapack; do
+    for f in "$s/usr/lib/aarch64-linux-gnu/$d"/lib*.so.[0-9]; do
+      [ -e "$f" ] || continue
+      [ -e "$s/usr/lib/aarch64-linux-gnu/${f##*/}" ] || ln -s "$d/${f##*/}" "$s/usr/lib/aarch64-linux-gnu/${f##*/}"
+    done
+  done
+  # What emulated programs read as /proc/cpuinfo: the CPU qemu emulates (qemu's -L shows a file of
+  # the sysroot in place of the machine's; XNNPACK's CPU detection reads it).
+  install -D -m 0644 "$arm64_root/scripts/arm64/neoverse-n1.cpuinfo" "$s/proc/cpuinfo"
+}
 want=$(stamp_of)
 
 if [ "${1:-}" = "--lock" ]; then
@@ -44,6 +61,7 @@ if [ "${1:-}" = "--lock" ]; then
 fi
 
 if [ -f "$arm64_env/stamp" ] && [ "$(cat "$arm64_env/stamp")" = "$want" ] && [ -x "$arm64_host/usr/bin/swift" ]; then
+  fixups
   arm64_log "toolchain cached: $arm64_env (Debian trixie, swiftlang $(awk '$1=="host" && $2=="swiftlang" {print $3}' "$ARM64_LOCK"))"
   exit 0
 fi
@@ -83,17 +101,6 @@ rm -rf "$s/etc" "$s/var" "$s/tmp" "$s/dev" "$s/usr/bin" "$s/usr/sbin" "$s/usr/sh
 ln -sfn usr/lib "$s/lib"      # merged /usr: libc's linker scripts and the loader's path name /lib/...
 install -m 0755 "$(command -v qemu-aarch64-static)" "$tmp/host/usr/local/bin/qemu-aarch64-static"
 
-cat > "$tmp/host/opt/aarch64-destination.json" <<EOF
-{
-  "version": 1,
-  "sdk": "$arm64_sysroot",
-  "toolchain-bin-dir": "/usr/libexec/swift/bin",
-  "target": "aarch64-unknown-linux-gnu",
-  "extra-cc-flags": [],
-  "extra-swiftc-flags": ["-resource-dir", "$arm64_sysroot/usr/libexec/swift/lib/swift", "-use-ld=lld"],
-  "extra-cpp-flags": []
-}
-EOF
 
 # The versions installed against the lock: exact ones must match, tracked ones are reported.
 status=0
@@ -112,4 +119,5 @@ done < <(grep -v '^#' "$ARM64_LOCK")
 
 echo "$want" > "$tmp/stamp"
 mv "$tmp" "$arm64_env"
+fixups
 arm64_log "toolchain ready: $arm64_env ($(du -sh "$arm64_env" | cut -f1))"

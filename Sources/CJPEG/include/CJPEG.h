@@ -61,10 +61,10 @@ enum { VT_JPEG_GRAY = 0, VT_JPEG_YCBCR = 1, VT_JPEG_RGB = 2, VT_JPEG_CMYK = 3, V
 /// of memory).
 int vt_jpeg_reconstruct(const vt_jpeg_coefficients* c, int kind, uint8_t* out);
 
-/// vt_jpeg_reconstruct with a chosen path: `simd` 1 takes the SSE2 kernels where the CPU has them,
-/// 0 the portable C that defines them. Both give the same bytes.
+/// vt_jpeg_reconstruct with a chosen path: `simd` 1 takes the SIMD kernels (SSE2 on x86-64, NEON on
+/// aarch64), 0 the portable C that defines them. Both give the same bytes.
 int vt_jpeg_reconstruct_path(const vt_jpeg_coefficients* c, int kind, uint8_t* out, int simd);
-/// 1 when the SSE2 kernels are compiled in (x86-64).
+/// 1 when SIMD kernels are compiled in (SSE2 on x86-64, NEON on aarch64).
 int vt_jpeg_simd_available(void);
 /// One 8×8 block: `coefficients` (natural order) × `quant` → pixels at out[row · stride + column].
 void vt_jpeg_idct_block_path(const int16_t* coefficients, const uint16_t* quant, uint8_t* out, int stride, int simd);

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# `make arm64`: VisionTasks built with Debian's Swift 6.0.3 (scripts/arm64/toolchain.sh's trixie
+# chroot), for x86_64 and, cross-compiled, for aarch64; the aarch64 build run under qemu-aarch64.
+#   stages (all by default; ARM64_STAGES="x86 cross test outputs downstream" picks some):
+#   x86        swift build --build-tests and the whole test suite, natively, with Debian's 6.0.3
+#   cross      the library, the CLI and the test bundle for aarch64-unknown-linux-gnu (debug)
+#   test       the aarch64 test bundle under qemu-aarch64 (Neoverse-N1), CI=true
+#   outputs    detect/classify/label/track on the shared photos and video: aarch64 JSON = x86_64 JSON
+#   downstream the seed package (scripts/downstream) depending on this one by version, for aarch64
+# Each stage prints its figures; the first failure stops the run with its log's tail.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+"$arm64_root/scripts/arm64/toolchain.sh"
+stages=${ARM64_STAGES:-x86 cross test outputs downstream}
+logs="$arm64_root/.build/arm64-logs"
+mkdir -p "$logs"
+trap arm64_unmount EXIT
+arm64_sync
+arm64_mount
+has() { [[ " $stages " == *" $1 "* ]]; }
+
+# Runs a stage's command in the chroot, its output in $logs/NAME.log; prints the tail on failure.
+stage() {
+  local name=$1 cmd=$2 start=$SECONDS
+  arm64_log "$name ..."
+  if arm64_chroot "$cmd" >"$logs/$name.log" 2>&1; then
+    arm64_log "$name: done in $((SECONDS - start)) s (log: $logs/$name.log)"
+  else
+    tail -40 "$logs/$name.log" >&2
+    arm64_die "$name failed after $((SECONDS - start)) s (log: $logs/$name.log)"
+  fi
+}
+
+# SwiftPM's destination (6.0's --destination): the target triple, the sysroot as SDK (Swift's glibc
+# module map is laid over the SDK's headers) and the aarch64 resource directory of Debian's arm64 Swift.
+cat > "$arm64_host/opt/aarch64-destination.json" <<EOF
+{
+  "version": 1,
+  "sdk": "$arm64_sysroot",
+  "toolchain-bin-dir": "/usr/libexec/swift/bin",
+  "target": "aarch64-unknown-linux-gnu",
+  "extra-cc-flags": [],
+  "extra-swiftc-flags": ["-sdk", "$arm64_sysroot", "-resource-dir", "$arm64_sysroot/usr/libexec/swift/lib/swift",
+                         "-use-ld=lld"],
+  "extra-cpp-flags": []
+}
+EOF
+cross_env="PKG_CONFIG_LIBDIR=$arm64_sysroot/usr/lib/aarch64-linux-gnu/pkgconfig:$arm64_sysroot/usr/share/pkgconfig \
+PKG_CONFIG_SYSROOT_DIR=$arm64_sysroot"
+cross="swift build --destination /opt/aarch64-destination.json --scratch-path .build-aarch64"
+bin_aarch64="$arm64_src/.build-aarch64/aarch64-unknown-linux-gnu/debug"
+qemu="qemu-aarch64-static -L $arm64_sysroot -cpu neoverse-n1"
+
+# The aarch64 vision-tasks as a program of the chroot's (it runs itself under qemu), for the tests.
+cat > "$arm64_host/usr/local/bin/vision-tasks-aarch64" <<EOF
+#!/bin/sh
+exec $qemu $bin_aarch64/vision-tasks "\$@"
+EOF
+chmod +x "$arm64_host/usr/local/bin/vision-tasks-aarch64"
+
+if has x86; then
+  stage debian-x86_64-build "scripts/fetch-litert.sh >/dev/null && scripts/tools/setup.sh && swift --version && swift build --build-tests"
+  grep -c "warning:" "$logs/debian-x86_64-build.log" | xargs -I{} echo "arm64: Debian Swift 6.0.3 x86_64 build: {} warning lines" >&2
+  stage debian-x86_64-test "CI=true swift test --skip-build"
+  grep -E "Test run with|Executed [0-9]+ tests" "$logs/debian-x86_64-test.log" | tail -2 >&2
+fi
+
+if has cross; then
+  stage aarch64-build "LITERT_ARCH=aarch64 scripts/fetch-litert.sh --dest .litert-aarch64/lib >/dev/null && $cross_env $cross --build-tests"
+  file "$arm64_host$bin_aarch64/vision-tasks" | sed 's/^.*: /arm64: vision-tasks: /' >&2
+fi
+
+if has test; then
+  stage aarch64-test "CI=true VISION_TASKS_CLI=/usr/local/bin/vision-tasks-aarch64 LITERT_LIBRARY=$arm64_src/.litert-aarch64/lib/libLiteRt.so \
+    VISION_TASKS_SWIFTC_FLAGS='-target aarch64-unknown-linux-gnu -sdk $arm64_sysroot -resource-dir $arm64_sysroot/usr/libexec/swift/lib/swift' \
+    $qemu $bin_aarch64/VisionTasksPackageTests.xctest --testing-library swift-testing ${ARM64_TEST_FILTER:+--filter \"$ARM64_TEST_FILTER\"}"
+  grep -E "Test run with" "$logs/aarch64-test.log" | tail -1 >&2
+fi
+
+if has outputs; then
+  stage aarch64-outputs "scripts/arm64/compare-outputs.sh $bin_aarch64/vision-tasks"
+  grep "^outputs:" "$logs/aarch64-outputs.log" >&2 || true
+fi
+
+if has downstream; then
+  # By version from the committed HEAD, as a user's package would get it.
+  rm -rf "$arm64_host/src/downstream"
+  mkdir -p "$arm64_host/src/downstream"
+  git clone -q --bare "$arm64_root" "$arm64_host/src/downstream/VisionTasks.git"
+  stage aarch64-downstream "scripts/arm64/downstream.sh"
+  grep "^downstream:" "$logs/aarch64-downstream.log" >&2 || true
+fi
