@@ -4,7 +4,7 @@ export VISION_TASKS_ASSETS ?= $(abspath $(CURDIR)/../shared)
 export LITERT_LIBRARY ?= $(CURDIR)/.litert/lib/libLiteRt.so
 SWIFT ?= swift
 
-.PHONY: setup build demo test lint api help bench-serve serve-campaign downstream arm64 test-slurm bench bench-track bench-throughput tracking goldens eval-goldens yolo-fixtures fuzz sanitize campaign clean
+.PHONY: setup build demo test lint api help bench-serve serve-campaign downstream arm64 arm64-goldens test-slurm bench bench-track bench-throughput tracking goldens eval-goldens yolo-fixtures fuzz sanitize campaign clean
 
 ## setup: system libraries (apt, when missing) and LiteRT's libLiteRt.so (PyPI, sha256-checked).
 setup:
@@ -51,10 +51,17 @@ help:
 downstream: setup
 	@scripts/downstream/check.sh
 
-## arm64: the C kernels compile for aarch64, and the aarch64 libLiteRt.so that fetch-litert installs
-## runs SSD MobileNet v1 under qemu with the same outputs as on x86_64.
+## arm64: Debian's Swift 6.0.3 (a cached trixie chroot and arm64 sysroot, pinned in scripts/arm64/debian.lock):
+## the package built and tested natively, cross-built for aarch64 (library, CLI, test bundle), the test
+## bundle and the seed package run under qemu-aarch64; the C kernels and the aarch64 runtime checked first.
+## Then scripts/arm64/run PROGRAM ARGS... runs an aarch64 product. ARM64_STAGES / ARM64_TEST_FILTER pick parts.
 arm64: setup
 	@scripts/arm64/check.sh
+	@scripts/arm64/build.sh
+
+## arm64-goldens: MediaPipe 1.2.2's aarch64 wheel under qemu writes Tests/Goldens/aarch64 (where it differs).
+arm64-goldens: setup
+	@scripts/arm64/goldens.sh
 
 ## bench: release benchmarks (ours vs raw LiteRT; add MEDIAPIPE=1 for MediaPipe 1.2.2 side by side).
 bench: build

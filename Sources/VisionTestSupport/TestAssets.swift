@@ -26,6 +26,17 @@ package enum TestAssets {
     /// allocator keeps freed memory in quarantine: memory-growth checks do not apply then.
     package static var underSanitizer: Bool { ProcessInfo.processInfo.environment["VISION_TASKS_SANITIZER"] != nil }
 
+    /// True where VisionTasks' exact kernels and LiteRT's own compute alike: they are copies of
+    /// XNNPACK's x86-64 arithmetic. On arm64, XNNPACK's NEON kernels requantize and accumulate with
+    /// other roundings, and VisionTasks leaves every op to them (its kernels are never chosen there).
+    package static var exactKernelsMatchRuntime: Bool {
+        #if arch(x86_64)
+            return true
+        #else
+            return false
+        #endif
+    }
+
     /// True when the shared assets are present.
     package static var present: Bool {
         FileManager.default.fileExists(atPath: model("ssd_mobilenet_v1_coco_quant_metadata.tflite"))

@@ -11,7 +11,10 @@ import VisionTestSupport
 /// random, extreme and constant inputs, with 1 and 2 threads; SSD MobileNet v1 (uint8) and SSD
 /// MobileNet v2 FPNLite (hybrid), whose 1×1 convolutions move onto the kernel, with outputs
 /// identical to LiteRT's.
-@Suite("Exact 1×1 convolution kernel", .enabled(if: TestAssets.shouldRun))
+@Suite(
+    "Exact 1×1 convolution kernel", .enabled(if: TestAssets.shouldRun),
+    .enabled(
+        if: TestAssets.exactKernelsMatchRuntime, "copies of x86-64 XNNPACK's arithmetic; arm64 runs LiteRT's own"))
 struct Conv1x1KernelTests {
     struct Case: CustomStringConvertible {
         var h: Int, w: Int, k: Int, n: Int, izp: Int64, fzp: Int64, ozp: Int64, iscale: Float, fscale: Float,

@@ -9,7 +9,10 @@ import VisionTestSupport
 /// VisionTasks' hybrid depthwise kernel against LiteRT's built-in one, bit for bit: single-op models
 /// (float input, int8 per-channel filter, float bias) of many shapes, strides, dilations, depth
 /// multipliers, paddings and activations, on random, one-signed and all-zero inputs.
-@Suite("Exact hybrid depthwise kernel", .enabled(if: TestAssets.shouldRun))
+@Suite(
+    "Exact hybrid depthwise kernel", .enabled(if: TestAssets.shouldRun),
+    .enabled(
+        if: TestAssets.exactKernelsMatchRuntime, "copies of x86-64 XNNPACK's arithmetic; arm64 runs LiteRT's own"))
 struct HybridDepthwiseKernelTests {
     struct Case: CustomStringConvertible {
         var h: Int, w: Int, c: Int, dm: Int, kh: Int, kw: Int, sh: Int32, sw: Int32, dh: Int32, dw: Int32, valid: Bool,

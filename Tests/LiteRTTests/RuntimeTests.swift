@@ -77,12 +77,21 @@ struct RuntimeTests {
         #expect(list.last == "libLiteRt.so")
     }
 
+    /// Debian's zlib for this build's architecture: a real library that is not LiteRT.
+    static var systemZlib: String {
+        #if arch(arm64)
+            return "/lib/aarch64-linux-gnu/libz.so.1"
+        #else
+            return "/lib/x86_64-linux-gnu/libz.so.1"
+        #endif
+    }
+
     @Test(
         "a library without LiteRT's symbols is refused by name",
-        .enabled(if: FileManager.default.fileExists(atPath: "/lib/x86_64-linux-gnu/libz.so.1")))
+        .enabled(if: FileManager.default.fileExists(atPath: Self.systemZlib)))
     func wrongLibrary() throws {
         do {
-            _ = try LiteRTLibrary.load(path: "/lib/x86_64-linux-gnu/libz.so.1")
+            _ = try LiteRTLibrary.load(path: Self.systemZlib)
             Issue.record("accepted libz as LiteRT")
         } catch let e as LiteRTError {
             #expect(e.code == .symbolMissing)

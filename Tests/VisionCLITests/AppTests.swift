@@ -235,8 +235,9 @@ struct AppTests {
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
-        // Kill it (SIGKILL: no chance to clean up) once 80 records are on disk.
-        let deadline = Date().addingTimeInterval(120)
+        // Kill it (SIGKILL: no chance to clean up) once 80 records are on disk (an emulated aarch64
+        // build under qemu writes one every few seconds: the bound is generous, and still a bound).
+        let deadline = Date().addingTimeInterval(900)
         while Date() < deadline, p.isRunning {
             let lines = (try? String(contentsOfFile: jsonl, encoding: .utf8))?.split(separator: "\n").count ?? 0
             if lines >= 80 { break }

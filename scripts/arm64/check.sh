@@ -6,7 +6,7 @@
 #    sha256) loads and runs SSD MobileNet v1 and MobileNet v2 (uint8) under qemu-aarch64 (Neoverse-N1),
 #    through a C runner that uses our own CLiteRT.h declarations, with outputs byte-identical to the
 #    x86_64 library's on the same input.
-# Not checked here: the Swift modules on aarch64 (this toolchain has no aarch64 Swift SDK).
+# The Swift modules on aarch64: scripts/arm64/build.sh (Debian's Swift 6.0.3, cross-built, run under qemu).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 assets=${VISION_TASKS_ASSETS:-$root/../shared}

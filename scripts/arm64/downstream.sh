@@ -44,6 +44,6 @@ for config in debug release; do
   # Run from another directory: the library is found from the executable's place in the package.
   (cd / && env -u LITERT_LIBRARY qemu-aarch64-static -L "$sysroot" -cpu neoverse-n1 "$exe" "${inputs[@]}" \
     --video "$assets/images/car-detection.mp4") > "$work/output-$config.jsonl"
-  python3 "$root/scripts/downstream/compare.py" "$work/output-$config.jsonl" "$root/Tests/Goldens" "aarch64 $config" \
+  python3 "$root/scripts/downstream/compare.py" "$work/output-$config.jsonl" "$root/Tests/Goldens" "aarch64 $config" aarch64 \
     | sed 's/^/downstream: /'
 done

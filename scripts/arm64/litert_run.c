@@ -1,7 +1,8 @@
 // Runs a .tflite model once on LiteRT's C API (dlopen'ed libLiteRt.so, our own CLiteRT.h
-// declarations) with a deterministic input, and writes each output's bytes to PREFIX.outN.bin.
+// declarations) with a deterministic input (or the bytes of INPUT, e.g. a photo's preprocessed
+// tensor), and writes each output's bytes to PREFIX.outN.bin.
 // Built for x86_64 and aarch64 by scripts/arm64/check.sh, which compares the two runs.
-//   litert_run LIBRARY MODEL PREFIX
+//   litert_run LIBRARY MODEL PREFIX [INPUT]
 #include "CLiteRT.h"
 
 #include <dlfcn.h>
@@ -30,8 +31,8 @@ static void *sym(const char *name) {
 #define FN(type, name) type name = (type)sym("LiteRt" #name)
 
 int main(int argc, char **argv) {
-  if (argc != 4) {
-    fprintf(stderr, "usage: litert_run LIBRARY MODEL PREFIX\n");
+  if (argc != 4 && argc != 5) {
+    fprintf(stderr, "usage: litert_run LIBRARY MODEL PREFIX [INPUT]\n");
     return 2;
   }
   lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
@@ -105,7 +106,16 @@ int main(int argc, char **argv) {
     void *address = NULL;
     CALL(LockTensorBuffer(ins[i], &address, 1));
     unsigned char *bytes = address;
-    for (size_t k = 0; k < size; k++) bytes[k] = (unsigned char)((k * 7 + (k / 3) * 13 + 3) & 0xFF);  // a fixed pattern
+    if (argc == 5 && i == 0) {
+      FILE *in = fopen(argv[4], "rb");
+      if (!in || fread(bytes, 1, size, in) != size) {
+        fprintf(stderr, "litert_run: %s does not hold the %zu bytes of input 0\n", argv[4], size);
+        return 1;
+      }
+      fclose(in);
+    } else {
+      for (size_t k = 0; k < size; k++) bytes[k] = (unsigned char)((k * 7 + (k / 3) * 13 + 3) & 0xFF);  // a fixed pattern
+    }
     CALL(UnlockTensorBuffer(ins[i]));
   }
   for (size_t i = 0; i < n_out; i++) {

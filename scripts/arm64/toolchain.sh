@@ -60,14 +60,16 @@ if [ "${1:-}" = "--lock" ]; then
   exit 0
 fi
 
-if [ -f "$arm64_env/stamp" ] && [ "$(cat "$arm64_env/stamp")" = "$want" ] && [ -x "$arm64_host/usr/bin/swift" ]; then
+if [ -f "$arm64_env/stamp" ] && [ "$(cat "$arm64_env/stamp")" = "$want" ] && [ -x "$arm64_host/usr/libexec/swift/bin/swift" ]; then
   fixups
   arm64_log "toolchain cached: $arm64_env (Debian trixie, swiftlang $(awk '$1=="host" && $2=="swiftlang" {print $3}' "$ARM64_LOCK"))"
   exit 0
 fi
 
-# A previous build of the cache may still have mounts under it: never delete through a mount.
+# A previous build of the cache may still have mounts under it (ours, or an interrupted
+# mmdebstrap's under .tmp): unmount them, deepest first, and never delete through a mount.
 if [ -d "$arm64_host" ]; then arm64_unmount; fi
+{ findmnt -rn -o TARGET | grep "^$arm64_env.tmp/" || true; } | sort -r | while IFS= read -r m; do umount -l "$m" || true; done
 if findmnt -rn -o TARGET | grep -q "^$ARM64_CACHE"; then
   arm64_die "mounts remain under $ARM64_CACHE (findmnt); unmount them before rebuilding"
 fi

@@ -1,17 +1,25 @@
 #!/usr/bin/env python3
 """Checks SeedApp's JSON lines against MediaPipe 1.2.2's goldens (Tests/Goldens): seed 000's
 detections, seed 001's categories, seed 003's object frames (the localizer's boxes at ≥ 0.5) and
-seed 004's labels; the concurrency line's counts. Prints the detect time. Exit 1 on any difference."""
+seed 004's labels; the concurrency line's counts. Prints the detect time. Exit 1 on any difference.
+With a 4th argument ARCH (aarch64), a golden in GOLDENS/ARCH/ is read in place of GOLDENS/'s (MediaPipe's
+results on that architecture, scripts/arm64/goldens.sh)."""
 import json
+import os
 import sys
 
 BOX_TOLERANCE = 1      # pixels
 SCORE_TOLERANCE = 1e-4
 
 
-def main(output_path, goldens_dir, label):
-    detector = json.load(open(f"{goldens_dir}/mediapipe_detector.json"))["results"]
-    classifier = json.load(open(f"{goldens_dir}/mediapipe_classifier.json"))["results"]
+def golden(goldens_dir, name, arch):
+    own = f"{goldens_dir}/{arch}/{name}" if arch else None
+    return json.load(open(own if own and os.path.exists(own) else f"{goldens_dir}/{name}"))
+
+
+def main(output_path, goldens_dir, label, arch=None):
+    detector = golden(goldens_dir, "mediapipe_detector.json", arch)["results"]
+    classifier = golden(goldens_dir, "mediapipe_classifier.json", arch)["results"]
     lines = [json.loads(line) for line in open(output_path) if line.startswith("{")]
     failures = []
     checked = {"000": 0, "001": 0, "003": 0, "004": 0}
@@ -97,4 +105,4 @@ def main(output_path, goldens_dir, label):
 
 
 if __name__ == "__main__":
-    sys.exit(main(*sys.argv[1:4]))
+    sys.exit(main(*sys.argv[1:5]))
