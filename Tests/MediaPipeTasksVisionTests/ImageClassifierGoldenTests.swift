@@ -9,6 +9,23 @@ import VisionTestSupport
 /// any order).
 enum ClassifierGolden {
     nonisolated(unsafe) static let golden: [String: Any] = (try? Goldens.dictionary("mediapipe_classifier.json")) ?? [:]
+    nonisolated(unsafe) static let x86Golden: [String: Any] =
+        (try? Goldens.dictionary("mediapipe_classifier.json", ownArchitecture: false)) ?? [:]
+
+    /// The cases where MediaPipe's aarch64 build gives other scores than its x86_64 one while ours,
+    /// on arm64 as on x86_64, gives x86_64's: MobileNet v1 0.25 (128×128) on a picture turned right.
+    /// Our tensors are bit-identical on both architectures, and the same model's upright cases agree
+    /// with MediaPipe's on arm64, so the difference is MediaPipe's aarch64 resampling of the turned
+    /// picture. These cases are checked against x86_64's goldens.
+    static let mediaPipeAarch64Outliers: Set<String> = [
+        "mobilenet_v1_0.25_128_quant.tflite|bird.png|right", "mobilenet_v1_0.25_128_quant.tflite|pets.jpg|right",
+    ]
+
+    /// The golden results for `key`: x86_64's for MediaPipe's aarch64 outliers.
+    static func heads(_ key: String) -> [[String: Any]]? {
+        let source = mediaPipeAarch64Outliers.contains(key) ? x86Golden : golden
+        return (source["results"] as? [String: Any])?[key] as? [[String: Any]]
+    }
 
     static var roi: CGRect {
         let r = golden["roi"] as? [Double] ?? [0, 0, 1, 1]
@@ -22,8 +39,7 @@ enum ClassifierGolden {
     /// MediaPipe's top categories (name, score) of the first head for one case.
     static func top(model: String, photo: String, case name: String) throws -> [(name: String?, score: Float)] {
         let key = "\(model)|\(photo)|\(name)"
-        let heads = try #require(
-            (golden["results"] as? [String: Any])?[key] as? [[String: Any]], "no golden for \(key)")
+        let heads = try #require(Self.heads(key), "no golden for \(key)")
         let top = heads.first?["top"] as? [[String: Any]] ?? []
         return top.map { ($0["name"] as? String, Float($0["score"] as? Double ?? -1)) }
     }
@@ -31,8 +47,7 @@ enum ClassifierGolden {
     @discardableResult
     static func check(_ result: ImageClassifierResult, model: String, photo: String, case name: String) throws -> Int {
         let key = "\(model)|\(photo)|\(name)"
-        let heads = try #require(
-            (golden["results"] as? [String: Any])?[key] as? [[String: Any]], "no golden for \(key)")
+        let heads = try #require(Self.heads(key), "no golden for \(key)")
         var issues = 0
         func fail(_ message: String) { Issue.record("\(key): \(message)"); issues += 1 }
         let ours = result.classificationResult.classifications
