@@ -6,7 +6,7 @@
 #   cross      the library, the CLI and the test bundle for aarch64-unknown-linux-gnu (debug)
 #   test       the aarch64 test bundle under qemu-aarch64 (Neoverse-N1), CI=true; goldens from
 #              Tests/Goldens/aarch64 where MediaPipe's aarch64 results differ (scripts/arm64/goldens.sh);
-#              ARM64_TEST_FILTER=REGEX runs some suites only (CI's subset)
+#              ARM64_TEST_FILTER=REGEX runs some suites only, ARM64_TEST_SKIP=REGEX skips some (CI's subset)
 #   downstream the seed package (scripts/downstream) depending on this one by version, for aarch64
 # Each stage prints its figures; the first failure stops the run with its log's tail.
 set -euo pipefail
@@ -74,7 +74,7 @@ fi
 if has test; then
   stage aarch64-test "scripts/tools/setup.sh >/dev/null && CI=true VISION_TASKS_CLI=/usr/local/bin/vision-tasks-aarch64 LITERT_LIBRARY=$arm64_src/.litert-aarch64/lib/libLiteRt.so \
     VISION_TASKS_SWIFTC_FLAGS='-target aarch64-unknown-linux-gnu -sdk $arm64_sysroot -resource-dir $arm64_sysroot/usr/libexec/swift/lib/swift' \
-    $qemu $bin_aarch64/VisionTasksPackageTests.xctest --testing-library swift-testing ${ARM64_TEST_FILTER:+--filter \"$ARM64_TEST_FILTER\"}"
+    $qemu $bin_aarch64/VisionTasksPackageTests.xctest --testing-library swift-testing ${ARM64_TEST_FILTER:+--filter \"$ARM64_TEST_FILTER\"} ${ARM64_TEST_SKIP:+--skip \"$ARM64_TEST_SKIP\"}"
   grep -E "Test run with" "$logs/aarch64-test.log" | tail -1 >&2
 fi
 
