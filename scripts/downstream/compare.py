@@ -12,14 +12,14 @@ BOX_TOLERANCE = 1      # pixels
 SCORE_TOLERANCE = 1e-4
 
 
-def golden(goldens_dir, name, arch):
+def load_golden(goldens_dir, name, arch):
     own = f"{goldens_dir}/{arch}/{name}" if arch else None
     return json.load(open(own if own and os.path.exists(own) else f"{goldens_dir}/{name}"))
 
 
 def main(output_path, goldens_dir, label, arch=None):
-    detector = golden(goldens_dir, "mediapipe_detector.json", arch)["results"]
-    classifier = golden(goldens_dir, "mediapipe_classifier.json", arch)["results"]
+    detector = load_golden(goldens_dir, "mediapipe_detector.json", arch)["results"]
+    classifier = load_golden(goldens_dir, "mediapipe_classifier.json", arch)["results"]
     lines = [json.loads(line) for line in open(output_path) if line.startswith("{")]
     failures = []
     checked = {"000": 0, "001": 0, "003": 0, "004": 0}
