@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 struct vt_http_server {
   struct MHD_Daemon *daemon;
@@ -16,6 +17,8 @@ struct vt_http_server {
   void *context;
   size_t max_body;
   uint16_t port;
+  /// The listening socket handed back by MHD_quiesce_daemon (ours to close, after MHD_stop_daemon).
+  MHD_socket quiesced;
 };
 
 typedef struct {
@@ -266,7 +269,9 @@ int vt_http_start(const vt_http_config *config, vt_http_handler handler, void *c
   *out = NULL;
   struct sockaddr_storage address;
   memset(&address, 0, sizeof address);
-  unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
+  // MHD_USE_ITC: MHD_quiesce_daemon needs it with an internal polling thread.
+  unsigned flags =
+      MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
   struct sockaddr_in *v4 = (struct sockaddr_in *)&address;
   struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&address;
   if (inet_pton(AF_INET, config->host, &v4->sin_addr) == 1) {
@@ -287,6 +292,7 @@ int vt_http_start(const vt_http_config *config, vt_http_handler handler, void *c
   }
   server->handler = handler;
   server->context = context;
+  server->quiesced = MHD_INVALID_SOCKET;
   server->max_body = config->max_body;
   server->daemon = MHD_start_daemon(
       flags, config->port, NULL, NULL, access_handler, server, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
@@ -316,6 +322,7 @@ int vt_http_start_manual(const vt_http_config *config, vt_http_handler handler, 
   }
   server->handler = handler;
   server->context = context;
+  server->quiesced = MHD_INVALID_SOCKET;
   server->max_body = config->max_body;
   server->daemon = MHD_start_daemon(
       MHD_USE_NO_LISTEN_SOCKET | MHD_ALLOW_SUSPEND_RESUME, 0, NULL, NULL, access_handler, server,
@@ -343,14 +350,21 @@ void vt_http_run(vt_http_server *server) { MHD_run(server->daemon); }
 
 uint16_t vt_http_port(const vt_http_server *server) { return server->port; }
 
-void vt_http_quiesce(vt_http_server *server) {
+int vt_http_quiesce(vt_http_server *server) {
+  if (!server || server->quiesced != MHD_INVALID_SOCKET) return -1;
   MHD_socket listener = MHD_quiesce_daemon(server->daemon);
-  (void)listener;  // closed by MHD_stop_daemon
+  if (listener == MHD_INVALID_SOCKET) return -1;
+  server->quiesced = listener;
+  // The daemon's thread no longer accepts from it, but it may still hold the descriptor until
+  // MHD_stop_daemon, so it is not closed yet. shutdown() takes it out of the listening state: the
+  // connections waiting in its backlog are reset and a new client is refused (ECONNREFUSED) at once.
+  return shutdown(listener, SHUT_RDWR) == 0 ? 0 : -1;
 }
 
 void vt_http_stop(vt_http_server *server) {
   if (!server) return;
   MHD_stop_daemon(server->daemon);
+  if (server->quiesced != MHD_INVALID_SOCKET) close(server->quiesced);
   free(server);
 }
 

@@ -315,4 +315,43 @@ struct ServeTests {
         #expect(try ServerProcess.curl([server.base + "/healthz"]).status == 200)
         #expect(server.stop() == 0)
     }
+
+    @Test("deadline: a request still queued after --timeout-ms is answered 504 and never runs")
+    func deadline() throws {
+        // One worker, each job 600 ms: the second of two requests sent together waits past 150 ms.
+        let server = try ServerProcess([
+            "--model", Self.ssd, "--workers", "1", "--timeout-ms", "150", "--delay-ms", "600",
+        ])
+        defer { _ = server.stop() }
+        let r = try AppProcess.python([
+            Self.script("load_client.py"), server.base + "/v1/detect", Self.dog, "--requests", "2", "--concurrency",
+            "2",
+        ])
+        let statuses = try #require(try ServerProcess.json(r.stdout)["statuses"] as? [String: Int], "\(r.stdout)")
+        #expect(statuses == ["200": 1, "504": 1], "\(statuses)")
+        let metrics = try ServerProcess.curl([server.base + "/metrics"])
+        #expect(metrics.body.contains("vision_tasks_requests_total{route=\"/v1/detect\",status=\"504\"} 1"))
+        // The model ran once: the late request was answered without running.
+        let runs = metrics.body.split(separator: "\n").filter { $0.hasPrefix("vision_tasks_inference_seconds_count{") }
+        #expect(runs.count == 1 && runs.first?.hasSuffix("} 1") == true, "\(metrics.body)")
+        #expect(server.stop() == 0)
+    }
+
+    @Test("SIGTERM: the request in flight is answered, a new client is refused at once, exit 0")
+    func drain() throws {
+        let server = try ServerProcess(["--model", Self.ssd, "--workers", "1", "--delay-ms", "1500"])
+        defer { _ = server.stop() }
+        let r = try AppProcess.python([
+            Self.script("drain_client.py"), server.base + "/v1/detect", Self.dog,
+            String(server.process.processIdentifier),
+        ])
+        let outcome = try ServerProcess.json(r.stdout)
+        #expect(outcome["inflight"] as? Int == 200, "\(outcome)")
+        #expect((outcome["inflightDetections"] as? Int ?? 0) > 0, "\(outcome)")
+        #expect(outcome["refused"] as? Bool == true, "\(outcome)\n\(server.log)")
+        // Refused while the in-flight request still had most of its 1.5 s to go.
+        #expect((outcome["refusedAfterMs"] as? Int ?? .max) < 1000, "\(outcome)")
+        #expect(server.stop() == 0)
+        #expect(server.log.contains("SIGTERM: draining") && !server.log.contains("could not stop listening"))
+    }
 }

@@ -39,8 +39,10 @@ void vt_http_run(vt_http_server *server);
 
 // The port the daemon listens on.
 uint16_t vt_http_port(const vt_http_server *server);
-// Stops accepting connections (requests already accepted are still answered).
-void vt_http_quiesce(vt_http_server *server);
+// Stops accepting connections: the listening socket stops listening, so a new client is refused at
+// once; requests already accepted are still answered. 0 on success, -1 if it was not listening
+// (a manual daemon, or quiesced already).
+int vt_http_quiesce(vt_http_server *server);
 // Stops the daemon. Every request handed over must have been answered.
 void vt_http_stop(vt_http_server *server);
 

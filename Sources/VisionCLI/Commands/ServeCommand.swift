@@ -119,7 +119,7 @@ enum ServeCommand {
                 + "\(config.drainSeconds) s)"
         )
         router.markDraining()
-        http.quiesce()
+        if !http.quiesce() { console.err("vision-tasks serve: could not stop listening; new clients wait until exit") }
         let finished = workers.drain(timeout: TimeInterval(config.drainSeconds))
         stopping.withLock { $0 = true }
         if zmqThread != nil { zmqDone.wait() }

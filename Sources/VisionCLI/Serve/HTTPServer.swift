@@ -102,9 +102,12 @@ final class HTTPServer: @unchecked Sendable {
             parts: parts, bodyState: state, client: string(vt_http_client(r)))
     }
 
-    /// Stops accepting connections; requests already accepted are still answered.
-    func quiesce() {
-        if let daemon { vt_http_quiesce(daemon) }
+    /// Stops accepting connections — a new client is refused at once — while requests already
+    /// accepted are still answered. False if the server was not listening.
+    @discardableResult
+    func quiesce() -> Bool {
+        guard let daemon else { return false }
+        return vt_http_quiesce(daemon) == 0
     }
 
     /// Stops the daemon (every request handed over must have been answered).
