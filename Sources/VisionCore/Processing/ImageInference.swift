@@ -63,15 +63,7 @@ package final class ImageInference: Sendable {
             } catch let e as ImagingError {
                 throw VisionCoreError(.invalidArgument, e.message, underlying: e)
             }
-            let t1 = Clock.now()
-            do { try compiled.run() } catch let e as LiteRTError {
-                throw VisionCoreError(.internal, e.description, underlying: e)
-            }
-            let t2 = Clock.now()
-            state.withLock { $0.timings = StageTimings(preprocess: t1 - t0, inference: t2 - t1) }
-            do { return try read(outputs) } catch let e as LiteRTError {
-                throw VisionCoreError(.internal, e.description, underlying: e)
-            }
+            return try invokeAndRead(preprocessStart: t0, read)
         }
     }
 
@@ -94,15 +86,22 @@ package final class ImageInference: Sendable {
                 }
                 tensor.withUnsafeBytes { buffer.copyMemory(from: $0) }
             }
-            let t1 = Clock.now()
-            do { try compiled.run() } catch let e as LiteRTError {
-                throw VisionCoreError(.internal, e.description, underlying: e)
-            }
-            let t2 = Clock.now()
-            state.withLock { $0.timings = StageTimings(preprocess: t1 - t0, inference: t2 - t1) }
-            do { return try read(outputs) } catch let e as LiteRTError {
-                throw VisionCoreError(.internal, e.description, underlying: e)
-            }
+            return try invokeAndRead(preprocessStart: t0, read)
+        }
+    }
+
+    /// Runs the model on the input already written (since `preprocessStart`), records the stage
+    /// timings, then calls `read`; LiteRT's failures become ``VisionCoreError``s. Call it inside
+    /// `compiled.invoke`.
+    private func invokeAndRead<T>(preprocessStart t0: Double, _ read: (ModelOutputs) throws -> T) throws -> T {
+        let t1 = Clock.now()
+        do { try compiled.run() } catch let e as LiteRTError {
+            throw VisionCoreError(.internal, e.description, underlying: e)
+        }
+        let t2 = Clock.now()
+        state.withLock { $0.timings = StageTimings(preprocess: t1 - t0, inference: t2 - t1) }
+        do { return try read(outputs) } catch let e as LiteRTError {
+            throw VisionCoreError(.internal, e.description, underlying: e)
         }
     }
 }
