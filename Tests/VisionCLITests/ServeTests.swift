@@ -277,6 +277,12 @@ struct ServeTests {
             (refused["model_data"] as? [String: Any])?["model_saved"] as? Bool == false
                 && refused["ready"] as? Bool == false)
         #expect(!FileManager.default.fileExists(atPath: uploads + "/broken.tflite"))
+        // A sound model Frigate cannot use (a classifier) is refused too, and nothing is left behind.
+        let classifier = dir + "/a_classifier.tflite"
+        try FileManager.default.copyItem(atPath: Self.classifier, toPath: classifier)
+        let notDetector = try run(classifier, ["--send-model"])
+        #expect((notDetector["model_data"] as? [String: Any])?["model_saved"] as? Bool == false, "\(notDetector)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: uploads).sorted() == ["frigate_ssd.tflite"])
         // A tensor no model takes, and one whose bytes do not fill its shape: Frigate's zero reply and a
         // log line saying why.
         let t320 = dir + "/t320.bin"

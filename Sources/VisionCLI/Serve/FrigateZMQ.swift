@@ -121,15 +121,17 @@ final class FrigateZMQ: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             try Data(bytes).write(to: URL(fileURLWithPath: temporary))
+            // A model Frigate cannot use is refused before it takes the name (nothing is left on disk).
+            guard try ServeModels.inspect(name: name, path: temporary).kind == .detector else {
+                try? FileManager.default.removeItem(atPath: temporary)
+                return reply(false, "the model is a classifier; Frigate needs a detector")
+            }
+            _ = try DetectTask(MediaPipeTaskConfig(modelPath: temporary))
             guard rename(temporary, target) == 0 else {
                 try? FileManager.default.removeItem(atPath: temporary)
                 return reply(false, "cannot move the upload to \(target) (errno \(errno))")
             }
             let model = try ServeModels.inspect(name: name, path: target)
-            guard model.kind == .detector else {
-                return reply(false, "the model is a classifier; Frigate needs a detector")
-            }
-            _ = try DetectTask(MediaPipeTaskConfig(modelPath: target))
             models.add(model)
             current.withLock { $0 = model.name }
             log("zmq: model '\(name)' uploaded to \(target) and loaded")
