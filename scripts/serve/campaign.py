@@ -170,7 +170,8 @@ def zreq(kind, frames):
             count(kind, "zero reply" if not any(reply[0]) else "rows")
         else:
             try:
-                count(kind, "json " + ",".join(sorted(k for k, v in json.loads(reply[0]).items() if v is True)) or "json")
+                accepted = sorted(k for k, v in json.loads(reply[0]).items() if v is True)
+                count(kind, "json " + ",".join(accepted) if accepted else "json refusal")
             except ValueError:
                 count(kind, "unclear")
                 unclear.append((kind, reply[0][:100]))
