@@ -303,18 +303,25 @@ struct ServeTests {
         #expect(server.stop() == 0)
     }
 
+    /// `load_client.py` posting dog.jpg to `/v1/detect`: its counts, and the answers by HTTP status.
+    static func load(
+        _ server: ServerProcess, requests: Int, concurrency: Int
+    ) throws -> (counts: [String: Any], statuses: [String: Int]) {
+        let r = try AppProcess.python([
+            script("load_client.py"), server.base + "/v1/detect", dog, "--requests", String(requests),
+            "--concurrency", String(concurrency),
+        ])
+        let counts = try ServerProcess.json(r.stdout)
+        return (counts, try #require(counts["statuses"] as? [String: Int], "\(r.stdout)"))
+    }
+
     @Test("overload: a full queue answers 503 with Retry-After, waits past the deadline 504; the server stays up")
     func overload() throws {
         let server = try ServerProcess([
             "--model", Self.ssd, "--workers", "1", "--max-queue", "2", "--timeout-ms", "150",
         ])
         defer { _ = server.stop() }
-        let r = try AppProcess.python([
-            Self.script("load_client.py"), server.base + "/v1/detect", Self.dog, "--requests", "40", "--concurrency",
-            "16",
-        ])
-        let counts = try ServerProcess.json(r.stdout)
-        let statuses = try #require(counts["statuses"] as? [String: Int], "\(r.stdout)")
+        let (counts, statuses) = try Self.load(server, requests: 40, concurrency: 16)
         #expect((statuses["200"] ?? 0) > 0 && (statuses["503"] ?? 0) > 0, "\(statuses)")
         #expect(Set(statuses.keys).isSubset(of: ["200", "503", "504"]), "\(statuses)")
         #expect(counts["retryAfter"] as? Bool == true)
@@ -329,11 +336,7 @@ struct ServeTests {
             "--model", Self.ssd, "--workers", "1", "--timeout-ms", "150", "--delay-ms", "600",
         ])
         defer { _ = server.stop() }
-        let r = try AppProcess.python([
-            Self.script("load_client.py"), server.base + "/v1/detect", Self.dog, "--requests", "2", "--concurrency",
-            "2",
-        ])
-        let statuses = try #require(try ServerProcess.json(r.stdout)["statuses"] as? [String: Int], "\(r.stdout)")
+        let statuses = try Self.load(server, requests: 2, concurrency: 2).statuses
         #expect(statuses == ["200": 1, "504": 1], "\(statuses)")
         let metrics = try ServerProcess.curl([server.base + "/metrics"])
         #expect(metrics.body.contains("vision_tasks_requests_total{route=\"/v1/detect\",status=\"504\"} 1"))
