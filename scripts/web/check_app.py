@@ -191,6 +191,8 @@ try:
             same_as_api("the categories are the API's for the frame sent", None)
             js("document.querySelector('[data-mode=objects]').click()")
             settle_answers(6)
+            # A slow (sanitized) build may answer a frame with no object yet: wait (bounded) for one that has.
+            until("vt.drawn && vt.drawn.length > 0")
             tracked = js("vt.drawn")
             check("ML Kit's objects carry tracking IDs and labels", tracked and all(b["label"].startswith("#")
                   for b in tracked), tracked)
