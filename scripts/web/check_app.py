@@ -37,6 +37,7 @@ parser.add_argument("--no-camera", action="store_true")
 parser.add_argument("--screenshots")
 parser.add_argument("--timeout", type=float, default=60)
 args = parser.parse_args()
+detectors = [d for d in args.detectors.split(",") if d]
 results = {"passed": [], "failed": [], "figures": {}}
 
 
@@ -168,7 +169,6 @@ try:
         settle_answers(3)
         check("max results caps the boxes", len(js("vt.drawn")) <= 2 and len(js("vt.drawn")) > 0, js("vt.drawn"))
         same_as_api("still the API's boxes with these settings", None)
-        detectors = [d for d in args.detectors.split(",") if d]
         if len(detectors) > 1:
             js("(() => { const s = document.getElementById('model'); s.value = %s; "
                "s.dispatchEvent(new Event('change')); })()" % json.dumps(detectors[1]))
@@ -205,8 +205,13 @@ try:
                 if seen[-1] & seen[-2]:
                     break
             check("tracking IDs persist from frame to frame", any(a & b for a, b in zip(seen, seen[1:])), seen)
+            shown = js("document.getElementById('inference').textContent")
+            check("ML Kit's objects show their inference time", shown.endswith(" ms"), shown)
             shot("app-objects.png")
             js("document.querySelector('[data-mode=detect]').click()")
+            settle_answers(2)
+        shown = js("document.getElementById('inference').textContent")
+        check("the inference time is shown before the settings open", shown.endswith(" ms"), shown)
         # The settings sheet and the keyboard.
         js("document.getElementById('settingsButton').click()")
         check("the settings sheet opens, focus in it", js("!document.getElementById('settings').hidden && "
@@ -241,6 +246,10 @@ try:
     check("the keyboard moves to the Library tab", until("!document.getElementById('library').hidden", 5))
     js("(() => { const t = document.getElementById('threshold'); t.value = '0.5'; t.dispatchEvent(new Event('input'));"
        " const m = document.getElementById('maxResults'); m.value = '5'; m.dispatchEvent(new Event('input')); })()")
+    if len(detectors) > 1:  # back to the first model
+        js("(() => { const s = document.getElementById('model'); s.value = %s; "
+           "s.dispatchEvent(new Event('change')); })()" % json.dumps(detectors[0]))
+        check("the model switches back", js("vt.settings.detector") == detectors[0], js("vt.settings.detector"))
     node = cdp.call("DOM.querySelector", {"nodeId": cdp.call("DOM.getDocument", session=s)["root"]["nodeId"],
                                           "selector": "#file"}, session=s)["nodeId"]
     cdp.call("DOM.setFileInputFiles", {"nodeId": node, "files": [os.path.abspath(args.photo)]}, session=s)
@@ -264,6 +273,17 @@ try:
             check("the download link points at it", js("document.getElementById('download').getAttribute('href')")
                   == library["video"] and not js("document.getElementById('download').hidden"))
             shot("app-library-video.png", full=True)
+        # The same video tracked (ML Kit's stream mode): objects with tracking IDs.
+        js("document.querySelector('[data-mode=objects]').click(); document.getElementById('file').value = ''")
+        cdp.call("DOM.setFileInputFiles", {"nodeId": node, "files": [os.path.abspath(args.video)]}, session=s)
+        check("a video is tracked in the objects mode", until("vt.library && vt.library.kind === 'video'", 240),
+              js("vt.library"))
+        tracked = js("vt.library") or {}
+        results["figures"]["tracked video"] = {k: tracked.get(k) for k in ("frames", "tracks")}
+        check("the tracked video's objects carry IDs", (tracked.get("tracks") or 0) > 0, tracked)
+        check("the summary counts the objects tracked", "objects tracked" in
+              js("document.getElementById('summary').textContent"))
+        js("document.querySelector('[data-mode=detect]').click()")
     # A phone-sized window.
     cdp.call("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 2,
                                                     "mobile": True}, session=s)

@@ -184,10 +184,12 @@ enum ServeAppPage {
             const text = b.label + (b.score == null ? "" : " " + Math.round(b.score * 100) + "%");
             const tw = g.measureText(text).width + 8 * ratio, th = 18 * ratio;
             const ty = b.y * sy > th ? b.y * sy - th : b.y * sy;
+            // A label that would run past the right edge is moved left to end there.
+            const tx = Math.max(0, Math.min(b.x * sx, canvas.width - tw));
             g.fillStyle = color;
-            g.fillRect(b.x * sx, ty, tw, th);
+            g.fillRect(tx, ty, tw, th);
             g.fillStyle = "#fff";
-            g.fillText(text, b.x * sx + 4 * ratio, ty + 13 * ratio);
+            g.fillText(text, tx + 4 * ratio, ty + 13 * ratio);
           }
         }
 
@@ -351,8 +353,9 @@ enum ServeAppPage {
               $("download").href = reply.video;
               $("download").hidden = false;
               vt.library = { kind: "video", frames: reply.frames, tracks: ids.size, video: reply.video, counts };
+              const found = Object.entries(counts).sort((a, b) => b[1] - a[1]).map(([k, v]) => k + " " + v);
               summary.textContent = reply.frames + " frames; " + (task === "track" ? ids.size + " objects tracked"
-                : Object.entries(counts).map(([k, v]) => k + " ×" + v).join(", "));
+                : (found.length ? "detections over all frames: " + found.join(", ") : "nothing detected"));
             } else {
               $("annotated").hidden = true;
               $("picture").hidden = false;
