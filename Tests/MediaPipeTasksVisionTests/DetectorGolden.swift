@@ -32,19 +32,41 @@ enum DetectorGolden {
         }
     }
 
+    /// How a model's results are compared with MediaPipe's on this architecture: every detection within
+    /// ±2 px and ±0.02, except SSD MobileNet v2 FPNLite on arm64. Its ops take float activations and
+    /// int8 weights; MediaPipe 1.2.2's aarch64 build runs them on the TFLite it bundles, whose aarch64
+    /// kernels round otherwise than LiteRT 2.3.0's (x86-64's agree). None of LiteRT's CPU settings
+    /// (XNNPACK flags 3, 7, 2051, 2055, the built-in kernels) gives MediaPipe's numbers; our raw outputs
+    /// equal LiteRT's own aarch64 interpreter's bit for bit (RuntimeTests, Tests/Goldens/aarch64/litert.json).
+    /// Measured on the nine photos: MediaPipe's detections from 0.3 all found, boxes within 5 px and
+    /// scores within 0.0165, while below 0.3 the order of near-ties differs (MediaPipe's own x86-64 and
+    /// aarch64 builds differ by 17 px and 0.12 from 0.3, by 198 px and 0.65 below). So there it is
+    /// compared from MediaPipe's score 0.3, within 6 px and 0.02, and none of ours scoring 0.32 or more
+    /// may be left over.
+    static func rule(model: String) -> (box: Int, score: Float, from: Float) {
+        #if arch(arm64)
+            if model.hasPrefix("ssd_mobilenet_v2_fpnlite_320_coco_hybrid") { return (6, 0.02, 0.3) }
+        #endif
+        return (2, 0.02, 0)
+    }
+
     /// Records an issue for every difference between `result` and the golden; returns the number of issues.
     @discardableResult
     static func check(
         _ result: ObjectDetectorResult, model: String, photo: String, case name: String,
-        boxTolerance: Int = 2, scoreTolerance: Float = 0.02
+        boxTolerance: Int? = nil, scoreTolerance: Float? = nil
     ) throws -> Int {
-        let expected = try expected(model: model, photo: photo, case: name).filter { $0.score != 0 }
+        let rule = rule(model: model)
+        let boxTolerance = boxTolerance ?? rule.box, scoreTolerance = scoreTolerance ?? rule.score
+        let expected = try expected(model: model, photo: photo, case: name).filter {
+            $0.score != 0 && $0.score >= rule.from
+        }
         let result = ObjectDetectorResult(
             detections: result.detections.filter { ($0.categories.first?.score ?? 0) != 0 },
             timestampInMilliseconds: result.timestampInMilliseconds)
         var issues = 0
         let context = "\(model) \(photo) \(name)"
-        if result.detections.count != expected.count {
+        if rule.from == 0 && result.detections.count != expected.count {
             Issue.record("\(context): \(result.detections.count) detections, MediaPipe has \(expected.count)")
             issues += 1
         }
@@ -68,6 +90,14 @@ enum DetectorGolden {
                 used.insert(match)
             } else {
                 Issue.record("\(context): no match for MediaPipe's \(e.name ?? "?") \(e.score) at \(e.box)")
+                issues += 1
+            }
+        }
+        for (i, d) in result.detections.enumerated() where rule.from > 0 && !used.contains(i) {
+            let score = d.categories.first?.score ?? 0
+            if score >= rule.from + scoreTolerance {
+                let name = d.categories.first?.categoryName ?? "?"
+                Issue.record("\(context): our \(name) \(score) has no match in MediaPipe's")
                 issues += 1
             }
         }

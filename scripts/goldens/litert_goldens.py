@@ -17,6 +17,9 @@ MODELS = [
     "ssd_mobilenet_v1_coco_quant_metadata.tflite",
     "mobilenet_v2_1.0_224_quant.tflite",
     "face_detection_short_range.tflite",
+    # Float activations, int8 weights (hybrid ops): on aarch64 the proof that LiteRT's C API, as we call
+    # it, computes what its Python interpreter does, while MediaPipe's aarch64 build computes otherwise.
+    "ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite",
 ]
 
 
@@ -46,12 +49,20 @@ def main():
             data = pattern.astype(np.float32) / np.float32(127.5) - np.float32(1.0)
         interp.set_tensor(inp["index"], data.reshape(inp["shape"]))
         interp.invoke()
+        # A model with a signature is run by LiteRT's C API under its signature's names.
+        signature = {}
+        signatures = interp.get_signature_list()
+        if signatures:
+            runner = interp.get_signature_runner(next(iter(signatures)))
+            for kind, listed in (("in", runner.get_input_details()), ("out", runner.get_output_details())):
+                signature.update({(kind, d["index"]): key for key, d in listed.items()})
         outputs = []
         for d in interp.get_output_details():
             t = interp.get_tensor(d["index"])
             raw = np.ascontiguousarray(t).tobytes()
             outputs.append({
                 **details(d),
+                **({"signature_name": signature[("out", d["index"])]} if ("out", d["index"]) in signature else {}),
                 "runtime_shape": [int(x) for x in t.shape],
                 "sha256": hashlib.sha256(raw).hexdigest(),
                 "first": [float(x) for x in t.flatten()[:8]],
@@ -62,7 +73,9 @@ def main():
         plain.allocate_tensors()
         ops = [op["op_name"] for op in plain._get_ops_details()]
         out[name] = {
-            "inputs": [details(d) for d in interp.get_input_details()],
+            "inputs": [{**details(d), **({"signature_name": signature[("in", d["index"])]}
+                                           if ("in", d["index"]) in signature else {})}
+                       for d in interp.get_input_details()],
             "outputs": outputs,
             # Model tensors come first (index order); the interpreter may append scratch tensors.
             "tensors": [[t["name"], [int(x) for x in t["shape"]], np.dtype(t["dtype"]).name]
