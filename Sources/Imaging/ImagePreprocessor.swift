@@ -251,6 +251,48 @@ package final class ImagePreprocessor {
     private var cachedKey: PlanKey?
     private var cachedPlan: Plan?
 
+    /// The 8-bit RGB tensor for any matrix (destination pixel → source), through the plan
+    /// ``process(_:orientation:region:format:into:)`` would choose: for tests of both sampling paths.
+    package static func tensor(
+        _ bitmap: Bitmap, matrix: WarpMatrix, dstWidth: Int, dstHeight: Int
+    ) -> (bytes: [UInt8], separable: Bool) {
+        guard bitmap.format == .rgb8, dstWidth > 0, dstHeight > 0 else { return ([], false) }
+        let plan = plan(
+            matrix: matrix, width: bitmap.width, height: bitmap.height, bpp: 3, stride: bitmap.bytesPerRow,
+            dstWidth: dstWidth, dstHeight: dstHeight)
+        var out = [UInt8](repeating: 0, count: dstWidth * dstHeight * 3)
+        bitmap.pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBytes { dst in
+                guard let s = src.baseAddress, let d = dst.baseAddress else { return }
+                warp(
+                    src: s, width: bitmap.width, height: bitmap.height, bpp: 3, stride: bitmap.bytesPerRow,
+                    channels: (0, 1, 2), plan: plan, dstWidth: dstWidth, dstHeight: dstHeight, dstChannels: 3,
+                    out: d, asFloat: false, scale: (1, 1, 1), offset: (0, 0, 0))
+            }
+        }
+        if case .separable = plan { return (out, true) }
+        return (out, false)
+    }
+
+    /// Whether the positions of MediaPipe's matrix for this geometry are separable (each coordinate
+    /// computed once per column or row: a turn by a multiple of 90°, with or without the matrix's exact
+    /// zeros) rather than asking for OpenCV's arithmetic at every pixel. Both give the same tensor.
+    package static func isSeparable(
+        width: Int, height: Int, orientation: ImageOrientation = .up, region: NormalizedRect = .full,
+        dstWidth: Int, dstHeight: Int
+    ) -> Bool {
+        let matrix = WarpMatrix.mediaPipe(
+            width: width, height: height, orientation: orientation, roi: region, dstWidth: dstWidth,
+            dstHeight: dstHeight)
+        if case .separable = plan(
+            matrix: matrix, width: width, height: height, bpp: 3, stride: width * 3, dstWidth: dstWidth,
+            dstHeight: dstHeight)
+        {
+            return true
+        }
+        return false
+    }
+
     static func plan(
         matrix: WarpMatrix, width: Int, height: Int, bpp: Int, stride: Int, dstWidth: Int, dstHeight: Int
     ) -> Plan {
@@ -261,7 +303,15 @@ package final class ImagePreprocessor {
         let c = affine && m[8] != 0 ? 32 / m[8] : 0
         let straight = affine && m[1] == 0 && m[3] == 0
         let swapped = affine && !straight && m[0] == 0 && m[4] == 0
-        guard straight || swapped else { return .general(matrix: matrix, block: block) }
+        guard straight || swapped else {
+            if let taps = separableTaps(
+                matrix: matrix, width: width, height: height, bpp: bpp, stride: stride, dstWidth: dstWidth,
+                dstHeight: dstHeight, block: block)
+            {
+                return .separable(cols: taps.cols, rows: taps.rows)
+            }
+            return .general(matrix: matrix, block: block)
+        }
         var cols = Taps(count: dstWidth), rows = Taps(count: dstHeight)
         for x in 0..<dstWidth {
             let xb = Double((x / block) * block), x1 = Double(x - (x / block) * block)
@@ -279,6 +329,58 @@ package final class ImagePreprocessor {
             }
         }
         return .separable(cols: cols, rows: rows)
+    }
+
+    /// A matrix without the exact zeros (a W term of 1e-19, as some sizes give) may still give positions
+    /// where x follows the columns and y the rows (or the other way round): computed row by row with
+    /// OpenCV's arithmetic (``RowPositions``) and checked, the separable plan holds exactly the same
+    /// positions. Nil when they are not separable.
+    static func separableTaps(
+        matrix: WarpMatrix, width: Int, height: Int, bpp: Int, stride: Int, dstWidth: Int, dstHeight: Int,
+        block: Int
+    ) -> (cols: Taps, rows: Taps)? {
+        guard var row = RowPositions(matrix: matrix, width: dstWidth, block: block), dstHeight > 0 else {
+            return nil
+        }
+        var straight = true, swapped = true
+        var firstX: [Int32] = [], firstY: [Int32] = []
+        var rowY = [Int32](repeating: 0, count: dstHeight), rowX = rowY
+        for y in 0..<dstHeight {
+            let kept = row.compute(y)
+            if y == 0 {
+                (firstX, firstY) = (row.fixedX, row.fixedY)
+            } else {
+                // Kept from the row before, which equalled the first: equal too.
+                if straight && !kept.xKept && row.fixedX != firstX { straight = false }
+                if swapped && !kept.yKept && row.fixedY != firstY { swapped = false }
+            }
+            if straight {
+                let v = row.fixedY[0]
+                if row.fixedY.contains(where: { $0 != v }) { straight = false } else { rowY[y] = v }
+            }
+            if swapped {
+                let v = row.fixedX[0]
+                if row.fixedX.contains(where: { $0 != v }) { swapped = false } else { rowX[y] = v }
+            }
+            if !straight && !swapped { return nil }
+        }
+        let maxX = Int32(width - 1), maxY = Int32(height - 1)
+        var cols = Taps(count: dstWidth), rows = Taps(count: dstHeight)
+        for x in 0..<dstWidth {
+            if straight {
+                cols.set(x, fixed: firstX[x], limit: maxX, step: bpp)
+            } else {
+                cols.set(x, fixed: firstY[x], limit: maxY, step: stride)
+            }
+        }
+        for y in 0..<dstHeight {
+            if straight {
+                rows.set(y, fixed: rowY[y], limit: maxY, step: stride)
+            } else {
+                rows.set(y, fixed: rowX[y], limit: maxX, step: bpp)
+            }
+        }
+        return (cols, rows)
     }
 
     static func warp(
@@ -404,39 +506,68 @@ package final class ImagePreprocessor {
         }
     }
 
-    /// Per-pixel path, for matrices without exact zeros (OpenCV's arithmetic at every pixel).
+    /// Per-pixel path, for matrices whose positions are not separable: OpenCV's arithmetic at every
+    /// pixel (``RowPositions``, row by row), then the samples weighted as in the separable path.
     static func warpGeneral(
         _ band: Range<Int>, src: UnsafePointer<UInt8>, width: Int, height: Int, bpp: Int, stride: Int,
         channels: (Int, Int, Int),
         matrix: WarpMatrix, block: Int, dstWidth: Int, dstHeight: Int, dstChannels: Int,
         out: UnsafeMutableRawPointer, asFloat: Bool, scale: (Float, Float, Float), offset: (Float, Float, Float)
     ) {
+        guard var row = RowPositions(matrix: matrix, width: dstWidth, block: block) else { return }
         let (c0, c1, c2) = channels
         let maxX = Int32(width - 1), maxY = Int32(height - 1)
+        let packed = !asFloat && dstChannels == 3
         let u8 = out.assumingMemoryBound(to: UInt8.self)
         let f32 = out.assumingMemoryBound(to: Float.self)
+        @inline(__always) func pack(_ p: UnsafePointer<UInt8>) -> UInt64 {
+            UInt64(p[c0]) | UInt64(p[c1]) << 21 | UInt64(p[c2]) << 42
+        }
+        let bias: UInt64 = 512 | 512 << 21 | 512 << 42
         var o = band.lowerBound * dstWidth * dstChannels
         for y in band {
-            for x in 0..<dstWidth {
-                let (X, Y) = matrix.fixedSource(x: x, y: y, blockWidth: block)
-                let x0 = Int(min(max(X >> 5, 0), maxX)) * bpp, x1 = Int(min(max((X >> 5) &+ 1, 0), maxX)) * bpp
-                let y0 = Int(min(max(Y >> 5, 0), maxY)) * stride, y1 = Int(min(max((Y >> 5) &+ 1, 0), maxY)) * stride
-                let fx = X & 31, fy = Y & 31, gx = 32 - fx, gy = 32 - fy
-                let w0 = gy * gx * 32, w1 = gy * fx * 32, w2 = fy * gx * 32, w3 = fy * fx * 32
-                for (i, ch) in [c0, c1, c2].enumerated() {
-                    let v =
-                        (Int32(src[y0 + x0 + ch]) * w0 + Int32(src[y0 + x1 + ch]) * w1 + Int32(src[y1 + x0 + ch]) * w2
-                            + Int32(src[y1 + x1 + ch]) * w3 + 16384) >> 15
-                    if asFloat {
-                        f32[o + i] = Float(v) * [scale.0, scale.1, scale.2][i] + [offset.0, offset.1, offset.2][i]
-                    } else {
-                        u8[o + i] = UInt8(truncatingIfNeeded: v)
+            _ = row.compute(y)
+            row.fixedX.withUnsafeBufferPointer { fixedX in
+                row.fixedY.withUnsafeBufferPointer { fixedY in
+                    for x in 0..<dstWidth {
+                        let sx = fixedX[x] >> 5, sy = fixedY[x] >> 5
+                        let left = Int(min(max(sx, 0), maxX)) &* bpp, right = Int(min(max(sx &+ 1, 0), maxX)) &* bpp
+                        let top = src + Int(min(max(sy, 0), maxY)) &* stride
+                        let bottom = src + Int(min(max(sy &+ 1, 0), maxY)) &* stride
+                        let fx = fixedX[x] & 31, fy = fixedY[x] & 31
+                        if packed {
+                            let ux = UInt64(truncatingIfNeeded: fx), uy = UInt64(truncatingIfNeeded: fy)
+                            let gx = 32 &- ux, gy = 32 &- uy
+                            let upper = pack(top + left) &* gx &+ pack(top + right) &* ux
+                            let lower = pack(bottom + left) &* gx &+ pack(bottom + right) &* ux
+                            let sum = upper &* gy &+ lower &* uy &+ bias
+                            u8[o] = UInt8(truncatingIfNeeded: sum >> 10)
+                            u8[o + 1] = UInt8(truncatingIfNeeded: sum >> 31)
+                            u8[o + 2] = UInt8(truncatingIfNeeded: sum >> 52)
+                            o += 3
+                            continue
+                        }
+                        let gx = 32 &- fx, gy = 32 &- fy
+                        let w0 = gy &* gx &* 32, w1 = gy &* fx &* 32, w2 = fy &* gx &* 32, w3 = fy &* fx &* 32
+                        @inline(__always) func sample(_ ch: Int) -> Int32 {
+                            (Int32(top[left + ch]) &* w0 &+ Int32(top[right + ch]) &* w1
+                                &+ Int32(bottom[left + ch]) &* w2 &+ Int32(bottom[right + ch]) &* w3 &+ 16384) >> 15
+                        }
+                        let r = sample(c0), g = sample(c1), bl = sample(c2)
+                        if asFloat {
+                            f32[o] = Float(r) * scale.0 + offset.0
+                            f32[o + 1] = Float(g) * scale.1 + offset.1
+                            f32[o + 2] = Float(bl) * scale.2 + offset.2
+                            if dstChannels == 4 { f32[o + 3] = 255 * scale.0 + offset.0 }
+                        } else {
+                            u8[o] = UInt8(truncatingIfNeeded: r)
+                            u8[o + 1] = UInt8(truncatingIfNeeded: g)
+                            u8[o + 2] = UInt8(truncatingIfNeeded: bl)
+                            if dstChannels == 4 { u8[o + 3] = 255 }
+                        }
+                        o += dstChannels
                     }
                 }
-                if dstChannels == 4 {
-                    if asFloat { f32[o + 3] = 255 * scale.0 + offset.0 } else { u8[o + 3] = 255 }
-                }
-                o += dstChannels
             }
         }
     }

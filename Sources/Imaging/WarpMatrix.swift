@@ -164,6 +164,16 @@ package struct WarpMatrix: Equatable, Sendable {
         return max(1, min(1024 / max(bh0, 1), width))
     }
 
+    /// ``round(_:)`` without a call into libm (per pixel): once clamped to `Int32`'s range, adding and
+    /// subtracting 1.5 · 2^52 rounds half to even (in the default rounding mode, exact below 2^51).
+    @inline(__always)
+    static func roundEven(_ v: Double) -> Int32 {
+        guard !v.isNaN else { return 0 }
+        let c = min(max(v, Double(Int32.min)), Double(Int32.max))
+        let magic = 6_755_399_441_055_744.0
+        return Int32((c + magic) - magic)
+    }
+
     /// `saturate_cast<int>` of a clamped double: round half to even.
     @inline(__always)
     static func round(_ v: Double) -> Int32 {

@@ -174,6 +174,107 @@ struct PreprocessingTests {
         #expect(Bitmap.yuvToRGBForTesting(128, 128, 128) == [128, 128, 128])
     }
 
+    /// OpenCV's `warpPerspective` arithmetic written plainly, pixel by pixel, from a matrix: the oracle
+    /// both sampling paths must equal byte for byte.
+    static func openCV(_ b: Bitmap, matrix: WarpMatrix, width: Int, height: Int) -> [Int32] {
+        let block = WarpMatrix.blockWidth(width: width, height: height)
+        var out: [Int32] = []
+        for y in 0..<height {
+            for x in 0..<width {
+                let (X, Y) = matrix.fixedSource(x: x, y: y, blockWidth: block)
+                let right = Int32(b.width - 1), bottom = Int32(b.height - 1)
+                let x0 = Int(min(max(X >> 5, 0), right)), x1 = Int(min(max((X >> 5) + 1, 0), right))
+                let y0 = Int(min(max(Y >> 5, 0), bottom)), y1 = Int(min(max((Y >> 5) + 1, 0), bottom))
+                let fx = X & 31, fy = Y & 31
+                let w0 = (32 - fy) * (32 - fx) * 32, w1 = (32 - fy) * fx * 32
+                let w2 = fy * (32 - fx) * 32, w3 = fy * fx * 32
+                let a = b.rgb(x: x0, y: y0), c = b.rgb(x: x1, y: y0), d = b.rgb(x: x0, y: y1), e = b.rgb(x: x1, y: y1)
+                out.append((Int32(a.0) * w0 + Int32(c.0) * w1 + Int32(d.0) * w2 + Int32(e.0) * w3 + 16384) >> 15)
+                out.append((Int32(a.1) * w0 + Int32(c.1) * w1 + Int32(d.1) * w2 + Int32(e.1) * w3 + 16384) >> 15)
+                out.append((Int32(a.2) * w0 + Int32(c.2) * w1 + Int32(d.2) * w2 + Int32(e.2) * w3 + 16384) >> 15)
+            }
+        }
+        return out
+    }
+
+    @Test(
+        "MediaPipe's matrices with a W term of 1e-19 (929×512, 512×929, 850 a side) are separable; the tensors "
+            + "equal OpenCV's per-pixel arithmetic")
+    func nearlyAffineSizes() throws {
+        var random = TestRandom(state: TestRandom.seed(default: 929))
+        var sizes = [(929, 512), (512, 929), (850, 400), (850, 777), (928, 512), (930, 512), (640, 480)]
+        for _ in 0..<3 {
+            sizes.append((Int.random(in: 64...1200, using: &random), Int.random(in: 64...1200, using: &random)))
+        }
+        var exactZeros = 0
+        for (w, h) in sizes {
+            let bitmap = try Self.testBitmap(width: w, height: h)
+            for (orientation, region) in [
+                (ImageOrientation.up, NormalizedRect.full), (.right, .full), (.down, .full),
+                (.up, NormalizedRect(x: 0.13, y: 0.07, width: 0.61, height: 0.77)),
+            ] {
+                for (dw, dh) in [(300, 300), (97, 61)] {
+                    let matrix = WarpMatrix.mediaPipe(
+                        width: w, height: h, orientation: orientation, roi: region, dstWidth: dw, dstHeight: dh)
+                    let zeros = { (i: [Int]) in i.allSatisfy { matrix.m[$0] == 0 } }
+                    if zeros([1, 3, 6, 7]) || zeros([0, 4, 6, 7]) {
+                        exactZeros += 1
+                    }
+                    let context = "\(w)×\(h) \(orientation) \(region) → \(dw)×\(dh)"
+                    #expect(
+                        ImagePreprocessor.isSeparable(
+                            width: w, height: h, orientation: orientation, region: region, dstWidth: dw, dstHeight: dh),
+                        "\(context)")
+                    let expected = Self.openCV(bitmap, matrix: matrix, width: dw, height: dh)
+                    let pre = ImagePreprocessor()
+                    let bytes = try pre.bytes(
+                        bitmap, orientation: orientation, region: region,
+                        format: TensorFormat(width: dw, height: dh, element: .uint8))
+                    #expect(bytes.map(Int32.init) == expected, "\(context)")
+                    let floats = try pre.floats(
+                        bitmap, orientation: orientation, region: region,
+                        format: TensorFormat(width: dw, height: dh, element: .float32(mean: [127.5], std: [127.5])))
+                    #expect(
+                        floats == expected.map { Float($0) * (1 / Float(127.5)) + (-Float(127.5) / Float(127.5)) },
+                        "floats \(context)")
+                }
+            }
+        }
+        // Some of these matrices have the exact zeros and some only nearly (929 and 850 a side).
+        let matrix = WarpMatrix.mediaPipe(
+            width: 929, height: 512, orientation: .up, roi: .full, dstWidth: 300, dstHeight: 300)
+        #expect(matrix.m[7] != 0 && matrix.m[7].magnitude < 1e-15)
+        #expect(exactZeros > 0)
+    }
+
+    @Test(
+        "matrices whose positions are not separable (turned by other angles, perspective) take the per-pixel path, "
+            + "equal to OpenCV's")
+    func generalMatrices() throws {
+        let bitmap = try Self.testBitmap(width: 211, height: 157)
+        var random = TestRandom(state: TestRandom.seed(default: 7))
+        var general = 0
+        for _ in 0..<12 {
+            let angle = Double.random(in: -1...1, using: &random), s = Double.random(in: 0.3...2.5, using: &random)
+            let p = Double.random(in: -1e-4...1e-4, using: &random)
+            let m = [
+                s * cos(angle), -s * sin(angle), Double.random(in: -20...150, using: &random),
+                s * sin(angle), s * cos(angle), Double.random(in: -20...120, using: &random),
+                p, -p / 2, 1,
+            ]
+            let (bytes, separable) = ImagePreprocessor.tensor(
+                bitmap, matrix: WarpMatrix(m: m), dstWidth: 67, dstHeight: 45)
+            if !separable { general += 1 }
+            #expect(bytes.map(Int32.init) == Self.openCV(bitmap, matrix: WarpMatrix(m: m), width: 67, height: 45))
+        }
+        // A matrix with a W term of 1e-19 and nothing else: separable, and the same bytes.
+        let nearly = WarpMatrix(m: [1.37, -0.0, 3.2, -0.0, 0.81, 1.5, 0, 6.3e-19, 1])
+        let (bytes, separable) = ImagePreprocessor.tensor(bitmap, matrix: nearly, dstWidth: 131, dstHeight: 170)
+        #expect(separable)
+        #expect(bytes.map(Int32.init) == Self.openCV(bitmap, matrix: nearly, width: 131, height: 170))
+        #expect(general == 12)
+    }
+
     @Test("a reused preprocessor gives the same tensors as fresh ones when the geometry changes between calls")
     func reuse() throws {
         let a = try Self.testBitmap(width: 37, height: 23), b = try Self.testBitmap(width: 20, height: 31)

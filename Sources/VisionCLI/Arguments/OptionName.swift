@@ -73,6 +73,7 @@ package enum OptionName: String, CaseIterable, Sendable {
     case shardCount = "shard-count"
     case single = "single"
     case size = "size"
+    case sizes = "sizes"
     case std = "std"
     case task = "task"
     case threads = "threads"

@@ -62,16 +62,20 @@ enum BenchCommand {
                 .withOutput, .flag, help: "--throughput: also write annotated pictures/videos (to a temporary folder)"),
             OptionSpec(.memory, .flag, help: "resident memory: before, with the task created, after --calls calls"),
             OptionSpec(.calls, .integer(1...10_000_000), "N", default: "1000", help: "--memory: calls"),
+            OptionSpec(
+                .sizes, .flag,
+                help: "preprocessing time over picture sizes 64…2048 (odd and even, portrait, landscape), --runs each"),
             OptionSpec(.json, .flag, help: "one JSON object"),
         ],
         notes:
             "Examples: vision-tasks bench --model ssd.tflite --image dog.jpg\n          vision-tasks bench --model "
-            + "ssd.tflite --throughput photos/ clip.mp4",
+            + "ssd.tflite --throughput photos/ clip.mp4\n          vision-tasks bench --model ssd.tflite --sizes",
         run: run)
 
     static func run(_ p: ParsedCommand, _ console: Console) throws {
         if p.flag(.throughput) { return try ThroughputBench.run(p, console) }
         if p.flag(.memory) { return try MemoryBench.run(p, console) }
+        if p.flag(.sizes) { return try SizeSweep.run(p, console) }
         let model = try ModelZoo.resolve(try TaskArguments.requiredModel(p))
         guard let imagePath = p.string(.image) ?? p.positionals.first else {
             throw CLIError.usage("bench needs --image PICTURE (or --throughput INPUT...)")
