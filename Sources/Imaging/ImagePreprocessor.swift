@@ -355,12 +355,10 @@ package final class ImagePreprocessor {
                 if swapped && !kept.yKept && row.fixedY != firstY { swapped = false }
             }
             if straight {
-                let v = row.fixedY[0]
-                if row.fixedY.contains(where: { $0 != v }) { straight = false } else { rowY[y] = v }
+                if RowPositions.isUniform(row.fixedY) { rowY[y] = row.fixedY[0] } else { straight = false }
             }
             if swapped {
-                let v = row.fixedX[0]
-                if row.fixedX.contains(where: { $0 != v }) { swapped = false } else { rowX[y] = v }
+                if RowPositions.isUniform(row.fixedX) { rowX[y] = row.fixedX[0] } else { swapped = false }
             }
             if !straight && !swapped { return nil }
         }
@@ -432,6 +430,17 @@ package final class ImagePreprocessor {
         case let .separable(c, r):
             (cols, rows) = (c, r)
         }
+        sampleSeparable(
+            band, src: src, channels: channels, cols: cols, rows: rows, dstWidth: dstWidth, dstChannels: dstChannels,
+            out: out, asFloat: asFloat, scale: scale, offset: offset)
+    }
+
+    /// Output rows `band` from the columns' and the rows' taps.
+    static func sampleSeparable(
+        _ band: Range<Int>, src: UnsafePointer<UInt8>, channels: (Int, Int, Int), cols: Taps, rows: Taps,
+        dstWidth: Int, dstChannels: Int, out: UnsafeMutableRawPointer, asFloat: Bool, scale: (Float, Float, Float),
+        offset: (Float, Float, Float)
+    ) {
         // With a = (first col, first row) … d = (second col, second row), the bilinear weights are
         // the same expressions in both cases: in the swapped case columns carry y and rows carry x,
         // and b and c trade places together with their weights.
@@ -525,8 +534,36 @@ package final class ImagePreprocessor {
         }
         let bias: UInt64 = 512 | 512 << 21 | 512 << 42
         var o = band.lowerBound * dstWidth * dstChannels
+        // A row whose y (or x) is the same at every column is sampled as the separable plan samples it:
+        // the columns' taps made from the row's x (or y) — again only when those changed — and the row's
+        // own tap from its one y (or x).
+        var taps = Taps(count: dstWidth), rowTaps = Taps(count: dstHeight)
+        var tapsOf = 0  // 0: none valid, 1: made from x (straight), 2: from y (swapped)
         for y in band {
-            _ = row.compute(y)
+            let kept = row.compute(y)
+            // Taps made from positions that changed in this row are stale, whichever way the row goes.
+            if (tapsOf == 1 && !kept.xKept) || (tapsOf == 2 && !kept.yKept) { tapsOf = 0 }
+            let fy0 = row.fixedY[0], fx0 = row.fixedX[0]
+            let straight = RowPositions.isUniform(row.fixedY)
+            if straight || RowPositions.isUniform(row.fixedX) {
+                if straight && tapsOf != 1 {
+                    for x in 0..<dstWidth { taps.set(x, fixed: row.fixedX[x], limit: maxX, step: bpp) }
+                    tapsOf = 1
+                } else if !straight && tapsOf != 2 {
+                    for x in 0..<dstWidth { taps.set(x, fixed: row.fixedY[x], limit: maxY, step: stride) }
+                    tapsOf = 2
+                }
+                if straight {
+                    rowTaps.set(y, fixed: fy0, limit: maxY, step: stride)
+                } else {
+                    rowTaps.set(y, fixed: fx0, limit: maxX, step: bpp)
+                }
+                sampleSeparable(
+                    y..<(y + 1), src: src, channels: channels, cols: taps, rows: rowTaps, dstWidth: dstWidth,
+                    dstChannels: dstChannels, out: out, asFloat: asFloat, scale: scale, offset: offset)
+                o += dstWidth * dstChannels
+                continue
+            }
             row.fixedX.withUnsafeBufferPointer { fixedX in
                 row.fixedY.withUnsafeBufferPointer { fixedY in
                     for x in 0..<dstWidth {

@@ -34,6 +34,16 @@ struct RowPositions {
         segmentKeys = [UInt64](repeating: Double.nan.bitPattern &+ 1, count: blocks)
     }
 
+    /// Whether every value of `positions` is the same (a branch-free reduction the compiler vectorizes).
+    static func isUniform(_ positions: [Int32]) -> Bool {
+        positions.withUnsafeBufferPointer { p in
+            guard let first = p.first else { return true }
+            var differ: Int32 = 0
+            for v in p { differ |= v ^ first }
+            return differ == 0
+        }
+    }
+
     /// Computes row `y`; says whether every block's x (and y) positions were kept from the row before.
     mutating func compute(_ y: Int) -> (xKept: Bool, yKept: Bool) {
         var xKept = true, yKept = true
