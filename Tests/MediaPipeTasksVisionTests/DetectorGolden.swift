@@ -42,10 +42,13 @@ enum DetectorGolden {
     /// scores within 0.0165, while below 0.3 the order of near-ties differs (MediaPipe's own x86-64 and
     /// aarch64 builds differ by 17 px and 0.12 from 0.3, by 198 px and 0.65 below). So there it is
     /// compared from MediaPipe's score 0.3, within 6 px and 0.02, and none of ours scoring 0.32 or more
-    /// may be left over.
+    /// may be left over. The float face detector shows the same on arm64 at the bottom of its range: on
+    /// pets.jpg turned right one near-tie at score 0.011 (80 detections, MediaPipe 79), every other
+    /// detection of the 9 photos × 5 cases within ±2 px and ±0.02; it is compared from score 0.02.
     static func rule(model: String) -> (box: Int, score: Float, from: Float) {
         #if arch(arm64)
             if model.hasPrefix("ssd_mobilenet_v2_fpnlite_320_coco_hybrid") { return (6, 0.02, 0.3) }
+            if model.hasPrefix("face_detection_short_range") { return (2, 0.02, 0.02) }
         #endif
         return (2, 0.02, 0)
     }
