@@ -237,9 +237,10 @@ struct PreprocessingTests {
                     let floats = try pre.floats(
                         bitmap, orientation: orientation, region: region,
                         format: TensorFormat(width: dw, height: dh, element: .float32(mean: [127.5], std: [127.5])))
-                    #expect(
-                        floats == expected.map { Float($0) * (1 / Float(127.5)) + (-Float(127.5) / Float(127.5)) },
-                        "floats \(context)")
+                    // MediaPipe's normalization of each byte: v · (1/s) + (−m/s), with m = s = 127.5.
+                    let scale: Float = 1 / 127.5, offset: Float = -127.5 / 127.5
+                    let normalized: [Float] = expected.map { Float($0) * scale + offset }
+                    #expect(floats == normalized, "floats \(context)")
                 }
             }
         }
