@@ -496,22 +496,35 @@ package final class ImagePreprocessor {
                             let bl =
                                 (Int32(a[c2]) &* w0 &+ Int32(b[c2]) &* w1 &+ Int32(c[c2]) &* w2 &+ Int32(d[c2]) &* w3
                                     &+ 16384) >> 15
-                            if asFloat {
-                                f32[o] = Float(r) * scale.0 + offset.0
-                                f32[o + 1] = Float(g) * scale.1 + offset.1
-                                f32[o + 2] = Float(bl) * scale.2 + offset.2
-                                if dstChannels == 4 { f32[o + 3] = 255 * scale.0 + offset.0 }
-                            } else {
-                                u8[o] = UInt8(truncatingIfNeeded: r)
-                                u8[o + 1] = UInt8(truncatingIfNeeded: g)
-                                u8[o + 2] = UInt8(truncatingIfNeeded: bl)
-                                if dstChannels == 4 { u8[o + 3] = 255 }
-                            }
+                            store(
+                                r, g, bl, at: o, u8: u8, f32: f32, asFloat: asFloat, dstChannels: dstChannels,
+                                scale: scale, offset: offset)
                             o += dstChannels
                         }
                     }
                 }
             }
+        }
+    }
+
+    /// Writes one tensor pixel at element `o`: bytes, or MediaPipe's normalized floats (and the alpha
+    /// channel of a 4-channel tensor).
+    @inline(__always)
+    static func store(
+        _ r: Int32, _ g: Int32, _ bl: Int32, at o: Int, u8: UnsafeMutablePointer<UInt8>,
+        f32: UnsafeMutablePointer<Float>, asFloat: Bool, dstChannels: Int, scale: (Float, Float, Float),
+        offset: (Float, Float, Float)
+    ) {
+        if asFloat {
+            f32[o] = Float(r) * scale.0 + offset.0
+            f32[o + 1] = Float(g) * scale.1 + offset.1
+            f32[o + 2] = Float(bl) * scale.2 + offset.2
+            if dstChannels == 4 { f32[o + 3] = 255 * scale.0 + offset.0 }
+        } else {
+            u8[o] = UInt8(truncatingIfNeeded: r)
+            u8[o + 1] = UInt8(truncatingIfNeeded: g)
+            u8[o + 2] = UInt8(truncatingIfNeeded: bl)
+            if dstChannels == 4 { u8[o + 3] = 255 }
         }
     }
 
@@ -591,17 +604,9 @@ package final class ImagePreprocessor {
                                 &+ Int32(bottom[left + ch]) &* w2 &+ Int32(bottom[right + ch]) &* w3 &+ 16384) >> 15
                         }
                         let r = sample(c0), g = sample(c1), bl = sample(c2)
-                        if asFloat {
-                            f32[o] = Float(r) * scale.0 + offset.0
-                            f32[o + 1] = Float(g) * scale.1 + offset.1
-                            f32[o + 2] = Float(bl) * scale.2 + offset.2
-                            if dstChannels == 4 { f32[o + 3] = 255 * scale.0 + offset.0 }
-                        } else {
-                            u8[o] = UInt8(truncatingIfNeeded: r)
-                            u8[o + 1] = UInt8(truncatingIfNeeded: g)
-                            u8[o + 2] = UInt8(truncatingIfNeeded: bl)
-                            if dstChannels == 4 { u8[o + 3] = 255 }
-                        }
+                        store(
+                            r, g, bl, at: o, u8: u8, f32: f32, asFloat: asFloat, dstChannels: dstChannels, scale: scale,
+                            offset: offset)
                         o += dstChannels
                     }
                 }
