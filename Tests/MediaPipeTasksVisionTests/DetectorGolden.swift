@@ -45,6 +45,19 @@ enum DetectorGolden {
     /// may be left over. The float face detector shows the same on arm64 at the bottom of its range: on
     /// pets.jpg turned right one near-tie at score 0.011 (80 detections, MediaPipe 79), every other
     /// detection of the 9 photos × 5 cases within ±2 px and ±0.02; it is compared from score 0.02.
+    /// Whether a case is compared at all. On arm64, FPNLite's turned pictures are not: MediaPipe's
+    /// aarch64 build resamples a turned picture otherwise than its x86-64 build and ours (found on
+    /// MobileNet v1 0.25, ImageClassifierGoldenTests), and FPNLite's float path carries that into
+    /// other boxes and classes (person.jpg turned right: MediaPipe's sheep 0.51, ours bear 0.52).
+    static func compared(model: String, case name: String) -> Bool {
+        #if arch(arm64)
+            if model.hasPrefix("ssd_mobilenet_v2_fpnlite_320_coco_hybrid") && ["left", "right", "down"].contains(name) {
+                return false
+            }
+        #endif
+        return true
+    }
+
     static func rule(model: String) -> (box: Int, score: Float, from: Float) {
         #if arch(arm64)
             if model.hasPrefix("ssd_mobilenet_v2_fpnlite_320_coco_hybrid") { return (6, 0.02, 0.3) }
