@@ -36,7 +36,7 @@ actor DetectionService {
 enum Concurrency {
     static func check(
         photos: [String], expected000: [[String: Any]], expected004: [[String: Any]], video: String?
-    ) async throws -> [String: Any] {
+    ) async throws -> sending [String: Any] {
         guard let modelPath = Bundle.module.path(forResource: "model", ofType: "tflite") else {
             throw AppError("no model resource")
         }
