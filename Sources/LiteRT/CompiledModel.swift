@@ -28,6 +28,8 @@ package final class CompiledModel: @unchecked Sendable {
     private let inputSizes: [Int]
     private let lock = NSRecursiveLock()
     private let customKernels: CustomKernels?
+    /// LiteRT's profiler, when compiled with `profiling`.
+    private let profiler: LiteRtProfiler?
 
     /// How many of the model's ops run on VisionTasks' own kernels.
     package let customKernelCount: Int
@@ -46,8 +48,9 @@ package final class CompiledModel: @unchecked Sendable {
 
     /// Compiles `model` for the CPU with `threads` XNNPACK threads (≥ 1). `customOps` are the custom
     /// codes of the ops the model's rewrite moved onto VisionTasks' own kernels, in order (see
-    /// `ModelFile.customKernelOps`).
-    package init(model: Model, threads: Int = 1, customOps: [String] = []) throws {
+    /// `ModelFile.customKernelOps`). With `profiling`, LiteRT times every op of each run (for
+    /// ``profile(runs:)``).
+    package init(model: Model, threads: Int = 1, customOps: [String] = [], profiling: Bool = false) throws {
         guard threads >= 1 else {
             throw LiteRTError(code: .invalidArgument, message: "The thread count must be at least 1, got \(threads).")
         }
@@ -87,6 +90,23 @@ package final class CompiledModel: @unchecked Sendable {
             try check(status, "LiteRtCreateOpaqueOptions")
             try check(api.addOpaqueOptions(options, opaque), "LiteRtAddOpaqueOptions")
         }
+        if profiling {
+            guard api.profiler != nil else {
+                throw LiteRTError(
+                    code: .symbolMissing, function: "LiteRtCompiledModelGetProfiler",
+                    message:
+                        "This libLiteRt.so has no profiler; profile with ai-edge-litert \(LiteRTLibrary.pinnedVersion)."
+                )
+            }
+            guard let payload = strdup("enable_profiling = true\n") else {
+                throw LiteRTError(code: .callFailed, message: "Out of memory for the profiling option.")
+            }
+            var opaque: LiteRtOpaqueOptions?
+            let status = api.createOpaqueOptions("runtime_options_string", payload, { free($0) }, &opaque)
+            if status != 0 { free(payload) }
+            try check(status, "LiteRtCreateOpaqueOptions")
+            try check(api.addOpaqueOptions(options, opaque), "LiteRtAddOpaqueOptions")
+        }
         var compiled: LiteRtCompiledModel?
         try check(
             api.createCompiledModel(model.environment.handle, model.handle, options, &compiled),
@@ -96,6 +116,17 @@ package final class CompiledModel: @unchecked Sendable {
             throw LiteRTError(code: .callFailed, function: "LiteRtCreateCompiledModel", message: "returned no model")
         }
         handle = compiled
+        var profiler: LiteRtProfiler?
+        if profiling, let functions = api.profiler {
+            let status = functions.get(compiled, &profiler)
+            if status != 0 || profiler == nil {
+                api.destroyCompiledModel(compiled)
+                throw LiteRTError(
+                    code: .callFailed, function: "LiteRtCompiledModelGetProfiler", status: status,
+                    message: "LiteRT compiled the model without its profiler.")
+            }
+        }
+        self.profiler = profiler
         built = true
 
         var inputs: [TensorDescription] = []
@@ -241,6 +272,35 @@ package final class CompiledModel: @unchecked Sendable {
             if let error = customKernels?.firstError() {
                 throw LiteRTError(code: .callFailed, function: "LiteRtRunCompiledModel", message: error)
             }
+        }
+    }
+
+    /// Runs the model `runs` times on the current inputs with LiteRT's profiler on, and returns every
+    /// op's time in each run (in the order LiteRT ran them). The model must have been compiled with
+    /// `profiling`.
+    package func profile(runs: Int) throws -> [ProfiledOp] {
+        guard let profiler, let functions = api.profiler else {
+            throw LiteRTError(
+                code: .invalidArgument,
+                message: "The model was compiled without profiling (CompiledModel(…, profiling: true)).")
+        }
+        return try invoke {
+            try check(functions.reset(profiler), "LiteRtResetProfiler")
+            try check(functions.start(profiler), "LiteRtStartProfiler")
+            var failure: Error?
+            for _ in 0..<runs where failure == nil {
+                do { try run() } catch { failure = error }
+            }
+            try check(functions.stop(profiler), "LiteRtStopProfiler")
+            if let failure { throw failure }
+            var count: Int32 = 0
+            try check(functions.count(profiler, &count), "LiteRtGetNumProfilerEvents")
+            guard count > 0 else { return [] }
+            var events = [LiteRtProfiledEventData](repeating: LiteRtProfiledEventData(), count: Int(count))
+            try check(
+                events.withUnsafeMutableBufferPointer { functions.events(profiler, count, $0.baseAddress) },
+                "LiteRtGetProfilerEvents")
+            return ProfiledOp.ops(in: events)
         }
     }
 

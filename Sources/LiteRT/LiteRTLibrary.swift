@@ -156,6 +156,8 @@ struct FunctionTable {
     /// Custom op kernels (nil when this libLiteRt.so lacks them: hybrid ops then run built in).
     let addCustomOpKernelOption: LiteRtAddCustomOpKernelOptionFn?
     let getTensorBufferTensorType: LiteRtGetTensorBufferTensorTypeFn?
+    /// LiteRT's profiler (nil when this libLiteRt.so lacks it: profiling is then unavailable).
+    let profiler: ProfilerFunctions?
 
     init(handle: UnsafeMutableRawPointer, path: String) throws {
         func sym<T>(_ name: String, _: T.Type) throws -> T {
@@ -222,6 +224,32 @@ struct FunctionTable {
         getTensorBufferTensorType = dlsym(handle, "LiteRtGetTensorBufferTensorType").map {
             unsafeBitCast($0, to: LiteRtGetTensorBufferTensorTypeFn.self)
         }
+        profiler = ProfilerFunctions(handle: handle)
+    }
+}
+
+/// LiteRT's profiler functions, all of them or none.
+struct ProfilerFunctions {
+    let get: LiteRtCompiledModelGetProfilerFn
+    let start: LiteRtProfilerCallFn
+    let stop: LiteRtProfilerCallFn
+    let reset: LiteRtProfilerCallFn
+    let count: LiteRtGetNumProfilerEventsFn
+    let events: LiteRtGetProfilerEventsFn
+
+    init?(handle: UnsafeMutableRawPointer) {
+        guard let get = dlsym(handle, "LiteRtCompiledModelGetProfiler"),
+            let start = dlsym(handle, "LiteRtStartProfiler"),
+            let stop = dlsym(handle, "LiteRtStopProfiler"), let reset = dlsym(handle, "LiteRtResetProfiler"),
+            let count = dlsym(handle, "LiteRtGetNumProfilerEvents"),
+            let events = dlsym(handle, "LiteRtGetProfilerEvents")
+        else { return nil }
+        self.get = unsafeBitCast(get, to: LiteRtCompiledModelGetProfilerFn.self)
+        self.start = unsafeBitCast(start, to: LiteRtProfilerCallFn.self)
+        self.stop = unsafeBitCast(stop, to: LiteRtProfilerCallFn.self)
+        self.reset = unsafeBitCast(reset, to: LiteRtProfilerCallFn.self)
+        self.count = unsafeBitCast(count, to: LiteRtGetNumProfilerEventsFn.self)
+        self.events = unsafeBitCast(events, to: LiteRtGetProfilerEventsFn.self)
     }
 }
 

@@ -208,6 +208,32 @@ struct InferenceTests {
         #expect(try model.outputFloats(0) == input.map { $0 + 0.5 })
     }
 
+    @Test("LiteRT's profiler times every op of each run; profiling changes no output")
+    func profile() throws {
+        let path = TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite")
+        let plain = try CompiledModel(model: try Model(path: path))
+        let profiled = try CompiledModel(model: try Model(path: path), profiling: true)
+        try Self.fill(plain); try plain.run()
+        try Self.fill(profiled)
+        let ops = try profiled.profile(runs: 3)
+        for i in 0..<plain.outputs.count { #expect(try plain.outputBytes(i) == profiled.outputBytes(i)) }
+        let runs = ops.filter { $0.place == .run }
+        #expect(runs.map(\.run) == [0, 1, 2])
+        for run in 0..<3 {
+            let these = ops.filter { $0.run == run && $0.place != .run }
+            // SSD v1: 13 depthwise, 1 first 3x3 and 4 extra-layer 3x3 convolutions in XNNPACK; the
+            // concatenations and the post-processing op on the interpreter.
+            #expect(these.filter { $0.name == "Convolution (NHWC, QU8) DWConv" && $0.place == .delegate }.count == 13)
+            #expect(these.filter { $0.name == "Convolution (NHWC, QU8) IGEMM" }.count == 5)
+            #expect(these.filter { $0.name == "TFLite_Detection_PostProcess" && $0.place == .interpreter }.count == 1)
+            #expect(these.filter { $0.name == "CONCATENATION" }.count == 2)
+            let inOps = these.map(\.microseconds).reduce(0, +)
+            let whole = runs[run].microseconds
+            #expect(inOps > 0 && inOps <= whole, "run \(run): ops \(inOps) µs, run \(whole) µs")
+        }
+        #expect(throws: LiteRTError.self) { try plain.profile(runs: 1) }
+    }
+
     @Test("bad models and bad calls are typed errors")
     func errors() throws {
         #expect(throws: LiteRTError.self) { try Model(path: "/nonexistent/model.tflite") }

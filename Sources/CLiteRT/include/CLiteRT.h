@@ -118,6 +118,34 @@ typedef struct {
 _Static_assert(sizeof(LiteRtCustomOpKernel) == 32, "LiteRtCustomOpKernel layout");
 typedef LiteRtStatus (*LiteRtAddCustomOpKernelOptionFn)(LiteRtOptions, const char*, int, const LiteRtCustomOpKernel*, void*);
 
+/// LiteRT's profiler (litert/c/litert_profiler.h), owned by the compiled model that was compiled with
+/// the runtime option `enable_profiling = true` ("runtime_options_string").
+typedef struct LiteRtProfilerT* LiteRtProfiler;
+typedef struct {
+  size_t total_allocated_bytes;
+  size_t in_use_allocated_bytes;
+  size_t private_footprint_bytes;
+} LiteRtMemoryUsage;
+/// One timed event (litert/c/litert_profiler_event.h). event_type: 1 default, 2 an interpreter op
+/// (event_metadata1: the node's index), 4/8 an op inside a delegate (8: profiled like an op;
+/// event_metadata1: the delegate's node index), 16 runtime instrumentation.
+typedef struct {
+  const char* tag;
+  int32_t event_type;
+  uint64_t start_timestamp_us;
+  uint64_t elapsed_time_us;
+  LiteRtMemoryUsage begin_mem_usage;
+  LiteRtMemoryUsage end_mem_usage;
+  uint64_t event_metadata1;
+  uint64_t event_metadata2;
+  int32_t event_source;
+} LiteRtProfiledEventData;
+_Static_assert(sizeof(LiteRtProfiledEventData) == 104, "ProfiledEventData layout");
+typedef LiteRtStatus (*LiteRtCompiledModelGetProfilerFn)(LiteRtCompiledModel, LiteRtProfiler*);
+typedef LiteRtStatus (*LiteRtProfilerCallFn)(LiteRtProfiler);
+typedef LiteRtStatus (*LiteRtGetNumProfilerEventsFn)(LiteRtProfiler, int*);
+typedef LiteRtStatus (*LiteRtGetProfilerEventsFn)(LiteRtProfiler, int, LiteRtProfiledEventData*);
+
 #ifdef __cplusplus
 }
 #endif

@@ -67,6 +67,7 @@ package enum OptionName: String, CaseIterable, Sendable {
     case roi = "roi"
     case rounds = "rounds"
     case runs = "runs"
+    case profile = "profile"
     case scoreThreshold = "score-threshold"
     case sequential = "sequential"
     case shard = "shard"

@@ -65,17 +65,23 @@ enum BenchCommand {
             OptionSpec(
                 .sizes, .flag,
                 help: "preprocessing time over picture sizes 64…2048 (odd and even, portrait, landscape), --runs each"),
+            OptionSpec(
+                .profile, .flag,
+                help: "time per op kind and per op (LiteRT's profiler) with VisionTasks' kernels and with LiteRT's only"
+            ),
             OptionSpec(.json, .flag, help: "one JSON object"),
         ],
         notes:
             "Examples: vision-tasks bench --model ssd.tflite --image dog.jpg\n          vision-tasks bench --model "
-            + "ssd.tflite --throughput photos/ clip.mp4\n          vision-tasks bench --model ssd.tflite --sizes",
+            + "ssd.tflite --throughput photos/ clip.mp4\n          vision-tasks bench --model ssd.tflite --sizes\n"
+            + "          vision-tasks bench --model ssd.tflite --image dog.jpg --profile",
         run: run)
 
     static func run(_ p: ParsedCommand, _ console: Console) throws {
         if p.flag(.throughput) { return try ThroughputBench.run(p, console) }
         if p.flag(.memory) { return try MemoryBench.run(p, console) }
         if p.flag(.sizes) { return try SizeSweep.run(p, console) }
+        if p.flag(.profile) { return try OpProfile.run(p, console) }
         let model = try ModelZoo.resolve(try TaskArguments.requiredModel(p))
         guard let imagePath = p.string(.image) ?? p.positionals.first else {
             throw CLIError.usage("bench needs --image PICTURE (or --throughput INPUT...)")
