@@ -775,6 +775,28 @@ int vt_qconv_decode_options(const uint8_t *data, size_t size, const uint8_t *mod
   return 0;
 }
 
+int vt_qconvk_decode_options(const uint8_t *data, size_t size, const uint8_t *model, size_t model_size, vt_qconv_params *p,
+                             vt_window *g) {
+  enum { kInts = 15, kHeader = 4 + 4 * kInts + 3 * 4 };
+  if (!data || !p || !g || size < kHeader + 16 || memcmp(data, "VTQK", 4) != 0) return -1;
+  int32_t v[kInts];
+  float scales[3];
+  memcpy(v, data + 4, sizeof v);
+  memcpy(scales, data + 4 + sizeof v, sizeof scales);
+  // version, K, N, activation, izp, fzp, ozp, kh, kw, cin, sh, sw, dh, dw, padding
+  if (v[0] != 1 || v[1] < 1 || v[2] < 1 || v[1] > (1 << 16) || v[2] > (1 << 16) || v[3] < 0 || v[3] > 3) return -1;
+  for (int i = 7; i <= 13; i++)
+    if (v[i] < 1 || v[i] > 65536) return -1;
+  if (v[14] < 0 || v[14] > 1 || (int64_t)v[7] * v[8] * v[9] != v[1] || v[4] < 0 || v[4] > 255) return -1;
+  if (size != kHeader + 16 + (size_t)v[2] * 4) return -1;
+  const uint8_t *filter = referenced_filter(data, kHeader, model, model_size, v[1], v[2]);
+  if (!filter) return -1;
+  *p = (vt_qconv_params){v[1], v[2], v[3], v[4], v[5], v[6], scales[0], scales[1], scales[2], filter,
+                         (const int32_t *)(data + kHeader + 16)};
+  *g = (vt_window){v[7], v[8], v[9], v[10], v[11], v[12], v[13], v[14], v[4]};
+  return 0;
+}
+
 int vt_hconv_decode_options(const uint8_t *data, size_t size, const uint8_t *model, size_t model_size, vt_hconv_params *p) {
   if (!data || !p || size < kHHeader + 16 || memcmp(data, "VTHC", 4) != 0) return -1;
   int32_t ints[4];

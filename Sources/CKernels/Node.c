@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { kNone, kHybridDepthwise, kConv1x1 };
+enum { kNone, kHybridDepthwise, kConv1x1, kConvWindow };
 
 struct vt_context {
   const uint8_t *model;  // the model's bytes (the 1×1 kinds' filters are there)
@@ -41,7 +41,8 @@ struct vt_node {
   int kind;
   vt_hdw_params hdw;  // kHybridDepthwise: points into `options`
   uint8_t *options;   // kHybridDepthwise: our copy of the custom options
-  vt_conv1x1 *conv;   // kConv1x1
+  vt_conv1x1 *conv;   // kConv1x1, kConvWindow (its GEMM)
+  vt_window window;   // kConvWindow
   vt_context *context;
   int error;
   char message[160];
@@ -81,6 +82,17 @@ static LiteRtStatus k_init(void *user, const void *data, size_t size) {
   vt_node *n = user;
   if (!n) return 1;
   const int uint8 = size >= 4 && memcmp(data, "VTQC", 4) == 0, hybrid = size >= 4 && memcmp(data, "VTHC", 4) == 0;
+  if (size >= 4 && memcmp(data, "VTQK", 4) == 0) {
+    vt_qconv_params q;
+    if (!n->context->model) return fail(n, "the model's bytes are not known (load it from bytes or a mapping, not by path)");
+    if (vt_qconvk_decode_options(data, size, n->context->model, n->context->model_size, &q, &n->window) != 0)
+      return fail(n, "malformed custom options, or the filter they name is not in the model");
+    vt_conv1x1_free(n->conv);
+    n->conv = vt_qconv_create(&q);
+    if (!n->conv) return fail(n, "the convolution's parameters are invalid, or memory ran out");
+    n->kind = kConvWindow;
+    return 0;
+  }
   if (uint8 || hybrid) {
     vt_qconv_params q;
     vt_hconv_params h;
@@ -118,6 +130,16 @@ static LiteRtStatus k_layouts(void *user, size_t n_in, const LiteRtLayout *in, s
     out[0].dimensions[3] = vt_conv1x1_out_channels(n->conv);
     return 0;
   }
+  if (n->kind == kConvWindow) {
+    int32_t oh, ow, ph, pw;
+    if (in[0].dimensions[3] != n->window.in_channels) return fail(n, "the input does not have the op's channels");
+    if (vt_window_output_size(&n->window, in[0].dimensions[1], in[0].dimensions[2], &oh, &ow, &ph, &pw) != 0)
+      return fail(n, "the input is too small for the filter");
+    out[0].dimensions[1] = oh;
+    out[0].dimensions[2] = ow;
+    out[0].dimensions[3] = vt_conv1x1_out_channels(n->conv);
+    return 0;
+  }
   if (n->kind != kHybridDepthwise) return fail(n, "the node was not initialized");
   if (in[0].dimensions[3] != n->hdw.in_channels) return fail(n, "the input does not have the op's channels");
   int32_t oh, ow, ph, pw;
@@ -138,7 +160,8 @@ static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in,
   const LiteRtLockTensorBufferFn lock = (LiteRtLockTensorBufferFn)n->api.lock;
   const LiteRtUnlockTensorBufferFn unlock = (LiteRtUnlockTensorBufferFn)n->api.unlock;
   if (!get_type || !lock || !unlock) return fail(n, "missing LiteRT functions");
-  const int conv = n->kind == kConv1x1, quantized = conv && !vt_conv1x1_is_hybrid(n->conv);
+  const int window = n->kind == kConvWindow, conv = n->kind == kConv1x1 || window;
+  const int quantized = conv && !vt_conv1x1_is_hybrid(n->conv);
   if (n->kind == kNone) return fail(n, "the node was not initialized");
   if (get_type(in[0], &t) != 0 || t.layout.rank != 4 || t.element_type != (quantized ? 3 /* uint8 */ : 1 /* float32 */))
     return fail(n, quantized ? "the input is not a uint8 NHWC tensor" : "the input is not a float32 NHWC tensor");
@@ -147,8 +170,19 @@ static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in,
   const int64_t pixels = (int64_t)b * h * w;
   vt_context *context = n->context;
   const int32_t threads = context->threads;
-  const size_t need = conv ? vt_conv1x1_scratch_size(n->conv, threads) : vt_hdw_scratch_size(&n->hdw, h, w, threads);
+  size_t need = conv ? vt_conv1x1_scratch_size(n->conv, threads) : vt_hdw_scratch_size(&n->hdw, h, w, threads);
   if (need == 0) return fail(n, "bad input size");
+  // The spatial kind's im2col rows follow the GEMM's scratch.
+  const size_t rows_at = (need + 63) & ~(size_t)63;
+  int64_t rows = 0;
+  if (window) {
+    int32_t oh, ow, ph, pw;
+    if (vt_window_output_size(&n->window, h, w, &oh, &ow, &ph, &pw) != 0) return fail(n, "bad input size");
+    rows = (int64_t)b * oh * ow;
+    const uint64_t bytes = (uint64_t)rows * (uint64_t)vt_conv1x1_in_channels(n->conv);
+    if (bytes > ((uint64_t)1 << 40)) return fail(n, "the input is too large");
+    need = rows_at + (size_t)bytes;
+  }
   if (context->size < need) {
     free(context->memory);
     context->memory = aligned_alloc(64, (need + 63) & ~(size_t)63);
@@ -161,8 +195,16 @@ static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in,
     unlock(in[0]);
     return fail(n, "cannot write the output");
   }
-  const int status = conv ? vt_conv1x1_run(n->conv, src, pixels, dst, context->memory, context->size, threads, context->pool)
-                          : vt_hdw_run(&n->hdw, src, b, h, w, dst, context->memory, context->size, threads, context->pool);
+  int status;
+  if (window) {
+    uint8_t *im2col = (uint8_t *)context->memory + rows_at;
+    status = vt_im2col(&n->window, src, b, h, w, im2col, threads, context->pool);
+    if (status == 0) status = vt_conv1x1_run(n->conv, im2col, rows, dst, context->memory, rows_at, threads, context->pool);
+  } else if (conv) {
+    status = vt_conv1x1_run(n->conv, src, pixels, dst, context->memory, context->size, threads, context->pool);
+  } else {
+    status = vt_hdw_run(&n->hdw, src, b, h, w, dst, context->memory, context->size, threads, context->pool);
+  }
   unlock(out[0]);
   unlock(in[0]);
   return status == 0 ? 0 : fail(n, "the kernel refused the tensor sizes");

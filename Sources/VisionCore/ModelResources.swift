@@ -59,6 +59,8 @@ package final class ModelResources: Sendable {
     package var hybridDepthwiseOps: Int { ModelFile.CustomKernels.hybridDepthwise.count(in: customOps) }
     /// How many uint8 1×1 convolutions run on VisionTasks' exact kernel.
     package var quantizedConvOps: Int { ModelFile.CustomKernels.quantizedConv.count(in: customOps) }
+    /// How many other uint8 convolutions (3×3, strided…) run on VisionTasks' exact kernel (im2col + GEMM).
+    package var quantizedSpatialConvOps: Int { ModelFile.CustomKernels.quantizedSpatialConv.count(in: customOps) }
     /// How many hybrid 1×1 convolutions run on VisionTasks' exact kernel.
     package var hybridConvOps: Int { ModelFile.CustomKernels.hybridConv.count(in: customOps) }
 
@@ -74,7 +76,7 @@ package final class ModelResources: Sendable {
         }
     }
 
-    /// Whether 1×1 convolutions (uint8 and hybrid) run on
+    /// Whether 1×1 convolutions (uint8 and hybrid), and the other uint8 convolutions through im2col, run on
     /// VisionTasks' exact kernel (bit-identical to XNNPACK's): the default in optimized (release)
     /// builds on CPUs where it is the faster one (AVX2 without VNNI). `VISION_TASKS_CONV1X1_KERNEL=builtin`
     /// turns it off, `=ours` on everywhere.
@@ -139,7 +141,8 @@ package final class ModelResources: Sendable {
         var rewritten = false
         var customOps: [String] = []
         do {
-            var kernels: ModelFile.CustomKernels = conv1x1Kernel ? [.quantizedConv, .hybridConv] : []
+            var kernels: ModelFile.CustomKernels =
+                conv1x1Kernel ? [.quantizedConv, .hybridConv, .quantizedSpatialConv] : []
             if optimizeHybridModels {
                 if let faster = try file.dequantizingHybridDepthwiseFilters() {
                     runtimeBytes = faster; rewritten = true

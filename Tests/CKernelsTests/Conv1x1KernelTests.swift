@@ -19,8 +19,17 @@ struct Conv1x1KernelTests {
     struct Case: CustomStringConvertible {
         var h: Int, w: Int, k: Int, n: Int, izp: Int64, fzp: Int64, ozp: Int64, iscale: Float, fscale: Float,
             oscale: Float, activation: Int8, bias: Bool
+        /// A spatial convolution's window (1×1, stride 1 by default): kernel, strides, dilations, VALID.
+        var kh = 1, kw = 1, sh = 1, sw = 1, dh = 1, dw = 1, valid = false
+        var spatial: Bool { kh != 1 || kw != 1 || sh != 1 || sw != 1 }
         var description: String {
-            "\(h)x\(w)x\(k)→\(n) zp \(izp)/\(fzp)/\(ozp) act\(activation)\(bias ? "" : " no bias")"
+            let window = spatial ? " \(kh)x\(kw)/\(sh),\(sw) d\(dh),\(dw)\(valid ? " VALID" : " SAME")" : ""
+            return "\(h)x\(w)x\(k)→\(n)\(window) zp \(izp)/\(fzp)/\(ozp) act\(activation)\(bias ? "" : " no bias")"
+        }
+        /// The output's height and width (TensorFlow's SAME or VALID).
+        var outputSize: (h: Int, w: Int) {
+            let eh = (kh - 1) * dh + 1, ew = (kw - 1) * dw + 1
+            return valid ? ((h - eh) / sh + 1, (w - ew) / sw + 1) : ((h + sh - 1) / sh, (w + sw - 1) / sw)
         }
     }
 
@@ -46,6 +55,30 @@ struct Conv1x1KernelTests {
         Case(
             h: 2, w: 9, k: 33, n: 31, izp: 127, fzp: 1, ozp: 5, iscale: 0.5, fscale: 0.9, oscale: 7.3, activation: 3,
             bias: true),
+        // Spatial convolutions (im2col + the same GEMM): SSD v1's first layer's shape (3×3 stride 2 SAME
+        // on 3 channels, odd and even sizes), its extra layers' (3×3 stride 2 on many channels), VALID,
+        // dilations, a 1×1 stride 2, a wide kernel larger than the input.
+        Case(
+            h: 31, w: 33, k: 3, n: 32, izp: 128, fzp: 113, ozp: 0, iscale: 0.0078125, fscale: 0.034, oscale: 0.0235,
+            activation: 3, bias: true, kh: 3, kw: 3, sh: 2, sw: 2),
+        Case(
+            h: 30, w: 28, k: 3, n: 32, izp: 128, fzp: 113, ozp: 0, iscale: 0.0078125, fscale: 0.034, oscale: 0.0235,
+            activation: 3, bias: true, kh: 3, kw: 3, sh: 2, sw: 2),
+        Case(
+            h: 10, w: 10, k: 128, n: 256, izp: 0, fzp: 140, ozp: 0, iscale: 0.0235, fscale: 0.004, oscale: 0.0235,
+            activation: 3, bias: true, kh: 3, kw: 3, sh: 2, sw: 2),
+        Case(
+            h: 9, w: 12, k: 5, n: 9, izp: 17, fzp: 200, ozp: 77, iscale: 0.04, fscale: 0.02, oscale: 0.05,
+            activation: 0, bias: true, kh: 3, kw: 2, valid: true),
+        Case(
+            h: 13, w: 11, k: 7, n: 19, izp: 250, fzp: 3, ozp: 128, iscale: 0.02, fscale: 0.05, oscale: 0.09,
+            activation: 1, bias: false, kh: 3, kw: 3, dh: 2, dw: 3),
+        Case(
+            h: 8, w: 9, k: 24, n: 16, izp: 90, fzp: 128, ozp: 3, iscale: 0.03, fscale: 0.01, oscale: 0.02,
+            activation: 2, bias: true, sh: 2, sw: 2),
+        Case(
+            h: 3, w: 4, k: 2, n: 5, izp: 1, fzp: 254, ozp: 200, iscale: 0.3, fscale: 0.2, oscale: 0.7, activation: 0,
+            bias: true, kh: 5, kw: 7, sh: 1, sw: 3),
     ]
 
     typealias Random = TestRandom
@@ -57,10 +90,10 @@ struct Conv1x1KernelTests {
         }
         let input = b.addTensor(
             Tensor(name: "input", shape: [1, c.h, c.w, c.k], type: .uint8, quantization: q(c.iscale, c.izp)))
-        let weights = (0..<(c.n * c.k)).map { _ in UInt8(truncatingIfNeeded: r.next()) }
+        let weights = (0..<(c.n * c.kh * c.kw * c.k)).map { _ in UInt8(truncatingIfNeeded: r.next()) }
         let filter = b.addTensor(
             Tensor(
-                name: "filter", shape: [c.n, 1, 1, c.k], type: .uint8, buffer: b.addBuffer(weights),
+                name: "filter", shape: [c.n, c.kh, c.kw, c.k], type: .uint8, buffer: b.addBuffer(weights),
                 quantization: q(c.fscale, c.fzp)))
         let values = (0..<c.n).map { _ in c.bias ? Int32(truncatingIfNeeded: Int(r.next() % 40_001) - 20_000) : 0 }
         let bytes = values.flatMap { v in withUnsafeBytes(of: v.littleEndian) { Array($0) } }
@@ -70,12 +103,18 @@ struct Conv1x1KernelTests {
                 quantization: q(c.iscale * c.fscale, 0)))
         let inputs = [input, filter, bias]
         let output = b.addTensor(
-            Tensor(name: "output", shape: [1, c.h, c.w, c.n], type: .uint8, quantization: q(c.oscale, c.ozp)))
+            Tensor(
+                name: "output", shape: [1, c.outputSize.h, c.outputSize.w, c.n], type: .uint8,
+                quantization: q(c.oscale, c.ozp)))
         let code = b.opcode(OperatorCode(builtinCode: 3))
+        // Conv2DOptions: padding, stride_w, stride_h, activation, dilation_w, dilation_h.
         b.operators = [
             ModelBuilder.Op(
                 opcodeIndex: code, inputs: inputs, outputs: [output], builtinOptionsType: 1,
-                builtinOptions: [0: .int8(0), 1: .int32(1), 2: .int32(1), 3: .int8(c.activation)])
+                builtinOptions: [
+                    0: .int8(c.valid ? 1 : 0), 1: .int32(Int32(c.sw)), 2: .int32(Int32(c.sh)), 3: .int8(c.activation),
+                    4: .int32(Int32(c.dw)), 5: .int32(Int32(c.dh)),
+                ])
         ]
         b.inputs = [input]
         b.outputs = [output]
@@ -96,7 +135,8 @@ struct Conv1x1KernelTests {
         let bytes = try Self.model(c, &r)
         let builtin = try ModelResources(bytes: bytes, exactHybridKernel: false, conv1x1Kernel: false)
         let ours = try ModelResources(bytes: bytes, conv1x1Kernel: true)
-        #expect(builtin.customOps.isEmpty && ours.quantizedConvOps == 1)
+        let kinds = (ours.quantizedConvOps, ours.quantizedSpatialConvOps)
+        #expect(builtin.customOps.isEmpty && kinds == (c.spatial ? (0, 1) : (1, 0)))
         let count = c.h * c.w * c.k
         for trial in 0..<4 {
             let input: [UInt8] = (0..<count).map { i in
@@ -110,19 +150,21 @@ struct Conv1x1KernelTests {
             let a = try Self.run(builtin, input)
             for threads in [1, 2] {  // the kernel splits pixels over threads; results must not change
                 let b = try Self.run(ours, input, threads: threads)
-                #expect(a.count == b.count && a.count == c.h * c.w * c.n)
+                #expect(a.count == b.count && a.count == c.outputSize.h * c.outputSize.w * c.n)
                 let differing = zip(a, b).filter { $0.0 != $0.1 }.count
                 #expect(differing == 0, "\(c), trial \(trial), \(threads) threads: \(differing) differing bytes")
             }
         }
     }
 
-    @Test("SSD MobileNet v1: its 1×1 convolutions run on the kernel; all four outputs identical to LiteRT's")
+    @Test("SSD MobileNet v1: its 1×1 and 3×3 convolutions run on the kernel; all four outputs identical to LiteRT's")
     func ssdMobileNetV1() throws {
         let path = TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite")
         let builtin = try ModelResources(path: path, conv1x1Kernel: false)
         let ours = try ModelResources(path: path, conv1x1Kernel: true)
         #expect(builtin.customOps.isEmpty && ours.quantizedConvOps == 29 && ours.hybridDepthwiseOps == 0)
+        // The first 3×3 stride-2 convolution and the four 3×3 stride-2 extra layers.
+        #expect(ours.quantizedSpatialConvOps == 5)
         var r = Random(state: 7)
         for threads in [1, 2] {
             for trial in 0..<3 {
@@ -133,7 +175,7 @@ struct Conv1x1KernelTests {
                 }
                 let a = try CompiledModel(model: builtin.runtimeModel, threads: threads)
                 let b = try CompiledModel(model: ours.runtimeModel, threads: threads, customOps: ours.customOps)
-                #expect(b.customKernelCount == 29)
+                #expect(b.customKernelCount == 34)
                 for m in [a, b] {
                     try input.withUnsafeBytes { try m.setInput(0, bytes: $0) }
                     try m.run()
@@ -141,6 +183,35 @@ struct Conv1x1KernelTests {
                 for i in 0..<4 {
                     #expect(try a.outputBytes(i) == b.outputBytes(i), "output \(i), \(threads) threads, trial \(trial)")
                 }
+            }
+        }
+    }
+
+    @Test(
+        "uint8 classifiers: their 1×1 and first 3×3 convolutions run on the kernel; scores identical to LiteRT's",
+        arguments: [
+            "mobilenet_v2_1.0_224_quant.tflite", "mobilenet_v1_0.25_128_quant.tflite",
+            "mobilenet_v2_1.0_224_inat_bird_quant.tflite",
+        ])
+    func classifiers(name: String) throws {
+        let path = TestAssets.model(name)
+        let builtin = try ModelResources(path: path, conv1x1Kernel: false)
+        let ours = try ModelResources(path: path, conv1x1Kernel: true)
+        #expect(builtin.customOps.isEmpty && ours.quantizedConvOps > 10 && ours.quantizedSpatialConvOps == 1)
+        let a = try CompiledModel(model: builtin.runtimeModel, threads: 1)
+        let count = a.inputs[0].byteCount
+        var r = Random(state: 13)
+        for threads in [1, 2] {
+            let b = try CompiledModel(model: ours.runtimeModel, threads: threads, customOps: ours.customOps)
+            for trial in 0..<2 {
+                let input: [UInt8] = (0..<count).map { i in
+                    trial == 0 ? UInt8(truncatingIfNeeded: r.next()) : UInt8(truncatingIfNeeded: i / 3 + i % 3 * 85)
+                }
+                for m in [a, b] {
+                    try input.withUnsafeBytes { try m.setInput(0, bytes: $0) }
+                    try m.run()
+                }
+                #expect(try a.outputBytes(0) == b.outputBytes(0), "\(name), \(threads) threads, trial \(trial)")
             }
         }
     }

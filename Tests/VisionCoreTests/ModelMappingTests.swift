@@ -106,7 +106,7 @@ struct ModelMappingTests {
     func rewritten() throws {
         let path = TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite")
         let resources = try ModelResources(path: path, conv1x1Kernel: true)
-        #expect(resources.quantizedConvOps == 29)
+        #expect(resources.quantizedConvOps == 29 && resources.quantizedSpatialConvOps == 5)
         let file = resources.file.data
         let runtime = try #require(resources.runtimeModel.bytes)
         let headCount = runtime.count - file.count
@@ -115,7 +115,7 @@ struct ModelMappingTests {
         // The head holds the ops' parameters, not their filters (~3.4 MB of the file's 4 MB).
         #expect(headCount < 200_000, "head of \(headCount) bytes")
         let compiled = try CompiledModel(model: resources.runtimeModel, threads: 1, customOps: resources.customOps)
-        #expect(compiled.customKernelCount == 29)
+        #expect(compiled.customKernelCount == 34)  // and the five 3×3 convolutions
     }
 
     @Test(
@@ -161,6 +161,45 @@ struct ModelMappingTests {
             decode(options(fromEnd: 16), model) == 0
                 && decode(options(fromEnd: 16, digest: modelDigest(8)), model) == -1)
         #expect(decode(options(version: 1, fromEnd: 8), model) == -1)
+    }
+
+    @Test("spatial convolution options: a window that does not make K, a bad padding or zero point is refused")
+    func spatialOptions() {
+        // A filter of K = 2·2·3 = 12 bytes for N = 2 outputs, at the end of the model's bytes.
+        let model = (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 1) }
+        let digest = model.withUnsafeBytes { ModelFile.filterDigest(UnsafeRawBufferPointer(rebasing: $0[40..<64])) }
+        // version, K, N, activation, izp, fzp, ozp, kh, kw, cin, sh, sw, dh, dw, padding
+        func options(_ edit: (inout [Int32]) -> Void = { _ in }) -> [UInt8] {
+            var ints: [Int32] = [1, 12, 2, 3, 128, 120, 0, 2, 2, 3, 2, 2, 1, 1, 0]
+            edit(&ints)
+            var out = Array("VTQK".utf8)
+            for v in ints { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
+            for v in [Float(0.5), 0.25, 0.125] { withUnsafeBytes(of: v.bitPattern.littleEndian) { out += $0 } }
+            withUnsafeBytes(of: UInt64(24).littleEndian) { out += $0 }
+            withUnsafeBytes(of: digest.littleEndian) { out += $0 }
+            for v in [Int32(5), -7] { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
+            return out
+        }
+        func decode(_ o: [UInt8]) -> (status: Int32, window: vt_window) {
+            var p = vt_qconv_params()
+            var g = vt_window()
+            let status = o.withUnsafeBufferPointer { ob in
+                model.withUnsafeBufferPointer { mb in
+                    vt_qconvk_decode_options(ob.baseAddress, o.count, mb.baseAddress, model.count, &p, &g)
+                }
+            }
+            return (status, g)
+        }
+        let good = decode(options())
+        #expect(good.status == 0)
+        #expect(good.window.kernel_h == 2 && good.window.in_channels == 3 && good.window.stride_w == 2)
+        #expect(good.window.input_zero_point == 128)
+        #expect(decode(options { $0[9] = 4 }).status == -1)  // 2·2·4 ≠ K
+        #expect(decode(options { $0[14] = 2 }).status == -1)  // padding neither SAME nor VALID
+        #expect(decode(options { $0[4] = 256 }).status == -1)  // input zero point
+        #expect(decode(options { $0[10] = 0 }).status == -1)  // stride
+        #expect(decode(options { $0[0] = 2 }).status == -1)  // version
+        #expect(decode(Array(options().dropLast())).status == -1)  // truncated bias
     }
 
     @Test("the rewrite's filter digest is the kernel's, for every length")

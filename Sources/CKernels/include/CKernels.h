@@ -159,6 +159,38 @@ uint64_t vt_filter_digest(const uint8_t *data, size_t n);
 /// the int8 filter's place and digest (as the uint8 kind's), the per-channel scales, the bias (little endian).
 int vt_hconv_decode_options(const uint8_t *data, size_t size, const uint8_t *model, size_t model_size, vt_hconv_params *p);
 
+// --- Spatial uint8 convolutions ----------------------------------------------------------------
+// A uint8 CONV_2D of any kernel size, stride and dilation (SAME or VALID) runs as im2col — each output
+// pixel's window gathered into a row of kernel_h·kernel_w·in_channels bytes, taps in the padding
+// reading the input's zero point, as XNNPACK's indirection reads its zero buffer — followed by the 1×1
+// kernel's exact GEMM on those rows (K = kernel_h·kernel_w·in_channels): the integer sums are XNNPACK's,
+// and so is the fp32 requantization, so the output is bit-identical to XNNPACK's IGEMM.
+
+/// A spatial convolution's window.
+typedef struct {
+  int32_t kernel_h, kernel_w, in_channels;
+  int32_t stride_h, stride_w, dilation_h, dilation_w;
+  /// 0 SAME, 1 VALID.
+  int32_t padding;
+  /// The byte a tap in the padding reads (the input's zero point).
+  int32_t input_zero_point;
+} vt_window;
+
+/// The output's height and width for an `h`×`w` input, and the top/left padding (TensorFlow's SAME:
+/// the smaller half on top and left). 0, or -1 when the window gives no output.
+int vt_window_output_size(const vt_window *g, int32_t h, int32_t w, int32_t *oh, int32_t *ow, int32_t *pad_h, int32_t *pad_w);
+/// Writes `batches` NHWC inputs' windows as rows of kernel_h·kernel_w·in_channels bytes, one per output
+/// pixel in NHWC order (batches·oh·ow rows), output rows split over `threads` threads. 0, or -1.
+int vt_im2col(const vt_window *g, const uint8_t *input, int32_t batches, int32_t h, int32_t w, uint8_t *rows, int32_t threads,
+              vt_pool *pool);
+/// Custom options of the spatial uint8 kind: "VTQK", version 1, fifteen int32 (K = kernel_h·kernel_w·in
+/// channels, output channels, activation, input/filter/output zero points, kernel h/w, input channels,
+/// strides h/w, dilations h/w, padding), three float32 scales (input, filter, output), the filter's place
+/// and digest (as the 1×1 kinds': its [out][kh][kw][in] bytes in the model), the int32 bias. `p` gets the
+/// GEMM's parameters (in_channels = K), `g` the window.
+int vt_qconvk_decode_options(const uint8_t *data, size_t size, const uint8_t *model, size_t model_size, vt_qconv_params *p,
+                             vt_window *g);
+
 // --- The kernels as LiteRT custom op kernels -----------------------------------------------------
 // Each rewritten node gets a custom code of its own, registered with its own node state (LiteRT's
 // user data is per registration). Its only input is the activation; its custom options (above)

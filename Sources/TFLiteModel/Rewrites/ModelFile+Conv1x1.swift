@@ -1,4 +1,5 @@
-/// The ops VisionTasks' 1×1 convolution kernel takes (see `customKernelOps`), uint8 and hybrid.
+/// The ops VisionTasks' 1×1 convolution kernel takes (see `customKernelOps`), uint8 and hybrid, and the
+/// spatial uint8 convolutions it runs after im2col.
 ///
 /// Uint8: every CONV_2D with a uint8 input and output, a constant uint8 [N, 1, 1, K] filter, a constant int32 (or no)
 /// bias quantized at input scale × filter scale, per-tensor quantization, stride 1 and a fused activation among NONE,
@@ -7,21 +8,31 @@
 /// activation, input/filter/output zero points), three float32 scales (input, filter, output), the
 /// filter's place in the model and its digest (``filterPlace(_:)``), the int32 bias (little endian).
 ///
+/// Spatial uint8: every other uint8 CONV_2D with the same quantization (any kernel size, strides,
+/// dilations, SAME or VALID). Its custom options: "VTQK", version 1, fifteen int32 (K = kh·kw·in, N,
+/// activation, the three zero points, kh, kw, input channels, strides h/w, dilations h/w, padding), the
+/// three scales, the filter's place and digest, the int32 bias (little endian).
+///
 /// Hybrid: every CONV_2D with a float32 input and output, a constant int8 [N, 1, 1, K] filter with
 /// symmetric per-channel (or per-tensor) scales, a constant float32 (or no) bias, stride 1, K + N > 2
 /// (what XNNPACK turns into its dynamically quantized fully-connected op) and one of the four fused
 /// activations. Its custom options: "VTHC", version 2, three int32 (K, N, activation), the filter's
 /// place in the model and digest, the per-channel scales, the bias (little endian).
 extension ModelFile {
-    /// The custom options for op `op` if it is a uint8 1×1 convolution our kernel computes.
-    func quantizedConvOptions(_ op: Operator, _ opTable: FlatTable, _ sg: Subgraph) throws -> [UInt8]? {
+    /// The custom options for op `op` if it is a uint8 1×1 convolution our kernel computes ("VTQC"), or
+    /// with `spatial` any other uint8 convolution XNNPACK takes ("VTQK": im2col and the same GEMM).
+    func quantizedConvOptions(
+        _ op: Operator, _ opTable: FlatTable, _ sg: Subgraph, spatial: Bool = false
+    ) throws
+        -> [UInt8]?
+    {
         guard let (input, filter, output) = kernelOperands(op, code: 3, sg),  // CONV_2D
             input.type == .uint8, output.type == .uint8, filter.type == .uint8, filter.shape.count == 4,
-            filter.shape[1] == 1, filter.shape[2] == 1,
             input.shape.count == 4, output.shape.count == 4
         else { return nil }
-        let n = filter.shape[0], k = filter.shape[3]
-        guard n >= 1, k >= 1, n <= 1 << 16, k <= 1 << 16, input.shape[3] == k, output.shape[3] == n,
+        let n = filter.shape[0], kh = filter.shape[1], kw = filter.shape[2], c = filter.shape[3]
+        let k = kh * kw * c
+        guard n >= 1, kh >= 1, kw >= 1, c >= 1, k <= 1 << 16, n <= 1 << 16, input.shape[3] == c, output.shape[3] == n,
             let iq = Self.perTensor(input), let fq = Self.perTensor(filter), let oq = Self.perTensor(output)
         else { return nil }
         guard let weights = try bufferRange(filter.buffer), weights.count == n * k else { return nil }
@@ -38,13 +49,21 @@ extension ModelFile {
                     return abs(Double(bs) - product) <= 1e-6 * product
                 })
         else { return nil }
-        guard let activation = try Self.unitStrideActivation(opTable) else { return nil }
+        guard let window = try Self.convWindow(opTable) else { return nil }
         let scale = iq.scale * fq.scale / oq.scale
         guard scale > 0, scale < 256 else { return nil }  // what XNNPACK accepts
-        var out: [UInt8] = Array("VTQC".utf8)
+        let pointwise = kh == 1 && kw == 1 && window.strides == [1, 1]
+        guard pointwise != spatial else { return nil }
+        var out: [UInt8] = Array((spatial ? "VTQK" : "VTQC").utf8)
         func int32(_ v: Int32) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
-        for v in [Self.kernelOptionsVersion, Int32(k), Int32(n), activation, iq.zeroPoint, fq.zeroPoint, oq.zeroPoint] {
+        let version = spatial ? Int32(1) : Self.kernelOptionsVersion
+        for v in [version, Int32(k), Int32(n), window.activation, iq.zeroPoint, fq.zeroPoint, oq.zeroPoint] {
             int32(v)
+        }
+        if spatial {
+            for v in [Int32(kh), Int32(kw), Int32(c)] + window.strides + window.dilations + [window.padding] {
+                int32(v)
+            }
         }
         for v in [iq.scale, fq.scale, oq.scale] { withUnsafeBytes(of: v.bitPattern.littleEndian) { out += $0 } }
         out += filterPlace(weights)
@@ -111,17 +130,31 @@ extension ModelFile {
         return h
     }
 
-    /// A CONV_2D's fused activation (0…3) when its strides are 1 and its activation one the kernel has.
-    static func unitStrideActivation(_ opTable: FlatTable) throws -> Int32? {
+    /// A CONV_2D's window: its fused activation (0…3, when one the kernels have), strides and dilations
+    /// (h, w; 1…65536) and padding (0 SAME, 1 VALID).
+    static func convWindow(
+        _ opTable: FlatTable
+    ) throws -> (
+        activation: Int32, strides: [Int32], dilations: [Int32], padding: Int32
+    )? {
         // Conv2DOptions: padding, stride_w, stride_h, fused_activation_function, dilation_w, dilation_h.
         let options = try target(opTable, 4).map { try opTable.reader.table(at: $0) }
         func option<T: FixedWidthInteger>(_ slot: Int, _ fallback: T) throws -> T {
             try options?.scalar(slot, default: fallback) ?? fallback
         }
+        let padding = Int32(try option(0, Int8(0)))
         let sw = try option(1, Int32(0)), sh = try option(2, Int32(0)), activation = Int32(try option(3, Int8(0)))
         let dw = try option(4, Int32(1)), dh = try option(5, Int32(1))
-        guard sw == 1, sh == 1, dw >= 1, dh >= 1, (0...3).contains(activation) else { return nil }
-        return activation
+        guard [sw, sh, dw, dh].allSatisfy({ (1...65536).contains($0) }), (0...3).contains(activation),
+            (0...1).contains(padding)
+        else { return nil }
+        return (activation, [sh, sw], [dh, dw], padding)
+    }
+
+    /// A CONV_2D's fused activation (0…3) when its strides are 1 and its activation one the kernel has.
+    static func unitStrideActivation(_ opTable: FlatTable) throws -> Int32? {
+        guard let window = try convWindow(opTable), window.strides == [1, 1] else { return nil }
+        return window.activation
     }
 
     /// A uint8 tensor's per-tensor scale (positive, finite) and zero point (0…255).

@@ -14,12 +14,16 @@ extension ModelFile {
         package static let quantizedConv = CustomKernels(rawValue: 2)
         /// Hybrid 1×1 CONV_2D (float input, int8 per-channel filter): custom codes `VisionTasksHybridConv_<k>`.
         package static let hybridConv = CustomKernels(rawValue: 4)
+        /// Uint8 CONV_2D of other kernel sizes or strides (per-tensor asymmetric; im2col, then the 1×1
+        /// kernel's GEMM): custom codes `VisionTasksQuantizedSpatialConv_<k>`.
+        package static let quantizedSpatialConv = CustomKernels(rawValue: 8)
 
         /// The custom-code prefix of a single kind's rewritten ops (`<prefix>_<k>`).
         package var codePrefix: String {
             switch self {
             case .hybridDepthwise: return "VisionTasksHybridDepthwise"
             case .quantizedConv: return "VisionTasksQuantizedConv"
+            case .quantizedSpatialConv: return "VisionTasksQuantizedSpatialConv"
             default: return "VisionTasksHybridConv"
             }
         }
@@ -77,6 +81,10 @@ extension ModelFile {
                 blobs[i] = (CustomKernels.quantizedConv.codePrefix, blob)
             } else if kernels.contains(.hybridConv), let blob = try hybridConvOptions(op, opTable, sg) {
                 blobs[i] = (CustomKernels.hybridConv.codePrefix, blob)
+            } else if kernels.contains(.quantizedSpatialConv),
+                let blob = try quantizedConvOptions(op, opTable, sg, spatial: true)
+            {
+                blobs[i] = (CustomKernels.quantizedSpatialConv.codePrefix, blob)
             }
         }
         guard !blobs.isEmpty else { return nil }

@@ -78,6 +78,7 @@ enum OpProfile {
         if op.place == .delegate { return ("XNNPACK " + op.name, false) }
         for (prefix, title) in [
             ("VisionTasksQuantizedConv", "uint8 1x1 convolution"),
+            ("VisionTasksQuantizedSpatialConv", "uint8 spatial convolution (im2col + GEMM)"),
             ("VisionTasksHybridConv", "hybrid 1x1 convolution"),
             ("VisionTasksHybridDepthwise", "hybrid depthwise convolution"),
             ("VisionTasksQuantizedDepthwise", "uint8 depthwise convolution"),

@@ -1,0 +1,70 @@
+// im2col for the spatial uint8 convolutions (CKernels.h): each output pixel's window as one row of
+// kernel_h·kernel_w·in_channels bytes in the filter's [kh][kw][in] order, padding taps set to the
+// input's zero point.
+#include "CKernels.h"
+#include "Parallel.h"
+
+#include <string.h>
+
+int vt_window_output_size(const vt_window *g, int32_t h, int32_t w, int32_t *oh, int32_t *ow, int32_t *pad_h, int32_t *pad_w) {
+  if (!g) return -1;
+  const vt_hdw_params p = {g->kernel_h, g->kernel_w, g->in_channels, 1, g->stride_h, g->stride_w, g->dilation_h, g->dilation_w,
+                           g->padding, 0, NULL, NULL, NULL};
+  return vt_hdw_output_size(&p, h, w, oh, ow, pad_h, pad_w);
+}
+
+typedef struct {
+  const vt_window *g;
+  const uint8_t *input;
+  int32_t h, w, oh, ow, pad_h, pad_w;
+  uint8_t *rows;
+} im2col_job;
+
+// Output rows (batch · oh + oy) `c`.
+static void im2col_row(void *context, int32_t t, int64_t c) {
+  (void)t;
+  const im2col_job *j = context;
+  const vt_window *g = j->g;
+  const int64_t batch = c / j->oh;
+  const int32_t oy = (int32_t)(c % j->oh), cin = g->in_channels;
+  const size_t k = (size_t)g->kernel_h * (size_t)g->kernel_w * (size_t)cin, pixel = (size_t)cin;
+  const uint8_t *image = j->input + (size_t)batch * (size_t)j->h * (size_t)j->w * pixel;
+  uint8_t *out = j->rows + (size_t)c * (size_t)j->ow * k;
+  // With dilation 1 a window row's taps are contiguous: kernel_w · in_channels bytes in one copy.
+  const size_t run = (size_t)g->kernel_w * pixel;
+  for (int32_t ox = 0; ox < j->ow; ox++, out += k) {
+    const int32_t x0 = ox * g->stride_w - j->pad_w;
+    const int inside_x = g->dilation_w == 1 && x0 >= 0 && x0 + g->kernel_w <= j->w;
+    uint8_t *dst = out;
+    for (int32_t ky = 0; ky < g->kernel_h; ky++) {
+      const int32_t iy = oy * g->stride_h - j->pad_h + ky * g->dilation_h;
+      if (iy < 0 || iy >= j->h) {
+        memset(dst, g->input_zero_point, run);
+        dst += run;
+        continue;
+      }
+      const uint8_t *line = image + (size_t)iy * (size_t)j->w * pixel;
+      if (inside_x) {
+        memcpy(dst, line + (size_t)x0 * pixel, run);
+        dst += run;
+        continue;
+      }
+      for (int32_t kx = 0; kx < g->kernel_w; kx++, dst += pixel) {
+        const int32_t ix = x0 + kx * g->dilation_w;
+        if (ix < 0 || ix >= j->w) memset(dst, g->input_zero_point, pixel);
+        else memcpy(dst, line + (size_t)ix * pixel, pixel);
+      }
+    }
+  }
+}
+
+int vt_im2col(const vt_window *g, const uint8_t *input, int32_t batches, int32_t h, int32_t w, uint8_t *rows, int32_t threads,
+              vt_pool *pool) {
+  int32_t oh, ow, pad_h, pad_w;
+  if (!g || !input || !rows || batches < 1 || g->in_channels < 1 || g->input_zero_point < 0 || g->input_zero_point > 255 ||
+      vt_window_output_size(g, h, w, &oh, &ow, &pad_h, &pad_w) != 0)
+    return -1;
+  im2col_job job = {g, input, h, w, oh, ow, pad_h, pad_w, rows};
+  vt_parallel_chunks(pool, threads < 1 ? 1 : threads, (int64_t)batches * oh, im2col_row, &job);
+  return 0;
+}
