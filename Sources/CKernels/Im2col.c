@@ -13,6 +13,29 @@ int vt_window_output_size(const vt_window *g, int32_t h, int32_t w, int32_t *oh,
   return vt_hdw_output_size(&p, h, w, oh, ow, pad_h, pad_w);
 }
 
+// memcpy of a window row's few bytes, inline: two overlapping 8- or 16-byte moves (n ≤ 32), else memcpy.
+static inline __attribute__((always_inline)) void copy_run(uint8_t *dst, const uint8_t *src, size_t n) {
+  uint64_t a, b;
+  if (n >= 8 && n <= 16) {
+    memcpy(&a, src, 8);
+    memcpy(&b, src + n - 8, 8);
+    memcpy(dst, &a, 8);
+    memcpy(dst + n - 8, &b, 8);
+  } else if (n > 16 && n <= 32) {
+    uint64_t c, d;
+    memcpy(&a, src, 8);
+    memcpy(&b, src + 8, 8);
+    memcpy(&c, src + n - 16, 8);
+    memcpy(&d, src + n - 8, 8);
+    memcpy(dst, &a, 8);
+    memcpy(dst + 8, &b, 8);
+    memcpy(dst + n - 16, &c, 8);
+    memcpy(dst + n - 8, &d, 8);
+  } else {
+    memcpy(dst, src, n);
+  }
+}
+
 typedef struct {
   const vt_window *g;
   const uint8_t *input;
@@ -45,7 +68,7 @@ static void im2col_row(void *context, int32_t t, int64_t c) {
       }
       const uint8_t *line = image + (size_t)iy * (size_t)j->w * pixel;
       if (inside_x) {
-        memcpy(dst, line + (size_t)x0 * pixel, run);
+        copy_run(dst, line + (size_t)x0 * pixel, run);
         dst += run;
         continue;
       }
