@@ -8,6 +8,7 @@
 #pragma clang fp contract(off)
 #include "CKernels.h"
 #include "Parallel.h"
+#include "Requantize.h"
 #include "Rounding.h"
 
 #include <math.h>
@@ -37,21 +38,6 @@ struct vt_conv1x1 {
 };
 
 static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
-
-// XNNPACK's xnn_qu8_quantize: the float bound divided by the scale, plus the zero point (in float),
-// clamped to 0…255, rounded to nearest-even.
-static int32_t quantize_bound(float v, float scale, int32_t zp) {
-  float q = v / scale + (float)zp;
-  q = q > 0.0f ? q : 0.0f;
-  q = q < 255.0f ? q : 255.0f;
-  return vt_round_even(q);
-}
-
-// The delegate's float range of a fused activation: NONE −∞…∞, RELU 0…∞, RELU_N1_TO_1 −1…1, RELU6 0…6.
-static void activation_range(int32_t activation, float *lo, float *hi) {
-  *lo = activation == 0 ? -INFINITY : activation == 2 ? -1.0f : 0.0f;
-  *hi = activation == 2 ? 1.0f : activation == 3 ? 6.0f : INFINITY;
-}
 
 static vt_conv1x1 *alloc_op(int kind, int32_t k, int32_t n) {
   vt_conv1x1 *op = calloc(1, sizeof *op);
@@ -94,11 +80,11 @@ vt_conv1x1 *vt_qconv_create(const vt_qconv_params *p) {
   op->input_zero_point = p->input_zero_point;
   op->output_zero_point = p->output_zero_point;
   op->filter_zero_point = p->filter_zero_point;
-  op->scale = scale;
-  float lo, hi;
-  activation_range(p->activation, &lo, &hi);
-  op->low = (float)(quantize_bound(lo, p->output_scale, p->output_zero_point) - p->output_zero_point);
-  op->high = (float)(quantize_bound(hi, p->output_scale, p->output_zero_point) - p->output_zero_point);
+  const vt_requantization r =
+      vt_requantization_make(p->input_scale, p->filter_scale, p->output_scale, p->output_zero_point, p->activation);
+  op->scale = r.scale;
+  op->low = r.low;
+  op->high = r.high;
   memcpy(op->bias, p->bias, (size_t)op->n * sizeof(int32_t));
   for (int32_t n = 0; n < op->n; n++)
     for (int32_t k = 0; k < op->k; k++)
@@ -123,7 +109,7 @@ vt_conv1x1 *vt_hconv_create(const vt_hconv_params *p) {
   }
   memcpy(op->channel_scales, p->channel_scales, (size_t)op->n * sizeof(float));
   memcpy(op->fbias, p->bias, (size_t)op->n * sizeof(float));
-  activation_range(p->activation, &op->min, &op->max);
+  vt_activation_range(p->activation, &op->min, &op->max);
   for (int32_t n = 0; n < op->n; n++)
     for (int32_t k = 0; k < op->k; k++) *packed_at(op, n, k) = (uint8_t)p->filter[(size_t)n * (size_t)op->k + (size_t)k];
   return op;

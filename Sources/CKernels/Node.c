@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { kNone, kHybridDepthwise, kConv1x1, kConvWindow };
+enum { kNone, kHybridDepthwise, kConv1x1, kConvWindow, kQuantizedDepthwise };
 
 struct vt_context {
   const uint8_t *model;  // the model's bytes (the 1×1 kinds' filters are there)
@@ -43,6 +43,7 @@ struct vt_node {
   uint8_t *options;   // kHybridDepthwise: our copy of the custom options
   vt_conv1x1 *conv;   // kConv1x1, kConvWindow (its GEMM)
   vt_window window;   // kConvWindow
+  vt_qdw *qdw;        // kQuantizedDepthwise
   vt_context *context;
   int error;
   char message[160];
@@ -61,6 +62,7 @@ void vt_node_free(vt_node *n) {
   if (!n) return;
   free(n->options);
   vt_conv1x1_free(n->conv);
+  vt_qdw_free(n->qdw);
   free(n);
 }
 
@@ -82,6 +84,15 @@ static LiteRtStatus k_init(void *user, const void *data, size_t size) {
   vt_node *n = user;
   if (!n) return 1;
   const int uint8 = size >= 4 && memcmp(data, "VTQC", 4) == 0, hybrid = size >= 4 && memcmp(data, "VTHC", 4) == 0;
+  if (size >= 4 && memcmp(data, "VTQD", 4) == 0) {
+    vt_qdw_params q;
+    if (vt_qdw_decode_options(data, size, &q) != 0) return fail(n, "malformed custom options");
+    vt_qdw_free(n->qdw);
+    n->qdw = vt_qdw_create(&q);
+    if (!n->qdw) return fail(n, "the depthwise convolution's parameters are invalid, or memory ran out");
+    n->kind = kQuantizedDepthwise;
+    return 0;
+  }
   if (size >= 4 && memcmp(data, "VTQK", 4) == 0) {
     vt_qconv_params q;
     if (!n->context->model) return fail(n, "the model's bytes are not known (load it from bytes or a mapping, not by path)");
@@ -130,6 +141,16 @@ static LiteRtStatus k_layouts(void *user, size_t n_in, const LiteRtLayout *in, s
     out[0].dimensions[3] = vt_conv1x1_out_channels(n->conv);
     return 0;
   }
+  if (n->kind == kQuantizedDepthwise) {
+    int32_t oh, ow;
+    if (in[0].dimensions[3] != vt_qdw_channels(n->qdw)) return fail(n, "the input does not have the op's channels");
+    if (vt_qdw_output_size(n->qdw, in[0].dimensions[1], in[0].dimensions[2], &oh, &ow) != 0)
+      return fail(n, "the input is too small for the filter");
+    out[0].dimensions[1] = oh;
+    out[0].dimensions[2] = ow;
+    out[0].dimensions[3] = vt_qdw_channels(n->qdw);
+    return 0;
+  }
   if (n->kind == kConvWindow) {
     int32_t oh, ow, ph, pw;
     if (in[0].dimensions[3] != n->window.in_channels) return fail(n, "the input does not have the op's channels");
@@ -160,8 +181,8 @@ static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in,
   const LiteRtLockTensorBufferFn lock = (LiteRtLockTensorBufferFn)n->api.lock;
   const LiteRtUnlockTensorBufferFn unlock = (LiteRtUnlockTensorBufferFn)n->api.unlock;
   if (!get_type || !lock || !unlock) return fail(n, "missing LiteRT functions");
-  const int window = n->kind == kConvWindow, conv = n->kind == kConv1x1 || window;
-  const int quantized = conv && !vt_conv1x1_is_hybrid(n->conv);
+  const int window = n->kind == kConvWindow, conv = n->kind == kConv1x1 || window, qdw = n->kind == kQuantizedDepthwise;
+  const int quantized = qdw || (conv && !vt_conv1x1_is_hybrid(n->conv));
   if (n->kind == kNone) return fail(n, "the node was not initialized");
   if (get_type(in[0], &t) != 0 || t.layout.rank != 4 || t.element_type != (quantized ? 3 /* uint8 */ : 1 /* float32 */))
     return fail(n, quantized ? "the input is not a uint8 NHWC tensor" : "the input is not a float32 NHWC tensor");
@@ -170,7 +191,8 @@ static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in,
   const int64_t pixels = (int64_t)b * h * w;
   vt_context *context = n->context;
   const int32_t threads = context->threads;
-  size_t need = conv ? vt_conv1x1_scratch_size(n->conv, threads) : vt_hdw_scratch_size(&n->hdw, h, w, threads);
+  // The depthwise uint8 kind needs no scratch.
+  size_t need = qdw ? 1 : conv ? vt_conv1x1_scratch_size(n->conv, threads) : vt_hdw_scratch_size(&n->hdw, h, w, threads);
   if (need == 0) return fail(n, "bad input size");
   // The spatial kind's im2col rows follow the GEMM's scratch.
   const size_t rows_at = (need + 63) & ~(size_t)63;
@@ -196,7 +218,9 @@ static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in,
     return fail(n, "cannot write the output");
   }
   int status;
-  if (window) {
+  if (qdw) {
+    status = vt_qdw_run(n->qdw, src, b, h, w, dst, threads, context->pool);
+  } else if (window) {
     uint8_t *im2col = (uint8_t *)context->memory + rows_at;
     status = vt_im2col(&n->window, src, b, h, w, im2col, threads, context->pool);
     if (status == 0) status = vt_conv1x1_run(n->conv, im2col, rows, dst, context->memory, rows_at, threads, context->pool);

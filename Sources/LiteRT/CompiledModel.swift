@@ -36,6 +36,8 @@ package final class CompiledModel: @unchecked Sendable {
 
     /// The CPU path of the exact hybrid depthwise kernel ("avx512", "avx2" or "scalar").
     package static var hybridDepthwiseKernelPath: String { CustomKernels.hybridDepthwisePath }
+    /// The CPU path of the exact uint8 depthwise kernel ("vnni", "avx2" or "scalar").
+    package static var quantizedDepthwiseKernelPath: String { CustomKernels.quantizedDepthwisePath }
     /// The CPU path of the exact 1×1 convolution kernel, uint8 and hybrid ("avx2" or "scalar").
     package static var conv1x1KernelPath: String { CustomKernels.conv1x1Path }
     /// Whether the 1×1 convolution kernel is faster than XNNPACK's on this CPU (AVX2 without

@@ -67,6 +67,8 @@ final class CustomKernels: @unchecked Sendable {
 
     /// The hybrid depthwise kernel's path on this CPU ("avx512", "avx2" or "scalar").
     static var hybridDepthwisePath: String { String(cString: vt_hdw_path()) }
+    /// The uint8 depthwise kernel's path on this CPU ("vnni", "avx2" or "scalar").
+    static var quantizedDepthwisePath: String { String(cString: vt_qdw_path()) }
     /// The 1×1 convolution kernel's path on this CPU ("avx2" or "scalar").
     static var conv1x1Path: String { String(cString: vt_conv1x1_path()) }
     /// Whether the 1×1 convolution kernel beats XNNPACK's on this CPU (AVX2 without VNNI).

@@ -18,11 +18,12 @@ package final class ModelResources: Sendable {
     /// Loads the model at `path` with MediaPipe's errors for empty paths, missing and unreadable files.
     /// The file is memory-mapped, not copied: it must not be modified in place while loaded (replace
     /// it by rename; see `FileBytes`), or load a copy of its bytes with
-    /// ``init(bytes:source:runtime:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:)``.
+    /// ``init(bytes:source:runtime:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:depthwiseKernel:)``.
     package convenience init(
         path: String, runtime: any InferenceRuntime = LiteRTRuntime(), optimizeHybridModels: Bool = false,
         exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
-        conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault
+        conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault,
+        depthwiseKernel: Bool = ModelResources.depthwiseKernelByDefault
     ) throws {
         guard !path.isEmpty else {
             throw VisionCoreError(
@@ -46,11 +47,11 @@ package final class ModelResources: Sendable {
         try self.init(
             data: data, source: path, runtime: runtime, optimizeHybridModels: optimizeHybridModels,
             exactHybridKernel: exactHybridKernel,
-            conv1x1Kernel: conv1x1Kernel)
+            conv1x1Kernel: conv1x1Kernel, depthwiseKernel: depthwiseKernel)
     }
 
     /// Whether the runtime model is the hybrid-model rewrite (see
-    /// ``init(bytes:source:runtime:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:)``).
+    /// ``init(bytes:source:runtime:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:depthwiseKernel:)``).
     package let usesHybridRewrite: Bool
     /// The custom codes of the runtime model's ops that run on VisionTasks' own kernels, in order
     /// (pass them to `CompiledModel`).
@@ -61,6 +62,8 @@ package final class ModelResources: Sendable {
     package var quantizedConvOps: Int { ModelFile.CustomKernels.quantizedConv.count(in: customOps) }
     /// How many other uint8 convolutions (3×3, strided…) run on VisionTasks' exact kernel (im2col + GEMM).
     package var quantizedSpatialConvOps: Int { ModelFile.CustomKernels.quantizedSpatialConv.count(in: customOps) }
+    /// How many uint8 depthwise convolutions run on VisionTasks' exact kernel.
+    package var quantizedDepthwiseOps: Int { ModelFile.CustomKernels.quantizedDepthwise.count(in: customOps) }
     /// How many hybrid 1×1 convolutions run on VisionTasks' exact kernel.
     package var hybridConvOps: Int { ModelFile.CustomKernels.hybridConv.count(in: customOps) }
 
@@ -88,6 +91,17 @@ package final class ModelResources: Sendable {
         }
     }
 
+    /// Whether uint8 depthwise convolutions run on VisionTasks' exact kernel (bit-identical to
+    /// XNNPACK's): the default in optimized (release) builds on x86-64 CPUs with AVX2 or AVX-512 VNNI.
+    /// `VISION_TASKS_DEPTHWISE_KERNEL=builtin` turns it off, `=ours` on in any build.
+    package static var depthwiseKernelByDefault: Bool {
+        switch ProcessInfo.processInfo.environment["VISION_TASKS_DEPTHWISE_KERNEL"] {
+        case "builtin": return false
+        case "ours": return true
+        default: return CompiledModel.customKernelsOptimized && CompiledModel.quantizedDepthwiseKernelPath != "scalar"
+        }
+    }
+
     /// Loads a model from bytes.
     /// - Parameter optimizeHybridModels: for models with float activations and int8 depthwise
     ///   filters, run a rewrite in which those filters go through DEQUANTIZE ops, so that XNNPACK
@@ -98,23 +112,26 @@ package final class ModelResources: Sendable {
         bytes: [UInt8], source: String = "<buffer>", runtime: any InferenceRuntime = LiteRTRuntime(),
         optimizeHybridModels: Bool = false,
         limits: ModelLimits = .standard, exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
-        conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault
+        conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault,
+        depthwiseKernel: Bool = ModelResources.depthwiseKernelByDefault
     ) throws {
         try self.init(
             data: FileBytes(copying: bytes), source: source, runtime: runtime,
             optimizeHybridModels: optimizeHybridModels,
-            limits: limits, exactHybridKernel: exactHybridKernel, conv1x1Kernel: conv1x1Kernel)
+            limits: limits, exactHybridKernel: exactHybridKernel, conv1x1Kernel: conv1x1Kernel,
+            depthwiseKernel: depthwiseKernel)
     }
 
     /// Loads a model from `data` — a model file's mapping, or a copy of bytes given in memory — which
     /// the parsed file, its metadata and, when no rewrite applies, LiteRT all read in place: the model
     /// is held once. Options as
-    /// ``init(bytes:source:runtime:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:)``'s.
+    /// ``init(bytes:source:runtime:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:depthwiseKernel:)``'s.
     package init(
         data: FileBytes, source: String = "<buffer>", runtime: any InferenceRuntime = LiteRTRuntime(),
         optimizeHybridModels: Bool = false,
         limits: ModelLimits = .standard, exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
-        conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault
+        conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault,
+        depthwiseKernel: Bool = ModelResources.depthwiseKernelByDefault
     ) throws {
         self.source = source
         do {
@@ -143,6 +160,7 @@ package final class ModelResources: Sendable {
         do {
             var kernels: ModelFile.CustomKernels =
                 conv1x1Kernel ? [.quantizedConv, .hybridConv, .quantizedSpatialConv] : []
+            if depthwiseKernel { kernels.insert(.quantizedDepthwise) }
             if optimizeHybridModels {
                 if let faster = try file.dequantizingHybridDepthwiseFilters() {
                     runtimeBytes = faster; rewritten = true

@@ -191,6 +191,54 @@ int vt_im2col(const vt_window *g, const uint8_t *input, int32_t batches, int32_t
 int vt_qconvk_decode_options(const uint8_t *data, size_t size, const uint8_t *model, size_t model_size, vt_qconv_params *p,
                              vt_window *g);
 
+// --- uint8 depthwise convolutions ----------------------------------------------------------------
+// DEPTHWISE_CONV_2D with uint8 (per-tensor asymmetric) input, filter and output, depth multiplier 1,
+// bit-identical to XNNPACK's QU8 DWConv: int32 sums of (x − izp)·(w − fzp) over the taps inside the
+// picture plus the bias, then the fp32 requantization of the 1×1 kind. Paths: "scalar", "avx2"
+// (vpmaddwd on tap pairs), "vnni" (AVX-512 VNNI vpdpwssd on 256-bit vectors) and "vnni-portable" (the
+// vector kernel's source with each instruction computed in portable C).
+
+typedef struct {
+  int32_t kernel_h, kernel_w, channels;
+  int32_t stride_h, stride_w, dilation_h, dilation_w;
+  /// 0 SAME, 1 VALID.
+  int32_t padding;
+  /// 0 NONE, 1 RELU, 2 RELU_N1_TO_1, 3 RELU6.
+  int32_t activation;
+  int32_t input_zero_point, filter_zero_point, output_zero_point;
+  float input_scale, filter_scale, output_scale;
+  /// [kernel_h][kernel_w][channels].
+  const uint8_t *filter;
+  /// Per channel.
+  const int32_t *bias;
+} vt_qdw_params;
+
+/// An op ready to run (its filter packed, its requantization prepared).
+typedef struct vt_qdw vt_qdw;
+/// NULL for invalid parameters (sizes, zero points outside 0…255, scales not positive and finite, a
+/// requantization scale ≥ 256) or when out of memory. The parameters' arrays are copied.
+vt_qdw *vt_qdw_create(const vt_qdw_params *p);
+void vt_qdw_free(vt_qdw *op);
+int32_t vt_qdw_channels(const vt_qdw *op);
+/// The output's height and width for an `h`×`w` input: 0, or -1.
+int vt_qdw_output_size(const vt_qdw *op, int32_t h, int32_t w, int32_t *oh, int32_t *ow);
+/// The op on `batches` NHWC inputs with the fastest path this CPU has, output rows split over `threads`
+/// threads (results do not depend on it) — `pool`'s, or threads started for the call when it is NULL.
+/// Needs no scratch. 0, or -1 for bad sizes.
+int vt_qdw_run(const vt_qdw *op, const uint8_t *input, int32_t batches, int32_t h, int32_t w, uint8_t *output, int32_t threads,
+               vt_pool *pool);
+/// The same on a named path ("scalar", "avx2", "vnni", "vnni-portable"): 0; -1 for bad sizes or an
+/// unknown path; -2 when this CPU lacks the path's instructions.
+int vt_qdw_run_path(const vt_qdw *op, const char *path, const uint8_t *input, int32_t batches, int32_t h, int32_t w, uint8_t *output,
+                    int32_t threads, vt_pool *pool);
+/// Which path `vt_qdw_run` takes here: "vnni", "avx2" or "scalar".
+const char *vt_qdw_path(void);
+/// Custom options "VTQD", version 1: thirteen int32 (kernel h/w, channels, strides h/w, dilations h/w,
+/// padding, activation, input/filter/output zero points), three float32 scales (input, filter,
+/// output), the filter padded to 4 bytes, the int32 bias (little endian). The params' pointers point
+/// into `data`. 0, or -1 when malformed.
+int vt_qdw_decode_options(const uint8_t *data, size_t size, vt_qdw_params *p);
+
 // --- The kernels as LiteRT custom op kernels -----------------------------------------------------
 // Each rewritten node gets a custom code of its own, registered with its own node state (LiteRT's
 // user data is per registration). Its only input is the activation; its custom options (above)

@@ -17,6 +17,9 @@ extension ModelFile {
         /// Uint8 CONV_2D of other kernel sizes or strides (per-tensor asymmetric; im2col, then the 1×1
         /// kernel's GEMM): custom codes `VisionTasksQuantizedSpatialConv_<k>`.
         package static let quantizedSpatialConv = CustomKernels(rawValue: 8)
+        /// Uint8 DEPTHWISE_CONV_2D (per-tensor asymmetric, depth multiplier 1): custom codes
+        /// `VisionTasksQuantizedDepthwise_<k>`.
+        package static let quantizedDepthwise = CustomKernels(rawValue: 16)
 
         /// The custom-code prefix of a single kind's rewritten ops (`<prefix>_<k>`).
         package var codePrefix: String {
@@ -24,6 +27,7 @@ extension ModelFile {
             case .hybridDepthwise: return "VisionTasksHybridDepthwise"
             case .quantizedConv: return "VisionTasksQuantizedConv"
             case .quantizedSpatialConv: return "VisionTasksQuantizedSpatialConv"
+            case .quantizedDepthwise: return "VisionTasksQuantizedDepthwise"
             default: return "VisionTasksHybridConv"
             }
         }
@@ -77,6 +81,8 @@ extension ModelFile {
             let opTable = try sgTable.reader.table(at: oldOperators[i])
             if kernels.contains(.hybridDepthwise), let blob = try hybridDepthwiseOptions(op, opTable, sg) {
                 blobs[i] = (CustomKernels.hybridDepthwise.codePrefix, blob)
+            } else if kernels.contains(.quantizedDepthwise), let blob = try quantizedDepthwiseOptions(op, opTable, sg) {
+                blobs[i] = (CustomKernels.quantizedDepthwise.codePrefix, blob)
             } else if kernels.contains(.quantizedConv), let blob = try quantizedConvOptions(op, opTable, sg) {
                 blobs[i] = (CustomKernels.quantizedConv.codePrefix, blob)
             } else if kernels.contains(.hybridConv), let blob = try hybridConvOptions(op, opTable, sg) {

@@ -45,7 +45,8 @@ enum OpProfile {
         var configurations = [("VisionTasks", ours)]
         if !ours.customOps.isEmpty {
             let builtIn = try ModelResources(
-                path: model, optimizeHybridModels: fastHybrid, exactHybridKernel: false, conv1x1Kernel: false)
+                path: model, optimizeHybridModels: fastHybrid, exactHybridKernel: false, conv1x1Kernel: false,
+                depthwiseKernel: false)
             configurations.append(("LiteRT only", builtIn))
         }
         var columns: [Column] = []
@@ -131,11 +132,11 @@ enum OpProfile {
     }
 
     /// The ten slowest ops of a column, by median.
-    static func top(_ column: Column) -> [(key: String, ms: Double)] {
+    static func top(_ column: Column, _ count: Int = 10) -> [(key: String, ms: Double)] {
         var ops: [(key: String, ms: Double)] = []
         for (key, values) in column.times { ops.append((key, BenchCommand.median(values))) }
         ops.sort { a, b in a.ms != b.ms ? a.ms > b.ms : a.key < b.key }
-        return Array(ops.prefix(10))
+        return Array(ops.prefix(count))
     }
 
     /// The share of a column's run spent in libLiteRt: every kind but VisionTasks' kernels.
@@ -197,6 +198,7 @@ enum OpProfile {
                 ("title", .string(c.title)), ("run_ms", .number(whole)), ("litert_share", .number(liteRTShare(c))),
                 ("kinds", .array(kindItems)),
                 ("slowest", .array(top(c).map { .object([("op", .string($0.key)), ("ms", .number($0.ms))]) })),
+                ("ops", .array(top(c, .max).map { .object([("op", .string($0.key)), ("ms", .number($0.ms))]) })),
             ])
         }
         return JSONValue.object([

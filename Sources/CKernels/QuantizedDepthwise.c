@@ -1,0 +1,379 @@
+// The uint8 depthwise convolution, bit-identical to XNNPACK's QU8 DWConv (LiteRT 2.3.0's path for
+// it): the int32 sums of (x − input zero point)·(w − filter zero point) over the taps inside the
+// picture, plus the bias, then XNNPACK's fp32 requantization (Requantize.h). Integer sums are exact in
+// any order, so every path gives the same bytes: the plain scalar reference, and one vector kernel
+// (QuantizedDepthwiseRows.h) compiled for AVX2, for AVX-512 VNNI and as portable C.
+#pragma clang fp contract(off)
+#include "CKernels.h"
+#include "Parallel.h"
+#include "Requantize.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { kMaxPairs = 32 };  // the vector kernel takes up to 64 taps (8×8); larger windows run the scalar path
+
+struct vt_qdw {
+  int32_t kernel_h, kernel_w, channels, stride_h, stride_w, dilation_h, dilation_w, padding;
+  int32_t taps, pairs, blocks;
+  int32_t input_zero_point, filter_zero_point;
+  vt_requantization requantization;
+  uint8_t *filter;         // [taps][channels] as given
+  int32_t *bias;           // [channels] as given
+  // Per block of 16 channels (a last partial one: the last 16 channels, or fewer from its start when
+  // there are fewer than 16), in the unpacks' order:
+  int16_t *filter_packed;  // [blocks][pairs][lo, hi][16] w − fzp, 0 past the taps and channels
+  int32_t *bias_packed;    // [blocks][lo, hi][8] bias − izp·Σ_t (w − fzp)
+  uint8_t *zero_row;       // channels + 32 bytes of the input zero point: what a tap in the padding reads
+};
+
+// Lane j (0…7) of the sums after unpacklo (hi: + 4) holds channel 8·(j / 4) + j % 4 of the block.
+static int32_t lane_channel(int32_t j, int hi) { return 8 * (j / 4) + j % 4 + (hi ? 4 : 0); }
+
+vt_qdw *vt_qdw_create(const vt_qdw_params *p) {
+  if (!p || !p->filter || !p->bias || p->kernel_h < 1 || p->kernel_w < 1 || p->channels < 1 || p->channels > (1 << 20) ||
+      p->stride_h < 1 || p->stride_w < 1 || p->dilation_h < 1 || p->dilation_w < 1 || p->padding < 0 || p->padding > 1 ||
+      p->activation < 0 || p->activation > 3 || p->kernel_h > 65536 || p->kernel_w > 65536 ||
+      (int64_t)p->kernel_h * p->kernel_w > 65536)
+    return NULL;
+  const int32_t zps[3] = {p->input_zero_point, p->filter_zero_point, p->output_zero_point};
+  for (int i = 0; i < 3; i++)
+    if (zps[i] < 0 || zps[i] > 255) return NULL;
+  const float scales[3] = {p->input_scale, p->filter_scale, p->output_scale};
+  for (int i = 0; i < 3; i++)
+    if (!(scales[i] > 0.0f) || !isfinite(scales[i])) return NULL;
+  const vt_requantization r =
+      vt_requantization_make(p->input_scale, p->filter_scale, p->output_scale, p->output_zero_point, p->activation);
+  if (!(r.scale > 0.0f) || !(r.scale < 256.0f)) return NULL;  // what XNNPACK accepts
+  vt_qdw *op = calloc(1, sizeof *op);
+  if (!op) return NULL;
+  *op = (vt_qdw){p->kernel_h, p->kernel_w, p->channels, p->stride_h, p->stride_w, p->dilation_h, p->dilation_w, p->padding};
+  op->taps = p->kernel_h * p->kernel_w;
+  op->pairs = (op->taps + 1) / 2;
+  op->blocks = (p->channels + 15) / 16;
+  op->input_zero_point = p->input_zero_point;
+  op->filter_zero_point = p->filter_zero_point;
+  op->requantization = r;
+  const size_t c = (size_t)p->channels, taps = (size_t)op->taps, blocks = (size_t)op->blocks, pairs = (size_t)op->pairs;
+  op->filter = malloc(taps * c);
+  op->bias = malloc(c * sizeof(int32_t));
+  op->zero_row = malloc(c + 32);
+  op->filter_packed = op->pairs <= kMaxPairs ? aligned_alloc(32, blocks * pairs * 32 * sizeof(int16_t)) : NULL;
+  op->bias_packed = aligned_alloc(32, blocks * 16 * sizeof(int32_t));
+  if (!op->filter || !op->bias || !op->zero_row || !op->bias_packed || (op->pairs <= kMaxPairs && !op->filter_packed)) {
+    vt_qdw_free(op);
+    return NULL;
+  }
+  memcpy(op->filter, p->filter, taps * c);
+  memcpy(op->bias, p->bias, c * sizeof(int32_t));
+  memset(op->zero_row, p->input_zero_point, c + 32);
+  for (size_t b = 0; b < blocks; b++) {
+    // A last partial block covers the last 16 channels when there are 16 or more (the kernel recomputes
+    // a few channels rather than gather the rest), else the channels from its start.
+    const size_t base = b * 16 + 16 > c && c >= 16 ? c - 16 : b * 16;
+    for (int hi = 0; hi < 2; hi++) {
+      for (int32_t j = 0; j < 8; j++) {
+        const size_t ch = base + (size_t)lane_channel(j, hi);
+        uint32_t sum = 0;
+        for (size_t t = 0; ch < c && t < taps; t++) sum += (uint32_t)((int32_t)p->filter[t * c + ch] - p->filter_zero_point);
+        const uint32_t bias = ch < c ? (uint32_t)p->bias[ch] - (uint32_t)p->input_zero_point * sum : 0;
+        op->bias_packed[b * 16 + (size_t)hi * 8 + (size_t)j] = (int32_t)bias;
+        for (size_t q = 0; op->filter_packed && q < pairs; q++) {
+          for (int e = 0; e < 2; e++) {
+            const size_t t = 2 * q + (size_t)e;
+            const int32_t v = ch < c && t < taps ? (int32_t)p->filter[t * c + ch] - p->filter_zero_point : 0;
+            op->filter_packed[((b * pairs + q) * 2 + (size_t)hi) * 16 + 2 * (size_t)j + (size_t)e] = (int16_t)v;
+          }
+        }
+      }
+    }
+  }
+  return op;
+}
+
+void vt_qdw_free(vt_qdw *op) {
+  if (!op) return;
+  free(op->filter);
+  free(op->bias);
+  free(op->zero_row);
+  free(op->filter_packed);
+  free(op->bias_packed);
+  free(op);
+}
+
+int32_t vt_qdw_channels(const vt_qdw *op) { return op ? op->channels : 0; }
+
+int vt_qdw_output_size(const vt_qdw *op, int32_t h, int32_t w, int32_t *oh, int32_t *ow) {
+  if (!op || !oh || !ow) return -1;
+  const vt_window g = {op->kernel_h, op->kernel_w, op->channels, op->stride_h, op->stride_w, op->dilation_h, op->dilation_w,
+                       op->padding, op->input_zero_point};
+  int32_t ph, pw;
+  return vt_window_output_size(&g, h, w, oh, ow, &ph, &pw);
+}
+
+// The rows each tap of output pixel (oy, ox) reads: the input pixel, or the zero row for a tap in the
+// padding; an odd last pair gets the zero row (its filter is 0).
+static inline __attribute__((always_inline)) void tap_sources(const vt_qdw *op, const uint8_t *in, int32_t h, int32_t w, int32_t pad_h,
+                                                              int32_t pad_w, int32_t oy, int32_t ox, const uint8_t **src) {
+  int n = 0;
+  for (int32_t ky = 0; ky < op->kernel_h; ky++) {
+    const int32_t iy = oy * op->stride_h - pad_h + ky * op->dilation_h;
+    for (int32_t kx = 0; kx < op->kernel_w; kx++) {
+      const int32_t ix = ox * op->stride_w - pad_w + kx * op->dilation_w;
+      src[n++] = iy >= 0 && iy < h && ix >= 0 && ix < w ? in + ((size_t)iy * (size_t)w + (size_t)ix) * (size_t)op->channels
+                                                        : op->zero_row;
+    }
+  }
+  if (n % 2) src[n] = op->zero_row;
+}
+
+// The plain reference: each channel's sum over the taps inside the picture, in uint32 (XNNPACK's
+// int32 sums wrap the same way), then the requantization.
+static void rows_scalar(const vt_qdw *op, const uint8_t *in, int32_t h, int32_t w, int32_t ow, int32_t pad_h, int32_t pad_w,
+                        int32_t oy0, int32_t oy1, uint8_t *out) {
+  const size_t c = (size_t)op->channels;
+  for (int32_t oy = oy0; oy < oy1; oy++) {
+    for (int32_t ox = 0; ox < ow; ox++) {
+      uint8_t *dst = out + ((size_t)oy * (size_t)ow + (size_t)ox) * c;
+      for (size_t ch = 0; ch < c; ch++) {
+        uint32_t acc = (uint32_t)op->bias[ch];
+        for (int32_t ky = 0; ky < op->kernel_h; ky++) {
+          const int32_t iy = oy * op->stride_h - pad_h + ky * op->dilation_h;
+          if (iy < 0 || iy >= h) continue;
+          for (int32_t kx = 0; kx < op->kernel_w; kx++) {
+            const int32_t ix = ox * op->stride_w - pad_w + kx * op->dilation_w;
+            if (ix < 0 || ix >= w) continue;
+            const int32_t x = in[((size_t)iy * (size_t)w + (size_t)ix) * c + ch] - op->input_zero_point;
+            const int32_t f = op->filter[((size_t)ky * (size_t)op->kernel_w + (size_t)kx) * c + ch] - op->filter_zero_point;
+            acc += (uint32_t)(x * f);
+          }
+        }
+        dst[ch] = vt_requantize(&op->requantization, (int32_t)acc);
+      }
+    }
+  }
+}
+
+// The requantization of 16 channels from sums in the unpacks' lane order, as the vector stores do it.
+static inline void store_lanes(uint8_t *dst, const int32_t lo[8], const int32_t hi[8], const vt_requantization *r, int32_t n) {
+  uint8_t bytes[16];
+  for (int32_t j = 0; j < 8; j++) {
+    bytes[lane_channel(j, 0)] = vt_requantize(r, lo[j]);
+    bytes[lane_channel(j, 1)] = vt_requantize(r, hi[j]);
+  }
+  memcpy(dst, bytes, (size_t)n);
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+
+// The AVX2 store: cvtdq2ps, mulps, maxps/minps with the bounds, cvtps2dq (nearest-even), the zero
+// point added, packssdw (lanes back in channel order), packuswb.
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void store_avx2(uint8_t *dst, __m256i lo, __m256i hi,
+                                                                                             const vt_requantization *r, int32_t n) {
+  const __m256 scale = _mm256_set1_ps(r->scale), low = _mm256_set1_ps(r->low), high = _mm256_set1_ps(r->high);
+  const __m256i zp = _mm256_set1_epi32(r->zero_point);
+  __m256 f0 = _mm256_mul_ps(_mm256_cvtepi32_ps(lo), scale), f1 = _mm256_mul_ps(_mm256_cvtepi32_ps(hi), scale);
+  f0 = _mm256_min_ps(_mm256_max_ps(f0, low), high);
+  f1 = _mm256_min_ps(_mm256_max_ps(f1, low), high);
+  const __m256i i0 = _mm256_add_epi32(_mm256_cvtps_epi32(f0), zp), i1 = _mm256_add_epi32(_mm256_cvtps_epi32(f1), zp);
+  const __m256i p16 = _mm256_packs_epi32(i0, i1);  // per half: lo's four channels, then hi's: in order
+  const __m128i u8 = _mm_packus_epi16(_mm256_castsi256_si128(p16), _mm256_extracti128_si256(p16, 1));
+  if (n == 16) {
+    _mm_storeu_si128((__m128i *)(void *)dst, u8);
+  } else {
+    uint8_t t[16];
+    _mm_storeu_si128((__m128i *)(void *)t, u8);
+    memcpy(dst, t, (size_t)n);
+  }
+}
+
+#define qv __m256i
+#define qv_load(p) _mm256_load_si256((const __m256i *)(const void *)(p))
+#define qv_load_u8(p) _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(p)))
+#define qv_unpacklo16 _mm256_unpacklo_epi16
+#define qv_unpackhi16 _mm256_unpackhi_epi16
+#define qv_dot(acc, a, b) _mm256_add_epi32((acc), _mm256_madd_epi16((a), (b)))
+#define qv_store_u8 store_avx2
+#define QD(name) qd_avx2_##name
+#define QD_TARGET __attribute__((target("avx2")))
+#include "QuantizedDepthwiseRows.h"
+#undef qv_dot
+#undef QD
+#undef QD_TARGET
+
+#define qv_dot(acc, a, b) _mm256_dpwssd_epi32((acc), (a), (b))
+#define QD(name) qd_vnni_##name
+#define QD_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,avx2")))
+#include "QuantizedDepthwiseRows.h"
+#undef qv
+#undef qv_load
+#undef qv_load_u8
+#undef qv_unpacklo16
+#undef qv_unpackhi16
+#undef qv_dot
+#undef qv_store_u8
+#undef QD
+#undef QD_TARGET
+#endif
+
+// The same instructions in portable C.
+typedef struct {
+  uint8_t b[32];
+} qv_portable;
+static inline qv_portable qvp_load(const void *p) {
+  qv_portable r;
+  memcpy(r.b, p, 32);
+  return r;
+}
+static inline qv_portable qvp_load_u8(const uint8_t *p) {
+  qv_portable r;
+  for (int i = 0; i < 16; i++) {
+    const int16_t v = p[i];
+    memcpy(r.b + 2 * i, &v, 2);
+  }
+  return r;
+}
+// Within each 16-byte half: the four int16 from offset `from` (0 low, 8 high) of a and b, interleaved.
+static inline qv_portable qvp_unpack16(qv_portable a, qv_portable b, int from) {
+  qv_portable r;
+  for (int half = 0; half < 32; half += 16)
+    for (int e = 0; e < 4; e++) {
+      memcpy(r.b + half + 4 * e, a.b + half + from + 2 * e, 2);
+      memcpy(r.b + half + 4 * e + 2, b.b + half + from + 2 * e, 2);
+    }
+  return r;
+}
+static inline qv_portable qvp_unpacklo16(qv_portable a, qv_portable b) { return qvp_unpack16(a, b, 0); }
+static inline qv_portable qvp_unpackhi16(qv_portable a, qv_portable b) { return qvp_unpack16(a, b, 8); }
+// vpdpwssd: each int32 lane plus a0·b0 + a1·b1 of its two int16 pairs, wrapping.
+static inline qv_portable qvp_dot(qv_portable acc, qv_portable a, qv_portable b) {
+  for (int l = 0; l < 8; l++) {
+    int32_t lane;
+    int16_t a0, a1, b0, b1;
+    memcpy(&lane, acc.b + 4 * l, 4);
+    memcpy(&a0, a.b + 4 * l, 2);
+    memcpy(&a1, a.b + 4 * l + 2, 2);
+    memcpy(&b0, b.b + 4 * l, 2);
+    memcpy(&b1, b.b + 4 * l + 2, 2);
+    lane = (int32_t)((uint32_t)lane + (uint32_t)((int32_t)a0 * b0) + (uint32_t)((int32_t)a1 * b1));
+    memcpy(acc.b + 4 * l, &lane, 4);
+  }
+  return acc;
+}
+static inline void qvp_store_u8(uint8_t *dst, qv_portable lo, qv_portable hi, const vt_requantization *r, int32_t n) {
+  int32_t l[8], h[8];
+  memcpy(l, lo.b, 32);
+  memcpy(h, hi.b, 32);
+  store_lanes(dst, l, h, r, n);
+}
+#define qv qv_portable
+#define qv_load qvp_load
+#define qv_load_u8 qvp_load_u8
+#define qv_unpacklo16 qvp_unpacklo16
+#define qv_unpackhi16 qvp_unpackhi16
+#define qv_dot qvp_dot
+#define qv_store_u8 qvp_store_u8
+#define QD(name) qd_portable_##name
+#define QD_TARGET
+#include "QuantizedDepthwiseRows.h"
+
+typedef void (*qdw_rows_fn)(const vt_qdw *, const uint8_t *, int32_t, int32_t, int32_t, int32_t, int32_t, int32_t, int32_t, uint8_t *);
+
+typedef struct {
+  qdw_rows_fn rows;
+  const vt_qdw *op;
+  const uint8_t *input;
+  uint8_t *output;
+  int32_t h, w, oh, ow, pad_h, pad_w, per;
+} qdw_job;
+
+// Chunk `c`: rows c·per… of batch c / chunks-per-batch.
+static void qdw_chunk(void *context, int32_t t, int64_t c) {
+  (void)t;
+  const qdw_job *j = context;
+  const int64_t per_batch = (j->oh + j->per - 1) / j->per, batch = c / per_batch;
+  const int32_t oy0 = (int32_t)(c % per_batch) * j->per, oy1 = oy0 + j->per < j->oh ? oy0 + j->per : j->oh;
+  const size_t in_size = (size_t)j->h * (size_t)j->w * (size_t)j->op->channels;
+  const size_t out_size = (size_t)j->oh * (size_t)j->ow * (size_t)j->op->channels;
+  j->rows(j->op, j->input + (size_t)batch * in_size, j->h, j->w, j->ow, j->pad_h, j->pad_w, oy0, oy1,
+          j->output + (size_t)batch * out_size);
+}
+
+static int run_rows(qdw_rows_fn rows, const vt_qdw *op, const uint8_t *input, int32_t batches, int32_t h, int32_t w, uint8_t *output,
+                    int32_t threads, vt_pool *pool) {
+  int32_t oh, ow, pad_h, pad_w;
+  const vt_window g = {op ? op->kernel_h : 0, op ? op->kernel_w : 0, op ? op->channels : 0, op ? op->stride_h : 0,
+                       op ? op->stride_w : 0, op ? op->dilation_h : 0, op ? op->dilation_w : 0, op ? op->padding : 0, 0};
+  if (!op || !input || !output || batches < 1 || vt_window_output_size(&g, h, w, &oh, &ow, &pad_h, &pad_w) != 0) return -1;
+  if (threads < 1) threads = 1;
+  if (threads > 64) threads = 64;
+  if (!op->filter_packed) rows = rows_scalar;  // a window beyond the vector kernel's taps
+  // One thread: all rows at once; several: about four chunks of rows per thread.
+  const int32_t per = threads == 1 ? oh : (oh + threads * 4 - 1) / (threads * 4);
+  qdw_job job = {rows, op, input, output, h, w, oh, ow, pad_h, pad_w, per};
+  vt_parallel_chunks(pool, threads, (int64_t)batches * ((oh + per - 1) / per), qdw_chunk, &job);
+  return 0;
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+static int has_vnni(void) {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+         __builtin_cpu_supports("avx512vnni");
+}
+#endif
+
+const char *vt_qdw_path(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  if (has_vnni()) return "vnni";
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx2")) return "avx2";
+#endif
+  return "scalar";
+}
+
+int vt_qdw_run_path(const vt_qdw *op, const char *path, const uint8_t *input, int32_t batches, int32_t h, int32_t w, uint8_t *output,
+                    int32_t threads, vt_pool *pool) {
+  if (!path) return -1;
+  if (strcmp(path, "scalar") == 0) return run_rows(rows_scalar, op, input, batches, h, w, output, threads, pool);
+  if (strcmp(path, "vnni-portable") == 0) return run_rows(qd_portable_rows, op, input, batches, h, w, output, threads, pool);
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  if (strcmp(path, "avx2") == 0)
+    return __builtin_cpu_supports("avx2") ? run_rows(qd_avx2_rows, op, input, batches, h, w, output, threads, pool) : -2;
+  if (strcmp(path, "vnni") == 0) return has_vnni() ? run_rows(qd_vnni_rows, op, input, batches, h, w, output, threads, pool) : -2;
+  return -1;
+#else
+  return strcmp(path, "avx2") == 0 || strcmp(path, "vnni") == 0 ? -2 : -1;
+#endif
+}
+
+int vt_qdw_run(const vt_qdw *op, const uint8_t *input, int32_t batches, int32_t h, int32_t w, uint8_t *output, int32_t threads,
+               vt_pool *pool) {
+  return vt_qdw_run_path(op, vt_qdw_path(), input, batches, h, w, output, threads, pool);
+}
+
+// --- Custom options ------------------------------------------------------------------------------
+
+enum { kQDInts = 13, kQDHeader = 4 + 4 * kQDInts + 3 * 4 };
+
+int vt_qdw_decode_options(const uint8_t *data, size_t size, vt_qdw_params *p) {
+  if (!data || !p || size < kQDHeader || memcmp(data, "VTQD", 4) != 0) return -1;
+  int32_t v[kQDInts];
+  float scales[3];
+  memcpy(v, data + 4, sizeof v);
+  memcpy(scales, data + 4 + sizeof v, sizeof scales);
+  // version, kh, kw, channels, sh, sw, dh, dw, padding, activation, izp, fzp, ozp
+  if (v[0] != 1) return -1;
+  for (int i = 1; i <= 7; i++)
+    if (v[i] < 1 || v[i] > 65536) return -1;
+  if (v[3] > (1 << 20) || v[8] < 0 || v[8] > 1 || v[9] < 0 || v[9] > 3) return -1;
+  for (int i = 10; i <= 12; i++)
+    if (v[i] < 0 || v[i] > 255) return -1;
+  const uint64_t filter = (uint64_t)v[1] * (uint64_t)v[2] * (uint64_t)v[3], padded = (filter + 3) & ~(uint64_t)3;
+  if (filter > ((uint64_t)1 << 28) || size != kQDHeader + padded + (uint64_t)v[3] * 4) return -1;
+  *p = (vt_qdw_params){v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12], scales[0], scales[1], scales[2],
+                       data + kQDHeader, (const int32_t *)(const void *)(data + kQDHeader + padded)};
+  return 0;
+}

@@ -1,0 +1,256 @@
+import CKernels
+import Foundation
+import LiteRT
+import TFLiteModel
+import Testing
+import VisionCore
+import VisionTestSupport
+
+/// VisionTasks' uint8 depthwise kernel against XNNPACK's QU8 DWConv (LiteRT's path for these ops), bit
+/// for bit: single-op models of many shapes, zero points, scales and activations on random, extreme and
+/// constant inputs, every path (scalar, AVX2, AVX-512 VNNI, the VNNI kernel in portable C) at 1 and 2
+/// threads; the SSD and classifier models whose depthwise ops move onto the kernel, with outputs
+/// identical to LiteRT's.
+@Suite(
+    "Exact uint8 depthwise kernel", .enabled(if: TestAssets.shouldRun),
+    .enabled(
+        if: TestAssets.exactKernelsMatchRuntime, "copies of x86-64 XNNPACK's arithmetic; arm64 runs LiteRT's own"))
+struct QuantizedDepthwiseKernelTests {
+    struct Case: CustomStringConvertible {
+        var h: Int, w: Int, c: Int
+        var kh = 3, kw = 3, sh: Int32 = 1, sw: Int32 = 1, dh: Int32 = 1, dw: Int32 = 1, valid = false
+        var izp: Int64 = 128, fzp: Int64 = 120, ozp: Int64 = 0
+        var iscale: Float = 0.0235, fscale: Float = 0.02, oscale: Float = 0.0235
+        var activation: Int8 = 3, bias = true
+        var description: String {
+            "\(h)x\(w)x\(c) \(kh)x\(kw)/\(sh),\(sw) d\(dh),\(dw)\(valid ? " VALID" : "") zp \(izp)/\(fzp)/\(ozp) "
+                + "act\(activation)\(bias ? "" : " no bias")"
+        }
+        var outputSize: (h: Int, w: Int) {
+            let eh = (kh - 1) * Int(dh) + 1, ew = (kw - 1) * Int(dw) + 1
+            return valid
+                ? ((h - eh) / Int(sh) + 1, (w - ew) / Int(sw) + 1)
+                : ((h + Int(sh) - 1) / Int(sh), (w + Int(sw) - 1) / Int(sw))
+        }
+    }
+
+    static let cases: [Case] = [
+        Case(h: 19, w: 19, c: 512),  // SSD v1's 19×19 layers
+        Case(h: 38, w: 37, c: 64, sh: 2, sw: 2),  // stride 2, odd width (SAME pads one side)
+        Case(h: 12, w: 10, c: 144, sh: 2, sw: 2, fzp: 255, ozp: 3),  // MobileNet v2's 144 channels
+        Case(h: 9, w: 11, c: 8, izp: 0, fzp: 0, activation: 0),  // fewer channels than a vector
+        Case(h: 7, w: 6, c: 40, valid: true, izp: 255, fzp: 1, ozp: 255, activation: 1, bias: false),  // 2 blocks + 8
+        Case(h: 13, w: 15, c: 33, dh: 2, dw: 3, ozp: 77, oscale: 0.05, activation: 2),
+        Case(h: 6, w: 9, c: 24, kh: 5, kw: 5, sh: 1, sw: 2),
+        Case(h: 5, w: 4, c: 17, kh: 2, kw: 3, iscale: 0.5, fscale: 0.9, oscale: 7.3, activation: 0),
+        Case(h: 12, w: 12, c: 16, kh: 9, kw: 9, izp: 3, fzp: 200, ozp: 90, activation: 0),  // 81 taps: the scalar path
+    ]
+
+    typealias Random = TestRandom
+
+    struct Parts {
+        var filter: [UInt8], bias: [Int32]
+    }
+
+    static func parts(_ k: Case, _ r: inout Random) -> Parts {
+        Parts(
+            filter: (0..<(k.kh * k.kw * k.c)).map { _ in UInt8(truncatingIfNeeded: r.next()) },
+            bias: (0..<k.c).map { _ in k.bias ? Int32(truncatingIfNeeded: Int(r.next() % 40_001) - 20_000) : 0 })
+    }
+
+    static func model(_ k: Case, _ parts: Parts, biasScale: Float? = nil) throws -> [UInt8] {
+        var b = ModelBuilder(description: "uint8 depthwise")
+        func q(_ scale: Float, _ zp: Int64) -> Tensor.QuantizationParameters {
+            .init(scales: [scale], zeroPoints: [zp])
+        }
+        let input = b.addTensor(
+            Tensor(name: "input", shape: [1, k.h, k.w, k.c], type: .uint8, quantization: q(k.iscale, k.izp)))
+        let filter = b.addTensor(
+            Tensor(
+                name: "filter", shape: [1, k.kh, k.kw, k.c], type: .uint8, buffer: b.addBuffer(parts.filter),
+                quantization: q(k.fscale, k.fzp)))
+        let bytes = parts.bias.flatMap { v in withUnsafeBytes(of: v.littleEndian) { Array($0) } }
+        let bias = b.addTensor(
+            Tensor(
+                name: "bias", shape: [k.c], type: .int32, buffer: b.addBuffer(bytes),
+                quantization: q(biasScale ?? k.iscale * k.fscale, 0)))
+        let output = b.addTensor(
+            Tensor(
+                name: "output", shape: [1, k.outputSize.h, k.outputSize.w, k.c], type: .uint8,
+                quantization: q(k.oscale, k.ozp)))
+        let code = b.opcode(OperatorCode(builtinCode: 4))
+        // DepthwiseConv2DOptions: padding, stride_w, stride_h, depth_multiplier, activation, dilation_w, dilation_h.
+        b.operators = [
+            ModelBuilder.Op(
+                opcodeIndex: code, inputs: [input, filter, bias], outputs: [output], builtinOptionsType: 2,
+                builtinOptions: [
+                    0: .int8(k.valid ? 1 : 0), 1: .int32(k.sw), 2: .int32(k.sh), 3: .int32(1), 4: .int8(k.activation),
+                    5: .int32(k.dw), 6: .int32(k.dh),
+                ])
+        ]
+        b.inputs = [input]
+        b.outputs = [output]
+        return try b.build()
+    }
+
+    static func run(_ resources: ModelResources, _ input: [UInt8], threads: Int = 1) throws -> [UInt8] {
+        let compiled = try CompiledModel(
+            model: resources.runtimeModel, threads: threads, customOps: resources.customOps)
+        try input.withUnsafeBytes { try compiled.setInput(0, bytes: $0) }
+        try compiled.run()
+        return try compiled.outputBytes(0)
+    }
+
+    /// The paths this CPU can run; "vnni-portable" runs everywhere.
+    static var paths: [String] {
+        switch CompiledModel.quantizedDepthwiseKernelPath {
+        case "vnni": return ["scalar", "avx2", "vnni", "vnni-portable"]
+        case "avx2": return ["scalar", "avx2", "vnni-portable"]
+        default: return ["scalar", "vnni-portable"]
+        }
+    }
+
+    /// The op run directly on `path` with `threads` threads.
+    static func direct(_ k: Case, _ parts: Parts, _ input: [UInt8], path: String, threads: Int32) -> [UInt8]? {
+        parts.filter.withUnsafeBufferPointer { f in
+            parts.bias.withUnsafeBufferPointer { b in
+                var p = vt_qdw_params(
+                    kernel_h: Int32(k.kh), kernel_w: Int32(k.kw), channels: Int32(k.c), stride_h: k.sh, stride_w: k.sw,
+                    dilation_h: k.dh, dilation_w: k.dw, padding: k.valid ? 1 : 0, activation: Int32(k.activation),
+                    input_zero_point: Int32(k.izp), filter_zero_point: Int32(k.fzp), output_zero_point: Int32(k.ozp),
+                    input_scale: k.iscale, filter_scale: k.fscale, output_scale: k.oscale, filter: f.baseAddress,
+                    bias: b.baseAddress)
+                guard let op = vt_qdw_create(&p) else { return nil }
+                defer { vt_qdw_free(op) }
+                var out = [UInt8](repeating: 0xA5, count: k.outputSize.h * k.outputSize.w * k.c)
+                let status = vt_qdw_run_path(
+                    op, path, input, 1, Int32(k.h), Int32(k.w), &out, threads, nil)
+                return status == 0 ? out : nil
+            }
+        }
+    }
+
+    @Test("bit-identical to XNNPACK's QU8 DWConv on every path, 1 and 2 threads", arguments: cases)
+    func bitIdentical(_ k: Case) throws {
+        var r = Random(state: 0x5851_F42D_4C95_7F2D &+ UInt64(k.c * 131 + k.kh))
+        let parts = Self.parts(k, &r)
+        let bytes = try Self.model(k, parts)
+        let builtin = try ModelResources(bytes: bytes, conv1x1Kernel: false, depthwiseKernel: false)
+        let ours = try ModelResources(bytes: bytes, conv1x1Kernel: false, depthwiseKernel: true)
+        #expect(builtin.customOps.isEmpty && ours.quantizedDepthwiseOps == 1)
+        let count = k.h * k.w * k.c
+        for trial in 0..<4 {
+            let input: [UInt8] = (0..<count).map { i in
+                switch trial {
+                case 0: return UInt8(truncatingIfNeeded: r.next())
+                case 1: return i % 2 == 0 ? 255 : 0
+                case 2: return UInt8(truncatingIfNeeded: r.next() % 8) &+ UInt8(k.izp) &- 4
+                default: return UInt8(k.izp)
+                }
+            }
+            let a = try Self.run(builtin, input)
+            #expect(a.count == k.outputSize.h * k.outputSize.w * k.c)
+            for threads in [1, 2] {
+                let b = try Self.run(ours, input, threads: threads)
+                let differing = zip(a, b).filter { $0.0 != $0.1 }.count
+                #expect(b.count == a.count && differing == 0, "\(k), trial \(trial), \(threads) threads: \(differing)")
+                for path in Self.paths {
+                    let d = try #require(Self.direct(k, parts, input, path: path, threads: Int32(threads)), "\(path)")
+                    let wrong = d.count == a.count ? zip(a, d).filter { $0.0 != $0.1 }.count : -1
+                    #expect(wrong == 0, "\(k), trial \(trial), \(path), \(threads) threads: \(wrong) differing bytes")
+                }
+            }
+        }
+    }
+
+    @Test(
+        "SSD MobileNet v1 and the uint8 classifiers: their depthwise ops run on the kernel; outputs identical",
+        arguments: [
+            "ssd_mobilenet_v1_coco_quant_metadata.tflite", "mobilenet_v2_1.0_224_quant.tflite",
+            "mobilenet_v1_0.25_128_quant.tflite", "mobilenet_v2_1.0_224_inat_bird_quant.tflite",
+        ])
+    func models(name: String) throws {
+        let path = TestAssets.model(name)
+        let builtin = try ModelResources(path: path, conv1x1Kernel: false, depthwiseKernel: false)
+        let ours = try ModelResources(path: path, conv1x1Kernel: true, depthwiseKernel: true)
+        #expect(builtin.customOps.isEmpty && ours.quantizedDepthwiseOps == 13 + (name.contains("v2") ? 4 : 0))
+        let a = try CompiledModel(model: builtin.runtimeModel, threads: 1)
+        let count = a.inputs[0].byteCount
+        var r = Random(state: 17)
+        for threads in [1, 2] {
+            let b = try CompiledModel(model: ours.runtimeModel, threads: threads, customOps: ours.customOps)
+            for trial in 0..<2 {
+                let input: [UInt8] = (0..<count).map { i in
+                    trial == 0 ? UInt8(truncatingIfNeeded: r.next()) : UInt8(truncatingIfNeeded: i / 3 + i % 3 * 85)
+                }
+                for m in [a, b] {
+                    try input.withUnsafeBytes { try m.setInput(0, bytes: $0) }
+                    try m.run()
+                }
+                for i in 0..<a.outputs.count {
+                    #expect(
+                        try a.outputBytes(i) == b.outputBytes(i), "\(name) output \(i), \(threads) threads, \(trial)")
+                }
+            }
+        }
+    }
+
+    @Test("an op XNNPACK leaves to LiteRT's own kernel (a bias without the product scale) is not rewritten")
+    func biasScale() throws {
+        var r = Random(state: 3)
+        let k = Case(h: 5, w: 5, c: 16)
+        let bytes = try Self.model(k, Self.parts(k, &r), biasScale: k.iscale * k.fscale * 1.01)
+        #expect(try ModelResources(bytes: bytes, depthwiseKernel: true).customOps.isEmpty)
+    }
+
+    @Test("invalid parameters and malformed options are refused")
+    func invalid() {
+        let filter = [UInt8](repeating: 1, count: 9 * 4), bias = [Int32](repeating: 0, count: 4)
+        func make(_ edit: (inout vt_qdw_params) -> Void) -> Bool {
+            filter.withUnsafeBufferPointer { f in
+                bias.withUnsafeBufferPointer { b in
+                    var p = vt_qdw_params(
+                        kernel_h: 3, kernel_w: 3, channels: 4, stride_h: 1, stride_w: 1, dilation_h: 1, dilation_w: 1,
+                        padding: 0, activation: 0, input_zero_point: 1, filter_zero_point: 2, output_zero_point: 3,
+                        input_scale: 0.5, filter_scale: 0.25, output_scale: 0.125, filter: f.baseAddress,
+                        bias: b.baseAddress)
+                    edit(&p)
+                    let op = vt_qdw_create(&p)
+                    defer { vt_qdw_free(op) }
+                    return op != nil
+                }
+            }
+        }
+        #expect(make { _ in })
+        #expect(!make { $0.input_zero_point = 256 })
+        #expect(!make { $0.output_zero_point = -1 })
+        #expect(!make { $0.filter_scale = .nan })
+        #expect(!make { $0.output_scale = 0 })
+        #expect(!make { $0.input_scale = 300 })  // requantization scale 600
+        #expect(!make { $0.padding = 2 })
+        #expect(!make { $0.activation = 4 })
+        #expect(!make { $0.stride_h = 0 })
+        #expect(!make { $0.channels = 0 })
+        // Options: "VTQD", version 1, 13 int32, 3 floats, the filter padded to 4, the bias.
+        func options(_ edit: (inout [Int32]) -> Void = { _ in }, extra: Int = 0) -> [UInt8] {
+            var ints: [Int32] = [1, 3, 3, 4, 1, 1, 1, 1, 0, 0, 1, 2, 3]
+            edit(&ints)
+            var out = Array("VTQD".utf8)
+            for v in ints { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
+            for v in [Float(0.5), 0.25, 0.125] { withUnsafeBytes(of: v.bitPattern.littleEndian) { out += $0 } }
+            out += filter + [UInt8](repeating: 0, count: 4 * 4 + extra)
+            return out
+        }
+        func decode(_ o: [UInt8]) -> Int32 {
+            var p = vt_qdw_params()
+            return vt_qdw_decode_options(o, o.count, &p)
+        }
+        #expect(decode(options()) == 0)
+        #expect(decode(options(extra: 1)) == -1)
+        #expect(decode(Array(options().dropLast())) == -1)
+        #expect(decode(options { $0[0] = 2 }) == -1)
+        #expect(decode(options { $0[8] = 2 }) == -1)
+        #expect(decode(options { $0[10] = 256 }) == -1)
+        #expect(decode(options { $0[4] = 0 }) == -1)
+    }
+}
