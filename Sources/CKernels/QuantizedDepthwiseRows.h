@@ -15,34 +15,50 @@
 // the filter pair packed in the same order (QuantizedDepthwise.c's pack), |x·w'| ≤ 255·255, so every
 // product and sum is the exact integer.
 
-// Channel blocks kb[0] (and kb[1] when n = 2: two blocks give four independent sums, so the dot
-// products' latencies overlap) of one output pixel: block i's taps are the 16 bytes at src[t] + x[i],
-// its output the 16 bytes at dst + x[i].
+// Channel blocks kb[0] (and kb[1] when n = 2) of m output pixels (1 or 2; the second one `next` bytes
+// further in the input, its output c bytes further): block i's taps are the 16 bytes at src[t] + x[i]
+// (+ next), its output the 16 bytes at dst + x[i] (+ c). Two blocks or two pixels give four or eight
+// independent sums, so the dot products' latencies overlap, and the pixels share the filter's loads.
 static QD_TARGET inline __attribute__((always_inline)) void QD(blocks)(const vt_qdw *op, const uint8_t *const *src, const size_t x[2],
-                                                                        const int32_t kb[2], int n, uint8_t *dst) {
+                                                                        const int32_t kb[2], int n, int m, size_t next,
+                                                                        uint8_t *dst) {
   const int32_t pairs = op->pairs;
-  qv lo[2], hi[2];
+  qv lo[2][2], hi[2][2];
   const int16_t *wp[2];
 #pragma clang loop unroll(full)
   for (int i = 0; i < 2; i++) {
     if (i >= n) break;
-    lo[i] = qv_load(op->bias_packed + (size_t)kb[i] * 16);
-    hi[i] = qv_load(op->bias_packed + (size_t)kb[i] * 16 + 8);
     wp[i] = op->filter_packed + (size_t)kb[i] * (size_t)pairs * 32;
+#pragma clang loop unroll(full)
+    for (int j = 0; j < 2; j++) {
+      if (j >= m) break;
+      lo[j][i] = qv_load(op->bias_packed + (size_t)kb[i] * 16);
+      hi[j][i] = qv_load(op->bias_packed + (size_t)kb[i] * 16 + 8);
+    }
   }
   for (int32_t p = 0; p < pairs; p++) {
 #pragma clang loop unroll(full)
     for (int i = 0; i < 2; i++) {
       if (i >= n) break;
-      const qv x0 = qv_load_u8(src[2 * p] + x[i]), x1 = qv_load_u8(src[2 * p + 1] + x[i]);
-      lo[i] = qv_dot(lo[i], qv_unpacklo16(x0, x1), qv_load(wp[i] + (size_t)p * 32));
-      hi[i] = qv_dot(hi[i], qv_unpackhi16(x0, x1), qv_load(wp[i] + (size_t)p * 32 + 16));
+      const qv w0 = qv_load(wp[i] + (size_t)p * 32), w1 = qv_load(wp[i] + (size_t)p * 32 + 16);
+#pragma clang loop unroll(full)
+      for (int j = 0; j < 2; j++) {
+        if (j >= m) break;
+        const size_t at = x[i] + (size_t)j * next;
+        const qv x0 = qv_load_u8(src[2 * p] + at), x1 = qv_load_u8(src[2 * p + 1] + at);
+        lo[j][i] = qv_dot(lo[j][i], qv_unpacklo16(x0, x1), w0);
+        hi[j][i] = qv_dot(hi[j][i], qv_unpackhi16(x0, x1), w1);
+      }
     }
   }
 #pragma clang loop unroll(full)
   for (int i = 0; i < 2; i++) {
     if (i >= n) break;
-    qv_store_u8(dst + x[i], lo[i], hi[i], &op->requantization, 16);
+#pragma clang loop unroll(full)
+    for (int j = 0; j < 2; j++) {
+      if (j >= m) break;
+      qv_store_u8(dst + x[i] + (size_t)j * (size_t)op->channels, lo[j][i], hi[j][i], &op->requantization, 16);
+    }
   }
 }
 
@@ -65,30 +81,41 @@ static QD_TARGET void QD(rows)(const vt_qdw *op, const uint8_t *in, int32_t h, i
     const int32_t iy = oy * op->stride_h - pad_h;
     for (int32_t ox = 0; ox < ow; ox++) {
       const int32_t ix = ox * op->stride_w - pad_w;
-      if (iy >= 0 && iy + span_h < h && ix >= 0 && ix + span_w < w) {
+      const int interior = iy >= 0 && iy + span_h < h && ix >= 0 && ix + span_w < w;
+      if (interior) {
         const uint8_t *base = in + ((size_t)iy * (size_t)w + (size_t)ix) * (size_t)c;
         for (int32_t t = 0; t < op->taps; t++) src[t] = base + offsets[t];
-        if (op->taps % 2) src[op->taps] = op->zero_row;
+        if (op->taps % 2) src[op->taps] = src[0];  // an odd last pair's other tap: any input bytes (its filter is 0)
       } else {
         tap_sources(op, in, h, w, pad_h, pad_w, oy, ox, src);
       }
       uint8_t *dst = out + ((size_t)oy * (size_t)ow + (size_t)ox) * (size_t)c;
       // Blocks of 16 channels two at a time; with 16 or more channels a last partial block is the last
-      // 16 channels again, with that block's filter (the same bytes where they overlap).
+      // 16 channels again, with that block's filter (the same bytes where they overlap). With one or two
+      // blocks, two interior pixels side by side at a time.
       const int32_t blocks = full + (rest && full ? 1 : 0);
+      const int pair = blocks <= 2 && blocks > 0 && interior && ox + 1 < ow && ix + op->stride_w + span_w < w;
+      const size_t next = (size_t)op->stride_w * (size_t)c;
       for (int32_t b = 0; b < blocks; b += 2) {
         const size_t x[2] = {b < full ? (size_t)b * 16 : (size_t)(c - 16), b + 1 < full ? (size_t)(b + 1) * 16 : (size_t)(c - 16)};
         const int32_t kb[2] = {b, b + 1};
-        if (b + 1 < blocks) QD(blocks)(op, src, x, kb, 2, dst);  // n a constant in each call: the sums stay in registers
-        else QD(blocks)(op, src, x, kb, 1, dst);
+        // n and m constants in each call: the sums stay in registers
+        if (b + 1 < blocks) {
+          if (pair) QD(blocks)(op, src, x, kb, 2, 2, next, dst);
+          else QD(blocks)(op, src, x, kb, 2, 1, next, dst);
+        } else {
+          if (pair) QD(blocks)(op, src, x, kb, 1, 2, next, dst);
+          else QD(blocks)(op, src, x, kb, 1, 1, next, dst);
+        }
       }
+      if (pair) ox++;
       if (rest && !full) {  // fewer than 16 channels: gathered into 16-byte rows (the filter is 0 beyond them)
         for (int32_t t = 0; t < 2 * pairs; t++)
           for (int32_t i = 0; i < rest; i++) tail[t][i] = src[t][i];
         uint8_t last[16];
         const size_t x[2] = {0, 0};
         const int32_t kb[2] = {0, 0};
-        QD(blocks)(op, tails, x, kb, 1, last);
+        QD(blocks)(op, tails, x, kb, 1, 1, 0, last);
         for (int32_t i = 0; i < rest; i++) dst[i] = last[i];
       }
     }

@@ -10,7 +10,7 @@ package struct ProfiledOp: Sendable, Equatable {
         /// On the interpreter: a built-in kernel, a custom op (VisionTasks' kernels: `name` is the
         /// custom code's kernel), or the delegate's own node as a whole.
         case interpreter
-        /// The whole run (LiteRT's "invoke" instrumentation event): every op and what lies between them.
+        /// The whole run (the interpreter's "Invoke" event): every op and what lies between them.
         case run
     }
 
@@ -23,36 +23,47 @@ package struct ProfiledOp: Sendable, Equatable {
     package let run: Int
     /// Elapsed microseconds.
     package let microseconds: Double
+    /// Which of the delegate's partitions (in the order the run met them) a `.delegate` op is in; 0 otherwise.
+    package let partition: Int
 
-    package init(name: String, place: Place, node: Int, run: Int, microseconds: Double) {
+    package init(name: String, place: Place, node: Int, run: Int, microseconds: Double, partition: Int = 0) {
         self.name = name
         self.place = place
         self.node = node
         self.run = run
         self.microseconds = microseconds
+        self.partition = partition
     }
 
-    /// The ops among LiteRT's events, each run starting at its "invoke" instrumentation event (type 16,
-    /// kept as the run's `.run` entry);
-    /// a delegate's node as a whole (the interpreter's event that encloses the delegate's ops) is left
-    /// out, its ops are kept.
+    /// The ops among LiteRT's events, each run starting at the interpreter's "Invoke" event (type 1,
+    /// kept as the run's `.run` entry: every op and what lies between them); the delegate's partitions
+    /// are told apart by their node indices starting again.
     static func ops(in events: [LiteRtProfiledEventData]) -> [ProfiledOp] {
         var ops: [ProfiledOp] = []
-        var run = -1
+        var run = -1, partition = -1, lastDelegateNode = Int.max, previousWasDelegate = false
         for e in events {
             let name = e.tag.map { String(cString: $0) } ?? ""
+            let node = Int(truncatingIfNeeded: e.event_metadata1)
             switch e.event_type {
-            case 16:
+            case 1 where name == "Invoke":
                 run += 1
-                ops.append(
-                    ProfiledOp(name: name, place: .run, node: -1, run: run, microseconds: Double(e.elapsed_time_us)))
-            case 2, 4, 8:
-                if e.event_type == 2 && name.hasPrefix("TfLite") && name.hasSuffix("Delegate") { continue }
+                partition = -1
+                previousWasDelegate = false
+                ops.append(ProfiledOp(name: name, place: .run, node: -1, run: run, microseconds: Double(e.elapsed_time_us)))
+            case 2:
+                previousWasDelegate = false
                 ops.append(
                     ProfiledOp(
-                        name: name, place: e.event_type == 2 ? .interpreter : .delegate,
-                        node: Int(truncatingIfNeeded: e.event_metadata1), run: max(run, 0),
+                        name: name, place: .interpreter, node: node, run: max(run, 0),
                         microseconds: Double(e.elapsed_time_us)))
+            case 4, 8:
+                if !previousWasDelegate || node <= lastDelegateNode { partition += 1 }
+                previousWasDelegate = true
+                lastDelegateNode = node
+                ops.append(
+                    ProfiledOp(
+                        name: name, place: .delegate, node: node, run: max(run, 0),
+                        microseconds: Double(e.elapsed_time_us), partition: max(partition, 0)))
             default:
                 continue
             }

@@ -36,6 +36,8 @@ struct QuantizedDepthwiseKernelTests {
 
     static let cases: [Case] = [
         Case(h: 19, w: 19, c: 512),  // SSD v1's 19×19 layers
+        Case(h: 20, w: 21, c: 24, izp: 7, fzp: 140, ozp: 200),  // SSD v1's first: one block and an overlapping one
+        Case(h: 16, w: 15, c: 32, sh: 2, sw: 2, activation: 1),  // MobileNet v2's first, stride 2: pixels in pairs
         Case(h: 38, w: 37, c: 64, sh: 2, sw: 2),  // stride 2, odd width (SAME pads one side)
         Case(h: 12, w: 10, c: 144, sh: 2, sw: 2, fzp: 255, ozp: 3),  // MobileNet v2's 144 channels
         Case(h: 9, w: 11, c: 8, izp: 0, fzp: 0, activation: 0),  // fewer channels than a vector

@@ -24,7 +24,8 @@ import sys
 PAIRS = [
     ("ssd_mobilenet_v1_coco_quant_metadata.tflite", "dog.jpg", []),
     ("ssd_mobilenet_v1_coco_quant_metadata.tflite", "cat_720p.jpg", []),
-    ("ssd_mobilenet_v1_coco_quant_metadata.tflite", "dog.jpg", ["env:VISION_TASKS_CONV1X1_KERNEL=builtin"]),
+    ("ssd_mobilenet_v1_coco_quant_metadata.tflite", "dog.jpg",
+     ["env:VISION_TASKS_CONV1X1_KERNEL=builtin", "env:VISION_TASKS_DEPTHWISE_KERNEL=builtin"]),
     ("ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite", "dog.jpg", []),
     ("ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite", "dog.jpg",
      ["env:VISION_TASKS_HYBRID_KERNEL=builtin", "env:VISION_TASKS_CONV1X1_KERNEL=builtin"]),
