@@ -49,7 +49,8 @@ package struct ProfiledOp: Sendable, Equatable {
                 run += 1
                 partition = -1
                 previousWasDelegate = false
-                ops.append(ProfiledOp(name: name, place: .run, node: -1, run: run, microseconds: Double(e.elapsed_time_us)))
+                ops.append(
+                    ProfiledOp(name: name, place: .run, node: -1, run: run, microseconds: Double(e.elapsed_time_us)))
             case 2:
                 previousWasDelegate = false
                 ops.append(

@@ -99,7 +99,8 @@ enum OpProfile {
             let (name, ours) = kind(op)
             if ours { column.ours.insert(name) }
             perRun[op.run, default: (0, [:])].kinds[name, default: 0] += op.microseconds / 1000
-            let key = op.place == .delegate ? "XNNPACK \(op.partition).\(op.node): \(op.name)" : "node \(op.node): \(op.name)"
+            let key =
+                op.place == .delegate ? "XNNPACK \(op.partition).\(op.node): \(op.name)" : "node \(op.node): \(op.name)"
             column.times[key, default: []].append(op.microseconds / 1000)
         }
         for run in perRun.keys.sorted() {
