@@ -221,12 +221,12 @@ struct AppTests {
 
     @Test("bench --profile: LiteRT's per-op times with VisionTasks' kernels and with LiteRT's only")
     func benchProfile() throws {
-        // The 1x1 kernel on (it is off by default in a debug build): two columns.
+        // Our kernels on (they are off by default in a debug build): two columns.
         let r = try AppProcess.run(
             [
                 "bench", "--model", Self.ssd, "--image", TestAssets.image("dog.jpg"), "--profile", "--runs", "3",
                 "--warmup", "1", "--json",
-            ], environment: ["VISION_TASKS_CONV1X1_KERNEL": "ours"])
+            ], environment: ["VISION_TASKS_CONV1X1_KERNEL": "ours", "VISION_TASKS_DEPTHWISE_KERNEL": "ours"])
         #expect(r.status == 0, "\(r.stderr)")
         let o = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         let columns = try #require(o["columns"] as? [[String: Any]])
@@ -236,10 +236,14 @@ struct AppTests {
             let kinds = try #require(column["kinds"] as? [[String: Any]])
             let names = kinds.compactMap { $0["kind"] as? String }
             let ours = kinds.filter { $0["ours"] as? Bool == true }.compactMap { $0["kind"] as? String }
-            #expect(names.contains("XNNPACK Convolution (NHWC, QU8) DWConv"))
+            #expect(names.contains("XNNPACK Convolution (NHWC, QU8) DWConv") == (i == 1))
             #expect(names.contains("LiteRT TFLite_Detection_PostProcess"))
-            // Every 1x1 convolution on our kernel, or every one in XNNPACK.
-            #expect(ours == (i == 0 ? ["VisionTasks uint8 1x1 convolution"] : []))
+            // Every convolution on our kernels, or every one in XNNPACK.
+            let kernels: Set = [
+                "VisionTasks uint8 1x1 convolution", "VisionTasks uint8 depthwise convolution",
+                "VisionTasks uint8 spatial convolution (im2col + GEMM)",
+            ]
+            #expect(Set(ours) == (i == 0 ? kernels : []))
             #expect(names.contains("XNNPACK Fully Connected (NC, QU8) GEMM") == (i == 1))
             let share = column["litert_share"] as? Double ?? -1
             #expect(i == 0 ? share > 0 && share < 1 : share == 1)
