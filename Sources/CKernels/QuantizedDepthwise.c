@@ -47,7 +47,14 @@ vt_qdw *vt_qdw_create(const vt_qdw_params *p) {
   if (!(r.scale > 0.0f) || !(r.scale < 256.0f)) return NULL;  // what XNNPACK accepts
   vt_qdw *op = calloc(1, sizeof *op);
   if (!op) return NULL;
-  *op = (vt_qdw){p->kernel_h, p->kernel_w, p->channels, p->stride_h, p->stride_w, p->dilation_h, p->dilation_w, p->padding};
+  op->kernel_h = p->kernel_h;
+  op->kernel_w = p->kernel_w;
+  op->channels = p->channels;
+  op->stride_h = p->stride_h;
+  op->stride_w = p->stride_w;
+  op->dilation_h = p->dilation_h;
+  op->dilation_w = p->dilation_w;
+  op->padding = p->padding;
   op->taps = p->kernel_h * p->kernel_w;
   op->pairs = (op->taps + 1) / 2;
   op->blocks = (p->channels + 15) / 16;
