@@ -513,13 +513,17 @@ static inline __attribute__((always_inline)) void prepare_quads(const vt_conv1x1
     const uint32_t factor = 128u - (uint32_t)op->filter_zero_point;
     for (int64_t m = c0; m < c1; m++) {
       const uint8_t *x = (const uint8_t *)input + (size_t)m * (size_t)k;
-      uint8_t *row = rows + (size_t)(m - c0) * (size_t)stride;
       uint32_t sum = 0;
-      for (int32_t c = 0; c < k; c++) {
-        row[c] = x[c];
-        sum += x[c];
+      if (k == stride) {  // whole quads: the tiles read the input rows in place (QUAD(rows))
+        for (int32_t c = 0; c < k; c++) sum += x[c];
+      } else {
+        uint8_t *row = rows + (size_t)(m - c0) * (size_t)stride;
+        for (int32_t c = 0; c < k; c++) {
+          row[c] = x[c];
+          sum += x[c];
+        }
+        for (int32_t c = k; c < stride; c++) row[c] = 0;
       }
-      for (int32_t c = k; c < stride; c++) row[c] = 0;
       row_terms[m - c0] = (int32_t)(factor * sum);
     }
   } else {
@@ -779,7 +783,7 @@ int vt_qconvk_decode_options(const uint8_t *data, size_t size, const uint8_t *mo
   if (!filter) return -1;
   *p = (vt_qconv_params){v[1], v[2], v[3], v[4], v[5], v[6], scales[0], scales[1], scales[2], filter,
                          (const int32_t *)(data + kHeader + 16)};
-  *g = (vt_window){v[7], v[8], v[9], v[10], v[11], v[12], v[13], v[14], v[4]};
+  *g = (vt_window){v[7], v[8], v[9], v[10], v[11], v[12], v[13], v[14], v[4], 0};
   return 0;
 }
 

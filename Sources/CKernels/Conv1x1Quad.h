@@ -67,9 +67,11 @@ static QUAD_TARGET void QUAD(rows)(const vt_conv1x1 *op, const void *input, int6
   for (int64_t c0 = m0; c0 < m1; c0 += kChunk) {
     const int64_t c1 = c0 + kChunk < m1 ? c0 + kChunk : m1;
     prepare_quads(op, QUAD_PREPARE, input, c0, c1, a, rows, row_terms, slot);
+    // uint8 rows of whole quads are read in place (prepare_quads made their row terms only).
+    const uint8_t *bytes = op->kind == kUInt8 && op->k == op->kq * 4 ? (const uint8_t *)input + (size_t)c0 * (size_t)op->k : rows;
     for (int64_t mb = c0; mb < c1; mb += kQuadMR) {
       const int valid = c1 - mb < kQuadMR ? (int)(c1 - mb) : kQuadMR;
-      for (int32_t nb = 0; nb < op->nb; nb++) QUAD(tile)(op, nb, mb, c0, valid, rows, row_terms, slot, output);
+      for (int32_t nb = 0; nb < op->nb; nb++) QUAD(tile)(op, nb, mb, c0, valid, bytes, row_terms, slot, output);
     }
   }
 }

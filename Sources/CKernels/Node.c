@@ -98,8 +98,24 @@ static LiteRtStatus k_init(void *user, const void *data, size_t size) {
     if (!n->context->model) return fail(n, "the model's bytes are not known (load it from bytes or a mapping, not by path)");
     if (vt_qconvk_decode_options(data, size, n->context->model, n->context->model_size, &q, &n->window) != 0)
       return fail(n, "malformed custom options, or the filter they name is not in the model");
+    // Rows of whole quads (the dot-product path reads them in place): K rounded up to 4, the filter
+    // padded with its zero point (those columns then add 0, whatever bytes they meet).
+    uint8_t *padded = NULL;
+    const int32_t k = q.in_channels, k4 = (k + 3) & ~3;
+    if (k4 != k) {
+      padded = malloc((size_t)k4 * (size_t)q.out_channels);
+      if (!padded) return fail(n, "out of memory for the convolution's filter");
+      for (int32_t o = 0; o < q.out_channels; o++) {
+        memcpy(padded + (size_t)o * (size_t)k4, q.filter + (size_t)o * (size_t)k, (size_t)k);
+        memset(padded + (size_t)o * (size_t)k4 + k, q.filter_zero_point, (size_t)(k4 - k));
+      }
+      q.filter = padded;
+      q.in_channels = k4;
+      n->window.row_bytes = k4;
+    }
     vt_conv1x1_free(n->conv);
     n->conv = vt_qconv_create(&q);
+    free(padded);
     if (!n->conv) return fail(n, "the convolution's parameters are invalid, or memory ran out");
     n->kind = kConvWindow;
     return 0;
@@ -196,12 +212,19 @@ static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in,
   if (need == 0) return fail(n, "bad input size");
   // The spatial kind's im2col rows follow the GEMM's scratch.
   const size_t rows_at = (need + 63) & ~(size_t)63;
-  int64_t rows = 0;
+  // The spatial kind runs on chunks of output rows (about 48 KB of im2col rows each, in L2 while the GEMM
+  // reads them back).
+  int32_t ow = 0;
+  int64_t out_rows = 0, chunk = 0;
   if (window) {
-    int32_t oh, ow, ph, pw;
+    int32_t oh, ph, pw;
     if (vt_window_output_size(&n->window, h, w, &oh, &ow, &ph, &pw) != 0) return fail(n, "bad input size");
-    rows = (int64_t)b * oh * ow;
-    const uint64_t bytes = (uint64_t)rows * (uint64_t)vt_conv1x1_in_channels(n->conv);
+    out_rows = (int64_t)b * oh;
+    const uint64_t row_bytes = (uint64_t)ow * (uint64_t)vt_conv1x1_in_channels(n->conv);
+    chunk = (int64_t)((48u << 10) / row_bytes);
+    chunk = chunk < 4 * threads ? 4 * threads : chunk;
+    chunk = chunk > out_rows ? out_rows : chunk;
+    const uint64_t bytes = (uint64_t)chunk * row_bytes;
     if (bytes > ((uint64_t)1 << 40)) return fail(n, "the input is too large");
     need = rows_at + (size_t)bytes;
   }
@@ -222,8 +245,15 @@ static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in,
     status = vt_qdw_run(n->qdw, src, b, h, w, dst, threads, context->pool);
   } else if (window) {
     uint8_t *im2col = (uint8_t *)context->memory + rows_at;
-    status = vt_im2col(&n->window, src, b, h, w, im2col, threads, context->pool);
-    if (status == 0) status = vt_conv1x1_run(n->conv, im2col, rows, dst, context->memory, rows_at, threads, context->pool);
+    const size_t out_pixel = (size_t)vt_conv1x1_out_channels(n->conv);
+    status = 0;
+    for (int64_t first = 0; status == 0 && first < out_rows; first += chunk) {
+      const int64_t count = first + chunk < out_rows ? chunk : out_rows - first;
+      status = vt_im2col(&n->window, src, b, h, w, first, count, im2col, threads, context->pool);
+      if (status == 0)
+        status = vt_conv1x1_run(n->conv, im2col, count * ow, (uint8_t *)dst + (size_t)first * (size_t)ow * out_pixel, context->memory,
+                                rows_at, threads, context->pool);
+    }
   } else if (conv) {
     status = vt_conv1x1_run(n->conv, src, pixels, dst, context->memory, context->size, threads, context->pool);
   } else {

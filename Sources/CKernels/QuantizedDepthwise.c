@@ -113,7 +113,7 @@ int32_t vt_qdw_channels(const vt_qdw *op) { return op ? op->channels : 0; }
 int vt_qdw_output_size(const vt_qdw *op, int32_t h, int32_t w, int32_t *oh, int32_t *ow) {
   if (!op || !oh || !ow) return -1;
   const vt_window g = {op->kernel_h, op->kernel_w, op->channels, op->stride_h, op->stride_w, op->dilation_h, op->dilation_w,
-                       op->padding, op->input_zero_point};
+                       op->padding, op->input_zero_point, 0};
   int32_t ph, pw;
   return vt_window_output_size(&g, h, w, oh, ow, &ph, &pw);
 }
@@ -311,7 +311,7 @@ static int run_rows(qdw_rows_fn rows, const vt_qdw *op, const uint8_t *input, in
                     int32_t threads, vt_pool *pool) {
   int32_t oh, ow, pad_h, pad_w;
   const vt_window g = {op ? op->kernel_h : 0, op ? op->kernel_w : 0, op ? op->channels : 0, op ? op->stride_h : 0,
-                       op ? op->stride_w : 0, op ? op->dilation_h : 0, op ? op->dilation_w : 0, op ? op->padding : 0, 0};
+                       op ? op->stride_w : 0, op ? op->dilation_h : 0, op ? op->dilation_w : 0, op ? op->padding : 0, 0, 0};
   if (!op || !input || !output || batches < 1 || vt_window_output_size(&g, h, w, &oh, &ow, &pad_h, &pad_w) != 0) return -1;
   if (threads < 1) threads = 1;
   if (threads > 64) threads = 64;

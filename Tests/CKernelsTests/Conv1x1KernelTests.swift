@@ -67,6 +67,10 @@ struct Conv1x1KernelTests {
         Case(
             h: 10, w: 10, k: 128, n: 256, izp: 0, fzp: 140, ozp: 0, iscale: 0.0235, fscale: 0.004, oscale: 0.0235,
             activation: 3, bias: true, kh: 3, kw: 3, sh: 2, sw: 2),
+        // Enough output rows for several chunks of im2col rows (about 48 KB each), the last one shorter.
+        Case(
+            h: 201, w: 64, k: 3, n: 24, izp: 128, fzp: 113, ozp: 0, iscale: 0.0078125, fscale: 0.034, oscale: 0.0235,
+            activation: 3, bias: true, kh: 3, kw: 3, sh: 2, sw: 2),
         Case(
             h: 9, w: 12, k: 5, n: 9, izp: 17, fzp: 200, ozp: 77, iscale: 0.04, fscale: 0.02, oscale: 0.05,
             activation: 0, bias: true, kh: 3, kw: 2, valid: true),

@@ -174,15 +174,19 @@ typedef struct {
   int32_t padding;
   /// The byte a tap in the padding reads (the input's zero point).
   int32_t input_zero_point;
+  /// Bytes per im2col row: 0 for kernel_h·kernel_w·in_channels, or more (the rest set to the input's
+  /// zero point; the GEMM's filter is padded to match).
+  int32_t row_bytes;
 } vt_window;
 
 /// The output's height and width for an `h`×`w` input, and the top/left padding (TensorFlow's SAME:
 /// the smaller half on top and left). 0, or -1 when the window gives no output.
 int vt_window_output_size(const vt_window *g, int32_t h, int32_t w, int32_t *oh, int32_t *ow, int32_t *pad_h, int32_t *pad_w);
-/// Writes `batches` NHWC inputs' windows as rows of kernel_h·kernel_w·in_channels bytes, one per output
-/// pixel in NHWC order (batches·oh·ow rows), output rows split over `threads` threads. 0, or -1.
-int vt_im2col(const vt_window *g, const uint8_t *input, int32_t batches, int32_t h, int32_t w, uint8_t *rows, int32_t threads,
-              vt_pool *pool);
+/// Writes the windows of output rows first..<first + count (numbered batch · oh + oy over `batches` NHWC
+/// inputs) as rows of kernel_h·kernel_w·in_channels bytes (or row_bytes), one per output pixel in NHWC
+/// order (count·ow rows), output rows split over `threads` threads. 0, or -1.
+int vt_im2col(const vt_window *g, const uint8_t *input, int32_t batches, int32_t h, int32_t w, int64_t first, int64_t count,
+              uint8_t *rows, int32_t threads, vt_pool *pool);
 /// Custom options of the spatial uint8 kind: "VTQK", version 1, fifteen int32 (K = kernel_h·kernel_w·in
 /// channels, output channels, activation, input/filter/output zero points, kernel h/w, input channels,
 /// strides h/w, dilations h/w, padding), three float32 scales (input, filter, output), the filter's place
