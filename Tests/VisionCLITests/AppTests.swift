@@ -243,7 +243,8 @@ struct AppTests {
                 "VisionTasks uint8 1x1 convolution", "VisionTasks uint8 depthwise convolution",
                 "VisionTasks uint8 spatial convolution (im2col + GEMM)",
             ]
-            #expect(Set(ours) == (i == 0 ? kernels : []))
+            let expected: Set<String> = i == 0 ? kernels : []
+            #expect(Set(ours) == expected)
             #expect(names.contains("XNNPACK Fully Connected (NC, QU8) GEMM") == (i == 1))
             let share = column["litert_share"] as? Double ?? -1
             #expect(i == 0 ? share > 0 && share < 1 : share == 1)
