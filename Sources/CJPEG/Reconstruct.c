@@ -163,6 +163,98 @@ static void idct_block_sse2(const int16_t* coef, const uint16_t* quant, uint8_t*
 }
 #endif
 
+// ---- Inverse DCT, AVX2: two blocks at once, one in each 128-bit half ----
+// Every AVX2 instruction used works within each half exactly as its SSE2 form above, so each half is
+// that block's SSE2 computation, bit for bit.
+#if VT_JPEG_SSE2 && defined(__x86_64__)
+#include <immintrin.h>
+#define VT_AVX2 __attribute__((target("avx2")))
+VT_AVX2 static inline void madd_pair2(__m256i a, __m256i b, int16_t ka, int16_t kb, __m256i* lo, __m256i* hi) {
+  const __m256i k = _mm256_set1_epi32((int32_t)(((uint32_t)(uint16_t)kb << 16) | (uint16_t)ka));
+  *lo = _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), k);
+  *hi = _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), k);
+}
+
+VT_AVX2 static inline void times4096_2(__m256i x, __m256i* lo, __m256i* hi) {
+  *lo = _mm256_srai_epi32(_mm256_unpacklo_epi16(_mm256_setzero_si256(), x), 4);
+  *hi = _mm256_srai_epi32(_mm256_unpackhi_epi16(_mm256_setzero_si256(), x), 4);
+}
+
+VT_AVX2 static inline void idct_pass_avx2(__m256i r[8], uint32_t bias, int shift) {
+  const __m256i b = _mm256_set1_epi32((int32_t)bias);
+  const __m128i count = _mm_cvtsi32_si128(shift);
+  __m256i t2l, t2h, t3l, t3h, t0l, t0h, t1l, t1h;
+  madd_pair2(r[2], r[6], kE1a, kE1b, &t2l, &t2h);
+  madd_pair2(r[2], r[6], kE2a, kE2b, &t3l, &t3h);
+  times4096_2(_mm256_add_epi16(r[0], r[4]), &t0l, &t0h);
+  times4096_2(_mm256_sub_epi16(r[0], r[4]), &t1l, &t1h);
+  __m256i xl[4] = {_mm256_add_epi32(t0l, t3l), _mm256_add_epi32(t1l, t2l), _mm256_sub_epi32(t1l, t2l), _mm256_sub_epi32(t0l, t3l)};
+  __m256i xh[4] = {_mm256_add_epi32(t0h, t3h), _mm256_add_epi32(t1h, t2h), _mm256_sub_epi32(t1h, t2h), _mm256_sub_epi32(t0h, t3h)};
+  const __m256i s17 = _mm256_add_epi16(r[1], r[7]), s35 = _mm256_add_epi16(r[3], r[5]);
+  __m256i y0l, y0h, y1l, y1h, y2l, y2h, y3l, y3h, y4l, y4h, y5l, y5h;
+  madd_pair2(r[7], r[3], kO0a, kO0b, &y0l, &y0h);
+  madd_pair2(r[7], r[3], kO2a, kO2b, &y2l, &y2h);
+  madd_pair2(r[5], r[1], kO1a, kO1b, &y1l, &y1h);
+  madd_pair2(r[5], r[1], kO3a, kO3b, &y3l, &y3h);
+  madd_pair2(s17, s35, kO4a, kO4b, &y4l, &y4h);
+  madd_pair2(s17, s35, kO5a, kO5b, &y5l, &y5h);
+  const __m256i tl[4] = {_mm256_add_epi32(y3l, y4l), _mm256_add_epi32(y2l, y5l), _mm256_add_epi32(y1l, y5l), _mm256_add_epi32(y0l, y4l)};
+  const __m256i th[4] = {_mm256_add_epi32(y3h, y4h), _mm256_add_epi32(y2h, y5h), _mm256_add_epi32(y1h, y5h), _mm256_add_epi32(y0h, y4h)};
+  for (int i = 0; i < 4; i++) {
+    const __m256i al = _mm256_add_epi32(xl[i], b), ah = _mm256_add_epi32(xh[i], b);
+    r[i] = _mm256_packs_epi32(_mm256_sra_epi32(_mm256_add_epi32(al, tl[i]), count), _mm256_sra_epi32(_mm256_add_epi32(ah, th[i]), count));
+    r[7 - i] = _mm256_packs_epi32(_mm256_sra_epi32(_mm256_sub_epi32(al, tl[i]), count), _mm256_sra_epi32(_mm256_sub_epi32(ah, th[i]), count));
+  }
+}
+
+VT_AVX2 static inline void transpose8x16_2(__m256i r[8]) {
+  const __m256i a0 = _mm256_unpacklo_epi16(r[0], r[1]), a1 = _mm256_unpackhi_epi16(r[0], r[1]);
+  const __m256i a2 = _mm256_unpacklo_epi16(r[2], r[3]), a3 = _mm256_unpackhi_epi16(r[2], r[3]);
+  const __m256i a4 = _mm256_unpacklo_epi16(r[4], r[5]), a5 = _mm256_unpackhi_epi16(r[4], r[5]);
+  const __m256i a6 = _mm256_unpacklo_epi16(r[6], r[7]), a7 = _mm256_unpackhi_epi16(r[6], r[7]);
+  const __m256i b0 = _mm256_unpacklo_epi32(a0, a2), b1 = _mm256_unpackhi_epi32(a0, a2);
+  const __m256i b2 = _mm256_unpacklo_epi32(a1, a3), b3 = _mm256_unpackhi_epi32(a1, a3);
+  const __m256i b4 = _mm256_unpacklo_epi32(a4, a6), b5 = _mm256_unpackhi_epi32(a4, a6);
+  const __m256i b6 = _mm256_unpacklo_epi32(a5, a7), b7 = _mm256_unpackhi_epi32(a5, a7);
+  r[0] = _mm256_unpacklo_epi64(b0, b4);
+  r[1] = _mm256_unpackhi_epi64(b0, b4);
+  r[2] = _mm256_unpacklo_epi64(b1, b5);
+  r[3] = _mm256_unpackhi_epi64(b1, b5);
+  r[4] = _mm256_unpacklo_epi64(b2, b6);
+  r[5] = _mm256_unpackhi_epi64(b2, b6);
+  r[6] = _mm256_unpacklo_epi64(b3, b7);
+  r[7] = _mm256_unpackhi_epi64(b3, b7);
+}
+
+// Blocks a and b (one quantization table) into outA and outB.
+VT_AVX2 static void idct_pair_avx2(const int16_t* a, const int16_t* b, const uint16_t* quant, uint8_t* outA, uint8_t* outB, int stride) {
+  __m256i r[8];
+  for (int i = 0; i < 8; i++) {
+    const __m128i q = _mm_loadu_si128((const __m128i*)(quant + i * 8));
+    const __m256i c = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i*)(a + i * 8))),
+                                              _mm_loadu_si128((const __m128i*)(b + i * 8)), 1);
+    r[i] = _mm256_mullo_epi16(c, _mm256_broadcastsi128_si256(q));
+  }
+  idct_pass_avx2(r, BIAS1, SHIFT1);
+  transpose8x16_2(r);
+  idct_pass_avx2(r, BIAS2, SHIFT2);
+  transpose8x16_2(r);
+  for (int i = 0; i < 8; i++) {
+    const __m256i p = _mm256_packus_epi16(r[i], r[i]);
+    _mm_storel_epi64((__m128i*)(outA + (size_t)i * (size_t)stride), _mm256_castsi256_si128(p));
+    _mm_storel_epi64((__m128i*)(outB + (size_t)i * (size_t)stride), _mm256_extracti128_si256(p, 1));
+  }
+}
+
+static int has_avx2(void) {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2");
+}
+#define VT_JPEG_AVX2 1
+#else
+#define VT_JPEG_AVX2 0
+#endif
+
 // ---- Inverse DCT, NEON: the SSE2 form's lanes, instruction for instruction where they differ ----
 #if VT_JPEG_NEON
 // a·ka + b·kb per lane in 32 bits (wrapping, as _mm_madd_epi16): the low and the high four lanes.
@@ -452,9 +544,18 @@ int vt_jpeg_reconstruct_path(const vt_jpeg_coefficients* c, int kind, uint8_t* o
     p->vs = vmax / c->v_samp[k];
     if (p->width * p->hs + 16 > row_count) row_count = p->width * p->hs + 16;
     const int16_t* coef = c->coefficients[k];
+#if VT_JPEG_AVX2
+    const int pairs = simd && has_avx2();
+#endif
     for (int by = 0; by < c->height_in_blocks[k]; by++) {
       uint8_t* row = p->pixels + (size_t)by * 8 * (size_t)p->stride;
-      for (int bx = 0; bx < c->width_in_blocks[k]; bx++, coef += 64) {
+      int bx = 0;
+#if VT_JPEG_AVX2
+      // Two blocks at a time (each the SSE2 form's arithmetic in its half of the registers).
+      for (; pairs && bx + 2 <= c->width_in_blocks[k]; bx += 2, coef += 128)
+        idct_pair_avx2(coef, coef + 64, c->quant[k], row + (size_t)bx * 8, row + (size_t)bx * 8 + 8, p->stride);
+#endif
+      for (; bx < c->width_in_blocks[k]; bx++, coef += 64) {
 #if VT_JPEG_SSE2
         if (simd) {
           idct_block_sse2(coef, c->quant[k], row + (size_t)bx * 8, p->stride);
@@ -544,6 +645,17 @@ void vt_jpeg_idct_block_path(const int16_t* coefficients, const uint16_t* quant,
 #endif
   (void)simd;
   idct_block_portable(coefficients, quant, out, stride);
+}
+
+int vt_jpeg_idct_pair_avx2(const int16_t* a, const int16_t* b, const uint16_t* quant, uint8_t* outA, uint8_t* outB, int stride) {
+#if VT_JPEG_AVX2
+  if (!has_avx2()) return -2;
+  idct_pair_avx2(a, b, quant, outA, outB, stride);
+  return 0;
+#else
+  (void)a, (void)b, (void)quant, (void)outA, (void)outB, (void)stride;
+  return -2;
+#endif
 }
 
 void vt_jpeg_ycc_row_path(const uint8_t* y, const uint8_t* cb, const uint8_t* cr, uint8_t* rgb, int count, int simd) {

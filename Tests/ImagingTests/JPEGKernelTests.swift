@@ -4,7 +4,7 @@ import Imaging
 import Testing
 import VisionTestSupport
 
-/// The JPEG reconstruction's SIMD kernels (SSE2 on x86-64, NEON on aarch64 — run under qemu by
+/// The JPEG reconstruction's SIMD kernels (SSE2 and AVX2 on x86-64, NEON on aarch64 — run under qemu by
 /// `make arm64`) against the portable C that defines them, bit for bit: the
 /// inverse DCT on every kind of block (realistic, single coefficients, extreme and overflowing
 /// values, 16-bit quantization tables), the colour conversion on all 2^24 colours, and whole
@@ -27,6 +27,24 @@ struct JPEGKernelTests {
         return out
     }
 
+    /// Two blocks through the AVX2 inverse DCT; nil where there is none.
+    static func idctPair(_ a: [Int16], _ b: [Int16], _ quant: [UInt16]) -> ([UInt8], [UInt8])? {
+        var outA = [UInt8](repeating: 0, count: 64), outB = outA
+        let status = outA.withUnsafeMutableBufferPointer { oa in
+            outB.withUnsafeMutableBufferPointer { ob in
+                vt_jpeg_idct_pair_avx2(a, b, quant, oa.baseAddress, ob.baseAddress, 8)
+            }
+        }
+        return status == 0 ? (outA, outB) : nil
+    }
+
+    /// Whether this CPU has AVX2 (the reconstruction then takes blocks two at a time).
+    static let avx2: Bool = {
+        var a = [UInt8](repeating: 0, count: 64), b = a
+        let zeros = [Int16](repeating: 0, count: 64), ones = [UInt16](repeating: 1, count: 64)
+        return vt_jpeg_idct_pair_avx2(zeros, zeros, ones, &a, &b, 8) == 0
+    }()
+
     @Test("the SIMD kernels are compiled in on x86-64 (SSE2) and aarch64 (NEON)")
     func available() {
         #if arch(x86_64) || arch(arm64)
@@ -39,11 +57,19 @@ struct JPEGKernelTests {
     @Test("inverse DCT: 56,000 blocks of every kind give the same pixels through both paths")
     func idctBlocks() {
         var random = TestRandom(state: 0x1DC7_2026)
-        var mismatches = 0, blocks = 0
+        var mismatches = 0, blocks = 0, pairMismatches = 0, pairs = 0
         let standardQuant: [UInt16] = (0..<64).map { UInt16(2 + $0 / 3) }
+        var previous = [Int16](repeating: 0, count: 64)
         func check(_ c: [Int16], _ q: [UInt16]) {
             blocks += 1
-            if Self.idct(c, q, simd: true) != Self.idct(c, q, simd: false) { mismatches += 1 }
+            let portable = Self.idct(c, q, simd: false)
+            if Self.idct(c, q, simd: true) != portable { mismatches += 1 }
+            // The AVX2 form, two blocks at once: this one and the one before, in either half.
+            if let (a, b) = Self.idctPair(previous, c, q) {
+                pairs += 1
+                if a != Self.idct(previous, q, simd: false) || b != portable { pairMismatches += 1 }
+            }
+            previous = c
         }
         // A DC term alone, over its whole range, with unit and coarse quantization.
         for dc in stride(from: -32768, through: 32767, by: 97) {
@@ -88,6 +114,11 @@ struct JPEGKernelTests {
         }
         #expect(blocks == 56_056)
         #expect(mismatches == 0, "\(mismatches) of \(blocks) blocks differ")
+        // Every x86-64 CPU with AVX2 runs the pairs (this machine's does); others have no AVX2 form.
+        #if arch(x86_64)
+            #expect(pairs == 56_056 || (pairs == 0 && !Self.avx2))
+        #endif
+        #expect(pairMismatches == 0, "\(pairMismatches) of \(pairs) pairs differ")
     }
 
     @Test("YCbCr → RGB: all 2^24 colours give the same bytes through both paths")

@@ -68,6 +68,10 @@ int vt_jpeg_reconstruct_path(const vt_jpeg_coefficients* c, int kind, uint8_t* o
 int vt_jpeg_simd_available(void);
 /// One 8×8 block: `coefficients` (natural order) × `quant` → pixels at out[row · stride + column].
 void vt_jpeg_idct_block_path(const int16_t* coefficients, const uint16_t* quant, uint8_t* out, int stride, int simd);
+/// Blocks `a` and `b` (one quantization table) through the AVX2 inverse DCT that takes two blocks at a
+/// time, each the SSE2 form's arithmetic (what reconstruction runs on CPUs with AVX2): 0, or -2 when
+/// this CPU or build has no AVX2.
+int vt_jpeg_idct_pair_avx2(const int16_t* a, const int16_t* b, const uint16_t* quant, uint8_t* outA, uint8_t* outB, int stride);
 /// YCbCr → RGB for `count` pixels, written as RGB triples.
 void vt_jpeg_ycc_row_path(const uint8_t* y, const uint8_t* cb, const uint8_t* cr, uint8_t* rgb, int count, int simd);
 /// A picture decoded by libjpeg itself, possibly at a reduced DCT scale.
