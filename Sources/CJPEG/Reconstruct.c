@@ -440,11 +440,36 @@ static inline void ycc_pixel(int32_t Y, int32_t Cb, int32_t Cr, uint8_t* o) {
 }
 
 // YCbCr → RGB for `count` pixels; the SSE2 and NEON forms are the 16-bit one (equal for every input).
+#if VT_JPEG_SSE2
+// 16 pixels' R, G and B bytes interleaved into 48 bytes of RGB with three byte shuffles per output
+// vector (SSSE3: every x86-64 CPU with AVX2 has it).
+// For output vector part (bytes 16·part…) and channel k: which of the channel's 16 bytes goes to each
+// byte (−128: none); byte p of the row is channel p % 3 of pixel p / 3.
+static const int8_t kInterleave[3][3][16] = {
+    {{0, -128, -128, 1, -128, -128, 2, -128, -128, 3, -128, -128, 4, -128, -128, 5}, {-128, 0, -128, -128, 1, -128, -128, 2, -128, -128, 3, -128, -128, 4, -128, -128}, {-128, -128, 0, -128, -128, 1, -128, -128, 2, -128, -128, 3, -128, -128, 4, -128}},
+    {{-128, -128, 6, -128, -128, 7, -128, -128, 8, -128, -128, 9, -128, -128, 10, -128}, {5, -128, -128, 6, -128, -128, 7, -128, -128, 8, -128, -128, 9, -128, -128, 10}, {-128, 5, -128, -128, 6, -128, -128, 7, -128, -128, 8, -128, -128, 9, -128, -128}},
+    {{-128, 11, -128, -128, 12, -128, -128, 13, -128, -128, 14, -128, -128, 15, -128, -128}, {-128, -128, 11, -128, -128, 12, -128, -128, 13, -128, -128, 14, -128, -128, 15, -128}, {10, -128, -128, 11, -128, -128, 12, -128, -128, 13, -128, -128, 14, -128, -128, 15}}};
+__attribute__((target("ssse3"))) static void interleave16_ssse3(const uint8_t t[3][16], uint8_t* d) {
+  const __m128i c[3] = {_mm_loadu_si128((const __m128i*)t[0]), _mm_loadu_si128((const __m128i*)t[1]), _mm_loadu_si128((const __m128i*)t[2])};
+  for (int part = 0; part < 3; part++) {
+    __m128i v = _mm_setzero_si128();
+    for (int k = 0; k < 3; k++) v = _mm_or_si128(v, _mm_shuffle_epi8(c[k], _mm_loadu_si128((const __m128i*)kInterleave[part][k])));
+    _mm_storeu_si128((__m128i*)(d + part * 16), v);
+  }
+}
+
+static int has_ssse3(void) {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("ssse3");
+}
+#endif
+
 static void ycc_row(const uint8_t* y, const uint8_t* cb, const uint8_t* cr, uint8_t* o, int count, int simd) {
   int x = 0;
   (void)simd;
 #if VT_JPEG_SSE2
   if (simd) {
+    const int shuffle = has_ssse3();
     const __m128i z = _mm_setzero_si128(), flip = _mm_set1_epi8((char)0x80), eight = _mm_set1_epi16(8);
     const __m128i kcr0 = _mm_set1_epi16(5743), kcr1 = _mm_set1_epi16(-2925), kcb0 = _mm_set1_epi16(-1410), kcb1 = _mm_set1_epi16(7258);
     uint8_t t[3][16];
@@ -466,6 +491,10 @@ static void ycc_row(const uint8_t* y, const uint8_t* cb, const uint8_t* cr, uint
       }
       for (int k = 0; k < 3; k++) _mm_storeu_si128((__m128i*)t[k], _mm_packus_epi16(rgb[k][0], rgb[k][1]));
       uint8_t* d = o + (size_t)x * 3;
+      if (shuffle) {
+        interleave16_ssse3((const uint8_t(*)[16])t, d);
+        continue;
+      }
       for (int i = 0; i < 16; i++) {
         d[i * 3] = t[0][i];
         d[i * 3 + 1] = t[1][i];
