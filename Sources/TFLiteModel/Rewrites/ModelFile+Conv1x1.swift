@@ -36,19 +36,7 @@ extension ModelFile {
             let iq = Self.perTensor(input), let fq = Self.perTensor(filter), let oq = Self.perTensor(output)
         else { return nil }
         guard let weights = try bufferRange(filter.buffer), weights.count == n * k else { return nil }
-        // XNNPACK takes the op only with a bias quantized at input scale × filter scale (otherwise
-        // LiteRT's own kernel runs it, with another requantization).
-        let product = Double(iq.scale) * Double(fq.scale)
-        guard
-            let bias = try kernelBias(
-                op, sg, type: .int32, count: n,
-                accept: { b in
-                    guard let bq = b.quantization, bq.scales.count == 1, bq.zeroPoints.allSatisfy({ $0 == 0 }),
-                        let bs = bq.scales.first
-                    else { return false }
-                    return abs(Double(bs) - product) <= 1e-6 * product
-                })
-        else { return nil }
+        guard let bias = try quantizedBias(op, sg, count: n, input: iq.scale, filter: fq.scale) else { return nil }
         guard let window = try Self.convWindow(opTable) else { return nil }
         let scale = iq.scale * fq.scale / oq.scale
         guard scale > 0, scale < 256 else { return nil }  // what XNNPACK accepts
@@ -95,6 +83,21 @@ extension ModelFile {
         for v in scales { withUnsafeBytes(of: v.bitPattern.littleEndian) { out += $0 } }
         out += bias
         return out
+    }
+
+    /// The int32 bias of a uint8 op (zeros when it has none) when it is quantized at input scale ×
+    /// filter scale, per tensor with zero point 0: XNNPACK takes uint8 convolutions only with such a
+    /// bias (otherwise LiteRT's own kernel runs them, with another requantization).
+    func quantizedBias(_ op: Operator, _ sg: Subgraph, count: Int, input: Float, filter: Float) throws -> [UInt8]? {
+        let product = Double(input) * Double(filter)
+        return try kernelBias(
+            op, sg, type: .int32, count: count,
+            accept: { b in
+                guard let bq = b.quantization, bq.scales.count == 1, bq.zeroPoints.allSatisfy({ $0 == 0 }),
+                    let bs = bq.scales.first
+                else { return false }
+                return abs(Double(bs) - product) <= 1e-6 * product
+            })
     }
 
     /// The version of the 1×1 kinds' custom options (2: the filter referenced in the model's bytes).

@@ -17,17 +17,7 @@ extension ModelFile {
         guard kh >= 1, kw >= 1, c >= 1, c <= 1 << 20, kh * kw <= 65536, input.shape[3] == c, output.shape[3] == c,
             let weights = try buffer(filter.buffer), weights.count == kh * kw * c
         else { return nil }
-        let product = Double(iq.scale) * Double(fq.scale)
-        guard
-            let bias = try kernelBias(
-                op, sg, type: .int32, count: c,
-                accept: { b in
-                    guard let bq = b.quantization, bq.scales.count == 1, bq.zeroPoints.allSatisfy({ $0 == 0 }),
-                        let bs = bq.scales.first
-                    else { return false }
-                    return abs(Double(bs) - product) <= 1e-6 * product
-                })
-        else { return nil }
+        guard let bias = try quantizedBias(op, sg, count: c, input: iq.scale, filter: fq.scale) else { return nil }
         // DepthwiseConv2DOptions: padding, stride_w, stride_h, depth_multiplier, activation, dilation_w, dilation_h.
         let options = try Self.target(opTable, 4).map { try opTable.reader.table(at: $0) }
         func option<T: FixedWidthInteger>(_ slot: Int, _ fallback: T) throws -> T {

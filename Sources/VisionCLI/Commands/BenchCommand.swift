@@ -33,6 +33,16 @@ enum BenchCommand {
         return DetectionHead.isDetector(file)
     }
 
+    /// The model's input tensor format, as its task's engine (detector or classifier) prepares it.
+    static func inputFormat(model: String, resources: ModelResources, threads: Int) throws -> TensorFormat {
+        if try looksLikeDetector(model) {
+            return try ObjectDetectionEngine(resources: resources, options: DetectorOptions(), threads: threads)
+                .inference.spec.tensorFormat
+        }
+        return try ImageClassificationEngine(resources: resources, options: ClassifierOptions(), threads: threads)
+            .inference.spec.tensorFormat
+    }
+
     static let spec = CommandSpec(
         name: "bench",
         summary: "measure: stage medians on one picture, or pipelined vs sequential throughput on a folder or video",

@@ -34,14 +34,7 @@ enum OpProfile {
         let fastHybrid = p.flag(.fastHybrid)
         let image = try MPImage(contentsOfFile: imagePath, orientation: .up)
         let ours = try ModelResources(path: model, optimizeHybridModels: fastHybrid)
-        let format: TensorFormat
-        if try BenchCommand.looksLikeDetector(model) {
-            format = try ObjectDetectionEngine(resources: ours, options: DetectorOptions(), threads: threads)
-                .inference.spec.tensorFormat
-        } else {
-            format = try ImageClassificationEngine(resources: ours, options: ClassifierOptions(), threads: threads)
-                .inference.spec.tensorFormat
-        }
+        let format = try BenchCommand.inputFormat(model: model, resources: ours, threads: threads)
         var configurations = [("VisionTasks", ours)]
         if !ours.customOps.isEmpty {
             let builtIn = try ModelResources(

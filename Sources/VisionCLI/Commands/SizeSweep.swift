@@ -27,15 +27,8 @@ enum SizeSweep {
         let runs = p.int(.runs) ?? 50
         let warmup = min(p.int(.warmup) ?? 2, 5)
         let threads = p.int(.threads) ?? 1
-        let loaded = try ModelResources(path: model, optimizeHybridModels: false)
-        let format: TensorFormat
-        if try BenchCommand.looksLikeDetector(model) {
-            format = try ObjectDetectionEngine(resources: loaded, options: DetectorOptions(), threads: threads)
-                .inference.spec.tensorFormat
-        } else {
-            format = try ImageClassificationEngine(resources: loaded, options: ClassifierOptions(), threads: threads)
-                .inference.spec.tensorFormat
-        }
+        let format = try BenchCommand.inputFormat(
+            model: model, resources: try ModelResources(path: model, optimizeHybridModels: false), threads: threads)
         var scratch = [UInt8](repeating: 0, count: format.byteCount)
         // Three rounds over the whole grid, each size's runs split between them: a burst of machine noise
         // lands in one round of a size, not in all of its runs.
