@@ -17,6 +17,8 @@ enum OpProfile {
         /// Per op key, its time in each run; per run, the whole run's time.
         var times: [String: [Double]] = [:]
         var runs: [Double] = []
+        /// Per run, the share of it spent outside VisionTasks' kernels (in libLiteRt).
+        var liteRTShares: [Double] = []
         /// Per op kind (ops of one kind added up in each run).
         var kinds: [String: [Double]] = [:]
         /// Kinds run by VisionTasks' kernels.
@@ -102,6 +104,8 @@ enum OpProfile {
             for (name, ms) in entry.kinds { column.kinds[name, default: []].append(ms) }
             let inOps = entry.kinds.values.reduce(0, +)
             column.kinds[outside, default: []].append(max(0, entry.total - inOps))
+            let oursMs = entry.kinds.filter { column.ours.contains($0.key) }.values.reduce(0, +)
+            column.liteRTShares.append(max(0, 1 - oursMs / entry.total))
         }
     }
 
@@ -133,13 +137,9 @@ enum OpProfile {
         return Array(ops.prefix(count))
     }
 
-    /// The share of a column's run spent in libLiteRt: every kind but VisionTasks' kernels.
-    static func liteRTShare(_ column: Column) -> Double {
-        let whole = BenchCommand.median(column.runs)
-        guard whole > 0 else { return 0 }
-        let oursMs = column.ours.map { median(column, $0) }.reduce(0, +)
-        return max(0, 1 - oursMs / whole)
-    }
+    /// The share of a column's run spent in libLiteRt (every kind but VisionTasks' kernels, and the time
+    /// between ops): the median over the runs of each run's share.
+    static func liteRTShare(_ column: Column) -> Double { BenchCommand.median(column.liteRTShares) }
 
     static func table(
         _ columns: [Column], model: String, image: String, format: TensorFormat, threads: Int, runs: Int,
