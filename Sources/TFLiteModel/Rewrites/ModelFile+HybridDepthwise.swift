@@ -18,17 +18,11 @@ extension ModelFile {
         else { return nil }
         guard let weights = try buffer(filter.buffer), weights.count == kh * kw * oc else { return nil }
         guard let bias = try kernelBias(op, sg, type: .float32, count: oc) else { return nil }
-        // DepthwiseConv2DOptions: padding, stride_w, stride_h, depth_multiplier, activation, dilation_w, dilation_h.
-        let options = try Self.target(opTable, 4).map { try opTable.reader.table(at: $0) }
-        func option<T: FixedWidthInteger>(_ slot: Int, _ fallback: T) throws -> T {
-            try options?.scalar(slot, default: fallback) ?? fallback
-        }
-        let padding = Int32(try option(0, Int8(0))), sw = try option(1, Int32(0)), sh = try option(2, Int32(0))
-        let dm = try option(3, Int32(0)), activation = Int32(try option(4, Int8(0)))
-        let dw = try option(5, Int32(1)), dh = try option(6, Int32(1))
-        guard (0...1).contains(padding), (0...3).contains(activation), dm >= 1, Int(dm) * c == oc,
-            [sw, sh, dw, dh].allSatisfy({ (1...65536).contains($0) })
+        guard let window = try Self.depthwiseWindow(opTable), window.depthMultiplier >= 1,
+            Int(window.depthMultiplier) * c == oc
         else { return nil }
+        let (padding, activation, dm) = (window.padding, window.activation, window.depthMultiplier)
+        let (sh, sw, dh, dw) = (window.strides[0], window.strides[1], window.dilations[0], window.dilations[1])
         var out: [UInt8] = Array("VTHD".utf8)
         func int32(_ v: Int32) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
         for v in [1, Int32(kh), Int32(kw), Int32(c), dm, sh, sw, dh, dw, padding, activation] { int32(v) }
@@ -37,5 +31,26 @@ extension ModelFile {
         for v in q.scales { withUnsafeBytes(of: v.bitPattern.littleEndian) { out += $0 } }
         out += bias
         return out
+    }
+
+    /// A DEPTHWISE_CONV_2D's window: padding (0 SAME, 1 VALID), fused activation (0…3), depth multiplier
+    /// (as stored: older converters write 0), strides and dilations (h, w; 1…65536); nil when out of range.
+    static func depthwiseWindow(
+        _ opTable: FlatTable
+    ) throws -> (
+        padding: Int32, activation: Int32, depthMultiplier: Int32, strides: [Int32], dilations: [Int32]
+    )? {
+        // DepthwiseConv2DOptions: padding, stride_w, stride_h, depth_multiplier, activation, dilation_w, dilation_h.
+        let options = try target(opTable, 4).map { try opTable.reader.table(at: $0) }
+        func option<T: FixedWidthInteger>(_ slot: Int, _ fallback: T) throws -> T {
+            try options?.scalar(slot, default: fallback) ?? fallback
+        }
+        let padding = Int32(try option(0, Int8(0))), sw = try option(1, Int32(0)), sh = try option(2, Int32(0))
+        let dm = try option(3, Int32(0)), activation = Int32(try option(4, Int8(0)))
+        let dw = try option(5, Int32(1)), dh = try option(6, Int32(1))
+        guard (0...1).contains(padding), (0...3).contains(activation), dm >= 0,
+            [sw, sh, dw, dh].allSatisfy({ (1...65536).contains($0) })
+        else { return nil }
+        return (padding, activation, dm, [sh, sw], [dh, dw])
     }
 }

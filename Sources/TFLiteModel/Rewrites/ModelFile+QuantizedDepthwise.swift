@@ -18,18 +18,10 @@ extension ModelFile {
             let weights = try buffer(filter.buffer), weights.count == kh * kw * c
         else { return nil }
         guard let bias = try quantizedBias(op, sg, count: c, input: iq.scale, filter: fq.scale) else { return nil }
-        // DepthwiseConv2DOptions: padding, stride_w, stride_h, depth_multiplier, activation, dilation_w, dilation_h.
-        let options = try Self.target(opTable, 4).map { try opTable.reader.table(at: $0) }
-        func option<T: FixedWidthInteger>(_ slot: Int, _ fallback: T) throws -> T {
-            try options?.scalar(slot, default: fallback) ?? fallback
-        }
-        let padding = Int32(try option(0, Int8(0))), sw = try option(1, Int32(0)), sh = try option(2, Int32(0))
-        let dm = try option(3, Int32(0)), activation = Int32(try option(4, Int8(0)))
-        let dw = try option(5, Int32(1)), dh = try option(6, Int32(1))
         // A depth multiplier of 0 (older converters) means 1 when the channels agree.
-        guard (0...1).contains(padding), (0...3).contains(activation), dm == 1 || dm == 0,
-            [sw, sh, dw, dh].allSatisfy({ (1...65536).contains($0) })
-        else { return nil }
+        guard let window = try Self.depthwiseWindow(opTable), window.depthMultiplier <= 1 else { return nil }
+        let (padding, activation) = (window.padding, window.activation)
+        let (sh, sw, dh, dw) = (window.strides[0], window.strides[1], window.dilations[0], window.dilations[1])
         let scale = iq.scale * fq.scale / oq.scale
         guard scale > 0, scale < 256 else { return nil }  // what XNNPACK accepts
         var out: [UInt8] = Array("VTQD".utf8)
