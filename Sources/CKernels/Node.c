@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { kNone, kHybridDepthwise, kConv1x1, kConvWindow, kQuantizedDepthwise };
+enum { kNone, kHybridDepthwise, kConv1x1, kConvWindow, kQuantizedDepthwise, kPostProcess };
 
 struct vt_context {
   const uint8_t *model;  // the model's bytes (the 1×1 kinds' filters are there)
@@ -44,6 +44,7 @@ struct vt_node {
   vt_conv1x1 *conv;   // kConv1x1, kConvWindow (its GEMM)
   vt_window window;   // kConvWindow
   vt_qdw *qdw;        // kQuantizedDepthwise
+  vt_dpp *dpp;        // kPostProcess
   vt_context *context;
   int error;
   char message[160];
@@ -63,6 +64,7 @@ void vt_node_free(vt_node *n) {
   free(n->options);
   vt_conv1x1_free(n->conv);
   vt_qdw_free(n->qdw);
+  vt_dpp_free(n->dpp);
   free(n);
 }
 
@@ -84,6 +86,15 @@ static LiteRtStatus k_init(void *user, const void *data, size_t size) {
   vt_node *n = user;
   if (!n) return 1;
   const int uint8 = size >= 4 && memcmp(data, "VTQC", 4) == 0, hybrid = size >= 4 && memcmp(data, "VTHC", 4) == 0;
+  if (size >= 4 && memcmp(data, "VTDP", 4) == 0) {
+    vt_dpp_params q;
+    if (vt_dpp_decode_options(data, size, &q) != 0) return fail(n, "malformed custom options");
+    vt_dpp_free(n->dpp);
+    n->dpp = vt_dpp_create(&q);
+    if (!n->dpp) return fail(n, "the detection post-processing's parameters are invalid, or memory ran out");
+    n->kind = kPostProcess;
+    return 0;
+  }
   if (size >= 4 && memcmp(data, "VTQD", 4) == 0) {
     vt_qdw_params q;
     if (vt_qdw_decode_options(data, size, &q) != 0) return fail(n, "malformed custom options");
@@ -143,8 +154,57 @@ static LiteRtStatus k_init(void *user, const void *data, size_t size) {
   return 0;
 }
 
+// Detection post-processing: inputs box encodings [1][anchors][≥ 4] and scores [1][anchors][classes];
+// outputs boxes [1][D][4], classes [1][D], scores [1][D] and the count [1] (D = max detections).
+static LiteRtStatus post_process_layouts(vt_node *n, size_t n_in, const LiteRtLayout *in, size_t n_out, LiteRtLayout *out) {
+  if (n_in != 2 || n_out != 4 || !in || !out) return fail(n, "expected 2 inputs and 4 outputs");
+  const int32_t anchors = vt_dpp_anchor_count(n->dpp), d = vt_dpp_max_detections(n->dpp);
+  if (in[0].rank != 3 || in[1].rank != 3 || in[0].dimensions[0] != 1 || in[1].dimensions[0] != 1 || in[0].dimensions[1] != anchors ||
+      in[1].dimensions[1] != anchors || in[0].dimensions[2] < 4)
+    return fail(n, "the box encodings or scores do not match the anchors");
+  for (size_t i = 0; i < 4; i++) memset(&out[i], 0, sizeof out[i]);
+  out[0].rank = 3;
+  out[0].dimensions[0] = 1;
+  out[0].dimensions[1] = d;
+  out[0].dimensions[2] = 4;
+  for (size_t i = 1; i < 3; i++) {
+    out[i].rank = 2;
+    out[i].dimensions[0] = 1;
+    out[i].dimensions[1] = d;
+  }
+  out[3].rank = 1;
+  out[3].dimensions[0] = 1;
+  return 0;
+}
+
+static LiteRtStatus post_process_run(vt_node *n, size_t n_in, const LiteRtTensorBuffer *in, size_t n_out, LiteRtTensorBuffer *out) {
+  if (n_in != 2 || n_out != 4) return fail(n, "expected 2 inputs and 4 outputs");
+  const LiteRtGetTensorBufferTensorTypeFn get_type = (LiteRtGetTensorBufferTensorTypeFn)n->api.get_tensor_type;
+  const LiteRtLockTensorBufferFn lock = (LiteRtLockTensorBufferFn)n->api.lock;
+  const LiteRtUnlockTensorBufferFn unlock = (LiteRtUnlockTensorBufferFn)n->api.unlock;
+  if (!get_type || !lock || !unlock) return fail(n, "missing LiteRT functions");
+  LiteRtRankedTensorType boxes, scores;
+  if (get_type(in[0], &boxes) != 0 || get_type(in[1], &scores) != 0 || boxes.layout.rank != 3 || scores.layout.rank != 3)
+    return fail(n, "the box encodings and scores are not rank-3 tensors");
+  void *src[2] = {NULL, NULL}, *dst[4] = {NULL, NULL, NULL, NULL};
+  size_t locked_in = 0, locked_out = 0;
+  int status = -1;
+  for (; locked_in < 2; locked_in++)
+    if (lock(in[locked_in], &src[locked_in], 0) != 0 || !src[locked_in]) break;
+  if (locked_in == 2)
+    for (; locked_out < 4; locked_out++)
+      if (lock(out[locked_out], &dst[locked_out], 1) != 0 || !dst[locked_out]) break;
+  if (locked_in == 2 && locked_out == 4)
+    status = vt_dpp_run(n->dpp, src[0], (int32_t)boxes.element_type, boxes.layout.dimensions[1], boxes.layout.dimensions[2], src[1],
+                        (int32_t)scores.element_type, scores.layout.dimensions[2], dst[0], dst[1], dst[2], dst[3]);
+  while (locked_out > 0) unlock(out[--locked_out]);
+  while (locked_in > 0) unlock(in[--locked_in]);
+  return status == 0 ? 0 : fail(n, "the box encodings or scores do not match the op (types, anchors, classes)");
+}
+
 static LiteRtStatus k_layouts(void *user, size_t n_in, const LiteRtLayout *in, size_t n_out, LiteRtLayout *out) {
   vt_node *n = user;
+  if (n && n->kind == kPostProcess) return post_process_layouts(n, n_in, in, n_out, out);
   if (!n || n_in != 1 || n_out != 1 || !in || !out) return n ? fail(n, "expected 1 input and 1 output") : 1;
   if (in[0].rank != 4) return fail(n, "the input is not NHWC");
   memset(&out[0], 0, sizeof out[0]);
@@ -191,6 +251,7 @@ static LiteRtStatus k_layouts(void *user, size_t n_in, const LiteRtLayout *in, s
 static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in, size_t n_out, LiteRtTensorBuffer *out) {
   vt_node *n = user;
   if (!n || n->error) return 1;
+  if (n->kind == kPostProcess) return post_process_run(n, n_in, in, n_out, out);
   if (n_in != 1 || n_out != 1) return fail(n, "expected 1 input and 1 output");
   LiteRtRankedTensorType t;
   const LiteRtGetTensorBufferTensorTypeFn get_type = (LiteRtGetTensorBufferTensorTypeFn)n->api.get_tensor_type;

@@ -18,12 +18,13 @@ package final class ModelResources: Sendable {
     /// Loads the model at `path` with MediaPipe's errors for empty paths, missing and unreadable files.
     /// The file is memory-mapped, not copied: it must not be modified in place while loaded (replace
     /// it by rename; see `FileBytes`), or load a copy of its bytes with
-    /// ``init(bytes:source:runtime:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:depthwiseKernel:)``.
+    /// ``init(bytes:source:runtime:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:depthwiseKernel:postProcessKernel:)``.
     package convenience init(
         path: String, runtime: any InferenceRuntime = LiteRTRuntime(), optimizeHybridModels: Bool = false,
         exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
         conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault,
-        depthwiseKernel: Bool = ModelResources.depthwiseKernelByDefault
+        depthwiseKernel: Bool = ModelResources.depthwiseKernelByDefault,
+        postProcessKernel: Bool = ModelResources.postProcessKernelByDefault
     ) throws {
         guard !path.isEmpty else {
             throw VisionCoreError(
@@ -47,11 +48,11 @@ package final class ModelResources: Sendable {
         try self.init(
             data: data, source: path, runtime: runtime, optimizeHybridModels: optimizeHybridModels,
             exactHybridKernel: exactHybridKernel,
-            conv1x1Kernel: conv1x1Kernel, depthwiseKernel: depthwiseKernel)
+            conv1x1Kernel: conv1x1Kernel, depthwiseKernel: depthwiseKernel, postProcessKernel: postProcessKernel)
     }
 
     /// Whether the runtime model is the hybrid-model rewrite (see
-    /// ``init(bytes:source:runtime:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:depthwiseKernel:)``).
+    /// ``init(bytes:source:runtime:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:depthwiseKernel:postProcessKernel:)``).
     package let usesHybridRewrite: Bool
     /// The custom codes of the runtime model's ops that run on VisionTasks' own kernels, in order
     /// (pass them to `CompiledModel`).
@@ -64,6 +65,8 @@ package final class ModelResources: Sendable {
     package var quantizedSpatialConvOps: Int { ModelFile.CustomKernels.quantizedSpatialConv.count(in: customOps) }
     /// How many uint8 depthwise convolutions run on VisionTasks' exact kernel.
     package var quantizedDepthwiseOps: Int { ModelFile.CustomKernels.quantizedDepthwise.count(in: customOps) }
+    /// How many detection post-processing ops run on VisionTasks' exact kernel.
+    package var detectionPostProcessOps: Int { ModelFile.CustomKernels.detectionPostProcess.count(in: customOps) }
     /// How many hybrid 1×1 convolutions run on VisionTasks' exact kernel.
     package var hybridConvOps: Int { ModelFile.CustomKernels.hybridConv.count(in: customOps) }
 
@@ -102,6 +105,18 @@ package final class ModelResources: Sendable {
         }
     }
 
+    /// Whether `TFLite_Detection_PostProcess` ops (fast NMS, one class per detection) run on VisionTasks'
+    /// exact kernel (outputs bit-identical to LiteRT's built-in kernel; it decodes only the boxes the
+    /// suppression looks at): the default in optimized (release) builds, on every CPU (it is portable C).
+    /// `VISION_TASKS_POSTPROCESS_KERNEL=builtin` turns it off, `=ours` on in any build.
+    package static var postProcessKernelByDefault: Bool {
+        switch ProcessInfo.processInfo.environment["VISION_TASKS_POSTPROCESS_KERNEL"] {
+        case "builtin": return false
+        case "ours": return true
+        default: return CompiledModel.customKernelsOptimized
+        }
+    }
+
     /// Loads a model from bytes.
     /// - Parameter optimizeHybridModels: for models with float activations and int8 depthwise
     ///   filters, run a rewrite in which those filters go through DEQUANTIZE ops, so that XNNPACK
@@ -113,25 +128,27 @@ package final class ModelResources: Sendable {
         optimizeHybridModels: Bool = false,
         limits: ModelLimits = .standard, exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
         conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault,
-        depthwiseKernel: Bool = ModelResources.depthwiseKernelByDefault
+        depthwiseKernel: Bool = ModelResources.depthwiseKernelByDefault,
+        postProcessKernel: Bool = ModelResources.postProcessKernelByDefault
     ) throws {
         try self.init(
             data: FileBytes(copying: bytes), source: source, runtime: runtime,
             optimizeHybridModels: optimizeHybridModels,
             limits: limits, exactHybridKernel: exactHybridKernel, conv1x1Kernel: conv1x1Kernel,
-            depthwiseKernel: depthwiseKernel)
+            depthwiseKernel: depthwiseKernel, postProcessKernel: postProcessKernel)
     }
 
     /// Loads a model from `data` — a model file's mapping, or a copy of bytes given in memory — which
     /// the parsed file, its metadata and, when no rewrite applies, LiteRT all read in place: the model
     /// is held once. Options as
-    /// ``init(bytes:source:runtime:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:depthwiseKernel:)``'s.
+    /// ``init(bytes:source:runtime:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:depthwiseKernel:postProcessKernel:)``'s.
     package init(
         data: FileBytes, source: String = "<buffer>", runtime: any InferenceRuntime = LiteRTRuntime(),
         optimizeHybridModels: Bool = false,
         limits: ModelLimits = .standard, exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
         conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault,
-        depthwiseKernel: Bool = ModelResources.depthwiseKernelByDefault
+        depthwiseKernel: Bool = ModelResources.depthwiseKernelByDefault,
+        postProcessKernel: Bool = ModelResources.postProcessKernelByDefault
     ) throws {
         self.source = source
         do {
@@ -161,6 +178,7 @@ package final class ModelResources: Sendable {
             var kernels: ModelFile.CustomKernels =
                 conv1x1Kernel ? [.quantizedConv, .hybridConv, .quantizedSpatialConv] : []
             if depthwiseKernel { kernels.insert(.quantizedDepthwise) }
+            if postProcessKernel { kernels.insert(.detectionPostProcess) }
             if optimizeHybridModels {
                 if let faster = try file.dequantizingHybridDepthwiseFilters() {
                     runtimeBytes = faster; rewritten = true

@@ -243,6 +243,45 @@ const char *vt_qdw_path(void);
 /// into `data`. 0, or -1 when malformed.
 int vt_qdw_decode_options(const uint8_t *data, size_t size, vt_qdw_params *p);
 
+// --- Detection post-processing -----------------------------------------------------------------
+// TFLite_Detection_PostProcess with fast NMS and one class per detection (use_regular_nms false,
+// max_classes_per_detection 1), with the outputs of LiteRT 2.3.0's built-in kernel bit for bit:
+// boxes decoded from the encodings and anchors in its arithmetic, each anchor's best class (its first
+// maximum), candidates at or above the score threshold in decreasing score order (equal scores in
+// anchor order), greedy suppression of boxes overlapping a kept one by more than the IoU threshold.
+
+typedef struct {
+  int32_t max_detections, num_classes, anchor_count;
+  /// Element types (LiteRT's: 1 float32, 3 uint8) of the box encodings and of the class scores; uint8
+  /// box encodings come with uint8 anchors.
+  int32_t box_type, score_type;
+  int32_t box_zero_point, score_zero_point, anchor_zero_point;
+  float box_scale, score_scale, anchor_scale;
+  float score_threshold, iou_threshold;
+  float y_scale, x_scale, h_scale, w_scale;
+  /// [anchor_count][4] (y, x, h, w): float32, or uint8 when the box encodings are.
+  const void *anchors;
+} vt_dpp_params;
+
+typedef struct vt_dpp vt_dpp;
+/// NULL for invalid parameters (sizes, types, quantization, an IoU threshold outside (0, 1], an anchor
+/// of negative height or width) or when out of memory. The anchors are copied.
+vt_dpp *vt_dpp_create(const vt_dpp_params *p);
+void vt_dpp_free(vt_dpp *op);
+int32_t vt_dpp_max_detections(const vt_dpp *op);
+int32_t vt_dpp_anchor_count(const vt_dpp *op);
+/// The op on box encodings [anchors][box_len] and scores [anchors][classes] (num_classes, plus the
+/// background class first when one more): detection boxes [max_detections][4] (ymin, xmin, ymax,
+/// xmax), classes and scores [max_detections], the count [1]; slots past the count are zero. 0, or -1
+/// for sizes or types the op was not made for.
+int vt_dpp_run(vt_dpp *op, const void *boxes, int32_t box_type, int32_t anchors, int32_t box_len, const void *scores, int32_t score_type,
+               int32_t classes, float *out_boxes, float *out_classes, float *out_scores, float *out_count);
+/// Custom options "VTDP", version 1: nine int32 (version, max detections, classes, anchors, box type,
+/// box zero point, score type, score zero point, anchor zero point), nine float32 (score threshold,
+/// IoU threshold, y/x/h/w scales, box, score and anchor scales), the anchors padded to 4 bytes (little
+/// endian). The anchors pointer points into `data`. 0, or -1 when malformed.
+int vt_dpp_decode_options(const uint8_t *data, size_t size, vt_dpp_params *p);
+
 // --- The kernels as LiteRT custom op kernels -----------------------------------------------------
 // Each rewritten node gets a custom code of its own, registered with its own node state (LiteRT's
 // user data is per registration). Its only input is the activation; its custom options (above)

@@ -20,6 +20,9 @@ extension ModelFile {
         /// Uint8 DEPTHWISE_CONV_2D (per-tensor asymmetric, depth multiplier 1): custom codes
         /// `VisionTasksQuantizedDepthwise_<k>`.
         package static let quantizedDepthwise = CustomKernels(rawValue: 16)
+        /// TFLite_Detection_PostProcess (fast NMS, one class per detection): custom codes
+        /// `VisionTasksDetectionPostProcess_<k>`.
+        package static let detectionPostProcess = CustomKernels(rawValue: 32)
 
         /// The custom-code prefix of a single kind's rewritten ops (`<prefix>_<k>`).
         package var codePrefix: String {
@@ -28,6 +31,7 @@ extension ModelFile {
             case .quantizedConv: return "VisionTasksQuantizedConv"
             case .quantizedSpatialConv: return "VisionTasksQuantizedSpatialConv"
             case .quantizedDepthwise: return "VisionTasksQuantizedDepthwise"
+            case .detectionPostProcess: return "VisionTasksDetectionPostProcess"
             default: return "VisionTasksHybridConv"
             }
         }
@@ -63,7 +67,8 @@ extension ModelFile {
     }
 
     /// The model with each op one of `kernels` computes turned into a CUSTOM op of its own (opcode
-    /// version 1) whose only input is the activation and whose custom options carry everything else,
+    /// version 1) whose only input is the activation (the detection post-processing's: its box encodings
+    /// and scores) and whose custom options carry everything else,
     /// and the rewritten ops' custom codes in order (`k` of `…_<k>` counts all rewritten ops); nil
     /// when no op qualifies. Other ops, tensors, buffers, metadata and the appended zip are kept: the
     /// rewritten model is the returned `head` (a multiple of 64 bytes) followed by all of ``data``
@@ -77,9 +82,13 @@ extension ModelFile {
         let oldOperators = try Self.elementPositions(sgTable, 3)
         let oldCodes = try Self.elementPositions(root, 1)
         var blobs: [Int: (prefix: String, options: [UInt8])] = [:]
+        var inputs: [Int: [Int]] = [:]
         for (i, op) in sg.operators.enumerated() where i < oldOperators.count {
             let opTable = try sgTable.reader.table(at: oldOperators[i])
-            if kernels.contains(.hybridDepthwise), let blob = try hybridDepthwiseOptions(op, opTable, sg) {
+            if kernels.contains(.detectionPostProcess), let made = try detectionPostProcessOptions(op, sg) {
+                blobs[i] = (CustomKernels.detectionPostProcess.codePrefix, made.options)
+                inputs[i] = made.inputs
+            } else if kernels.contains(.hybridDepthwise), let blob = try hybridDepthwiseOptions(op, opTable, sg) {
                 blobs[i] = (CustomKernels.hybridDepthwise.codePrefix, blob)
             } else if kernels.contains(.quantizedDepthwise), let blob = try quantizedDepthwiseOptions(op, opTable, sg) {
                 blobs[i] = (CustomKernels.quantizedDepthwise.codePrefix, blob)
@@ -122,10 +131,10 @@ extension ModelFile {
                 newCodes.append(.new(code))
                 let opTable = try sgTable.reader.table(at: oldOperators[i])
                 let conv = s.add(.table([]))
-                let inputs = s.add(.int32s([Int32(op.inputs[0])]))
+                let opInputs = s.add(.int32s((inputs[i] ?? [op.inputs[0]]).map { Int32($0) }))
                 let options = s.add(.bytes(blob.options))
                 var fields: [(slot: Int, field: FlatBufferSplicer.Field)] = [
-                    (0, .u32(UInt32(operatorCodes.count + k))), (1, .ref(.new(inputs))),
+                    (0, .u32(UInt32(operatorCodes.count + k))), (1, .ref(.new(opInputs))),
                 ]
                 if let outs = try Self.target(opTable, 2) { fields.append((2, .ref(.old(outs)))) }
                 fields.append((5, .ref(.new(options))))

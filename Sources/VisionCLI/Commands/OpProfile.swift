@@ -41,7 +41,7 @@ enum OpProfile {
         if !ours.customOps.isEmpty {
             let builtIn = try ModelResources(
                 path: model, optimizeHybridModels: fastHybrid, exactHybridKernel: false, conv1x1Kernel: false,
-                depthwiseKernel: false)
+                depthwiseKernel: false, postProcessKernel: false)
             configurations.append(("LiteRT only", builtIn))
         }
         var columns: [Column] = []
@@ -78,6 +78,7 @@ enum OpProfile {
             ("VisionTasksHybridConv", "hybrid 1x1 convolution"),
             ("VisionTasksHybridDepthwise", "hybrid depthwise convolution"),
             ("VisionTasksQuantizedDepthwise", "uint8 depthwise convolution"),
+            ("VisionTasksDetectionPostProcess", "detection post-processing"),
         ] where op.name.hasPrefix(prefix) {
             return ("VisionTasks " + title, true)
         }
