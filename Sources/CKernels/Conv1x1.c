@@ -259,6 +259,36 @@ static void rows_plain(const vt_conv1x1 *op, const void *input, int64_t m0, int6
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 
+// The smallest and largest of a pixel's k floats, as the scalar loop finds them.
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void row_range_avx2(const float *x, int32_t k, float *lo_out,
+                                                                                                  float *hi_out) {
+  float lo = x[0], hi = x[0];
+  int32_t c = 0;
+  if (k >= 8) {
+    __m256 vlo = _mm256_loadu_ps(x), vhi = vlo;
+    for (c = 8; c + 8 <= k; c += 8) {
+      const __m256 v = _mm256_loadu_ps(x + c);
+      vlo = _mm256_min_ps(vlo, v);
+      vhi = _mm256_max_ps(vhi, v);
+    }
+    float l[8], h[8];
+    _mm256_storeu_ps(l, vlo);
+    _mm256_storeu_ps(h, vhi);
+    lo = l[0];
+    hi = h[0];
+    for (int i = 1; i < 8; i++) {
+      lo = l[i] < lo ? l[i] : lo;
+      hi = h[i] > hi ? h[i] : hi;
+    }
+  }
+  for (; c < k; c++) {
+    lo = x[c] < lo ? x[c] : lo;
+    hi = x[c] > hi ? x[c] : hi;
+  }
+  *lo_out = lo;
+  *hi_out = hi;
+}
+
 __attribute__((target("avx2"))) static void prepare_avx2(const vt_conv1x1 *op, const void *input, int64_t m0, int64_t m1, int16_t *a,
                                                          float *dequant, int32_t *zps) {
   const int32_t k = op->k, k2 = op->kp * 2;
@@ -274,28 +304,8 @@ __attribute__((target("avx2"))) static void prepare_avx2(const vt_conv1x1 *op, c
       store_row_correction(op, row, &dequant[m - m0]);
     } else {
       const float *x = (const float *)input + (size_t)m * (size_t)k;
-      float lo = x[0], hi = x[0];
-      if (k >= 8) {
-        __m256 vlo = _mm256_loadu_ps(x), vhi = vlo;
-        for (c = 8; c + 8 <= k; c += 8) {
-          const __m256 v = _mm256_loadu_ps(x + c);
-          vlo = _mm256_min_ps(vlo, v);
-          vhi = _mm256_max_ps(vhi, v);
-        }
-        float l[8], h[8];
-        _mm256_storeu_ps(l, vlo);
-        _mm256_storeu_ps(h, vhi);
-        lo = l[0];
-        hi = h[0];
-        for (int i = 1; i < 8; i++) {
-          lo = l[i] < lo ? l[i] : lo;
-          hi = h[i] > hi ? h[i] : hi;
-        }
-      }
-      for (; c < k; c++) {
-        lo = x[c] < lo ? x[c] : lo;
-        hi = x[c] > hi ? x[c] : hi;
-      }
+      float lo, hi;
+      row_range_avx2(x, k, &lo, &hi);
       float multiplier;
       int32_t zp;
       pixel_params(lo, hi, &multiplier, &zp, &dequant[m - m0]);
@@ -318,6 +328,41 @@ __attribute__((target("avx2"))) static void prepare_avx2(const vt_conv1x1 *op, c
       for (; c < k; c++) row[c] = quantize_value(x[c], multiplier, zp);
     }
     if (k2 > k) row[k] = 0;
+  }
+}
+
+// The hybrid kind's rows for the dot-product path in one pass: each pixel quantized as prepare_avx2
+// quantizes it (the int16 sum with the zero point saturated to int8 by the final pack) and stored as
+// the unsigned byte q + 128, the row zero-padded to whole quads; its pixel scale and zero point.
+__attribute__((target("avx2"))) static void prepare_bytes_avx2(const vt_conv1x1 *op, const void *input, int64_t c0, int64_t c1, uint8_t *rows,
+                                                               float *dequant, int32_t *zps) {
+  const int32_t k = op->k, stride = op->kq * 4;
+  const __m256i flip = _mm256_set1_epi8((char)0x80);
+  for (int64_t m = c0; m < c1; m++) {
+    const float *x = (const float *)input + (size_t)m * (size_t)k;
+    uint8_t *row = rows + (size_t)(m - c0) * (size_t)stride;
+    float lo, hi, multiplier;
+    int32_t zp;
+    row_range_avx2(x, k, &lo, &hi);
+    pixel_params(lo, hi, &multiplier, &zp, &dequant[m - c0]);
+    zps[m - c0] = zp;
+    const __m256 vm = _mm256_set1_ps(multiplier), vcap = _mm256_set1_ps(32767.0f);
+    const __m256i vzp = _mm256_set1_epi16((int16_t)zp);
+    int32_t c = 0;
+    for (; c + 16 <= k; c += 16) {
+      const __m256i i0 = _mm256_cvtps_epi32(_mm256_min_ps(_mm256_mul_ps(_mm256_loadu_ps(x + c), vm), vcap));
+      const __m256i i1 = _mm256_cvtps_epi32(_mm256_min_ps(_mm256_mul_ps(_mm256_loadu_ps(x + c + 8), vm), vcap));
+      const __m256i s16 = _mm256_adds_epi16(_mm256_permute4x64_epi64(_mm256_packs_epi32(i0, i1), 0xD8), vzp);
+      const __m256i b = _mm256_xor_si256(_mm256_permute4x64_epi64(_mm256_packs_epi16(s16, s16), 0x08), flip);
+      _mm_storeu_si128((__m128i *)(void *)(row + c), _mm256_castsi256_si128(b));
+    }
+    for (; c + 8 <= k; c += 8) {
+      const __m256i i0 = _mm256_cvtps_epi32(_mm256_min_ps(_mm256_mul_ps(_mm256_loadu_ps(x + c), vm), vcap));
+      const __m128i s16 = _mm_adds_epi16(_mm_packs_epi32(_mm256_castsi256_si128(i0), _mm256_extracti128_si256(i0, 1)), _mm256_castsi256_si128(vzp));
+      _mm_storel_epi64((__m128i *)(void *)(row + c), _mm_xor_si128(_mm_packs_epi16(s16, s16), _mm256_castsi256_si128(flip)));
+    }
+    for (; c < k; c++) row[c] = (uint8_t)(quantize_value(x[c], multiplier, zp) + zp + 128);
+    for (; c < stride; c++) row[c] = 0;
   }
 }
 
@@ -506,8 +551,11 @@ static int make_quads(vt_conv1x1 *op) {
 // (128 − fzp)·Σx; hybrid kind −(128 + zp), its pixel scale in `slot` (the int16 rows made by
 // `prepare` give q − zp, hence q + 128).
 typedef void (*prepare_fn)(const vt_conv1x1 *, const void *, int64_t, int64_t, int16_t *, float *, int32_t *);
-static inline __attribute__((always_inline)) void prepare_quads(const vt_conv1x1 *op, prepare_fn prepare, const void *input, int64_t c0, int64_t c1,
-                                                                  int16_t *a, uint8_t *rows, int32_t *row_terms, float *slot) {
+// Makes a hybrid chunk's byte rows directly (NULL: through `prepare`'s int16 rows).
+typedef void (*prepare_bytes_fn)(const vt_conv1x1 *, const void *, int64_t, int64_t, uint8_t *, float *, int32_t *);
+static inline __attribute__((always_inline)) void prepare_quads(const vt_conv1x1 *op, prepare_fn prepare, prepare_bytes_fn prepare_bytes,
+                                                                  const void *input, int64_t c0, int64_t c1, int16_t *a, uint8_t *rows,
+                                                                  int32_t *row_terms, float *slot) {
   const int32_t k = op->k, stride = op->kq * 4;
   if (op->kind == kUInt8) {
     const uint32_t factor = 128u - (uint32_t)op->filter_zero_point;
@@ -528,6 +576,11 @@ static inline __attribute__((always_inline)) void prepare_quads(const vt_conv1x1
     }
   } else {
     int32_t *zps = row_terms + kChunk;
+    if (prepare_bytes) {
+      prepare_bytes(op, input, c0, c1, rows, slot, zps);
+      for (int64_t m = c0; m < c1; m++) row_terms[m - c0] = -(128 + zps[m - c0]);
+      return;
+    }
     prepare(op, input, c0, c1, a, slot, zps);
     const int32_t k2 = op->kp * 2;
     for (int64_t m = c0; m < c1; m++) {
@@ -600,6 +653,7 @@ static inline void fvp_store(float *p, fv_portable a, int32_t n) { memcpy(p, a.v
 #define QUAD(name) quad_portable_##name
 #define QUAD_TARGET
 #define QUAD_PREPARE prepare_plain
+#define QUAD_PREPARE_BYTES NULL
 #include "Conv1x1Quad.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -625,6 +679,7 @@ static inline void fvp_store(float *p, fv_portable a, int32_t n) { memcpy(p, a.v
 #define QUAD(name) quad_vnni_##name
 #define QUAD_TARGET VT_AVX512VNNI
 #define QUAD_PREPARE prepare_avx2
+#define QUAD_PREPARE_BYTES prepare_bytes_avx2
 #include "Conv1x1Quad.h"
 #endif
 

@@ -2,7 +2,8 @@
 // instructions, once with portable C that computes exactly what each instruction computes — the
 // same kernel source, so that the tests run its arithmetic bit for bit on any CPU. The includer
 // defines QUAD(name) (the variant's names), QUAD_TARGET (the functions' attributes), QUAD_PREPARE (the
-// input quantizer for the hybrid kind), and:
+// input quantizer for the hybrid kind), QUAD_PREPARE_BYTES (one that writes the byte rows directly, or
+// NULL), and:
 //   qv (16 int32 lanes), fv (16 float lanes) and
 //   qv_load(const int32_t *), qv_set1(int32_t), qv_add(qv, qv), qv_mullo(qv, qv),
 //   qv_dpbusd(qv acc, int32_t four unsigned bytes, const uint8_t *64 signed bytes)  (vpdpbusd),
@@ -44,16 +45,23 @@ static QUAD_TARGET inline __attribute__((always_inline)) void QUAD(tile)(const v
   if (op->kind == kUInt8) {
     const fv scale = fv_set1(op->scale), low = fv_set1(op->low), high = fv_set1(op->high);
     const qv zp = qv_set1(op->output_zero_point);
-    for (int r = 0; r < valid; r++) {
-      const fv f = fv_min(fv_max(fv_mul(fv_from(acc[r]), scale), low), high);
-      qv_store_u8((uint8_t *)output + (size_t)(mb + r) * (size_t)op->n + (size_t)nb * 16, qv_add(qv_round(f), zp), columns);
+    // Unrolled with a guard rather than a loop to `valid`: the accumulators stay in registers.
+#pragma clang loop unroll(full)
+    for (int r = 0; r < kQuadMR; r++) {
+      if (r < valid) {
+        const fv f = fv_min(fv_max(fv_mul(fv_from(acc[r]), scale), low), high);
+        qv_store_u8((uint8_t *)output + (size_t)(mb + r) * (size_t)op->n + (size_t)nb * 16, qv_add(qv_round(f), zp), columns);
+      }
     }
   } else {
     const fv s = fv_load(op->channel_scales + (size_t)nb * 16), b = fv_load(op->fbias + (size_t)nb * 16);
     const fv lo = fv_set1(op->min), hi = fv_set1(op->max);
-    for (int r = 0; r < valid; r++) {
-      const fv v = fv_fmadd(fv_mul(fv_from(acc[r]), fv_set1(pixel_scales[mb + r - c0])), s, b);
-      fv_store((float *)output + (size_t)(mb + r) * (size_t)op->n + (size_t)nb * 16, fv_min(fv_max(v, lo), hi), columns);
+#pragma clang loop unroll(full)
+    for (int r = 0; r < kQuadMR; r++) {
+      if (r < valid) {
+        const fv v = fv_fmadd(fv_mul(fv_from(acc[r]), fv_set1(pixel_scales[mb + r - c0])), s, b);
+        fv_store((float *)output + (size_t)(mb + r) * (size_t)op->n + (size_t)nb * 16, fv_min(fv_max(v, lo), hi), columns);
+      }
     }
   }
 }
@@ -66,7 +74,7 @@ static QUAD_TARGET void QUAD(rows)(const vt_conv1x1 *op, const void *input, int6
   int32_t *row_terms = (int32_t *)(rows + align64((size_t)kChunk * (size_t)op->kq * 4));
   for (int64_t c0 = m0; c0 < m1; c0 += kChunk) {
     const int64_t c1 = c0 + kChunk < m1 ? c0 + kChunk : m1;
-    prepare_quads(op, QUAD_PREPARE, input, c0, c1, a, rows, row_terms, slot);
+    prepare_quads(op, QUAD_PREPARE, QUAD_PREPARE_BYTES, input, c0, c1, a, rows, row_terms, slot);
     // uint8 rows of whole quads are read in place (prepare_quads made their row terms only).
     const uint8_t *bytes = op->kind == kUInt8 && op->k == op->kq * 4 ? (const uint8_t *)input + (size_t)c0 * (size_t)op->k : rows;
     for (int64_t mb = c0; mb < c1; mb += kQuadMR) {
@@ -97,3 +105,4 @@ static QUAD_TARGET void QUAD(rows)(const vt_conv1x1 *op, const void *input, int6
 #undef QUAD
 #undef QUAD_TARGET
 #undef QUAD_PREPARE
+#undef QUAD_PREPARE_BYTES
