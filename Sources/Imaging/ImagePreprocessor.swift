@@ -449,17 +449,20 @@ package final class ImagePreprocessor {
             cols.second.withUnsafeBufferPointer { cs in
                 cols.fraction.withUnsafeBufferPointer { cw in
                     guard let cf = cf.baseAddress, let cs = cs.baseAddress, let cw = cw.baseAddress else { return }
-                    if !asFloat && dstChannels == 3 {
-                        // The hot path (uint8 models): the three channels of a sample are packed in 21-bit
-                        // lanes of one 64-bit word and weighted together. Weights are multiples of 32, so
-                        // OpenCV's (Σ v·w + 2^14) >> 15 equals (Σ v·(w/32) + 512) >> 10, and each lane stays
-                        // below 2^18: no carries between lanes, the result is bit-identical.
+                    if dstChannels == 3 {
+                        // The hot path: the three channels of a sample are packed in 21-bit lanes of one
+                        // 64-bit word and weighted together. Weights are multiples of 32, so OpenCV's
+                        // (Σ v·w + 2^14) >> 15 equals (Σ v·(w/32) + 512) >> 10, and each lane stays below
+                        // 2^18: no carries between lanes, the result is bit-identical (then, for float
+                        // models, normalized as `store` does).
                         @inline(__always) func pack(_ p: UnsafePointer<UInt8>) -> UInt64 {
                             UInt64(p[c0]) | UInt64(p[c1]) << 21 | UInt64(p[c2]) << 42
                         }
                         let bias: UInt64 = 512 | 512 << 21 | 512 << 42
                         // Σ w·v = gy·(gx·a + fx·b) + ry·(gx·c + fx·d) exactly (integers, no rounding between).
-                        var o = out.assumingMemoryBound(to: UInt8.self) + band.lowerBound * dstWidth * 3
+                        let first = band.lowerBound * dstWidth * 3
+                        var o = out.assumingMemoryBound(to: UInt8.self) + first
+                        var f = out.assumingMemoryBound(to: Float.self) + first
                         for y in band {
                             let rf = src + rows.first[y], rs = src + rows.second[y]
                             let ry = UInt64(truncatingIfNeeded: rows.fraction[y]), gy = 32 &- ry
@@ -469,10 +472,19 @@ package final class ImagePreprocessor {
                                 let top = pack(rf + cfx) &* gx &+ pack(rf + csx) &* fx
                                 let bottom = pack(rs + cfx) &* gx &+ pack(rs + csx) &* fx
                                 let sum = top &* gy &+ bottom &* ry &+ bias
-                                o[0] = UInt8(truncatingIfNeeded: sum >> 10)
-                                o[1] = UInt8(truncatingIfNeeded: sum >> 31)
-                                o[2] = UInt8(truncatingIfNeeded: sum >> 52)
-                                o += 3
+                                let r = UInt8(truncatingIfNeeded: sum >> 10), g = UInt8(truncatingIfNeeded: sum >> 31)
+                                let bl = UInt8(truncatingIfNeeded: sum >> 52)
+                                if asFloat {
+                                    f[0] = Float(r) * scale.0 + offset.0
+                                    f[1] = Float(g) * scale.1 + offset.1
+                                    f[2] = Float(bl) * scale.2 + offset.2
+                                    f += 3
+                                } else {
+                                    o[0] = r
+                                    o[1] = g
+                                    o[2] = bl
+                                    o += 3
+                                }
                             }
                         }
                         return
