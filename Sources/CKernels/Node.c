@@ -261,8 +261,11 @@ static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in,
   const int window = n->kind == kConvWindow, conv = n->kind == kConv1x1 || window, qdw = n->kind == kQuantizedDepthwise;
   const int quantized = qdw || (conv && !vt_conv1x1_is_hybrid(n->conv));
   if (n->kind == kNone) return fail(n, "the node was not initialized");
-  if (get_type(in[0], &t) != 0 || t.layout.rank != 4 || t.element_type != (quantized ? 3 /* uint8 */ : 1 /* float32 */))
-    return fail(n, quantized ? "the input is not a uint8 NHWC tensor" : "the input is not a float32 NHWC tensor");
+  const int int8 = qdw && vt_qdw_is_signed(n->qdw);
+  if (get_type(in[0], &t) != 0 || t.layout.rank != 4 || t.element_type != (int8 ? 9 /* int8 */ : quantized ? 3 /* uint8 */ : 1 /* float32 */))
+    return fail(n, int8        ? "the input is not an int8 NHWC tensor"
+                   : quantized ? "the input is not a uint8 NHWC tensor"
+                               : "the input is not a float32 NHWC tensor");
   const int32_t b = t.layout.dimensions[0], h = t.layout.dimensions[1], w = t.layout.dimensions[2];
   if (b < 1 || h < 1 || w < 1) return fail(n, "bad input size");
   const int64_t pixels = (int64_t)b * h * w;

@@ -1,6 +1,7 @@
 // The uint8 depthwise convolution, bit-identical to XNNPACK's QU8 DWConv (LiteRT 2.3.0's path for
-// it): the int32 sums of (x − input zero point)·(w − filter zero point) over the taps inside the
-// picture, plus the bias, then XNNPACK's fp32 requantization (Requantize.h). Integer sums are exact in
+// it), and the int8 one (per-channel filter scales), bit-identical to its QC8 DWConv: the int32 sums
+// of (x − input zero point)·(w − filter zero point) over the taps inside the picture, plus the bias,
+// then XNNPACK's fp32 requantization (Requantize.h), per channel for int8. Integer sums are exact in
 // any order, so every path gives the same bytes: the plain scalar reference, and one vector kernel
 // (QuantizedDepthwiseRows.h) compiled for AVX2, for AVX-512 VNNI and as portable C.
 #pragma clang fp contract(off)
@@ -16,8 +17,10 @@ enum { kMaxPairs = 32 };  // the vector kernel takes up to 64 taps (8×8); large
 struct vt_qdw {
   int32_t kernel_h, kernel_w, channels, stride_h, stride_w, dilation_h, dilation_w, padding;
   int32_t taps, pairs, blocks;
-  int32_t input_zero_point, filter_zero_point;
-  vt_requantization requantization;
+  int32_t input_zero_point, filter_zero_point, is_signed;
+  vt_requantization requantization;  // its scale: the first channel's (per channel below)
+  float *channel_scale;              // [channels] each channel's requantization scale
+  float *scale_packed;               // [blocks][lo, hi][8] the same in the unpacks' lane order
   uint8_t *filter;         // [taps][channels] as given
   int32_t *bias;           // [channels] as given
   // Per block of 16 channels (a last partial one: the last 16 channels, or fewer from its start when
@@ -26,6 +29,9 @@ struct vt_qdw {
   int32_t *bias_packed;    // [blocks][lo, hi][8] bias − izp·Σ_t (w − fzp)
   uint8_t *zero_row;       // channels + 32 bytes of the input zero point: what a tap in the padding reads
 };
+
+// A stored byte's value: uint8, or int8 (two's complement).
+static inline int32_t filter_value(uint8_t b, int sgn) { return sgn ? (int32_t)(int8_t)b : (int32_t)b; }
 
 // Lane j (0…7) of the sums after unpacklo (hi: + 4) holds channel 8·(j / 4) + j % 4 of the block.
 static int32_t lane_channel(int32_t j, int hi) { return 8 * (j / 4) + j % 4 + (hi ? 4 : 0); }
@@ -36,17 +42,34 @@ vt_qdw *vt_qdw_create(const vt_qdw_params *p) {
       p->activation < 0 || p->activation > 3 || p->kernel_h > 65536 || p->kernel_w > 65536 ||
       (int64_t)p->kernel_h * p->kernel_w > 65536)
     return NULL;
+  const int sgn = p->is_signed != 0;
+  if (p->is_signed < 0 || p->is_signed > 1 || (!sgn && p->filter_scales) || (sgn && p->filter_zero_point != 0)) return NULL;
   const int32_t zps[3] = {p->input_zero_point, p->filter_zero_point, p->output_zero_point};
   for (int i = 0; i < 3; i++)
-    if (zps[i] < 0 || zps[i] > 255) return NULL;
-  const float scales[3] = {p->input_scale, p->filter_scale, p->output_scale};
+    if (zps[i] < (sgn ? -128 : 0) || zps[i] > (sgn ? 127 : 255)) return NULL;
+  const float scales[3] = {p->input_scale, sgn && p->filter_scales ? 1.0f : p->filter_scale, p->output_scale};
   for (int i = 0; i < 3; i++)
     if (!(scales[i] > 0.0f) || !isfinite(scales[i])) return NULL;
-  const vt_requantization r =
-      vt_requantization_make(p->input_scale, p->filter_scale, p->output_scale, p->output_zero_point, p->activation);
-  if (!(r.scale > 0.0f) || !(r.scale < 256.0f)) return NULL;  // what XNNPACK accepts
+  const vt_requantization r = vt_requantization_make_typed(p->input_scale, scales[1], p->output_scale, p->output_zero_point,
+                                                           p->activation, sgn);
   vt_qdw *op = calloc(1, sizeof *op);
   if (!op) return NULL;
+  op->channel_scale = malloc((size_t)p->channels * sizeof(float));
+  if (!op->channel_scale) {
+    free(op);
+    return NULL;
+  }
+  // Each channel's scale as XNNPACK computes it (input · filter / output, in float), below 256.
+  for (int32_t ch = 0; ch < p->channels; ch++) {
+    const float fs = sgn && p->filter_scales ? p->filter_scales[ch] : p->filter_scale;
+    const float scale = p->input_scale * fs / p->output_scale;
+    if (!(fs > 0.0f) || !isfinite(fs) || !(scale > 0.0f) || !(scale < 256.0f)) {
+      free(op->channel_scale);
+      free(op);
+      return NULL;
+    }
+    op->channel_scale[ch] = scale;
+  }
   op->kernel_h = p->kernel_h;
   op->kernel_w = p->kernel_w;
   op->channels = p->channels;
@@ -60,20 +83,24 @@ vt_qdw *vt_qdw_create(const vt_qdw_params *p) {
   op->blocks = (p->channels + 15) / 16;
   op->input_zero_point = p->input_zero_point;
   op->filter_zero_point = p->filter_zero_point;
+  op->is_signed = sgn;
   op->requantization = r;
+  op->requantization.scale = op->channel_scale[0];
   const size_t c = (size_t)p->channels, taps = (size_t)op->taps, blocks = (size_t)op->blocks, pairs = (size_t)op->pairs;
   op->filter = malloc(taps * c);
   op->bias = malloc(c * sizeof(int32_t));
   op->zero_row = malloc(c + 32);
   op->filter_packed = op->pairs <= kMaxPairs ? aligned_alloc(32, blocks * pairs * 32 * sizeof(int16_t)) : NULL;
   op->bias_packed = aligned_alloc(32, blocks * 16 * sizeof(int32_t));
-  if (!op->filter || !op->bias || !op->zero_row || !op->bias_packed || (op->pairs <= kMaxPairs && !op->filter_packed)) {
+  op->scale_packed = aligned_alloc(32, blocks * 16 * sizeof(float));
+  if (!op->filter || !op->bias || !op->zero_row || !op->bias_packed || !op->scale_packed ||
+      (op->pairs <= kMaxPairs && !op->filter_packed)) {
     vt_qdw_free(op);
     return NULL;
   }
   memcpy(op->filter, p->filter, taps * c);
   memcpy(op->bias, p->bias, c * sizeof(int32_t));
-  memset(op->zero_row, p->input_zero_point, c + 32);
+  memset(op->zero_row, (uint8_t)p->input_zero_point, c + 32);
   for (size_t b = 0; b < blocks; b++) {
     // A last partial block covers the last 16 channels when there are 16 or more (the kernel recomputes
     // a few channels rather than gather the rest), else the channels from its start.
@@ -82,13 +109,14 @@ vt_qdw *vt_qdw_create(const vt_qdw_params *p) {
       for (int32_t j = 0; j < 8; j++) {
         const size_t ch = base + (size_t)lane_channel(j, hi);
         uint32_t sum = 0;
-        for (size_t t = 0; ch < c && t < taps; t++) sum += (uint32_t)((int32_t)p->filter[t * c + ch] - p->filter_zero_point);
+        for (size_t t = 0; ch < c && t < taps; t++) sum += (uint32_t)(filter_value(p->filter[t * c + ch], sgn) - p->filter_zero_point);
         const uint32_t bias = ch < c ? (uint32_t)p->bias[ch] - (uint32_t)p->input_zero_point * sum : 0;
         op->bias_packed[b * 16 + (size_t)hi * 8 + (size_t)j] = (int32_t)bias;
+        op->scale_packed[b * 16 + (size_t)hi * 8 + (size_t)j] = ch < c ? op->channel_scale[ch] : 1.0f;
         for (size_t q = 0; op->filter_packed && q < pairs; q++) {
           for (int e = 0; e < 2; e++) {
             const size_t t = 2 * q + (size_t)e;
-            const int32_t v = ch < c && t < taps ? (int32_t)p->filter[t * c + ch] - p->filter_zero_point : 0;
+            const int32_t v = ch < c && t < taps ? filter_value(p->filter[t * c + ch], sgn) - p->filter_zero_point : 0;
             op->filter_packed[((b * pairs + q) * 2 + (size_t)hi) * 16 + 2 * (size_t)j + (size_t)e] = (int16_t)v;
           }
         }
@@ -105,10 +133,13 @@ void vt_qdw_free(vt_qdw *op) {
   free(op->zero_row);
   free(op->filter_packed);
   free(op->bias_packed);
+  free(op->scale_packed);
+  free(op->channel_scale);
   free(op);
 }
 
 int32_t vt_qdw_channels(const vt_qdw *op) { return op ? op->channels : 0; }
+int vt_qdw_is_signed(const vt_qdw *op) { return op ? op->is_signed : 0; }
 
 int vt_qdw_output_size(const vt_qdw *op, int32_t h, int32_t w, int32_t *oh, int32_t *ow) {
   if (!op || !oh || !ow) return -1;
@@ -150,23 +181,26 @@ static void rows_scalar(const vt_qdw *op, const uint8_t *in, int32_t h, int32_t 
           for (int32_t kx = 0; kx < op->kernel_w; kx++) {
             const int32_t ix = ox * op->stride_w - pad_w + kx * op->dilation_w;
             if (ix < 0 || ix >= w) continue;
-            const int32_t x = in[((size_t)iy * (size_t)w + (size_t)ix) * c + ch] - op->input_zero_point;
-            const int32_t f = op->filter[((size_t)ky * (size_t)op->kernel_w + (size_t)kx) * c + ch] - op->filter_zero_point;
+            const int32_t x = filter_value(in[((size_t)iy * (size_t)w + (size_t)ix) * c + ch], op->is_signed) - op->input_zero_point;
+            const int32_t f =
+                filter_value(op->filter[((size_t)ky * (size_t)op->kernel_w + (size_t)kx) * c + ch], op->is_signed) - op->filter_zero_point;
             acc += (uint32_t)(x * f);
           }
         }
-        dst[ch] = vt_requantize(&op->requantization, (int32_t)acc);
+        dst[ch] = vt_requantize_scaled(&op->requantization, op->channel_scale[ch], (int32_t)acc);
       }
     }
   }
 }
 
-// The requantization of 16 channels from sums in the unpacks' lane order, as the vector stores do it.
-static inline void store_lanes(uint8_t *dst, const int32_t lo[8], const int32_t hi[8], const vt_requantization *r, int32_t n) {
+// The requantization of 16 channels from sums in the unpacks' lane order (their scales in the same
+// order), as the vector stores do it.
+static inline void store_lanes(uint8_t *dst, const int32_t lo[8], const int32_t hi[8], const vt_requantization *r, const float *scales,
+                               int32_t n) {
   uint8_t bytes[16];
   for (int32_t j = 0; j < 8; j++) {
-    bytes[lane_channel(j, 0)] = vt_requantize(r, lo[j]);
-    bytes[lane_channel(j, 1)] = vt_requantize(r, hi[j]);
+    bytes[lane_channel(j, 0)] = vt_requantize_scaled(r, scales[j], lo[j]);
+    bytes[lane_channel(j, 1)] = vt_requantize_scaled(r, scales[8 + j], hi[j]);
   }
   memcpy(dst, bytes, (size_t)n);
 }
@@ -174,18 +208,22 @@ static inline void store_lanes(uint8_t *dst, const int32_t lo[8], const int32_t 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 
-// The AVX2 store: cvtdq2ps, mulps, maxps/minps with the bounds, cvtps2dq (nearest-even), the zero
-// point added, packssdw (lanes back in channel order), packuswb.
+// The AVX2 store: cvtdq2ps, mulps by the lanes' scales, maxps/minps with the bounds, cvtps2dq
+// (nearest-even), the zero point added, packssdw (lanes back in channel order), packuswb (int8:
+// packsswb; the values are in range either way).
 __attribute__((target("avx2"))) static inline __attribute__((always_inline)) void store_avx2(uint8_t *dst, __m256i lo, __m256i hi,
-                                                                                             const vt_requantization *r, int32_t n) {
-  const __m256 scale = _mm256_set1_ps(r->scale), low = _mm256_set1_ps(r->low), high = _mm256_set1_ps(r->high);
+                                                                                             const vt_requantization *r, const float *scales,
+                                                                                             int32_t n, int sgn) {
+  const __m256 low = _mm256_set1_ps(r->low), high = _mm256_set1_ps(r->high);
   const __m256i zp = _mm256_set1_epi32(r->zero_point);
-  __m256 f0 = _mm256_mul_ps(_mm256_cvtepi32_ps(lo), scale), f1 = _mm256_mul_ps(_mm256_cvtepi32_ps(hi), scale);
+  __m256 f0 = _mm256_mul_ps(_mm256_cvtepi32_ps(lo), _mm256_load_ps(scales)),
+         f1 = _mm256_mul_ps(_mm256_cvtepi32_ps(hi), _mm256_load_ps(scales + 8));
   f0 = _mm256_min_ps(_mm256_max_ps(f0, low), high);
   f1 = _mm256_min_ps(_mm256_max_ps(f1, low), high);
   const __m256i i0 = _mm256_add_epi32(_mm256_cvtps_epi32(f0), zp), i1 = _mm256_add_epi32(_mm256_cvtps_epi32(f1), zp);
   const __m256i p16 = _mm256_packs_epi32(i0, i1);  // per half: lo's four channels, then hi's: in order
-  const __m128i u8 = _mm_packus_epi16(_mm256_castsi256_si128(p16), _mm256_extracti128_si256(p16, 1));
+  const __m128i u8 = sgn ? _mm_packs_epi16(_mm256_castsi256_si128(p16), _mm256_extracti128_si256(p16, 1))
+                         : _mm_packus_epi16(_mm256_castsi256_si128(p16), _mm256_extracti128_si256(p16, 1));
   if (n == 16) {
     _mm_storeu_si128((__m128i *)(void *)dst, u8);
   } else {
@@ -198,6 +236,7 @@ __attribute__((target("avx2"))) static inline __attribute__((always_inline)) voi
 #define qv __m256i
 #define qv_load(p) _mm256_load_si256((const __m256i *)(const void *)(p))
 #define qv_load_u8(p) _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(p)))
+#define qv_load_s8(p) _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(p)))
 #define qv_unpacklo16 _mm256_unpacklo_epi16
 #define qv_unpackhi16 _mm256_unpackhi_epi16
 #define qv_dot(acc, a, b) _mm256_add_epi32((acc), _mm256_madd_epi16((a), (b)))
@@ -216,6 +255,7 @@ __attribute__((target("avx2"))) static inline __attribute__((always_inline)) voi
 #undef qv
 #undef qv_load
 #undef qv_load_u8
+#undef qv_load_s8
 #undef qv_unpacklo16
 #undef qv_unpackhi16
 #undef qv_dot
@@ -237,6 +277,15 @@ static inline qv_portable qvp_load_u8(const uint8_t *p) {
   qv_portable r;
   for (int i = 0; i < 16; i++) {
     const int16_t v = p[i];
+    memcpy(r.b + 2 * i, &v, 2);
+  }
+  return r;
+}
+// vpmovsxbw: 16 bytes sign-extended.
+static inline qv_portable qvp_load_s8(const uint8_t *p) {
+  qv_portable r;
+  for (int i = 0; i < 16; i++) {
+    const int16_t v = (int8_t)p[i];
     memcpy(r.b + 2 * i, &v, 2);
   }
   return r;
@@ -268,15 +317,18 @@ static inline qv_portable qvp_dot(qv_portable acc, qv_portable a, qv_portable b)
   }
   return acc;
 }
-static inline void qvp_store_u8(uint8_t *dst, qv_portable lo, qv_portable hi, const vt_requantization *r, int32_t n) {
+static inline void qvp_store_u8(uint8_t *dst, qv_portable lo, qv_portable hi, const vt_requantization *r, const float *scales, int32_t n,
+                                int sgn) {
+  (void)sgn;  // the requantized values are in the output's range: its bytes either way
   int32_t l[8], h[8];
   memcpy(l, lo.b, 32);
   memcpy(h, hi.b, 32);
-  store_lanes(dst, l, h, r, n);
+  store_lanes(dst, l, h, r, scales, n);
 }
 #define qv qv_portable
 #define qv_load qvp_load
 #define qv_load_u8 qvp_load_u8
+#define qv_load_s8 qvp_load_s8
 #define qv_unpacklo16 qvp_unpacklo16
 #define qv_unpackhi16 qvp_unpackhi16
 #define qv_dot qvp_dot
@@ -371,16 +423,21 @@ int vt_qdw_decode_options(const uint8_t *data, size_t size, vt_qdw_params *p) {
   float scales[3];
   memcpy(v, data + 4, sizeof v);
   memcpy(scales, data + 4 + sizeof v, sizeof scales);
-  // version, kh, kw, channels, sh, sw, dh, dw, padding, activation, izp, fzp, ozp
-  if (v[0] != 1) return -1;
+  // version (1 uint8, 2 int8 with per-channel filter scales), kh, kw, channels, sh, sw, dh, dw, padding,
+  // activation, izp, fzp, ozp
+  if (v[0] != 1 && v[0] != 2) return -1;
+  const int sgn = v[0] == 2;
   for (int i = 1; i <= 7; i++)
     if (v[i] < 1 || v[i] > 65536) return -1;
   if (v[3] > (1 << 20) || v[8] < 0 || v[8] > 1 || v[9] < 0 || v[9] > 3) return -1;
   for (int i = 10; i <= 12; i++)
-    if (v[i] < 0 || v[i] > 255) return -1;
+    if (v[i] < (sgn ? -128 : 0) || v[i] > (sgn ? 127 : 255)) return -1;
   const uint64_t filter = (uint64_t)v[1] * (uint64_t)v[2] * (uint64_t)v[3], padded = (filter + 3) & ~(uint64_t)3;
-  if (filter > ((uint64_t)1 << 28) || size != kQDHeader + padded + (uint64_t)v[3] * 4) return -1;
+  const uint64_t channel_scales = sgn ? (uint64_t)v[3] * 4 : 0;
+  if (filter > ((uint64_t)1 << 28) || size != kQDHeader + channel_scales + padded + (uint64_t)v[3] * 4) return -1;
+  const uint8_t *filter_at = data + kQDHeader + channel_scales;
   *p = (vt_qdw_params){v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12], scales[0], scales[1], scales[2],
-                       data + kQDHeader, (const int32_t *)(const void *)(data + kQDHeader + padded)};
+                       filter_at, (const int32_t *)(const void *)(filter_at + padded), sgn,
+                       sgn ? (const float *)(const void *)(data + kQDHeader) : NULL};
   return 0;
 }

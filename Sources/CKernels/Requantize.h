@@ -1,5 +1,5 @@
-// Internal: XNNPACK's fp32 requantization of uint8 outputs, shared by the uint8 1×1 (and spatial)
-// convolutions and the uint8 depthwise convolution.
+// Internal: XNNPACK's fp32 requantization of uint8 (and int8) outputs, shared by the uint8 1×1 (and
+// spatial) convolutions and the uint8/int8 depthwise convolution.
 #ifndef VISIONTASKS_CKERNELS_REQUANTIZE_H
 #define VISIONTASKS_CKERNELS_REQUANTIZE_H
 
@@ -8,14 +8,15 @@
 #include <math.h>
 #include <stdint.h>
 
-// XNNPACK's xnn_qu8_quantize: the float bound divided by the scale, plus the zero point (in float),
-// clamped to 0…255, rounded to nearest-even.
-static inline int32_t vt_quantize_bound(float v, float scale, int32_t zp) {
+// XNNPACK's xnn_qu8_quantize (xnn_qs8_quantize): the float bound divided by the scale, plus the zero
+// point (in float), clamped to 0…255 (−128…127), rounded to nearest-even.
+static inline int32_t vt_quantize_bound_in(float v, float scale, int32_t zp, float qmin, float qmax) {
   float q = v / scale + (float)zp;
-  q = q > 0.0f ? q : 0.0f;
-  q = q < 255.0f ? q : 255.0f;
+  q = q > qmin ? q : qmin;
+  q = q < qmax ? q : qmax;
   return vt_round_even(q);
 }
+static inline int32_t vt_quantize_bound(float v, float scale, int32_t zp) { return vt_quantize_bound_in(v, scale, zp, 0.0f, 255.0f); }
 
 // The delegate's float range of a fused activation: NONE −∞…∞, RELU 0…∞, RELU_N1_TO_1 −1…1, RELU6 0…6.
 static inline void vt_activation_range(int32_t activation, float *lo, float *hi) {
@@ -23,8 +24,9 @@ static inline void vt_activation_range(int32_t activation, float *lo, float *hi)
   *hi = activation == 2 ? 1.0f : activation == 3 ? 6.0f : INFINITY;
 }
 
-// The requantization of a uint8 op: float(acc) · scale clamped to [low, high] (the activation's
-// bounds less the zero point), rounded to nearest-even, plus the zero point.
+// The requantization of a uint8 (int8) op: float(acc) · scale clamped to [low, high] (the activation's
+// bounds less the zero point), rounded to nearest-even, plus the zero point. (XNNPACK clamps the high
+// end in float and the low end after packing with saturation: the same values.)
 typedef struct {
   float scale, low, high;
   int32_t zero_point;
@@ -32,16 +34,29 @@ typedef struct {
 
 // For input/filter/output scales and the output's zero point and activation; the scale is computed
 // as XNNPACK computes it (input · filter / output, in float).
-static inline vt_requantization vt_requantization_make(float input_scale, float filter_scale, float output_scale,
-                                                       int32_t output_zero_point, int32_t activation) {
+static inline vt_requantization vt_requantization_make_typed(float input_scale, float filter_scale, float output_scale,
+                                                             int32_t output_zero_point, int32_t activation, int is_signed) {
   vt_requantization r;
   float lo, hi;
+  const float qmin = is_signed ? -128.0f : 0.0f, qmax = is_signed ? 127.0f : 255.0f;
   r.scale = input_scale * filter_scale / output_scale;
   vt_activation_range(activation, &lo, &hi);
-  r.low = (float)(vt_quantize_bound(lo, output_scale, output_zero_point) - output_zero_point);
-  r.high = (float)(vt_quantize_bound(hi, output_scale, output_zero_point) - output_zero_point);
+  r.low = (float)(vt_quantize_bound_in(lo, output_scale, output_zero_point, qmin, qmax) - output_zero_point);
+  r.high = (float)(vt_quantize_bound_in(hi, output_scale, output_zero_point, qmin, qmax) - output_zero_point);
   r.zero_point = output_zero_point;
   return r;
+}
+static inline vt_requantization vt_requantization_make(float input_scale, float filter_scale, float output_scale,
+                                                       int32_t output_zero_point, int32_t activation) {
+  return vt_requantization_make_typed(input_scale, filter_scale, output_scale, output_zero_point, activation, 0);
+}
+
+// The output byte (an int8 output's two's-complement byte); `scale` replaces r->scale (per channel).
+static inline __attribute__((always_inline)) uint8_t vt_requantize_scaled(const vt_requantization *r, float scale, int32_t acc) {
+  float f = (float)acc * scale;
+  f = f < r->low ? r->low : f;
+  f = f > r->high ? r->high : f;
+  return (uint8_t)(vt_round_even(f) + r->zero_point);
 }
 
 static inline __attribute__((always_inline)) uint8_t vt_requantize(const vt_requantization *r, int32_t acc) {

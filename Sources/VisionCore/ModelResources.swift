@@ -63,7 +63,7 @@ package final class ModelResources: Sendable {
     package var quantizedConvOps: Int { ModelFile.CustomKernels.quantizedConv.count(in: customOps) }
     /// How many other uint8 convolutions (3×3, strided…) run on VisionTasks' exact kernel (im2col + GEMM).
     package var quantizedSpatialConvOps: Int { ModelFile.CustomKernels.quantizedSpatialConv.count(in: customOps) }
-    /// How many uint8 depthwise convolutions run on VisionTasks' exact kernel.
+    /// How many uint8 and int8 depthwise convolutions run on VisionTasks' exact kernel.
     package var quantizedDepthwiseOps: Int { ModelFile.CustomKernels.quantizedDepthwise.count(in: customOps) }
     /// How many detection post-processing ops run on VisionTasks' exact kernel.
     package var detectionPostProcessOps: Int { ModelFile.CustomKernels.detectionPostProcess.count(in: customOps) }
@@ -94,7 +94,7 @@ package final class ModelResources: Sendable {
         }
     }
 
-    /// Whether uint8 depthwise convolutions run on VisionTasks' exact kernel (bit-identical to
+    /// Whether uint8 and int8 depthwise convolutions run on VisionTasks' exact kernel (bit-identical to
     /// XNNPACK's): the default in optimized (release) builds on x86-64 CPUs with AVX2 or AVX-512 VNNI.
     /// `VISION_TASKS_DEPTHWISE_KERNEL=builtin` turns it off, `=ours` on in any build.
     package static var depthwiseKernelByDefault: Bool {

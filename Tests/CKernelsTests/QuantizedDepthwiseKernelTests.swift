@@ -6,11 +6,11 @@ import Testing
 import VisionCore
 import VisionTestSupport
 
-/// VisionTasks' uint8 depthwise kernel against XNNPACK's QU8 DWConv (LiteRT's path for these ops), bit
-/// for bit: single-op models of many shapes, zero points, scales and activations on random, extreme and
-/// constant inputs, every path (scalar, AVX2, AVX-512 VNNI, the VNNI kernel in portable C) at 1 and 2
-/// threads; the SSD and classifier models whose depthwise ops move onto the kernel, with outputs
-/// identical to LiteRT's.
+/// VisionTasks' uint8/int8 depthwise kernel against XNNPACK's QU8 and QC8 DWConv (LiteRT's paths for
+/// these ops), bit for bit: single-op models of many shapes, zero points, scales (per channel for int8)
+/// and activations on random, extreme and constant inputs, every path (scalar, AVX2, AVX-512 VNNI, the
+/// VNNI kernel in portable C) at 1 and 2 threads; the SSD and classifier models (the int8 TF2 MobileNet
+/// v2 too) whose depthwise ops move onto the kernel, with outputs identical to LiteRT's.
 @Suite(
     "Exact uint8 depthwise kernel", .enabled(if: TestAssets.shouldRun),
     .enabled(
@@ -22,9 +22,15 @@ struct QuantizedDepthwiseKernelTests {
         var izp: Int64 = 128, fzp: Int64 = 120, ozp: Int64 = 0
         var iscale: Float = 0.0235, fscale: Float = 0.02, oscale: Float = 0.0235
         var activation: Int8 = 3, bias = true
+        /// int8 input, filter and output (the filter's zero point 0), its scales per channel unless `perTensor`.
+        var signed = false, perTensor = false
         var description: String {
             "\(h)x\(w)x\(c) \(kh)x\(kw)/\(sh),\(sw) d\(dh),\(dw)\(valid ? " VALID" : "") zp \(izp)/\(fzp)/\(ozp) "
-                + "act\(activation)\(bias ? "" : " no bias")"
+                + "act\(activation)\(bias ? "" : " no bias")\(signed ? (perTensor ? " int8" : " int8 per channel") : "")"
+        }
+        /// The filter's scale for each channel.
+        var filterScales: [Float] {
+            (0..<c).map { signed && !perTensor ? fscale * (0.4 + Float($0 % 7) * 0.15) : fscale }
         }
         var outputSize: (h: Int, w: Int) {
             let eh = (kh - 1) * Int(dh) + 1, ew = (kw - 1) * Int(dw) + 1
@@ -46,6 +52,16 @@ struct QuantizedDepthwiseKernelTests {
         Case(h: 6, w: 9, c: 24, kh: 5, kw: 5, sh: 1, sw: 2),
         Case(h: 5, w: 4, c: 17, kh: 2, kw: 3, iscale: 0.5, fscale: 0.9, oscale: 7.3, activation: 0),
         Case(h: 12, w: 12, c: 16, kh: 9, kw: 9, izp: 3, fzp: 200, ozp: 90, activation: 0),  // 81 taps: the scalar path
+        // int8, per-channel filter scales (TF2 MobileNet v2's: input zero point −128, ReLU6)
+        Case(h: 14, w: 14, c: 96, izp: -128, fzp: 0, ozp: -128, signed: true),
+        Case(h: 15, w: 16, c: 144, sh: 2, sw: 2, izp: -128, fzp: 0, ozp: -128, signed: true),
+        Case(h: 9, w: 11, c: 8, izp: 5, fzp: 0, ozp: 127, activation: 0, signed: true),  // fewer than 16 channels
+        Case(
+            h: 7, w: 6, c: 40, valid: true, izp: 127, fzp: 0, ozp: -7, oscale: 0.01, activation: 1, bias: false,
+            signed: true),
+        Case(
+            h: 6, w: 9, c: 33, kh: 5, kw: 5, sw: 2, izp: -3, fzp: 0, ozp: 0, activation: 2, signed: true,
+            perTensor: true),
     ]
 
     typealias Random = TestRandom
@@ -65,20 +81,28 @@ struct QuantizedDepthwiseKernelTests {
         func q(_ scale: Float, _ zp: Int64) -> Tensor.QuantizationParameters {
             .init(scales: [scale], zeroPoints: [zp])
         }
+        let type: TensorType = k.signed ? .int8 : .uint8
         let input = b.addTensor(
-            Tensor(name: "input", shape: [1, k.h, k.w, k.c], type: .uint8, quantization: q(k.iscale, k.izp)))
+            Tensor(name: "input", shape: [1, k.h, k.w, k.c], type: type, quantization: q(k.iscale, k.izp)))
+        let perChannel = k.signed && !k.perTensor
+        let fs = k.filterScales
         let filter = b.addTensor(
             Tensor(
-                name: "filter", shape: [1, k.kh, k.kw, k.c], type: .uint8, buffer: b.addBuffer(parts.filter),
-                quantization: q(k.fscale, k.fzp)))
+                name: "filter", shape: [1, k.kh, k.kw, k.c], type: type, buffer: b.addBuffer(parts.filter),
+                quantization: perChannel
+                    ? .init(scales: fs, zeroPoints: [Int64](repeating: 0, count: k.c), quantizedDimension: 3)
+                    : q(k.fscale, k.fzp)))
         let bytes = parts.bias.flatMap { v in withUnsafeBytes(of: v.littleEndian) { Array($0) } }
+        let biasScales = fs.map { biasScale ?? k.iscale * $0 }
         let bias = b.addTensor(
             Tensor(
                 name: "bias", shape: [k.c], type: .int32, buffer: b.addBuffer(bytes),
-                quantization: q(biasScale ?? k.iscale * k.fscale, 0)))
+                quantization: perChannel
+                    ? .init(scales: biasScales, zeroPoints: [Int64](repeating: 0, count: k.c))
+                    : q(biasScales[0], 0)))
         let output = b.addTensor(
             Tensor(
-                name: "output", shape: [1, k.outputSize.h, k.outputSize.w, k.c], type: .uint8,
+                name: "output", shape: [1, k.outputSize.h, k.outputSize.w, k.c], type: type,
                 quantization: q(k.oscale, k.ozp)))
         let code = b.opcode(OperatorCode(builtinCode: 4))
         // DepthwiseConv2DOptions: padding, stride_w, stride_h, depth_multiplier, activation, dilation_w, dilation_h.
@@ -114,20 +138,26 @@ struct QuantizedDepthwiseKernelTests {
 
     /// The op run directly on `path` with `threads` threads.
     static func direct(_ k: Case, _ parts: Parts, _ input: [UInt8], path: String, threads: Int32) -> [UInt8]? {
-        parts.filter.withUnsafeBufferPointer { f in
+        let scales = k.filterScales
+        return parts.filter.withUnsafeBufferPointer { f in
             parts.bias.withUnsafeBufferPointer { b in
-                var p = vt_qdw_params(
-                    kernel_h: Int32(k.kh), kernel_w: Int32(k.kw), channels: Int32(k.c), stride_h: k.sh, stride_w: k.sw,
-                    dilation_h: k.dh, dilation_w: k.dw, padding: k.valid ? 1 : 0, activation: Int32(k.activation),
-                    input_zero_point: Int32(k.izp), filter_zero_point: Int32(k.fzp), output_zero_point: Int32(k.ozp),
-                    input_scale: k.iscale, filter_scale: k.fscale, output_scale: k.oscale, filter: f.baseAddress,
-                    bias: b.baseAddress)
-                guard let op = vt_qdw_create(&p) else { return nil }
-                defer { vt_qdw_free(op) }
-                var out = [UInt8](repeating: 0xA5, count: k.outputSize.h * k.outputSize.w * k.c)
-                let status = vt_qdw_run_path(
-                    op, path, input, 1, Int32(k.h), Int32(k.w), &out, threads, nil)
-                return status == 0 ? out : nil
+                scales.withUnsafeBufferPointer { s in
+                    var p = vt_qdw_params(
+                        kernel_h: Int32(k.kh), kernel_w: Int32(k.kw), channels: Int32(k.c), stride_h: k.sh,
+                        stride_w: k.sw,
+                        dilation_h: k.dh, dilation_w: k.dw, padding: k.valid ? 1 : 0, activation: Int32(k.activation),
+                        input_zero_point: Int32(k.izp), filter_zero_point: Int32(k.fzp),
+                        output_zero_point: Int32(k.ozp),
+                        input_scale: k.iscale, filter_scale: k.fscale, output_scale: k.oscale, filter: f.baseAddress,
+                        bias: b.baseAddress, is_signed: k.signed ? 1 : 0,
+                        filter_scales: k.signed && !k.perTensor ? s.baseAddress : nil)
+                    guard let op = vt_qdw_create(&p) else { return nil }
+                    defer { vt_qdw_free(op) }
+                    var out = [UInt8](repeating: 0xA5, count: k.outputSize.h * k.outputSize.w * k.c)
+                    let status = vt_qdw_run_path(
+                        op, path, input, 1, Int32(k.h), Int32(k.w), &out, threads, nil)
+                    return status == 0 ? out : nil
+                }
             }
         }
     }
@@ -146,8 +176,8 @@ struct QuantizedDepthwiseKernelTests {
                 switch trial {
                 case 0: return UInt8(truncatingIfNeeded: r.next())
                 case 1: return i % 2 == 0 ? 255 : 0
-                case 2: return UInt8(truncatingIfNeeded: r.next() % 8) &+ UInt8(k.izp) &- 4
-                default: return UInt8(k.izp)
+                case 2: return UInt8(truncatingIfNeeded: r.next() % 8) &+ UInt8(truncatingIfNeeded: k.izp) &- 4
+                default: return UInt8(truncatingIfNeeded: k.izp)
                 }
             }
             let a = try Self.run(builtin, input)
@@ -170,6 +200,7 @@ struct QuantizedDepthwiseKernelTests {
         arguments: [
             "ssd_mobilenet_v1_coco_quant_metadata.tflite", "mobilenet_v2_1.0_224_quant.tflite",
             "mobilenet_v1_0.25_128_quant.tflite", "mobilenet_v2_1.0_224_inat_bird_quant.tflite",
+            "tf2_mobilenet_v2_1.0_224_ptq.tflite",
         ])
     func models(name: String) throws {
         let path = TestAssets.model(name)
@@ -202,9 +233,10 @@ struct QuantizedDepthwiseKernelTests {
     @Test("an op XNNPACK leaves to LiteRT's own kernel (a bias without the product scale) is not rewritten")
     func biasScale() throws {
         var r = Random(state: 3)
-        let k = Case(h: 5, w: 5, c: 16)
-        let bytes = try Self.model(k, Self.parts(k, &r), biasScale: k.iscale * k.fscale * 1.01)
-        #expect(try ModelResources(bytes: bytes, depthwiseKernel: true).customOps.isEmpty)
+        for k in [Case(h: 5, w: 5, c: 16), Case(h: 5, w: 5, c: 16, izp: 0, fzp: 0, ozp: 0, signed: true)] {
+            let bytes = try Self.model(k, Self.parts(k, &r), biasScale: k.iscale * k.fscale * 1.01)
+            #expect(try ModelResources(bytes: bytes, depthwiseKernel: true).customOps.isEmpty)
+        }
     }
 
     @Test("invalid parameters and malformed options are refused")
@@ -217,7 +249,7 @@ struct QuantizedDepthwiseKernelTests {
                         kernel_h: 3, kernel_w: 3, channels: 4, stride_h: 1, stride_w: 1, dilation_h: 1, dilation_w: 1,
                         padding: 0, activation: 0, input_zero_point: 1, filter_zero_point: 2, output_zero_point: 3,
                         input_scale: 0.5, filter_scale: 0.25, output_scale: 0.125, filter: f.baseAddress,
-                        bias: b.baseAddress)
+                        bias: b.baseAddress, is_signed: 0, filter_scales: nil)
                     edit(&p)
                     let op = vt_qdw_create(&p)
                     defer { vt_qdw_free(op) }
@@ -235,6 +267,28 @@ struct QuantizedDepthwiseKernelTests {
         #expect(!make { $0.activation = 4 })
         #expect(!make { $0.stride_h = 0 })
         #expect(!make { $0.channels = 0 })
+        // int8: zero points −128…127, the filter's 0, per-channel scales positive and finite.
+        let channelScales: [Float] = [0.25, 0.5, 0.0, 0.25]
+        #expect(
+            make {
+                $0.is_signed = 1; $0.filter_zero_point = 0; $0.input_zero_point = -128
+            })
+        #expect(!make { $0.is_signed = 1 })  // filter zero point 2
+        #expect(
+            !make {
+                $0.is_signed = 1; $0.filter_zero_point = 0; $0.output_zero_point = 128
+            })
+        #expect(
+            !make {
+                $0.is_signed = 2; $0.filter_zero_point = 0
+            })
+        channelScales.withUnsafeBufferPointer { s in
+            #expect(
+                !make {
+                    $0.is_signed = 1; $0.filter_zero_point = 0; $0.filter_scales = s.baseAddress
+                })
+            #expect(!make { $0.filter_scales = s.baseAddress })  // per-channel scales are for int8 only
+        }
         // Options: "VTQD", version 1, 13 int32, 3 floats, the filter padded to 4, the bias.
         func options(_ edit: (inout [Int32]) -> Void = { _ in }, extra: Int = 0) -> [UInt8] {
             var ints: [Int32] = [1, 3, 3, 4, 1, 1, 1, 1, 0, 0, 1, 2, 3]
@@ -256,5 +310,13 @@ struct QuantizedDepthwiseKernelTests {
         #expect(decode(options { $0[8] = 2 }) == -1)
         #expect(decode(options { $0[10] = 256 }) == -1)
         #expect(decode(options { $0[4] = 0 }) == -1)
+        // Version 2 (int8): zero points −128…127 and the four per-channel scales before the filter.
+        var int8 = options {
+            $0[0] = 2; $0[10] = -128; $0[11] = 0; $0[12] = -5
+        }
+        #expect(decode(int8) == -1)  // no room for the scales
+        int8.insert(contentsOf: [UInt8](repeating: 0, count: 16), at: 4 + 13 * 4 + 12)
+        #expect(decode(int8) == 0)
+        #expect(decode(options { $0[0] = 3 }) == -1)
     }
 }

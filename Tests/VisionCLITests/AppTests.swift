@@ -240,7 +240,7 @@ struct AppTests {
             #expect(names.contains("LiteRT TFLite_Detection_PostProcess"))
             // Every convolution on our kernels, or every one in XNNPACK.
             let kernels: Set = [
-                "VisionTasks uint8 1x1 convolution", "VisionTasks uint8 depthwise convolution",
+                "VisionTasks uint8 1x1 convolution", "VisionTasks uint8/int8 depthwise convolution",
                 "VisionTasks uint8 spatial convolution (im2col + GEMM)",
             ]
             let expected: Set<String> = i == 0 ? kernels : []

@@ -195,10 +195,12 @@ int vt_im2col(const vt_window *g, const uint8_t *input, int32_t batches, int32_t
 int vt_qconvk_decode_options(const uint8_t *data, size_t size, const uint8_t *model, size_t model_size, vt_qconv_params *p,
                              vt_window *g);
 
-// --- uint8 depthwise convolutions ----------------------------------------------------------------
+// --- uint8 and int8 depthwise convolutions --------------------------------------------------------
 // DEPTHWISE_CONV_2D with uint8 (per-tensor asymmetric) input, filter and output, depth multiplier 1,
 // bit-identical to XNNPACK's QU8 DWConv: int32 sums of (x − izp)·(w − fzp) over the taps inside the
-// picture plus the bias, then the fp32 requantization of the 1×1 kind. Paths: "scalar", "avx2"
+// picture plus the bias, then the fp32 requantization of the 1×1 kind; or int8 input and output with
+// a symmetric int8 filter quantized per channel (or per tensor), bit-identical to XNNPACK's QC8 (QS8)
+// DWConv: the same sums, each channel requantized with its own scale. Paths: "scalar", "avx2"
 // (vpmaddwd on tap pairs), "vnni" (AVX-512 VNNI vpdpwssd on 256-bit vectors) and "vnni-portable" (the
 // vector kernel's source with each instruction computed in portable C).
 
@@ -215,15 +217,23 @@ typedef struct {
   const uint8_t *filter;
   /// Per channel.
   const int32_t *bias;
+  /// 1: int8 input, filter and output (XNNPACK's QS8/QC8 DWConv: zero points −128…127, the filter's 0),
+  /// the bytes read and written as two's complement; 0: uint8.
+  int32_t is_signed;
+  /// Per channel (int8 only; NULL: `filter_scale` for every channel).
+  const float *filter_scales;
 } vt_qdw_params;
 
 /// An op ready to run (its filter packed, its requantization prepared).
 typedef struct vt_qdw vt_qdw;
-/// NULL for invalid parameters (sizes, zero points outside 0…255, scales not positive and finite, a
-/// requantization scale ≥ 256) or when out of memory. The parameters' arrays are copied.
+/// NULL for invalid parameters (sizes, zero points outside 0…255 (int8: −128…127, the filter's not 0),
+/// scales not positive and finite, a requantization scale ≥ 256) or when out of memory. The
+/// parameters' arrays are copied.
 vt_qdw *vt_qdw_create(const vt_qdw_params *p);
 void vt_qdw_free(vt_qdw *op);
 int32_t vt_qdw_channels(const vt_qdw *op);
+/// 1 for the int8 kind.
+int vt_qdw_is_signed(const vt_qdw *op);
 /// The output's height and width for an `h`×`w` input: 0, or -1.
 int vt_qdw_output_size(const vt_qdw *op, int32_t h, int32_t w, int32_t *oh, int32_t *ow);
 /// The op on `batches` NHWC inputs with the fastest path this CPU has, output rows split over `threads`
@@ -237,10 +247,12 @@ int vt_qdw_run_path(const vt_qdw *op, const char *path, const uint8_t *input, in
                     int32_t threads, vt_pool *pool);
 /// Which path `vt_qdw_run` takes here: "vnni", "avx2" or "scalar".
 const char *vt_qdw_path(void);
-/// Custom options "VTQD", version 1: thirteen int32 (kernel h/w, channels, strides h/w, dilations h/w,
-/// padding, activation, input/filter/output zero points), three float32 scales (input, filter,
-/// output), the filter padded to 4 bytes, the int32 bias (little endian). The params' pointers point
-/// into `data`. 0, or -1 when malformed.
+/// Custom options "VTQD": version 1 (uint8): thirteen int32 (kernel h/w, channels, strides h/w,
+/// dilations h/w, padding, activation, input/filter/output zero points), three float32 scales (input,
+/// filter, output), the filter padded to 4 bytes, the int32 bias (little endian); version 2 (int8): the
+/// same thirteen int32, then three float32 scales (input, 0, output), the per-channel filter scales,
+/// the filter padded to 4 bytes, the bias. The params' pointers point into `data`. 0, or -1 when
+/// malformed.
 int vt_qdw_decode_options(const uint8_t *data, size_t size, vt_qdw_params *p);
 
 // --- Detection post-processing -----------------------------------------------------------------

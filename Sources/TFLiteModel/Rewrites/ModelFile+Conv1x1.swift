@@ -89,14 +89,23 @@ extension ModelFile {
     /// filter scale, per tensor with zero point 0: XNNPACK takes uint8 convolutions only with such a
     /// bias (otherwise LiteRT's own kernel runs them, with another requantization).
     func quantizedBias(_ op: Operator, _ sg: Subgraph, count: Int, input: Float, filter: Float) throws -> [UInt8]? {
-        let product = Double(input) * Double(filter)
-        return try kernelBias(
+        try quantizedBias(op, sg, count: count, input: input, filters: [filter])
+    }
+
+    /// The same with the filter's scales per channel (`filters.count == count`; one scale: per tensor),
+    /// the bias quantized at input scale × each channel's filter scale.
+    func quantizedBias(_ op: Operator, _ sg: Subgraph, count: Int, input: Float, filters: [Float]) throws -> [UInt8]? {
+        try kernelBias(
             op, sg, type: .int32, count: count,
             accept: { b in
-                guard let bq = b.quantization, bq.scales.count == 1, bq.zeroPoints.allSatisfy({ $0 == 0 }),
-                    let bs = bq.scales.first
+                guard let bq = b.quantization, bq.zeroPoints.allSatisfy({ $0 == 0 }),
+                    bq.scales.count == 1 || bq.scales.count == filters.count
                 else { return false }
-                return abs(Double(bs) - product) <= 1e-6 * product
+                for (c, fs) in filters.enumerated() {
+                    let product = Double(input) * Double(fs), bs = Double(bq.scales[bq.scales.count == 1 ? 0 : c])
+                    guard abs(bs - product) <= 1e-6 * product else { return false }
+                }
+                return true
             })
     }
 
@@ -160,11 +169,11 @@ extension ModelFile {
         return window.activation
     }
 
-    /// A uint8 tensor's per-tensor scale (positive, finite) and zero point (0…255).
-    static func perTensor(_ t: Tensor) -> (scale: Float, zeroPoint: Int32)? {
+    /// A uint8 (`signed`: int8) tensor's per-tensor scale (positive, finite) and zero point (0…255; −128…127).
+    static func perTensor(_ t: Tensor, signed: Bool = false) -> (scale: Float, zeroPoint: Int32)? {
         guard let q = t.quantization, q.scales.count == 1, q.zeroPoints.count == 1, let scale = q.scales.first,
             let zp = q.zeroPoints.first,
-            scale.isFinite, scale > 0, (0...255).contains(zp)
+            scale.isFinite, scale > 0, signed ? (-128...127).contains(zp) : (0...255).contains(zp)
         else { return nil }
         return (scale, Int32(zp))
     }

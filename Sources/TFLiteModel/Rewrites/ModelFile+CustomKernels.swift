@@ -17,7 +17,8 @@ extension ModelFile {
         /// Uint8 CONV_2D of other kernel sizes or strides (per-tensor asymmetric; im2col, then the 1×1
         /// kernel's GEMM): custom codes `VisionTasksQuantizedSpatialConv_<k>`.
         package static let quantizedSpatialConv = CustomKernels(rawValue: 8)
-        /// Uint8 DEPTHWISE_CONV_2D (per-tensor asymmetric, depth multiplier 1): custom codes
+        /// Uint8 DEPTHWISE_CONV_2D (per-tensor asymmetric, depth multiplier 1), and int8 with per-channel
+        /// filter scales: custom codes
         /// `VisionTasksQuantizedDepthwise_<k>`.
         package static let quantizedDepthwise = CustomKernels(rawValue: 16)
         /// TFLite_Detection_PostProcess (fast NMS, one class per detection): custom codes

@@ -77,7 +77,7 @@ enum OpProfile {
             ("VisionTasksQuantizedSpatialConv", "uint8 spatial convolution (im2col + GEMM)"),
             ("VisionTasksHybridConv", "hybrid 1x1 convolution"),
             ("VisionTasksHybridDepthwise", "hybrid depthwise convolution"),
-            ("VisionTasksQuantizedDepthwise", "uint8 depthwise convolution"),
+            ("VisionTasksQuantizedDepthwise", "uint8/int8 depthwise convolution"),
             ("VisionTasksDetectionPostProcess", "detection post-processing"),
         ] where op.name.hasPrefix(prefix) {
             return ("VisionTasks " + title, true)
