@@ -138,7 +138,8 @@ static uint8_t max_byte(const uint8_t *x, int32_t n) {
 // --- Boxes ------------------------------------------------------------------------------------------
 
 // Box `row`'s corners from its encoding and anchor, in the built-in's arithmetic: the centre in double
-// (division by the scale, product with the anchor's size, sum with its centre), the half sizes as
+// (division by the scale, product with the anchor's size, sum with its centre — on aarch64 LiteRT's
+// build fuses the last two into one fmla, on x86-64 it does not), the half sizes as
 // 0.5 · exp(encoding / scale) · anchor size in double, each rounded to float once; then float sums.
 static void decode(const vt_dpp *op, const void *boxes, int32_t box_len, int32_t row, float out[4]) {
   float e[4];
@@ -149,8 +150,13 @@ static void decode(const vt_dpp *op, const void *boxes, int32_t box_len, int32_t
     memcpy(e, (const float *)boxes + (size_t)row * (size_t)box_len, sizeof e);
   }
   const float *a = op->anchors + (size_t)row * 4;  // y, x, h, w
+#if defined(__aarch64__)
+  const float yc = (float)fma((double)e[0] / (double)op->p.y_scale, (double)a[2], (double)a[0]);
+  const float xc = (float)fma((double)e[1] / (double)op->p.x_scale, (double)a[3], (double)a[1]);
+#else
   const float yc = (float)((double)e[0] / (double)op->p.y_scale * (double)a[2] + (double)a[0]);
   const float xc = (float)((double)e[1] / (double)op->p.x_scale * (double)a[3] + (double)a[1]);
+#endif
   const float hh = (float)(0.5 * exp((double)e[2] / (double)op->p.h_scale) * (double)a[2]);
   const float hw = (float)(0.5 * exp((double)e[3] / (double)op->p.w_scale) * (double)a[3]);
   out[0] = yc - hh;
