@@ -10,6 +10,7 @@
 #include "CKernels.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,42 +84,81 @@ int32_t vt_dpp_anchor_count(const vt_dpp *op) { return op ? op->p.anchor_count :
 
 // --- Each anchor's best class ---------------------------------------------------------------------
 
-// The built-in's arg max (optimized_ops::ArgMaxVector on floats, as LiteRT 2.3.0's x86-64 and aarch64
-// builds compile it): NaNs are skipped, and the first index holding the largest of the other values
-// wins; 0 when every value is NaN.
+// The built-in's arg max (optimized_ops::ArgMaxVector on floats), as LiteRT 2.3.0's builds compute it
+// — a hand-vectorized loop, read from both libraries' disassembly: four lanes start with the first four
+// values and take each later whole block of four, a lane keeping its value unless the new one is not
+// NaN and is greater (or the lane's is NaN); the lanes are reduced to one maximum (below), the lane
+// holding it with the lowest index wins; the values past the last whole block follow one by one with
+// the same rule; a NaN maximum at the end gives index 0. Fewer than four values: that last loop alone
+// from value 0. Without NaNs this is the first index of the largest value.
 static int32_t arg_max(const float *x, int32_t n) {
   float m = x[0];
-  int32_t at = 0;
-  for (int32_t i = 1; i < n; i++) {
-    if (x[i] != x[i]) continue;
-    if (m != m || x[i] > m) {
-      m = x[i];
+  int32_t at = 0, i = 1;
+  if (n >= 4) {
+    float lane[4];
+    int32_t index[4];
+    for (int j = 0; j < 4; j++) {
+      lane[j] = x[j];
+      index[j] = j;
+    }
+    for (i = 4; i + 4 <= n; i += 4)
+      for (int j = 0; j < 4; j++) {
+        const float v = x[i + j];
+        if (v == v && (lane[j] != lane[j] || v > lane[j])) {
+          lane[j] = v;
+          index[j] = i + j;
+        }
+      }
+#if defined(__aarch64__)
+    // fmaxv: NaN when any lane is NaN.
+    m = lane[0];
+    for (int j = 1; j < 4; j++) m = (m != m || lane[j] != lane[j]) ? NAN : (lane[j] > m ? lane[j] : m);
+#else
+    // Pairs by cmpltps + blendvps, then maxss: a NaN lane loses to nothing but the first of its pair.
+    const float p0 = lane[0] < lane[1] ? lane[1] : lane[0], p1 = lane[2] < lane[3] ? lane[3] : lane[2];
+    m = p1 > p0 ? p1 : p0;
+#endif
+    at = INT32_MAX;
+    for (int j = 0; j < 4; j++)
+      if (lane[j] == m && index[j] < at) at = index[j];
+  }
+  for (; i < n; i++) {
+    const float v = x[i];
+    if (v != v) continue;
+    if (m != m || v > m) {
+      m = v;
       at = i;
     }
   }
-  return m != m ? 0 : at;
+  return m != m || at >= n ? 0 : at;  // (a maximum that is not NaN is a lane's: `at` is set)
 }
 
 // The value at arg_max's index, compared as the built-in compares it (up to the sign of a zero, which
-// no comparison sees).
+// no comparison sees): a row without NaN has its largest value there; one with a NaN takes arg_max.
 static float max_value(const float *x, int32_t n) {
   float r = -INFINITY;
+  int nan = 0;
   int32_t i = 0;
 #if defined(__SSE2__)
-  // maxps(a, b) is a > b ? a : b lane by lane: a NaN `a` keeps the running maximum.
-  __m128 m0 = _mm_set1_ps(-INFINITY), m1 = m0;
+  // maxps(a, b) is a > b ? a : b lane by lane: a NaN `a` keeps the running maximum (and is noted).
+  __m128 m0 = _mm_set1_ps(-INFINITY), m1 = m0, unordered = _mm_setzero_ps();
   for (; i + 8 <= n; i += 8) {
-    m0 = _mm_max_ps(_mm_loadu_ps(x + i), m0);
-    m1 = _mm_max_ps(_mm_loadu_ps(x + i + 4), m1);
+    const __m128 a = _mm_loadu_ps(x + i), b = _mm_loadu_ps(x + i + 4);
+    m0 = _mm_max_ps(a, m0);
+    m1 = _mm_max_ps(b, m1);
+    unordered = _mm_or_ps(unordered, _mm_or_ps(_mm_cmpunord_ps(a, a), _mm_cmpunord_ps(b, b)));
   }
   float lanes[8];
   _mm_storeu_ps(lanes, m0);
   _mm_storeu_ps(lanes + 4, m1);
   for (int j = 0; j < 8; j++) r = lanes[j] > r ? lanes[j] : r;
+  nan = _mm_movemask_ps(unordered) != 0;
 #endif
-  for (; i < n; i++) r = x[i] > r ? x[i] : r;
-  // −∞ is also what a row of NaNs leaves: the scalar search tells them apart.
-  return r == -INFINITY ? x[arg_max(x, n)] : r;
+  for (; i < n; i++) {
+    if (x[i] != x[i]) nan = 1;
+    else r = x[i] > r ? x[i] : r;
+  }
+  return nan ? x[arg_max(x, n)] : r;
 }
 
 static uint8_t max_byte(const uint8_t *x, int32_t n) {

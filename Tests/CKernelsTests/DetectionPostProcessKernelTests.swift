@@ -131,6 +131,17 @@ struct DetectionPostProcessKernelTests {
                 scores[k.scoreWidth * 9 + k.scoreWidth - k.classes] = .nan  // first class NaN, the rest decides
                 scores[k.scoreWidth * 9 + k.scoreWidth - 1] = 0.999
             }
+            // LiteRT's arg max reduces four lanes (values 0, 4, 8… / 1, 5, 9… of a row's classes) and then
+            // takes the values past the last whole block of four: rows whose lane j is all NaN, or whose last
+            // values are, with high scores elsewhere so that they are detections.
+            let offset = k.scoreWidth - k.classes
+            for (n, row) in [11, 13, 15, 17, 19].enumerated() where row < k.anchors {
+                for c in 0..<k.classes {
+                    let tail = c >= k.classes / 4 * 4
+                    let nan = n < 4 ? (n == 3 ? tail : c % 4 == n && !(n == 2 && tail)) : c % 4 != 3
+                    scores[row * k.scoreWidth + offset + c] = nan ? .nan : 5 + Float(c % 5) * 0.25 + Float(row)
+                }
+            }
         default: break
         }
         return (bytes(boxes), bytes(scores))
