@@ -18,13 +18,14 @@ package final class ModelResources: Sendable {
     /// Loads the model at `path` with MediaPipe's errors for empty paths, missing and unreadable files.
     /// The file is memory-mapped, not copied: it must not be modified in place while loaded (replace
     /// it by rename; see `FileBytes`), or load a copy of its bytes with
-    /// ``init(bytes:source:runtime:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:depthwiseKernel:postProcessKernel:)``.
+    /// ``init(bytes:source:runtime:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:depthwiseKernel:postProcessKernel:hybridConvKernel:)``.
     package convenience init(
         path: String, runtime: any InferenceRuntime = LiteRTRuntime(), optimizeHybridModels: Bool = false,
         exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
         conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault,
         depthwiseKernel: Bool = ModelResources.depthwiseKernelByDefault,
-        postProcessKernel: Bool = ModelResources.postProcessKernelByDefault
+        postProcessKernel: Bool = ModelResources.postProcessKernelByDefault,
+        hybridConvKernel: Bool = ModelResources.hybridConvKernelByDefault
     ) throws {
         guard !path.isEmpty else {
             throw VisionCoreError(
@@ -48,11 +49,12 @@ package final class ModelResources: Sendable {
         try self.init(
             data: data, source: path, runtime: runtime, optimizeHybridModels: optimizeHybridModels,
             exactHybridKernel: exactHybridKernel,
-            conv1x1Kernel: conv1x1Kernel, depthwiseKernel: depthwiseKernel, postProcessKernel: postProcessKernel)
+            conv1x1Kernel: conv1x1Kernel, depthwiseKernel: depthwiseKernel, postProcessKernel: postProcessKernel,
+            hybridConvKernel: hybridConvKernel)
     }
 
     /// Whether the runtime model is the hybrid-model rewrite (see
-    /// ``init(bytes:source:runtime:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:depthwiseKernel:postProcessKernel:)``).
+    /// ``init(bytes:source:runtime:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:depthwiseKernel:postProcessKernel:hybridConvKernel:)``).
     package let usesHybridRewrite: Bool
     /// The custom codes of the runtime model's ops that run on VisionTasks' own kernels, in order
     /// (pass them to `CompiledModel`).
@@ -82,15 +84,31 @@ package final class ModelResources: Sendable {
         }
     }
 
-    /// Whether 1×1 convolutions (uint8 and hybrid), and the other uint8 convolutions through im2col, run on
+    /// Whether 1×1 convolutions (uint8; hybrid: see ``hybridConvKernelByDefault``), and the other uint8
+    /// convolutions through im2col, run on
     /// VisionTasks' exact kernel (bit-identical to XNNPACK's): the default in optimized (release)
-    /// builds on CPUs where it is the faster one (AVX2 without VNNI). `VISION_TASKS_CONV1X1_KERNEL=builtin`
-    /// turns it off, `=ours` on everywhere.
+    /// builds on CPUs where it is the faster one (x86-64 with AVX2 or AVX-512 VNNI).
+    /// `VISION_TASKS_CONV1X1_KERNEL=builtin` turns it off, `=ours` on everywhere.
     package static var conv1x1KernelByDefault: Bool {
         switch ProcessInfo.processInfo.environment["VISION_TASKS_CONV1X1_KERNEL"] {
         case "builtin": return false
         case "ours": return true
         default: return CompiledModel.customKernelsOptimized && CompiledModel.conv1x1KernelPreferred
+        }
+    }
+
+    /// Whether hybrid 1×1 convolutions (float input, int8 filter) run on VisionTasks' exact kernel too
+    /// when the 1×1 kernel is on (``conv1x1KernelByDefault``): by default only on CPUs with AVX2 and no
+    /// AVX-512 VNNI, where XNNPACK's dynamically quantized GEMM is the slower. With VNNI, XNNPACK's
+    /// (bit-identical) is as fast per op and keeps its partitions whole: FPNLite's detect measured
+    /// 0.3–0.5 ms faster with it on an AMD EPYC (Zen 4). `VISION_TASKS_HYBRID_CONV_KERNEL=ours` or
+    /// `VISION_TASKS_CONV1X1_KERNEL=ours` turns it on, `=builtin` off.
+    package static var hybridConvKernelByDefault: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        switch environment["VISION_TASKS_HYBRID_CONV_KERNEL"] ?? environment["VISION_TASKS_CONV1X1_KERNEL"] {
+        case "builtin": return false
+        case "ours": return true
+        default: return CompiledModel.conv1x1KernelPath != "vnni"
         }
     }
 
@@ -129,26 +147,28 @@ package final class ModelResources: Sendable {
         limits: ModelLimits = .standard, exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
         conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault,
         depthwiseKernel: Bool = ModelResources.depthwiseKernelByDefault,
-        postProcessKernel: Bool = ModelResources.postProcessKernelByDefault
+        postProcessKernel: Bool = ModelResources.postProcessKernelByDefault,
+        hybridConvKernel: Bool = ModelResources.hybridConvKernelByDefault
     ) throws {
         try self.init(
             data: FileBytes(copying: bytes), source: source, runtime: runtime,
             optimizeHybridModels: optimizeHybridModels,
             limits: limits, exactHybridKernel: exactHybridKernel, conv1x1Kernel: conv1x1Kernel,
-            depthwiseKernel: depthwiseKernel, postProcessKernel: postProcessKernel)
+            depthwiseKernel: depthwiseKernel, postProcessKernel: postProcessKernel, hybridConvKernel: hybridConvKernel)
     }
 
     /// Loads a model from `data` — a model file's mapping, or a copy of bytes given in memory — which
     /// the parsed file, its metadata and, when no rewrite applies, LiteRT all read in place: the model
     /// is held once. Options as
-    /// ``init(bytes:source:runtime:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:depthwiseKernel:postProcessKernel:)``'s.
+    /// ``init(bytes:source:runtime:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:depthwiseKernel:postProcessKernel:hybridConvKernel:)``'s.
     package init(
         data: FileBytes, source: String = "<buffer>", runtime: any InferenceRuntime = LiteRTRuntime(),
         optimizeHybridModels: Bool = false,
         limits: ModelLimits = .standard, exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
         conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault,
         depthwiseKernel: Bool = ModelResources.depthwiseKernelByDefault,
-        postProcessKernel: Bool = ModelResources.postProcessKernelByDefault
+        postProcessKernel: Bool = ModelResources.postProcessKernelByDefault,
+        hybridConvKernel: Bool = ModelResources.hybridConvKernelByDefault
     ) throws {
         self.source = source
         do {
@@ -175,8 +195,8 @@ package final class ModelResources: Sendable {
         var rewritten = false
         var customOps: [String] = []
         do {
-            var kernels: ModelFile.CustomKernels =
-                conv1x1Kernel ? [.quantizedConv, .hybridConv, .quantizedSpatialConv] : []
+            var kernels: ModelFile.CustomKernels = conv1x1Kernel ? [.quantizedConv, .quantizedSpatialConv] : []
+            if conv1x1Kernel && hybridConvKernel { kernels.insert(.hybridConv) }
             if depthwiseKernel { kernels.insert(.quantizedDepthwise) }
             if postProcessKernel { kernels.insert(.detectionPostProcess) }
             if optimizeHybridModels {
