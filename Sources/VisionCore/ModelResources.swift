@@ -18,7 +18,7 @@ package final class ModelResources: Sendable {
     /// Loads the model at `path` with MediaPipe's errors for empty paths, missing and unreadable files.
     /// The file is memory-mapped, not copied: it must not be modified in place while loaded (replace
     /// it by rename; see `FileBytes`), or load a copy of its bytes with
-    /// ``init(bytes:source:runtime:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:depthwiseKernel:postProcessKernel:hybridConvKernel:)``.
+    /// `init(bytes:…)`.
     package convenience init(
         path: String, runtime: any InferenceRuntime = LiteRTRuntime(), optimizeHybridModels: Bool = false,
         exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
@@ -54,7 +54,7 @@ package final class ModelResources: Sendable {
     }
 
     /// Whether the runtime model is the hybrid-model rewrite (see
-    /// ``init(bytes:source:runtime:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:depthwiseKernel:postProcessKernel:hybridConvKernel:)``).
+    /// `init(bytes:…)`).
     package let usesHybridRewrite: Bool
     /// The custom codes of the runtime model's ops that run on VisionTasks' own kernels, in order
     /// (pass them to `CompiledModel`).
@@ -160,7 +160,7 @@ package final class ModelResources: Sendable {
     /// Loads a model from `data` — a model file's mapping, or a copy of bytes given in memory — which
     /// the parsed file, its metadata and, when no rewrite applies, LiteRT all read in place: the model
     /// is held once. Options as
-    /// ``init(bytes:source:runtime:optimizeHybridModels:limits:exactHybridKernel:conv1x1Kernel:depthwiseKernel:postProcessKernel:hybridConvKernel:)``'s.
+    /// `init(bytes:…)`'s.
     package init(
         data: FileBytes, source: String = "<buffer>", runtime: any InferenceRuntime = LiteRTRuntime(),
         optimizeHybridModels: Bool = false,

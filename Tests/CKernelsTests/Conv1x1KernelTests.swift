@@ -431,7 +431,8 @@ extension Conv1x1KernelTests {
         var r = Random(state: 0x5851_F42D_4C95_7F2D &+ UInt64(c.k * 31 + c.n))
         let bytes = try Self.hybridModel(c, &r)
         let builtin = try ModelResources(bytes: bytes, exactHybridKernel: false, conv1x1Kernel: false)
-        let ours = try ModelResources(bytes: bytes, exactHybridKernel: true, conv1x1Kernel: true, hybridConvKernel: true)
+        let ours = try ModelResources(
+            bytes: bytes, exactHybridKernel: true, conv1x1Kernel: true, hybridConvKernel: true)
         #expect(builtin.customOps.isEmpty && ours.hybridConvOps == 1)
         let count = c.h * c.w * c.k
         for trial in 0..<5 {
@@ -476,7 +477,8 @@ extension Conv1x1KernelTests {
         let ours = try ModelResources(path: path, exactHybridKernel: true, conv1x1Kernel: true, hybridConvKernel: true)
         #expect(builtin.customOps.isEmpty && ours.hybridDepthwiseOps == 49 && ours.hybridConvOps > 40)
         // the inexact opt-in keeps the 1×1 kernel
-        let fast = try ModelResources(path: path, optimizeHybridModels: true, conv1x1Kernel: true, hybridConvKernel: true)
+        let fast = try ModelResources(
+            path: path, optimizeHybridModels: true, conv1x1Kernel: true, hybridConvKernel: true)
         #expect(fast.hybridDepthwiseOps == 0 && fast.hybridConvOps == ours.hybridConvOps)
         var r = Random(state: 11)
         for threads in [1, 2] {

@@ -26,7 +26,8 @@ struct QuantizedDepthwiseKernelTests {
         var signed = false, perTensor = false
         var description: String {
             "\(h)x\(w)x\(c) \(kh)x\(kw)/\(sh),\(sw) d\(dh),\(dw)\(valid ? " VALID" : "") zp \(izp)/\(fzp)/\(ozp) "
-                + "act\(activation)\(bias ? "" : " no bias")\(signed ? (perTensor ? " int8" : " int8 per channel") : "")"
+                + "act\(activation)\(bias ? "" : " no bias")"
+                + "\(signed ? (perTensor ? " int8" : " int8 per channel") : "")"
         }
         /// The filter's scale for each channel.
         var filterScales: [Float] {

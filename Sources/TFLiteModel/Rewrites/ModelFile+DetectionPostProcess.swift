@@ -28,7 +28,8 @@ extension ModelFile {
         else { return nil }
         let n = anchors.shape[0]
         let withBackground = scores.shape[2] - o.numClasses
-        guard n >= 1, n <= 1 << 24, boxes.shape[1] == n, scores.shape[1] == n, withBackground == 0 || withBackground == 1,
+        guard n >= 1, n <= 1 << 24, boxes.shape[1] == n, scores.shape[1] == n,
+            withBackground == 0 || withBackground == 1,
             anchors.buffer > 0, sg.tensors[op.outputs[0]].type == .float32,
             op.outputs.allSatisfy({ sg.tensors[$0].type == .float32 })
         else { return nil }
@@ -46,7 +47,9 @@ extension ModelFile {
             sq = s
         }
         let bytesPerValue = boxType == 3 ? 1 : 4
-        guard let anchorBytes = try buffer(anchors.buffer), anchorBytes.count == n * 4 * bytesPerValue else { return nil }
+        guard let anchorBytes = try buffer(anchors.buffer), anchorBytes.count == n * 4 * bytesPerValue else {
+            return nil
+        }
         // An anchor of negative height or width makes the built-in fail the whole op: left to it.
         for i in 0..<n {
             for j in 2..<4 {
@@ -68,9 +71,10 @@ extension ModelFile {
             1, Int32(o.maxDetections), Int32(o.numClasses), Int32(n), boxType, bq.zeroPoint, scoreType, sq.zeroPoint,
             aq.zeroPoint,
         ] { int32(v) }
-        for v in [
-            o.nmsScoreThreshold, o.nmsIouThreshold, o.yScale, o.xScale, o.hScale, o.wScale, bq.scale, sq.scale, aq.scale,
-        ] { withUnsafeBytes(of: v.bitPattern.littleEndian) { out += $0 } }
+        let floats = [o.nmsScoreThreshold, o.nmsIouThreshold, o.yScale, o.xScale, o.hScale, o.wScale]
+        for v in floats + [bq.scale, sq.scale, aq.scale] {
+            withUnsafeBytes(of: v.bitPattern.littleEndian) { out += $0 }
+        }
         out += anchorBytes
         out += [UInt8](repeating: 0, count: (4 - anchorBytes.count % 4) % 4)
         return (out, [op.inputs[0], op.inputs[1]])
