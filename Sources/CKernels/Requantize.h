@@ -60,10 +60,7 @@ static inline __attribute__((always_inline)) uint8_t vt_requantize_scaled(const 
 }
 
 static inline __attribute__((always_inline)) uint8_t vt_requantize(const vt_requantization *r, int32_t acc) {
-  float f = (float)acc * r->scale;
-  f = f < r->low ? r->low : f;
-  f = f > r->high ? r->high : f;
-  return (uint8_t)(vt_round_even(f) + r->zero_point);
+  return vt_requantize_scaled(r, r->scale, acc);
 }
 
 #endif

@@ -77,10 +77,19 @@ package final class ModelResources: Sendable {
     /// it has a vector path (x86-64 with AVX2 or AVX-512; elsewhere LiteRT's kernels are the faster).
     /// `VISION_TASKS_HYBRID_KERNEL=builtin` turns it off, `=ours` on in any build.
     package static var exactHybridKernelByDefault: Bool {
-        switch ProcessInfo.processInfo.environment["VISION_TASKS_HYBRID_KERNEL"] {
+        kernelSwitch(["VISION_TASKS_HYBRID_KERNEL"]) {
+            CompiledModel.customKernelsOptimized && CompiledModel.hybridDepthwiseKernelPath != "scalar"
+        }
+    }
+
+    /// The first of the environment variables `names` that is set: `builtin` → false, `ours` → true;
+    /// otherwise (none set, or another value) `otherwise`.
+    static func kernelSwitch(_ names: [String], otherwise: () -> Bool) -> Bool {
+        let environment = ProcessInfo.processInfo.environment
+        switch names.lazy.compactMap({ environment[$0] }).first {
         case "builtin": return false
         case "ours": return true
-        default: return CompiledModel.customKernelsOptimized && CompiledModel.hybridDepthwiseKernelPath != "scalar"
+        default: return otherwise()
         }
     }
 
@@ -90,10 +99,8 @@ package final class ModelResources: Sendable {
     /// builds on CPUs where it is the faster one (x86-64 with AVX2 or AVX-512 VNNI).
     /// `VISION_TASKS_CONV1X1_KERNEL=builtin` turns it off, `=ours` on everywhere.
     package static var conv1x1KernelByDefault: Bool {
-        switch ProcessInfo.processInfo.environment["VISION_TASKS_CONV1X1_KERNEL"] {
-        case "builtin": return false
-        case "ours": return true
-        default: return CompiledModel.customKernelsOptimized && CompiledModel.conv1x1KernelPreferred
+        kernelSwitch(["VISION_TASKS_CONV1X1_KERNEL"]) {
+            CompiledModel.customKernelsOptimized && CompiledModel.conv1x1KernelPreferred
         }
     }
 
@@ -104,11 +111,8 @@ package final class ModelResources: Sendable {
     /// 0.3–0.5 ms faster with it on an AMD EPYC (Zen 4). `VISION_TASKS_HYBRID_CONV_KERNEL=ours` or
     /// `VISION_TASKS_CONV1X1_KERNEL=ours` turns it on, `=builtin` off.
     package static var hybridConvKernelByDefault: Bool {
-        let environment = ProcessInfo.processInfo.environment
-        switch environment["VISION_TASKS_HYBRID_CONV_KERNEL"] ?? environment["VISION_TASKS_CONV1X1_KERNEL"] {
-        case "builtin": return false
-        case "ours": return true
-        default: return CompiledModel.conv1x1KernelPath != "vnni"
+        kernelSwitch(["VISION_TASKS_HYBRID_CONV_KERNEL", "VISION_TASKS_CONV1X1_KERNEL"]) {
+            CompiledModel.conv1x1KernelPath != "vnni"
         }
     }
 
@@ -116,10 +120,8 @@ package final class ModelResources: Sendable {
     /// XNNPACK's): the default in optimized (release) builds on x86-64 CPUs with AVX2 or AVX-512 VNNI.
     /// `VISION_TASKS_DEPTHWISE_KERNEL=builtin` turns it off, `=ours` on in any build.
     package static var depthwiseKernelByDefault: Bool {
-        switch ProcessInfo.processInfo.environment["VISION_TASKS_DEPTHWISE_KERNEL"] {
-        case "builtin": return false
-        case "ours": return true
-        default: return CompiledModel.customKernelsOptimized && CompiledModel.quantizedDepthwiseKernelPath != "scalar"
+        kernelSwitch(["VISION_TASKS_DEPTHWISE_KERNEL"]) {
+            CompiledModel.customKernelsOptimized && CompiledModel.quantizedDepthwiseKernelPath != "scalar"
         }
     }
 
@@ -128,11 +130,7 @@ package final class ModelResources: Sendable {
     /// suppression looks at): the default in optimized (release) builds, on every CPU (it is portable C).
     /// `VISION_TASKS_POSTPROCESS_KERNEL=builtin` turns it off, `=ours` on in any build.
     package static var postProcessKernelByDefault: Bool {
-        switch ProcessInfo.processInfo.environment["VISION_TASKS_POSTPROCESS_KERNEL"] {
-        case "builtin": return false
-        case "ours": return true
-        default: return CompiledModel.customKernelsOptimized
-        }
+        kernelSwitch(["VISION_TASKS_POSTPROCESS_KERNEL"]) { CompiledModel.customKernelsOptimized }
     }
 
     /// Loads a model from bytes.

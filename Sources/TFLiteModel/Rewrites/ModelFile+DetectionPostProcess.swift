@@ -51,20 +51,15 @@ extension ModelFile {
             return nil
         }
         // An anchor of negative height or width makes the built-in fail the whole op: left to it.
-        for i in 0..<n {
-            for j in 2..<4 {
-                let value: Float
-                if boxType == 3 {
-                    value = (Float(anchorBytes[i * 4 + j]) - Float(aq.zeroPoint)) * aq.scale
-                } else {
-                    let at = (i * 4 + j) * 4
-                    value = Float(
-                        bitPattern: UInt32(anchorBytes[at]) | UInt32(anchorBytes[at + 1]) << 8
-                            | UInt32(anchorBytes[at + 2]) << 16 | UInt32(anchorBytes[at + 3]) << 24)
+        let anchorValues: [Float] =
+            boxType == 3
+            ? anchorBytes.map { (Float($0) - Float(aq.zeroPoint)) * aq.scale }
+            : anchorBytes.withUnsafeBytes { raw in
+                (0..<n * 4).map {
+                    Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self)))
                 }
-                if value < 0 { return nil }
             }
-        }
+        if (0..<n).contains(where: { anchorValues[$0 * 4 + 2] < 0 || anchorValues[$0 * 4 + 3] < 0 }) { return nil }
         var out: [UInt8] = Array("VTDP".utf8)
         func int32(_ v: Int32) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
         for v in [
