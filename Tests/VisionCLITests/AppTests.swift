@@ -226,7 +226,11 @@ struct AppTests {
             [
                 "bench", "--model", Self.ssd, "--image", TestAssets.image("dog.jpg"), "--profile", "--runs", "3",
                 "--warmup", "1", "--json",
-            ], environment: ["VISION_TASKS_CONV1X1_KERNEL": "ours", "VISION_TASKS_DEPTHWISE_KERNEL": "ours"])
+            ],
+            environment: [
+                "VISION_TASKS_CONV1X1_KERNEL": "ours", "VISION_TASKS_DEPTHWISE_KERNEL": "ours",
+                "VISION_TASKS_POSTPROCESS_KERNEL": "ours",
+            ])
         #expect(r.status == 0, "\(r.stderr)")
         let o = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         let columns = try #require(o["columns"] as? [[String: Any]])
@@ -237,11 +241,11 @@ struct AppTests {
             let names = kinds.compactMap { $0["kind"] as? String }
             let ours = kinds.filter { $0["ours"] as? Bool == true }.compactMap { $0["kind"] as? String }
             #expect(names.contains("XNNPACK Convolution (NHWC, QU8) DWConv") == (i == 1))
-            #expect(names.contains("LiteRT TFLite_Detection_PostProcess"))
-            // Every convolution on our kernels, or every one in XNNPACK.
+            #expect(names.contains("LiteRT TFLite_Detection_PostProcess") == (i == 1))
+            // Every convolution and the post-processing on our kernels, or every one in LiteRT.
             let kernels: Set = [
                 "VisionTasks uint8 1x1 convolution", "VisionTasks uint8/int8 depthwise convolution",
-                "VisionTasks uint8 spatial convolution (im2col + GEMM)",
+                "VisionTasks uint8 spatial convolution (im2col + GEMM)", "VisionTasks detection post-processing",
             ]
             let expected: Set<String> = i == 0 ? kernels : []
             #expect(Set(ours) == expected)
