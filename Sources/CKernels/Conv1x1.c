@@ -8,6 +8,7 @@
 #pragma clang fp contract(off)
 #include "CKernels.h"
 #include "Parallel.h"
+#include "Range.h"
 #include "Requantize.h"
 #include "Rounding.h"
 
@@ -708,6 +709,8 @@ int vt_conv1x1_preferred(void) {
 
 typedef void (*rows_fn)(const vt_conv1x1 *, const void *, int64_t, int64_t, void *, int16_t *, float *);
 
+typedef void (*range_fn)(const float *, size_t, float *, float *);
+
 typedef struct {
   const vt_conv1x1 *op;
   const void *input;
@@ -715,21 +718,44 @@ typedef struct {
   void *output;
   uint8_t *scratch;  // thread t's buffers at t · part_bytes
   rows_fn rows;
+  range_fn range;    // NULL, or the outputs' range is taken: thread t's in ranges[t]
+  float (*ranges)[2];
 } run_job;
 
-// Chunk c: rows c · rows_per_chunk ..< (c + 1) · rows_per_chunk, with thread t's scratch.
+static void range_plain(const float *x, size_t n, float *lo, float *hi) { vt_range_extend_plain(x, n, lo, hi); }
+#if defined(__x86_64__) || defined(__i386__)
+__attribute__((target("avx2"))) static void range_avx2(const float *x, size_t n, float *lo, float *hi) { vt_range_extend_avx2(x, n, lo, hi); }
+__attribute__((target("avx512f"))) static void range_avx512(const float *x, size_t n, float *lo, float *hi) {
+  vt_range_extend_avx512(x, n, lo, hi);
+}
+#endif
+
+// Chunk c: rows c · rows_per_chunk ..< (c + 1) · rows_per_chunk, with thread t's scratch. With a
+// range to take, kChunk rows at a time, each piece's outputs read back while they are in cache.
 static void run_chunk(void *context, int32_t t, int64_t c) {
   const run_job *j = context;
   const int64_t m0 = c * j->rows_per_chunk, end = m0 + j->rows_per_chunk, m1 = end < j->pixels ? end : j->pixels;
   uint8_t *mine = j->scratch + (size_t)t * part_bytes(j->op);
-  j->rows(j->op, j->input, m0, m1, j->output, (int16_t *)mine, (float *)(mine + align64((size_t)kChunk * (size_t)j->op->kp * 4)));
+  int16_t *a = (int16_t *)mine;
+  float *slot = (float *)(mine + align64((size_t)kChunk * (size_t)j->op->kp * 4));
+  if (!j->range) {
+    j->rows(j->op, j->input, m0, m1, j->output, a, slot);
+    return;
+  }
+  for (int64_t p0 = m0; p0 < m1; p0 += kChunk) {
+    const int64_t p1 = p0 + kChunk < m1 ? p0 + kChunk : m1;
+    j->rows(j->op, j->input, p0, p1, j->output, a, slot);
+    const size_t n = (size_t)j->op->n;
+    j->range((const float *)j->output + (size_t)p0 * n, (size_t)(p1 - p0) * n, &j->ranges[t][0], &j->ranges[t][1]);
+  }
 }
 
 // One thread runs all rows in one go (chunked inside by kChunk); several share chunks of whole
 // tiles, about eight per thread (at most kChunk rows each), so that a late worker evens out.
+// `range`: the outputs' range is taken too (the hybrid kind's), into range[0…1].
 static int run_with(rows_fn rows, const vt_conv1x1 *op, const void *input, int64_t pixels, void *output, void *scratch, size_t scratch_size,
-                    int32_t threads, vt_pool *pool) {
-  if (!op || !input || !output || pixels < 1 || !scratch) return -1;
+                    int32_t threads, vt_pool *pool, float *range) {
+  if (!op || !input || !output || pixels < 1 || !scratch || (range && op->kind != kHybrid)) return -1;
   const int64_t blocks = (pixels + kMR - 1) / kMR;
   if (threads < 1) threads = 1;
   if (threads > 64) threads = 64;
@@ -738,33 +764,58 @@ static int run_with(rows_fn rows, const vt_conv1x1 *op, const void *input, int64
   if (need == 0 || scratch_size < need) return -1;
   int64_t per = threads == 1 ? pixels : (blocks + threads * 8 - 1) / (threads * 8) * kMR;
   if (threads > 1 && per > kChunk) per = kChunk;
-  run_job job = {op, input, pixels, per, output, (uint8_t *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63), rows};
+  float ranges[64][2] = {{0.0f, 0.0f}};
+  range_fn extend = NULL;
+  if (range) {
+    extend = range_plain;
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2")) extend = range_avx2;
+    if (__builtin_cpu_supports("avx512f")) extend = range_avx512;
+#endif
+  }
+  run_job job = {op, input, pixels, per, output, (uint8_t *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63), rows, extend, ranges};
   vt_parallel_chunks(pool, threads, (pixels + per - 1) / per, run_chunk, &job);
+  if (range) {
+    float lo = 0.0f, hi = 0.0f;
+    for (int32_t t = 0; t < threads; t++) {
+      lo = ranges[t][0] < lo ? ranges[t][0] : lo;
+      hi = ranges[t][1] > hi ? ranges[t][1] : hi;
+    }
+    range[0] = lo;
+    range[1] = hi;
+  }
   return 0;
 }
 
 int vt_conv1x1_run_scalar(const vt_conv1x1 *op, const void *input, int64_t pixels, void *output, void *scratch, size_t scratch_size) {
-  return run_with(rows_plain, op, input, pixels, output, scratch, scratch_size, 1, NULL);
+  return run_with(rows_plain, op, input, pixels, output, scratch, scratch_size, 1, NULL, NULL);
 }
 
 int vt_conv1x1_run_path(const vt_conv1x1 *op, const char *path, const void *input, int64_t pixels, void *output, void *scratch,
                         size_t scratch_size, int32_t threads, vt_pool *pool) {
-  if (!op || !path) return -1;
-  if (strcmp(path, "scalar") == 0) return run_with(rows_plain, op, input, pixels, output, scratch, scratch_size, threads, pool);
+  return vt_conv1x1_run_ranged(op, path, input, pixels, output, scratch, scratch_size, threads, pool, NULL);
+}
+
+int vt_conv1x1_run_ranged(const vt_conv1x1 *op, const char *path, const void *input, int64_t pixels, void *output, void *scratch,
+                          size_t scratch_size, int32_t threads, vt_pool *pool, float range[2]) {
+  if (!path) path = vt_conv1x1_path();
+  if (!op) return -1;
+  if (strcmp(path, "scalar") == 0) return run_with(rows_plain, op, input, pixels, output, scratch, scratch_size, threads, pool, range);
   if (strcmp(path, "vnni-portable") == 0) {
     if (make_quads((vt_conv1x1 *)op) != 0) return -1;
-    return run_with(quad_portable_rows, op, input, pixels, output, scratch, scratch_size, threads, pool);
+    return run_with(quad_portable_rows, op, input, pixels, output, scratch, scratch_size, threads, pool, range);
   }
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_cpu_init();
   if (strcmp(path, "avx2") == 0) {
     if (!(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))) return -2;
-    return run_with(rows_avx2, op, input, pixels, output, scratch, scratch_size, threads, pool);
+    return run_with(rows_avx2, op, input, pixels, output, scratch, scratch_size, threads, pool, range);
   }
   if (strcmp(path, "vnni") == 0) {
     if (!has_vnni()) return -2;
     if (make_quads((vt_conv1x1 *)op) != 0) return -1;
-    return run_with(quad_vnni_rows, op, input, pixels, output, scratch, scratch_size, threads, pool);
+    return run_with(quad_vnni_rows, op, input, pixels, output, scratch, scratch_size, threads, pool, range);
   }
   return -1;
 #else

@@ -4,6 +4,7 @@
 #pragma clang fp contract(off)
 #include "CKernels.h"
 #include "Parallel.h"
+#include "Range.h"
 
 
 #include <float.h>
@@ -87,14 +88,9 @@ static inline __attribute__((always_inline)) void round_values(const float *x, i
 // that can be split: the range of values [from, to) (a running min/max from 0: NaNs never enter
 // it, so any split gives the same range), then the rounding (round_values).
 static inline __attribute__((always_inline)) void range_body(const float *x, size_t from, size_t to, float *min_out, float *max_out) {
-  float rmin = 0.0f, rmax = 0.0f;
-  for (size_t i = from; i < to; i++) {
-    float v = x[i];
-    rmin = v < rmin ? v : rmin;
-    rmax = v > rmax ? v : rmax;
-  }
-  *min_out = rmin;
-  *max_out = rmax;
+  *min_out = 0.0f;
+  *max_out = 0.0f;
+  vt_range_extend_plain(x + from, to - from, min_out, max_out);
 }
 
 // Output rows [oy0, oy1) of one batch from its quantized input `q` (zero point `zp`, scale `s`);
@@ -199,27 +195,9 @@ static void rows_plain(const vt_hdw_params *p, const int8_t *q, int32_t zp, floa
 // float rounding of the values before n/8·8 (m ± 0.5f, truncation), and the same saturation (packs
 // saturate to int16, then to int8: the clamp to [-128, 127]). `from` is a multiple of 32.
 __attribute__((target("avx2"))) static void range_avx2(const float *x, size_t from, size_t to, float *min_out, float *max_out) {
-  const size_t vec_end = from + (to - from) / 8 * 8;
-  __m256 vmin = _mm256_setzero_ps(), vmax = _mm256_setzero_ps();
-  for (size_t i = from; i < vec_end; i += 8) {
-    const __m256 v = _mm256_loadu_ps(x + i);
-    vmin = _mm256_min_ps(v, vmin);
-    vmax = _mm256_max_ps(v, vmax);
-  }
-  float mins[8], maxs[8];
-  _mm256_storeu_ps(mins, vmin);
-  _mm256_storeu_ps(maxs, vmax);
-  float rmin = 0.0f, rmax = 0.0f;
-  for (int k = 0; k < 8; k++) {
-    rmin = mins[k] < rmin ? mins[k] : rmin;
-    rmax = maxs[k] > rmax ? maxs[k] : rmax;
-  }
-  for (size_t i = vec_end; i < to; i++) {
-    rmin = x[i] < rmin ? x[i] : rmin;
-    rmax = x[i] > rmax ? x[i] : rmax;
-  }
-  *min_out = rmin;
-  *max_out = rmax;
+  *min_out = 0.0f;
+  *max_out = 0.0f;
+  vt_range_extend_avx2(x + from, to - from, min_out, max_out);
 }
 
 __attribute__((target("avx2"))) static void round_avx2(const float *x, int8_t *q, size_t from, size_t to, size_t n, int32_t zp, float inv) {
@@ -238,6 +216,26 @@ __attribute__((target("avx2"))) static void round_avx2(const float *x, int8_t *q
     const __m256i p16a = _mm256_packs_epi32(r[0], r[1]), p16b = _mm256_packs_epi32(r[2], r[3]);
     const __m256i p8 = _mm256_permutevar8x32_epi32(_mm256_packs_epi16(p16a, p16b), order);
     _mm256_storeu_si256((__m256i *)(q + i), p8);
+  }
+  round_values(x, q, i, to, n, zp, inv);
+}
+
+__attribute__((target("avx512f"))) static void range_avx512(const float *x, size_t from, size_t to, float *min_out, float *max_out) {
+  *min_out = 0.0f;
+  *max_out = 0.0f;
+  vt_range_extend_avx512(x + from, to - from, min_out, max_out);
+}
+
+// round_avx2's arithmetic sixteen lanes at a time; vpmovsdb's saturation to int8 is the two packs'.
+__attribute__((target("avx512f"))) static void round_avx512(const float *x, int8_t *q, size_t from, size_t to, size_t n, int32_t zp, float inv) {
+  const size_t vec_end = n / 8 * 8 < to ? n / 8 * 8 : to;
+  const __m512 vinv = _mm512_set1_ps(inv), half = _mm512_set1_ps(0.5f), mhalf = _mm512_set1_ps(-0.5f), zero = _mm512_setzero_ps();
+  const __m512i vzp = _mm512_set1_epi32(zp);
+  size_t i = from;
+  for (; i + 16 <= vec_end; i += 16) {
+    const __m512 m = _mm512_mul_ps(_mm512_loadu_ps(x + i), vinv);
+    const __m512 t = _mm512_add_ps(m, _mm512_mask_blend_ps(_mm512_cmp_ps_mask(m, zero, _CMP_LT_OQ), half, mhalf));
+    _mm_storeu_si128((__m128i *)(void *)(q + i), _mm512_cvtsepi32_epi8(_mm512_add_epi32(_mm512_cvttps_epi32(t), vzp)));
   }
   round_values(x, q, i, to, n, zp, inv);
 }
@@ -483,18 +481,24 @@ static void round_chunk(void *context, int32_t t, int64_t c) {
 }
 
 // One batch's n values quantized into q: its scale and zero point.
+// `known`: the batch's range as range_fn gives it, already taken (by the op that made the input).
 static void quantize(range_fn range, round_fn round, const float *x, size_t n, int8_t *q, float *scale_out, int32_t *zp_out, int32_t threads,
-                     vt_pool *pool) {
+                     vt_pool *pool, const float *known) {
   float mins[kMaxQuantizeChunks], maxs[kMaxQuantizeChunks];
   size_t per = kQuantizeChunk;
   while ((n + per - 1) / per > kMaxQuantizeChunks) per *= 2;
   const int64_t chunks = (int64_t)((n + per - 1) / per);
   quantize_job job = {range, round, x, q, n, per, mins, maxs, 0, 0.0f};
-  vt_parallel_chunks(pool, threads, chunks, range_chunk, &job);
   float rmin = 0.0f, rmax = 0.0f;
-  for (int64_t c = 0; c < chunks; c++) {
-    rmin = mins[c] < rmin ? mins[c] : rmin;
-    rmax = maxs[c] > rmax ? maxs[c] : rmax;
+  if (known) {
+    rmin = known[0];
+    rmax = known[1];
+  } else {
+    vt_parallel_chunks(pool, threads, chunks, range_chunk, &job);
+    for (int64_t c = 0; c < chunks; c++) {
+      rmin = mins[c] < rmin ? mins[c] : rmin;
+      rmax = maxs[c] > rmax ? maxs[c] : rmax;
+    }
   }
   if (!quant_params(rmin, rmax, q, n, scale_out, zp_out, &job.inv)) return;
   job.zp = *zp_out;
@@ -502,9 +506,9 @@ static void quantize(range_fn range, round_fn round, const float *x, size_t n, i
 }
 
 static int run_with(range_fn range, round_fn round, rows_fn rows, const vt_hdw_params *p, const float *input, int32_t batches, int32_t h,
-                    int32_t w, float *output, void *scratch, size_t scratch_size, int32_t threads, vt_pool *pool) {
+                    int32_t w, float *output, void *scratch, size_t scratch_size, int32_t threads, vt_pool *pool, const float *known) {
   int32_t oh, ow, pad_h, pad_w;
-  if (!p || !input || !output || !scratch || batches < 1 || !p->filter || !p->channel_scales || !p->bias ||
+  if (!p || !input || !output || !scratch || batches < 1 || (known && batches != 1) || !p->filter || !p->channel_scales || !p->bias ||
       vt_hdw_output_size(p, h, w, &oh, &ow, &pad_h, &pad_w) != 0)
     return -1;
   if (threads < 1) threads = 1;
@@ -519,7 +523,7 @@ static int run_with(range_fn range, round_fn round, rows_fn rows, const vt_hdw_p
   for (int32_t b = 0; b < batches; b++) {
     rows_job job = {rows, p, q, 0, h, w, oh, ow, pad_h, pad_w, per, 0, output + (size_t)b * (size_t)oh * (size_t)ow * (size_t)oc_count,
                     (uint8_t *)scratch + align64(n + 32), thread_bytes(p)};
-    quantize(range, round, input + (size_t)b * n, n, q, &job.s, &job.zp, threads, pool);
+    quantize(range, round, input + (size_t)b * n, n, q, &job.s, &job.zp, threads, pool, known);
     vt_parallel_chunks(pool, threads, (oh + per - 1) / per, rows_chunk, &job);
   }
   return 0;
@@ -527,26 +531,31 @@ static int run_with(range_fn range, round_fn round, rows_fn rows, const vt_hdw_p
 
 int vt_hdw_run_scalar(const vt_hdw_params *p, const float *input, int32_t batches, int32_t h, int32_t w,
                       float *output, void *scratch, size_t scratch_size) {
-  return run_with(range_plain, round_plain, rows_plain, p, input, batches, h, w, output, scratch, scratch_size, 1, NULL);
+  return run_with(range_plain, round_plain, rows_plain, p, input, batches, h, w, output, scratch, scratch_size, 1, NULL, NULL);
 }
 
 int vt_hdw_run_path(const vt_hdw_params *p, const char *path, const float *input, int32_t batches, int32_t h, int32_t w, float *output,
                     void *scratch, size_t scratch_size, int32_t threads, vt_pool *pool) {
-  if (!path) return -1;
+  return vt_hdw_run_ranged(p, path, input, batches, h, w, output, scratch, scratch_size, threads, pool, NULL);
+}
+
+int vt_hdw_run_ranged(const vt_hdw_params *p, const char *path, const float *input, int32_t batches, int32_t h, int32_t w, float *output,
+                      void *scratch, size_t scratch_size, int32_t threads, vt_pool *pool, const float range[2]) {
+  if (!path) path = vt_hdw_path();
   if (strcmp(path, "scalar") == 0)
-    return run_with(range_plain, round_plain, rows_plain, p, input, batches, h, w, output, scratch, scratch_size, threads, pool);
+    return run_with(range_plain, round_plain, rows_plain, p, input, batches, h, w, output, scratch, scratch_size, threads, pool, range);
   if (strcmp(path, "vnni-portable") == 0)
-    return run_with(range_plain, round_plain, rows_vnni_portable, p, input, batches, h, w, output, scratch, scratch_size, threads, pool);
+    return run_with(range_plain, round_plain, rows_vnni_portable, p, input, batches, h, w, output, scratch, scratch_size, threads, pool, range);
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_cpu_init();
   const int avx2 = __builtin_cpu_supports("avx2");
   if (strcmp(path, "avx2") == 0)
-    return avx2 ? run_with(range_avx2, round_avx2, rows_avx2, p, input, batches, h, w, output, scratch, scratch_size, threads, pool) : -2;
+    return avx2 ? run_with(range_avx2, round_avx2, rows_avx2, p, input, batches, h, w, output, scratch, scratch_size, threads, pool, range) : -2;
   if (strcmp(path, "avx512") == 0)
-    return has_avx512() ? run_with(range_avx2, round_avx2, rows_avx512, p, input, batches, h, w, output, scratch, scratch_size, threads, pool) : -2;
+    return has_avx512() ? run_with(range_avx512, round_avx512, rows_avx512, p, input, batches, h, w, output, scratch, scratch_size, threads, pool, range) : -2;
   if (strcmp(path, "vnni") == 0)
     return has_avx512() && __builtin_cpu_supports("avx512vnni")
-               ? run_with(range_avx2, round_avx2, rows_vnni, p, input, batches, h, w, output, scratch, scratch_size, threads, pool)
+               ? run_with(range_avx512, round_avx512, rows_vnni, p, input, batches, h, w, output, scratch, scratch_size, threads, pool, range)
                : -2;
   return -1;
 #else

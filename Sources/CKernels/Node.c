@@ -8,7 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { kNone, kHybridDepthwise, kConv1x1, kConvWindow, kQuantizedDepthwise, kPostProcess };
+enum { kNone, kHybridDepthwise, kConv1x1, kConvWindow, kQuantizedDepthwise, kPostProcess, kConvGroup };
+enum { kMaxGroup = 64, kMaxSlots = 1 << 16 };
+
+// A range one node takes of its output for the hybrid depthwise nodes that read it (see "VTLK").
+typedef struct {
+  const void *data;  // the output it was taken of, in this run (NULL: not taken)
+  size_t count;      // its floats
+  float range[2];
+} vt_range_slot;
 
 struct vt_context {
   const uint8_t *model;  // the model's bytes (the 1×1 kinds' filters are there)
@@ -17,6 +25,8 @@ struct vt_context {
   size_t size;
   int32_t threads;
   vt_pool *pool;  // NULL for one thread
+  vt_range_slot *slots;
+  int32_t slot_count;
 };
 
 vt_context *vt_context_create(int32_t threads, const uint8_t *model, size_t model_size) {
@@ -32,6 +42,7 @@ vt_context *vt_context_create(int32_t threads, const uint8_t *model, size_t mode
 void vt_context_free(vt_context *c) {
   if (!c) return;
   vt_pool_free(c->pool);
+  free(c->slots);
   free(c->memory);
   free(c);
 }
@@ -45,6 +56,10 @@ struct vt_node {
   vt_window window;   // kConvWindow
   vt_qdw *qdw;        // kQuantizedDepthwise
   vt_dpp *dpp;        // kPostProcess
+  vt_conv1x1 **members;  // kConvGroup: its hybrid 1×1 convolutions, in input order
+  int32_t member_count, depth;
+  int32_t range_out;  // a hybrid 1×1 node: the slot it puts its output's range in (-1: none)
+  int32_t range_in;   // a hybrid depthwise node: the slot its input's range is in (-1: none)
   vt_context *context;
   int error;
   char message[160];
@@ -56,6 +71,7 @@ vt_node *vt_node_create(vt_litert_api api, vt_context *context) {
   if (!n) return NULL;
   n->context = context;
   n->api = api;
+  n->range_out = n->range_in = -1;
   return n;
 }
 
@@ -65,6 +81,8 @@ void vt_node_free(vt_node *n) {
   vt_conv1x1_free(n->conv);
   vt_qdw_free(n->qdw);
   vt_dpp_free(n->dpp);
+  for (int32_t i = 0; i < n->member_count; i++) vt_conv1x1_free(n->members[i]);
+  free(n->members);
   free(n);
 }
 
@@ -82,9 +100,7 @@ static LiteRtStatus fail(vt_node *n, const char *what) {
   return 1;
 }
 
-static LiteRtStatus k_init(void *user, const void *data, size_t size) {
-  vt_node *n = user;
-  if (!n) return 1;
+static LiteRtStatus init_kind(vt_node *n, const uint8_t *data, size_t size) {
   const int uint8 = size >= 4 && memcmp(data, "VTQC", 4) == 0, hybrid = size >= 4 && memcmp(data, "VTHC", 4) == 0;
   if (size >= 4 && memcmp(data, "VTDP", 4) == 0) {
     vt_dpp_params q;
@@ -154,6 +170,84 @@ static LiteRtStatus k_init(void *user, const void *data, size_t size) {
   return 0;
 }
 
+// A hybrid 1×1 node of a group ("VTCG"): its options are a "VTHC" blob.
+static vt_conv1x1 *hybrid_member(vt_node *n, const uint8_t *data, size_t size) {
+  vt_hconv_params h;
+  if (vt_hconv_decode_options(data, size, n->context->model, n->context->model_size, &h) != 0) return NULL;
+  return vt_hconv_create(&h);
+}
+
+// "VTCG", version 1, count (1…64), depth D, then per member an int32 size and its "VTHC" options
+// (padded to 4 bytes): hybrid 1×1 convolutions whose outputs, each seen as [pixels · N / D][D], are
+// stacked in input order into one [batch][rows][D] output (a concatenation of reshapes, on axis 1).
+static LiteRtStatus init_group(vt_node *n, const uint8_t *data, size_t size) {
+  int32_t head[3];
+  if (!n->context->model) return fail(n, "the model's bytes are not known (load it from bytes or a mapping, not by path)");
+  if (size < 16) return fail(n, "malformed custom options");
+  memcpy(head, data + 4, sizeof head);
+  if (head[0] != 1 || head[1] < 1 || head[1] > kMaxGroup || head[2] < 1 || head[2] > (1 << 16)) return fail(n, "malformed custom options");
+  vt_conv1x1 **members = calloc((size_t)head[1], sizeof *members);
+  if (!members) return fail(n, "out of memory for the group's convolutions");
+  size_t at = 16;
+  int32_t made = 0;
+  for (; made < head[1]; made++) {
+    int32_t bytes;
+    if (size - at < 4) break;
+    memcpy(&bytes, data + at, 4);
+    at += 4;
+    const size_t padded = ((size_t)(uint32_t)bytes + 3) & ~(size_t)3;
+    if (bytes < 1 || padded > size - at) break;
+    members[made] = hybrid_member(n, data + at, (size_t)bytes);
+    if (!members[made]) break;
+    if (vt_conv1x1_out_channels(members[made]) % head[2] != 0) {
+      vt_conv1x1_free(members[made]);
+      break;
+    }
+    at += padded;
+  }
+  if (made != head[1] || at != size) {
+    for (int32_t i = 0; i < made; i++) vt_conv1x1_free(members[i]);
+    free(members);
+    return fail(n, "malformed custom options, or a filter they name is not in the model");
+  }
+  n->members = members;
+  n->member_count = made;
+  n->depth = head[2];
+  n->kind = kConvGroup;
+  return 0;
+}
+
+// "VTLK", version 1, role (1: this hybrid 1×1 node puts its output's range in the slot; 2: this
+// hybrid depthwise node takes its input's range from it), slot (0…65535), then the node's own
+// options.
+static LiteRtStatus k_init(void *user, const void *bytes, size_t size) {
+  vt_node *n = user;
+  if (!n) return 1;
+  const uint8_t *data = bytes;
+  int32_t link[3] = {0, 0, -1};
+  if (size >= 16 && memcmp(data, "VTLK", 4) == 0) {
+    memcpy(link, data + 4, sizeof link);
+    if (link[0] != 1 || (link[1] != 1 && link[1] != 2) || link[2] < 0 || link[2] >= kMaxSlots) return fail(n, "malformed custom options");
+    data += 16;
+    size -= 16;
+  }
+  const LiteRtStatus status = size >= 4 && memcmp(data, "VTCG", 4) == 0 ? init_group(n, data, size) : init_kind(n, data, size);
+  if (status != 0 || link[2] < 0) return status;
+  if (link[1] == 1 ? !(n->kind == kConv1x1 && vt_conv1x1_is_hybrid(n->conv)) : n->kind != kHybridDepthwise)
+    return fail(n, "a range link on a node of another kind");
+  vt_context *c = n->context;
+  if (link[2] >= c->slot_count) {
+    vt_range_slot *slots = realloc(c->slots, (size_t)(link[2] + 1) * sizeof *slots);
+    if (!slots) return fail(n, "out of memory for the range slots");
+    memset(slots + c->slot_count, 0, (size_t)(link[2] + 1 - c->slot_count) * sizeof *slots);
+    c->slots = slots;
+    c->slot_count = link[2] + 1;
+  }
+  if (link[1] == 1) n->range_out = link[2];
+  else n->range_in = link[2];
+  return 0;
+}
+
 // Detection post-processing: inputs box encodings [1][anchors][≥ 4] and scores [1][anchors][classes];
 // outputs boxes [1][D][4], classes [1][D], scores [1][D] and the count [1] (D = max detections).
 static LiteRtStatus post_process_layouts(vt_node *n, size_t n_in, const LiteRtLayout *in, size_t n_out, LiteRtLayout *out) {
@@ -202,9 +296,80 @@ static LiteRtStatus post_process_run(vt_node *n, size_t n_in, const LiteRtTensor
   return status == 0 ? 0 : fail(n, "the box encodings or scores do not match the op (types, anchors, classes)");
 }
 
+// A group: inputs [b][h_i][w_i][K_i], output [b][Σ h_i·w_i·N_i / D][D].
+static LiteRtStatus group_layouts(vt_node *n, size_t n_in, const LiteRtLayout *in, size_t n_out, LiteRtLayout *out) {
+  if (n_in != (size_t)n->member_count || n_out != 1 || !in || !out) return fail(n, "the inputs do not match the group's convolutions");
+  int64_t rows = 0;
+  for (size_t i = 0; i < n_in; i++) {
+    if (in[i].rank != 4 || in[i].dimensions[0] != in[0].dimensions[0] || in[i].dimensions[3] != vt_conv1x1_in_channels(n->members[i]))
+      return fail(n, "the inputs do not match the group's convolutions");
+    rows += (int64_t)in[i].dimensions[1] * in[i].dimensions[2] * (vt_conv1x1_out_channels(n->members[i]) / n->depth);
+  }
+  if (rows < 1 || rows > INT32_MAX) return fail(n, "bad input size");
+  memset(&out[0], 0, sizeof out[0]);
+  out[0].rank = 3;
+  out[0].dimensions[0] = in[0].dimensions[0];
+  out[0].dimensions[1] = (int32_t)rows;
+  out[0].dimensions[2] = n->depth;
+  return 0;
+}
+
+// A group's run: each convolution's outputs written where the concatenation puts them.
+static LiteRtStatus group_run(vt_node *n, size_t n_in, const LiteRtTensorBuffer *in, size_t n_out, LiteRtTensorBuffer *out) {
+  if (n_in != (size_t)n->member_count || n_out != 1) return fail(n, "the inputs do not match the group's convolutions");
+  const LiteRtGetTensorBufferTensorTypeFn get_type = (LiteRtGetTensorBufferTensorTypeFn)n->api.get_tensor_type;
+  const LiteRtLockTensorBufferFn lock = (LiteRtLockTensorBufferFn)n->api.lock;
+  const LiteRtUnlockTensorBufferFn unlock = (LiteRtUnlockTensorBufferFn)n->api.unlock;
+  if (!get_type || !lock || !unlock) return fail(n, "missing LiteRT functions");
+  vt_context *context = n->context;
+  int64_t pixels[kMaxGroup], offsets[kMaxGroup], rows = 0;
+  int32_t b = 0;
+  size_t need = 0;
+  for (size_t i = 0; i < n_in; i++) {
+    LiteRtRankedTensorType t;
+    if (get_type(in[i], &t) != 0 || t.layout.rank != 4 || t.element_type != 1 /* float32 */)
+      return fail(n, "the input is not a float32 NHWC tensor");
+    if (i == 0) b = t.layout.dimensions[0];
+    if (t.layout.dimensions[0] != b || b < 1 || t.layout.dimensions[1] < 1 || t.layout.dimensions[2] < 1 ||
+        t.layout.dimensions[3] != vt_conv1x1_in_channels(n->members[i]))
+      return fail(n, "the inputs do not match the group's convolutions");
+    pixels[i] = (int64_t)t.layout.dimensions[1] * t.layout.dimensions[2];
+    offsets[i] = rows;
+    rows += pixels[i] * (vt_conv1x1_out_channels(n->members[i]) / n->depth);
+    const size_t s = vt_conv1x1_scratch_size(n->members[i], context->threads);
+    if (s == 0) return fail(n, "bad input size");
+    need = s > need ? s : need;
+  }
+  if (context->size < need) {
+    free(context->memory);
+    context->memory = aligned_alloc(64, (need + 63) & ~(size_t)63);
+    context->size = context->memory ? need : 0;
+    if (!context->memory) return fail(n, "out of memory for the scratch buffer");
+  }
+  void *src[kMaxGroup], *dst = NULL;
+  size_t locked = 0;
+  for (; locked < n_in; locked++)
+    if (lock(in[locked], &src[locked], 0) != 0 || !src[locked]) break;
+  int status = -1;
+  if (locked == n_in && lock(out[0], &dst, 1) == 0 && dst) {
+    status = 0;
+    for (int32_t bi = 0; status == 0 && bi < b; bi++)
+      for (size_t i = 0; status == 0 && i < n_in; i++) {
+        const size_t k = (size_t)vt_conv1x1_in_channels(n->members[i]);
+        const float *x = (const float *)src[i] + (size_t)bi * (size_t)pixels[i] * k;
+        float *y = (float *)dst + ((size_t)bi * (size_t)rows + (size_t)offsets[i]) * (size_t)n->depth;
+        status = vt_conv1x1_run(n->members[i], x, pixels[i], y, context->memory, context->size, context->threads, context->pool);
+      }
+    unlock(out[0]);
+  }
+  while (locked > 0) unlock(in[--locked]);
+  return status == 0 ? 0 : fail(n, "the kernel refused the tensor sizes");
+}
+
 static LiteRtStatus k_layouts(void *user, size_t n_in, const LiteRtLayout *in, size_t n_out, LiteRtLayout *out) {
   vt_node *n = user;
   if (n && n->kind == kPostProcess) return post_process_layouts(n, n_in, in, n_out, out);
+  if (n && n->kind == kConvGroup) return group_layouts(n, n_in, in, n_out, out);
   if (!n || n_in != 1 || n_out != 1 || !in || !out) return n ? fail(n, "expected 1 input and 1 output") : 1;
   if (in[0].rank != 4) return fail(n, "the input is not NHWC");
   memset(&out[0], 0, sizeof out[0]);
@@ -252,6 +417,7 @@ static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in,
   vt_node *n = user;
   if (!n || n->error) return 1;
   if (n->kind == kPostProcess) return post_process_run(n, n_in, in, n_out, out);
+  if (n->kind == kConvGroup) return group_run(n, n_in, in, n_out, out);
   if (n_in != 1 || n_out != 1) return fail(n, "expected 1 input and 1 output");
   LiteRtRankedTensorType t;
   const LiteRtGetTensorBufferTensorTypeFn get_type = (LiteRtGetTensorBufferTensorTypeFn)n->api.get_tensor_type;
@@ -318,10 +484,23 @@ static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in,
         status = vt_conv1x1_run(n->conv, im2col, count * ow, (uint8_t *)dst + (size_t)first * (size_t)ow * out_pixel, context->memory,
                                 rows_at, threads, context->pool);
     }
+  } else if (conv && n->range_out >= 0) {
+    // The hybrid depthwise nodes that read this output take its range from here.
+    vt_range_slot *slot = &context->slots[n->range_out];
+    slot->data = NULL;
+    status = vt_conv1x1_run_ranged(n->conv, NULL, src, pixels, dst, context->memory, context->size, threads, context->pool, slot->range);
+    if (status == 0) {
+      slot->data = dst;
+      slot->count = (size_t)pixels * (size_t)vt_conv1x1_out_channels(n->conv);
+    }
   } else if (conv) {
     status = vt_conv1x1_run(n->conv, src, pixels, dst, context->memory, context->size, threads, context->pool);
   } else {
-    status = vt_hdw_run(&n->hdw, src, b, h, w, dst, context->memory, context->size, threads, context->pool);
+    // The range its producer took in this run, when it is of this very input (one batch).
+    const vt_range_slot *slot = n->range_in >= 0 ? &context->slots[n->range_in] : NULL;
+    const int known = slot && b == 1 && slot->data == src && slot->count == (size_t)pixels * (size_t)n->hdw.in_channels;
+    status = vt_hdw_run_ranged(&n->hdw, NULL, src, b, h, w, dst, context->memory, context->size, threads, context->pool,
+                               known ? slot->range : NULL);
   }
   unlock(out[0]);
   unlock(in[0]);

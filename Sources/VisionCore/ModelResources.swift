@@ -105,15 +105,22 @@ package final class ModelResources: Sendable {
     }
 
     /// Whether hybrid 1×1 convolutions (float input, int8 filter) run on VisionTasks' exact kernel too
-    /// when the 1×1 kernel is on (``conv1x1KernelByDefault``): by default only on CPUs with AVX2 and no
-    /// AVX-512 VNNI, where XNNPACK's dynamically quantized GEMM is the slower. With VNNI, XNNPACK's
-    /// (bit-identical) is as fast per op and keeps its partitions whole: FPNLite's detect measured
-    /// 0.3–0.5 ms faster with it on an AMD EPYC (Zen 4). `VISION_TASKS_HYBRID_CONV_KERNEL=ours` or
-    /// `VISION_TASKS_CONV1X1_KERNEL=ours` turns it on, `=builtin` off.
+    /// when the 1×1 kernel is on (``conv1x1KernelByDefault``): by default yes. On CPUs with AVX-512 VNNI
+    /// XNNPACK's (bit-identical) dynamically quantized GEMM is about as fast per op, and kept its
+    /// partitions whole; with the fusions (``fusedKernelsByDefault``: the heads written in place, the
+    /// depthwise inputs' ranges taken while in cache) ours is the faster there too.
+    /// `VISION_TASKS_HYBRID_CONV_KERNEL=builtin` or `VISION_TASKS_CONV1X1_KERNEL=builtin` leaves them
+    /// to XNNPACK, `=ours` runs them on ours.
     package static var hybridConvKernelByDefault: Bool {
-        kernelSwitch(["VISION_TASKS_HYBRID_CONV_KERNEL", "VISION_TASKS_CONV1X1_KERNEL"]) {
-            CompiledModel.conv1x1KernelPath != "vnni"
-        }
+        kernelSwitch(["VISION_TASKS_HYBRID_CONV_KERNEL", "VISION_TASKS_CONV1X1_KERNEL"]) { true }
+    }
+
+    /// Whether the hybrid 1×1 kernel's fusions are on (ModelFile+KernelFusions.swift: SSD heads written
+    /// in place of their concatenation, depthwise inputs' ranges taken by the convolution that makes
+    /// them; results bit-identical either way): by default, whenever that kernel runs.
+    /// `VISION_TASKS_FUSED_KERNELS=builtin` turns them off (to measure what they give).
+    package static var fusedKernelsByDefault: Bool {
+        kernelSwitch(["VISION_TASKS_FUSED_KERNELS"]) { true }
     }
 
     /// Whether uint8 and int8 depthwise convolutions run on VisionTasks' exact kernel (bit-identical to
@@ -194,7 +201,10 @@ package final class ModelResources: Sendable {
         var customOps: [String] = []
         do {
             var kernels: ModelFile.CustomKernels = conv1x1Kernel ? [.quantizedConv, .quantizedSpatialConv] : []
-            if conv1x1Kernel && hybridConvKernel { kernels.insert(.hybridConv) }
+            if conv1x1Kernel && hybridConvKernel {
+                kernels.insert(.hybridConv)
+                if Self.fusedKernelsByDefault { kernels.formUnion([.hybridConvGroups, .linkedRanges]) }
+            }
             if depthwiseKernel { kernels.insert(.quantizedDepthwise) }
             if postProcessKernel { kernels.insert(.detectionPostProcess) }
             if optimizeHybridModels {

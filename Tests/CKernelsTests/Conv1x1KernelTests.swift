@@ -223,9 +223,11 @@ struct Conv1x1KernelTests {
         return paths
     }
 
-    /// Runs `op` on every path (1 and 2 threads) and returns each path's output.
+    /// Runs `op` on every path (1 and 2 threads) and returns each path's output. With `ranged` (the
+    /// hybrid kind) each run is repeated taking the outputs' range, which must leave them as they are
+    /// and be the range a hybrid depthwise op's quantizer takes of them.
     static func allPaths(
-        _ op: OpaquePointer, input: UnsafeRawPointer, pixels: Int64, outputBytes: Int
+        _ op: OpaquePointer, input: UnsafeRawPointer, pixels: Int64, outputBytes: Int, ranged: Bool = false
     ) -> [String: [UInt8]] {
         var outputs: [String: [UInt8]] = [:]
         var scratch = [UInt8](repeating: 0, count: vt_conv1x1_scratch_size(op, 2))
@@ -235,6 +237,21 @@ struct Conv1x1KernelTests {
                 let status = vt_conv1x1_run_path(op, path, input, pixels, &out, &scratch, scratch.count, threads, nil)
                 #expect(status == 0, "\(path), \(threads) threads")
                 outputs["\(path)/\(threads)"] = out
+                var again = [UInt8](repeating: 0x5A, count: outputBytes)
+                var range: [Float] = [.nan, .nan]
+                let rangedStatus = vt_conv1x1_run_ranged(
+                    op, path, input, pixels, &again, &scratch, scratch.count, threads, nil, &range)
+                guard ranged else {
+                    #expect(rangedStatus == -1, "the uint8 kind has no range to give")
+                    continue
+                }
+                let floats = out.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+                let low = floats.reduce(Float(0)) { $1 < $0 ? $1 : $0 },
+                    high = floats.reduce(Float(0)) { $1 > $0 ? $1 : $0 }
+                #expect(rangedStatus == 0 && again == out, "\(path), \(threads) threads, with its range")
+                #expect(
+                    range.map(\.bitPattern) == [low.bitPattern, high.bitPattern],
+                    "\(path), \(threads) threads: range \(range), expected \([low, high])")
             }
         }
         return outputs
@@ -281,7 +298,7 @@ struct Conv1x1KernelTests {
     func pathsHybrid() throws {
         var r = Random(state: 123)
         let shapes: [(k: Int, n: Int, pixels: Int)] = [
-            (1, 3, 7), (3, 16, 13), (5, 17, 25), (64, 40, 100), (130, 31, 37), (256, 96, 97),
+            (1, 3, 7), (3, 16, 13), (5, 17, 25), (64, 40, 100), (130, 31, 37), (256, 96, 97), (24, 144, 300),
         ]
         for (k, n, pixels) in shapes {
             for activation: Int32 in [0, 1, 3] {
@@ -305,7 +322,9 @@ struct Conv1x1KernelTests {
                 let kernel = try #require(op)
                 defer { vt_conv1x1_free(kernel) }
                 let outputs = input.withUnsafeBytes {
-                    Self.allPaths(kernel, input: $0.baseAddress!, pixels: Int64(pixels), outputBytes: pixels * n * 4)
+                    Self.allPaths(
+                        kernel, input: $0.baseAddress!, pixels: Int64(pixels), outputBytes: pixels * n * 4, ranged: true
+                    )
                 }
                 let reference = try #require(outputs["scalar/1"])
                 for (path, out) in outputs.sorted(by: { $0.key < $1.key }) {
@@ -469,6 +488,9 @@ extension Conv1x1KernelTests {
         let builtin = try ModelResources(path: path, exactHybridKernel: false, conv1x1Kernel: false)
         let ours = try ModelResources(path: path, exactHybridKernel: true, conv1x1Kernel: true, hybridConvKernel: true)
         #expect(builtin.customOps.isEmpty && ours.hybridDepthwiseOps == 49 && ours.hybridConvOps > 40)
+        // The box and class heads (5 convolutions each, reshaped, concatenated) are two groups.
+        #expect(ModelFile.CustomKernels.hybridConvGroups.count(in: ours.customOps) == 2)
+        #expect(ours.hybridConvOps + 10 == 71)
         // the inexact opt-in keeps the 1×1 kernel
         let fast = try ModelResources(
             path: path, optimizeHybridModels: true, conv1x1Kernel: true, hybridConvKernel: true)

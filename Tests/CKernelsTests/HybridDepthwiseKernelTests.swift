@@ -196,6 +196,19 @@ struct HybridDepthwiseKernelTests {
                             let status = vt_hdw_run_path(
                                 &p, path, input, 1, Int32(k.h), Int32(k.w), &out, &scratch, scratch.count, threads, nil)
                             if status == -2 { return nil }  // not on this CPU
+                            // Given its input's range (as a 1×1 convolution that makes it takes it), the
+                            // same floats; given another range, others (the range given is the one used).
+                            let low = input.reduce(Float(0)) { $1 < $0 ? $1 : $0 }
+                            let high = input.reduce(Float(0)) { $1 > $0 ? $1 : $0 }
+                            for (range, same) in [([low, high], true), ([low * 2 - 1, high * 2 + 1], false)] {
+                                var known = out.map { _ in Float.nan }
+                                let s = vt_hdw_run_ranged(
+                                    &p, path, input, 1, Int32(k.h), Int32(k.w), &known, &scratch, scratch.count,
+                                    threads, nil, range)
+                                #expect(s == 0, "\(k), \(path), range \(range)")
+                                let equal = known.map(\.bitPattern) == out.map(\.bitPattern)
+                                #expect(equal == same, "\(k), \(path), \(threads) threads, range \(range)")
+                            }
                             return status == 0 ? out.withUnsafeBytes { Array($0) } : []
                         }
                     }

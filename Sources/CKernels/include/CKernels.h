@@ -61,6 +61,11 @@ int vt_hdw_run_scalar(const vt_hdw_params *p, const float *input, int32_t batche
 /// the path's instructions.
 int vt_hdw_run_path(const vt_hdw_params *p, const char *path, const float *input, int32_t batches, int32_t h, int32_t w, float *output,
                     void *scratch, size_t scratch_size, int32_t threads, vt_pool *pool);
+/// vt_hdw_run_path (`path` NULL: the path vt_hdw_run takes) for one batch whose range is known:
+/// `range` (NULL: taken here) holds its minimum and maximum, each from 0, as the quantizer takes them
+/// (both start at 0, NaNs left out: vt_conv1x1_run_ranged gives them for the outputs it makes).
+int vt_hdw_run_ranged(const vt_hdw_params *p, const char *path, const float *input, int32_t batches, int32_t h, int32_t w, float *output,
+                      void *scratch, size_t scratch_size, int32_t threads, vt_pool *pool, const float range[2]);
 /// Which path `vt_hdw_run` takes here: "vnni", "avx512", "avx2" or "scalar".
 const char *vt_hdw_path(void);
 
@@ -137,6 +142,11 @@ int vt_conv1x1_run_scalar(const vt_conv1x1 *op, const void *input, int64_t pixel
 /// lacks the path's instructions.
 int vt_conv1x1_run_path(const vt_conv1x1 *op, const char *path, const void *input, int64_t pixels, void *output, void *scratch,
                         size_t scratch_size, int32_t threads, vt_pool *pool);
+/// vt_conv1x1_run_path (`path` NULL: the path vt_conv1x1_run takes) that also gives, for the hybrid
+/// kind, its outputs' range as a hybrid depthwise op's quantizer takes it (minimum and maximum, each
+/// from 0, NaNs left out) in `range` (NULL: none; -1 for the uint8 kind).
+int vt_conv1x1_run_ranged(const vt_conv1x1 *op, const char *path, const void *input, int64_t pixels, void *output, void *scratch,
+                          size_t scratch_size, int32_t threads, vt_pool *pool, float range[2]);
 /// Which path `vt_conv1x1_run` takes here: "vnni", "avx2" or "scalar".
 const char *vt_conv1x1_path(void);
 /// Whether the kernel has a vector path on this CPU (avx2 or vnni) and so is the default for

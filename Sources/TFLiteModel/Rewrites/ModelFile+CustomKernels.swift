@@ -24,6 +24,13 @@ extension ModelFile {
         /// TFLite_Detection_PostProcess (fast NMS, one class per detection): custom codes
         /// `VisionTasksDetectionPostProcess_<k>`.
         package static let detectionPostProcess = CustomKernels(rawValue: 32)
+        /// With ``hybridConv``: a concatenation of reshaped hybrid 1×1 convolutions (SSD heads) becomes one
+        /// op that writes each convolution's rows in place (ModelFile+KernelFusions.swift): custom codes
+        /// `VisionTasksHybridConvGroup_<k>`.
+        package static let hybridConvGroups = CustomKernels(rawValue: 64)
+        /// With ``hybridConv`` and ``hybridDepthwise``: a hybrid depthwise op takes its input's range from
+        /// the hybrid 1×1 convolution that makes it (ModelFile+KernelFusions.swift).
+        package static let linkedRanges = CustomKernels(rawValue: 128)
 
         /// The custom-code prefix of a single kind's rewritten ops (`<prefix>_<k>`).
         package var codePrefix: String {
@@ -33,6 +40,7 @@ extension ModelFile {
             case .quantizedSpatialConv: return "VisionTasksQuantizedSpatialConv"
             case .quantizedDepthwise: return "VisionTasksQuantizedDepthwise"
             case .detectionPostProcess: return "VisionTasksDetectionPostProcess"
+            case .hybridConvGroups: return "VisionTasksHybridConvGroup"
             default: return "VisionTasksHybridConv"
             }
         }
@@ -103,6 +111,22 @@ extension ModelFile {
                 blobs[i] = (CustomKernels.quantizedSpatialConv.codePrefix, blob)
             }
         }
+        var absorbed = Set<Int>()
+        if kernels.contains(.hybridConvGroups) {
+            for (i, group) in try hybridConvGroups(sg, blobs: blobs) {
+                blobs[i] = (CustomKernels.hybridConvGroups.codePrefix, group.options)
+                inputs[i] = group.inputs
+                for a in group.absorbed {
+                    blobs[a] = nil
+                    absorbed.insert(a)
+                }
+            }
+        }
+        if kernels.contains(.linkedRanges) {
+            for (i, prefix) in linkedRanges(sg, blobs: blobs) {
+                if let blob = blobs[i] { blobs[i] = (blob.prefix, prefix + blob.options) }
+            }
+        }
         guard !blobs.isEmpty else { return nil }
 
         var names: [String] = []
@@ -116,7 +140,7 @@ extension ModelFile {
             var operatorRefs: [FlatBufferSplicer.Ref] = []
             var newCodes: [FlatBufferSplicer.Ref] = []
             names = []
-            for (i, op) in sg.operators.enumerated() {
+            for (i, op) in sg.operators.enumerated() where !absorbed.contains(i) {
                 guard let blob = blobs[i] else { operatorRefs.append(.old(oldOperators[i])); continue }
                 // Parents before children: placeholders first, filled once their children exist.
                 let k = newCodes.count

@@ -75,6 +75,7 @@ enum OpProfile {
         for (prefix, title) in [
             ("VisionTasksQuantizedConv", "uint8 1x1 convolution"),
             ("VisionTasksQuantizedSpatialConv", "uint8 spatial convolution (im2col + GEMM)"),
+            ("VisionTasksHybridConvGroup", "hybrid 1x1 convolutions into a concatenation"),
             ("VisionTasksHybridConv", "hybrid 1x1 convolution"),
             ("VisionTasksHybridDepthwise", "hybrid depthwise convolution"),
             ("VisionTasksQuantizedDepthwise", "uint8/int8 depthwise convolution"),
