@@ -188,6 +188,53 @@ static void rows_plain(const vt_hdw_params *p, const int8_t *q, int32_t zp, floa
                        int32_t pw, int32_t oy0, int32_t oy1, float *out, int32_t *acc) {
   rows_body(p, q, zp, s, h, w, ow, ph, pw, oy0, oy1, out, acc);
 }
+// Whether an op takes the triple path (HybridDepthwiseQuad.h): kernel width 3, both dilations 1,
+// depth multiplier 1 and at most kMaxTaps / 3 kernel rows. (With a width of 3, SAME padding puts at
+// most one column on each side, so every output's middle tap is inside the picture.)
+static int triple_fits(const vt_hdw_params *p) {
+  return p->kernel_w == 3 && p->dilation_w == 1 && p->dilation_h == 1 && p->depth_multiplier == 1 && p->kernel_h <= kMaxTaps / 3;
+}
+
+// The triple path's part of a thread's scratch, after the sums and the two rows of c bytes.
+typedef struct {
+  int32_t *start;       // [cp] per-channel start values
+  uint8_t *filter;      // [kernel_h][cp][4] the filter's rows as quads
+  int8_t *zp_row;       // cp + 32 zero points
+  uint8_t *zp_triples;  // [cp][4] a row outside the picture
+  uint8_t *zeros;       // 32 zero bytes
+  int32_t *tags;        // [kernel_h] the input row each ring slot holds (-1: none)
+  uint8_t *ring;        // [kernel_h][w][cp][4]
+} triple_scratch;
+
+static size_t triple_bytes(const vt_hdw_params *p, int32_t w, triple_scratch *t, uint8_t *base) {
+  const size_t cp = ((size_t)p->in_channels + 31) / 32 * 32, kh = (size_t)p->kernel_h;
+  size_t at = 0;
+  const size_t start = at;
+  at += align64(cp * 4);
+  const size_t filter = at;
+  at += align64(kh * cp * 4);
+  const size_t zp_row = at;
+  at += align64(cp + 32);
+  const size_t zp_triples = at;
+  at += align64(cp * 4);
+  const size_t zeros = at;
+  at += 64;
+  const size_t tags = at;
+  at += align64(kh * 4);
+  const size_t ring = at;
+  at += kh * (size_t)w * cp * 4;
+  if (t && base)
+    *t = (triple_scratch){(int32_t *)(void *)(base + start), base + filter, (int8_t *)(base + zp_row), base + zp_triples, base + zeros,
+                          (int32_t *)(void *)(base + tags), base + ring};
+  return align64(at);
+}
+
+static inline triple_scratch triple_layout(const vt_hdw_params *p, int32_t *acc, int32_t w) {
+  triple_scratch t;
+  triple_bytes(p, w, &t, (uint8_t *)acc + align64((size_t)p->in_channels * sizeof(int32_t) + 2 * (size_t)p->in_channels));
+  return t;
+}
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 
@@ -319,7 +366,8 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) static void rows_avx512(con
 
 VT_HDW_VNNI static void rows_vnni(const vt_hdw_params *p, const int8_t *q, int32_t zp, float s, int32_t h, int32_t w, int32_t ow, int32_t ph,
                                   int32_t pw, int32_t oy0, int32_t oy1, float *out, int32_t *acc) {
-  if (p->depth_multiplier == 1 && p->kernel_h * p->kernel_w <= kMaxTaps) dq_vnni_rows(p, q, zp, s, h, w, ow, ph, pw, oy0, oy1, out, acc);
+  if (triple_fits(p)) dq_vnni_triple_rows(p, q, zp, s, h, w, ow, ph, pw, oy0, oy1, out, acc);
+  else if (p->depth_multiplier == 1 && p->kernel_h * p->kernel_w <= kMaxTaps) dq_vnni_rows(p, q, zp, s, h, w, ow, ph, pw, oy0, oy1, out, acc);
   else rows_body(p, q, zp, s, h, w, ow, ph, pw, oy0, oy1, out, acc);
 }
 #endif
@@ -385,7 +433,8 @@ static inline dv_portable dvp_perm(dv_portable a, dv_portable b, int from) {
 
 static void rows_vnni_portable(const vt_hdw_params *p, const int8_t *q, int32_t zp, float s, int32_t h, int32_t w, int32_t ow, int32_t ph,
                                int32_t pw, int32_t oy0, int32_t oy1, float *out, int32_t *acc) {
-  if (p->depth_multiplier == 1 && p->kernel_h * p->kernel_w <= kMaxTaps) dq_portable_rows(p, q, zp, s, h, w, ow, ph, pw, oy0, oy1, out, acc);
+  if (triple_fits(p)) dq_portable_triple_rows(p, q, zp, s, h, w, ow, ph, pw, oy0, oy1, out, acc);
+  else if (p->depth_multiplier == 1 && p->kernel_h * p->kernel_w <= kMaxTaps) dq_portable_rows(p, q, zp, s, h, w, ow, ph, pw, oy0, oy1, out, acc);
   else rows_body(p, q, zp, s, h, w, ow, ph, pw, oy0, oy1, out, acc);
 }
 
@@ -417,21 +466,27 @@ const char *vt_hdw_path(void) {
 // One thread's scratch: the sums, then (depth multiplier 1) a row of zero points and a zero filter
 // row; for the dot-product path also the per-channel start values, the filter quads and a padded row
 // of zero points (HybridDepthwiseQuad.h).
-static size_t thread_bytes(const vt_hdw_params *p) {
+// The triple path's instead (triple_bytes), when the op takes it, whichever is the larger.
+static size_t thread_bytes(const vt_hdw_params *p, int32_t w) {
   const size_t oc = (size_t)p->in_channels * (size_t)p->depth_multiplier;
-  size_t bytes = align64(oc * sizeof(int32_t) + 2 * oc);
+  const size_t head = align64(oc * sizeof(int32_t) + 2 * oc);
+  size_t extra = 0;
   if (p->depth_multiplier == 1 && p->kernel_h * p->kernel_w <= kMaxTaps) {
     const size_t cp = ((size_t)p->in_channels + 31) / 32 * 32, groups = ((size_t)p->kernel_h * (size_t)p->kernel_w + 3) / 4;
-    bytes += align64(cp * sizeof(int32_t)) + align64(groups * cp * 4) + align64(cp + 32);
+    extra = align64(cp * sizeof(int32_t)) + align64(groups * cp * 4) + align64(cp + 32);
   }
-  return bytes;
+  if (triple_fits(p)) {
+    const size_t triple = triple_bytes(p, w, NULL, NULL);
+    extra = triple > extra ? triple : extra;
+  }
+  return head + extra;
 }
 
 size_t vt_hdw_scratch_size(const vt_hdw_params *p, int32_t h, int32_t w, int32_t threads) {
   if (!p || h < 1 || w < 1 || p->in_channels < 1 || p->depth_multiplier < 1 || threads < 1 || threads > 64) return 0;
   // The quantized input (with 32 bytes after it, which the 32-byte loads of the last pixel may touch),
   // then each thread's part.
-  return align64((size_t)h * (size_t)w * (size_t)p->in_channels + 32) + (size_t)threads * thread_bytes(p);
+  return align64((size_t)h * (size_t)w * (size_t)p->in_channels + 32) + (size_t)threads * thread_bytes(p, w);
 }
 
 typedef struct {
@@ -522,7 +577,7 @@ static int run_with(range_fn range, round_fn round, rows_fn rows, const vt_hdw_p
   int8_t *q = (int8_t *)scratch;
   for (int32_t b = 0; b < batches; b++) {
     rows_job job = {rows, p, q, 0, h, w, oh, ow, pad_h, pad_w, per, 0, output + (size_t)b * (size_t)oh * (size_t)ow * (size_t)oc_count,
-                    (uint8_t *)scratch + align64(n + 32), thread_bytes(p)};
+                    (uint8_t *)scratch + align64(n + 32), thread_bytes(p, w)};
     quantize(range, round, input + (size_t)b * n, n, q, &job.s, &job.zp, threads, pool, known);
     vt_parallel_chunks(pool, threads, (oh + per - 1) / per, rows_chunk, &job);
   }
