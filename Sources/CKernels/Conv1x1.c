@@ -17,6 +17,7 @@
 #include <string.h>
 
 enum { kNR = 16, kMR = 6, kQuadMR = 12 };
+#define kStreamBytes ((uint64_t)4 << 20)
 enum { kUInt8, kHybrid };
 
 struct vt_conv1x1 {
@@ -234,7 +235,9 @@ static inline __attribute__((always_inline)) float dequantize(const vt_conv1x1 *
   return v < op->max ? v : op->max;
 }
 
-static void rows_plain(const vt_conv1x1 *op, const void *input, int64_t m0, int64_t m1, void *output, int16_t *a, float *dequant) {
+static void rows_plain(const vt_conv1x1 *op, const void *input, int64_t m0, int64_t m1, void *output, int16_t *a, float *dequant,
+                       int stream) {
+  (void)stream;
   const int32_t k2 = op->kp * 2;
   for (int64_t m = m0; m < m1; m++) {
     const int64_t c0 = m0 + (m - m0) / kChunk * kChunk;
@@ -422,7 +425,7 @@ __attribute__((target("avx2"))) static inline __attribute__((always_inline)) voi
 __attribute__((target("avx2,fma"))) static inline __attribute__((always_inline)) void store_float(const vt_conv1x1 *op, __m256i acc[kMR][2],
                                                                                                  int valid, int32_t columns, const float *scale,
                                                                                                  const float *bias, const float *pixel_scales,
-                                                                                                 float *out, size_t stride) {
+                                                                                                 float *out, size_t stride, int stream) {
   const __m256 vmin = _mm256_set1_ps(op->min), vmax = _mm256_set1_ps(op->max);
   const __m256 s0 = _mm256_loadu_ps(scale), s1 = _mm256_loadu_ps(scale + 8), b0 = _mm256_loadu_ps(bias), b1 = _mm256_loadu_ps(bias + 8);
 #pragma clang loop unroll(full)
@@ -434,7 +437,10 @@ __attribute__((target("avx2,fma"))) static inline __attribute__((always_inline))
     v0 = _mm256_min_ps(_mm256_max_ps(v0, vmin), vmax);
     v1 = _mm256_min_ps(_mm256_max_ps(v1, vmin), vmax);
     float *dst = out + (size_t)r * stride;
-    if (columns == kNR) {
+    if (columns == kNR && stream && ((uintptr_t)dst & 63) == 0) {
+      _mm256_stream_ps(dst, v0);
+      _mm256_stream_ps(dst + 8, v1);
+    } else if (columns == kNR) {
       _mm256_storeu_ps(dst, v0);
       _mm256_storeu_ps(dst + 8, v1);
     } else {
@@ -449,7 +455,7 @@ __attribute__((target("avx2,fma"))) static inline __attribute__((always_inline))
 // One tile: rows mb..<mb+6 (the chunk's rows from c0, fewer at its end) × the 16 columns of block nb.
 __attribute__((target("avx2,fma"))) static inline __attribute__((always_inline)) void block_avx2(const vt_conv1x1 *op, const int kind, int32_t nb,
                                                                                                int64_t mb, int64_t c0, int64_t c1, const int16_t *a,
-                                                                                               const float *row_slot, void *output) {
+                                                                                               const float *row_slot, void *output, int stream) {
   const int32_t k2 = op->kp * 2;
   const uint8_t *w = op->packed + (size_t)nb * (size_t)op->kp * kNR * 2;
   const __m256i bias0 = _mm256_loadu_si256((const __m256i *)(op->bias + nb * kNR));
@@ -478,7 +484,7 @@ __attribute__((target("avx2,fma"))) static inline __attribute__((always_inline))
     store_uint8(op, acc, valid, columns, (uint8_t *)output + at, (size_t)op->n);
   else
     store_float(op, acc, valid, columns, op->channel_scales + nb * kNR, op->fbias + nb * kNR, row_slot + (mb - c0), (float *)output + at,
-                (size_t)op->n);
+                (size_t)op->n, stream);
 }
 
 // Rows m0..<m1 for one kind (a constant once inlined, so that each kind's loop has no branch on it).
@@ -488,25 +494,26 @@ __attribute__((target("avx2,fma"))) static inline __attribute__((always_inline))
 enum { kRowsOuterFilterBytes = 96 * 1024 };
 __attribute__((target("avx2,fma"))) static inline __attribute__((always_inline)) void rows_avx2_body(const vt_conv1x1 *op, const int kind,
                                                                                                    const void *input, int64_t m0, int64_t m1,
-                                                                                                   void *output, int16_t *a, float *row_slot) {
+                                                                                                   void *output, int16_t *a, float *row_slot, int stream) {
   const int rows_outer = (size_t)op->nb * (size_t)op->kp * kNR * 2 <= kRowsOuterFilterBytes;
   for (int64_t c0 = m0; c0 < m1; c0 += kChunk) {
     const int64_t c1 = c0 + kChunk < m1 ? c0 + kChunk : m1;
     prepare_avx2(op, input, c0, c1, a, row_slot, NULL);
     if (rows_outer) {
       for (int64_t mb = c0; mb < c1; mb += kMR)
-        for (int32_t nb = 0; nb < op->nb; nb++) block_avx2(op, kind, nb, mb, c0, c1, a, row_slot, output);
+        for (int32_t nb = 0; nb < op->nb; nb++) block_avx2(op, kind, nb, mb, c0, c1, a, row_slot, output, stream);
     } else {
       for (int32_t nb = 0; nb < op->nb; nb++)
-        for (int64_t mb = c0; mb < c1; mb += kMR) block_avx2(op, kind, nb, mb, c0, c1, a, row_slot, output);
+        for (int64_t mb = c0; mb < c1; mb += kMR) block_avx2(op, kind, nb, mb, c0, c1, a, row_slot, output, stream);
     }
   }
 }
 
 __attribute__((target("avx2,fma"))) static void rows_avx2(const vt_conv1x1 *op, const void *input, int64_t m0, int64_t m1, void *output,
-                                                          int16_t *a, float *row_slot) {
-  if (op->kind == kUInt8) rows_avx2_body(op, kUInt8, input, m0, m1, output, a, row_slot);
-  else rows_avx2_body(op, kHybrid, input, m0, m1, output, a, row_slot);
+                                                          int16_t *a, float *row_slot, int stream) {
+  if (op->kind == kUInt8) rows_avx2_body(op, kUInt8, input, m0, m1, output, a, row_slot, 0);
+  else rows_avx2_body(op, kHybrid, input, m0, m1, output, a, row_slot, stream);
+  if (stream) _mm_sfence();
 }
 #endif
 
@@ -651,6 +658,8 @@ static inline void fvp_store(float *p, fv_portable a, int32_t n) { memcpy(p, a.v
 #define qv_round qvp_round
 #define qv_store_u8 qvp_store_u8
 #define fv_store fvp_store
+#define fv_stream fvp_store
+#define QUAD_FENCE()
 #define QUAD(name) quad_portable_##name
 #define QUAD_TARGET
 #define QUAD_PREPARE prepare_plain
@@ -677,6 +686,8 @@ static inline void fvp_store(float *p, fv_portable a, int32_t n) { memcpy(p, a.v
 #define qv_round _mm512_cvtps_epi32
 #define qv_store_u8(p, a, n) _mm_mask_storeu_epi8((void *)(p), (__mmask16)((1u << (n)) - 1u), _mm512_cvtepi32_epi8(a))
 #define fv_store(p, a, n) _mm512_mask_storeu_ps((void *)(p), (__mmask16)((1u << (n)) - 1u), (a))
+#define fv_stream(p, a, n) (((n) == 16 && ((uintptr_t)(p) & 63) == 0) ? _mm512_stream_ps((void *)(p), (a)) : fv_store((p), (a), (n)))
+#define QUAD_FENCE() _mm_sfence()
 #define QUAD(name) quad_vnni_##name
 #define QUAD_TARGET VT_AVX512VNNI
 #define QUAD_PREPARE prepare_avx2
@@ -707,7 +718,10 @@ int vt_conv1x1_preferred(void) {
   return path[0] == 'a' || path[0] == 'v';
 }
 
-typedef void (*rows_fn)(const vt_conv1x1 *, const void *, int64_t, int64_t, void *, int16_t *, float *);
+// `stream`: the hybrid outputs bypass the caches where the path can (non-temporal stores of whole,
+// aligned 64-byte lines): outputs larger than kStreamBytes, which the caches could not keep anyway
+// and would first have to read in. The values are the same.
+typedef void (*rows_fn)(const vt_conv1x1 *, const void *, int64_t, int64_t, void *, int16_t *, float *, int);
 
 typedef void (*range_fn)(const float *, size_t, float *, float *);
 
@@ -718,6 +732,7 @@ typedef struct {
   void *output;
   uint8_t *scratch;  // thread t's buffers at t · part_bytes
   rows_fn rows;
+  int stream;
   range_fn range;    // NULL, or the outputs' range is taken: thread t's in ranges[t]
   float (*ranges)[2];
 } run_job;
@@ -739,12 +754,12 @@ static void run_chunk(void *context, int32_t t, int64_t c) {
   int16_t *a = (int16_t *)mine;
   float *slot = (float *)(mine + align64((size_t)kChunk * (size_t)j->op->kp * 4));
   if (!j->range) {
-    j->rows(j->op, j->input, m0, m1, j->output, a, slot);
+    j->rows(j->op, j->input, m0, m1, j->output, a, slot, j->stream);
     return;
   }
   for (int64_t p0 = m0; p0 < m1; p0 += kChunk) {
     const int64_t p1 = p0 + kChunk < m1 ? p0 + kChunk : m1;
-    j->rows(j->op, j->input, p0, p1, j->output, a, slot);
+    j->rows(j->op, j->input, p0, p1, j->output, a, slot, j->stream);
     const size_t n = (size_t)j->op->n;
     j->range((const float *)j->output + (size_t)p0 * n, (size_t)(p1 - p0) * n, &j->ranges[t][0], &j->ranges[t][1]);
   }
@@ -774,7 +789,9 @@ static int run_with(rows_fn rows, const vt_conv1x1 *op, const void *input, int64
     if (__builtin_cpu_supports("avx512f")) extend = range_avx512;
 #endif
   }
-  run_job job = {op, input, pixels, per, output, (uint8_t *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63), rows, extend, ranges};
+  // (Not when the outputs' range is taken: that reads them back.)
+  const int stream = op->kind == kHybrid && !range && op->n % 16 == 0 && (uint64_t)pixels * (uint64_t)op->n * sizeof(float) > kStreamBytes;
+  run_job job = {op, input, pixels, per, output, (uint8_t *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63), rows, stream, extend, ranges};
   vt_parallel_chunks(pool, threads, (pixels + per - 1) / per, run_chunk, &job);
   if (range) {
     float lo = 0.0f, hi = 0.0f;

@@ -21,7 +21,7 @@
 // One tile: rows mb..<mb + valid of the chunk starting at row c0, × the 16 columns of block nb.
 static QUAD_TARGET inline __attribute__((always_inline)) void QUAD(tile)(const vt_conv1x1 *op, int32_t nb, int64_t mb, int64_t c0, int valid,
                                                                           const uint8_t *rows, const int32_t *row_terms, const float *pixel_scales,
-                                                                          void *output) {
+                                                                          void *output, int stream) {
   const int32_t kq = op->kq, stride = kq * 4;
   const uint8_t *w = op->quads + (size_t)nb * (size_t)kq * 64;
   const qv column = qv_load(op->quad_terms + (size_t)nb * 16);
@@ -60,14 +60,17 @@ static QUAD_TARGET inline __attribute__((always_inline)) void QUAD(tile)(const v
     for (int r = 0; r < kQuadMR; r++) {
       if (r < valid) {
         const fv v = fv_fmadd(fv_mul(fv_from(acc[r]), fv_set1(pixel_scales[mb + r - c0])), s, b);
-        fv_store((float *)output + (size_t)(mb + r) * (size_t)op->n + (size_t)nb * 16, fv_min(fv_max(v, lo), hi), columns);
+        float *to = (float *)output + (size_t)(mb + r) * (size_t)op->n + (size_t)nb * 16;
+        if (stream) fv_stream(to, fv_min(fv_max(v, lo), hi), columns);
+        else fv_store(to, fv_min(fv_max(v, lo), hi), columns);
       }
     }
   }
 }
 
 // Rows m0..<m1: each chunk's rows made unsigned bytes (with their row terms), then its tiles.
-static QUAD_TARGET void QUAD(rows)(const vt_conv1x1 *op, const void *input, int64_t m0, int64_t m1, void *output, int16_t *a, float *slot) {
+static QUAD_TARGET void QUAD(rows)(const vt_conv1x1 *op, const void *input, int64_t m0, int64_t m1, void *output, int16_t *a, float *slot,
+                                   int stream) {
   // After the thread's int16 rows and pixel scales (run_chunk): the chunk's rows as bytes, then the
   // row terms and (hybrid) zero points.
   uint8_t *rows = (uint8_t *)slot + align64(kChunk * sizeof(float));
@@ -79,9 +82,10 @@ static QUAD_TARGET void QUAD(rows)(const vt_conv1x1 *op, const void *input, int6
     const uint8_t *bytes = op->kind == kUInt8 && op->k == op->kq * 4 ? (const uint8_t *)input + (size_t)c0 * (size_t)op->k : rows;
     for (int64_t mb = c0; mb < c1; mb += kQuadMR) {
       const int valid = c1 - mb < kQuadMR ? (int)(c1 - mb) : kQuadMR;
-      for (int32_t nb = 0; nb < op->nb; nb++) QUAD(tile)(op, nb, mb, c0, valid, bytes, row_terms, slot, output);
+      for (int32_t nb = 0; nb < op->nb; nb++) QUAD(tile)(op, nb, mb, c0, valid, bytes, row_terms, slot, output, stream);
     }
   }
+  if (stream) QUAD_FENCE();
 }
 
 // The names the includer defined, undefined for the next variant.
@@ -102,6 +106,8 @@ static QUAD_TARGET void QUAD(rows)(const vt_conv1x1 *op, const void *input, int6
 #undef qv_round
 #undef qv_store_u8
 #undef fv_store
+#undef fv_stream
+#undef QUAD_FENCE
 #undef QUAD
 #undef QUAD_TARGET
 #undef QUAD_PREPARE

@@ -248,7 +248,8 @@ struct Conv1x1KernelTests {
                 let floats = out.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
                 let low = floats.reduce(Float(0)) { $1 < $0 ? $1 : $0 },
                     high = floats.reduce(Float(0)) { $1 > $0 ? $1 : $0 }
-                #expect(rangedStatus == 0 && again == out, "\(path), \(threads) threads, with its range")
+                let same = again == out  // (a Bool: a failure does not print megabytes of operands)
+                #expect(rangedStatus == 0 && same, "\(path), \(threads) threads, with its range")
                 #expect(
                     range.map(\.bitPattern) == [low.bitPattern, high.bitPattern],
                     "\(path), \(threads) threads: range \(range), expected \([low, high])")
@@ -289,7 +290,10 @@ struct Conv1x1KernelTests {
                 Self.allPaths(kernel, input: $0.baseAddress!, pixels: Int64(c.h * c.w), outputBytes: c.h * c.w * c.n)
             }
             let reference = try #require(outputs["scalar/1"])
-            for (path, out) in outputs.sorted(by: { $0.key < $1.key }) { #expect(out == reference, "\(c) on \(path)") }
+            for (path, out) in outputs.sorted(by: { $0.key < $1.key }) {
+                let same = out == reference
+                #expect(same, "\(c) on \(path)")
+            }
             #expect(outputs.count == Self.paths.count * 2)
         }
     }
@@ -299,6 +303,7 @@ struct Conv1x1KernelTests {
         var r = Random(state: 123)
         let shapes: [(k: Int, n: Int, pixels: Int)] = [
             (1, 3, 7), (3, 16, 13), (5, 17, 25), (64, 40, 100), (130, 31, 37), (256, 96, 97), (24, 144, 300),
+            (3, 256, 4_100),  // outputs above 4 MB: stored past the caches
         ]
         for (k, n, pixels) in shapes {
             for activation: Int32 in [0, 1, 3] {
@@ -328,7 +333,8 @@ struct Conv1x1KernelTests {
                 }
                 let reference = try #require(outputs["scalar/1"])
                 for (path, out) in outputs.sorted(by: { $0.key < $1.key }) {
-                    #expect(out == reference, "hybrid \(k)→\(n) act\(activation) on \(path)")
+                    let same = out == reference  // (a Bool: a failure does not print megabytes of operands)
+                    #expect(same, "hybrid \(k)→\(n) act\(activation) on \(path)")
                 }
             }
         }
