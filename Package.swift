@@ -29,6 +29,8 @@ let package = Package(
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // libpng, and a fast path for common PNGs (libdeflate's inflate, our unfiltering).
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("deflate")]),
+        // The preprocessor's vector sampler (AVX2 intrinsics, which Swift cannot reach).
+        .target(name: "CImaging"),
         // FFmpeg's libraries (libavformat, libavcodec, libswscale, libavdevice for cameras) behind a small C layer.
         .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"),
                                                   .linkedLibrary("swscale"), .linkedLibrary("avutil"), .linkedLibrary("avdevice")]),
@@ -45,7 +47,7 @@ let package = Package(
         // Whole regular files read without blocking on FIFOs or devices; their SHA-256.
         .target(name: "FileInput", dependencies: ["CCrypto"]),
         .target(name: "TFLiteModel", dependencies: ["CZlib", "FileInput"]),
-        .target(name: "Imaging", dependencies: ["CJPEG", "CPNG", "FileInput", "Locking"]),
+        .target(name: "Imaging", dependencies: ["CJPEG", "CPNG", "CImaging", "FileInput", "Locking"]),
         .target(name: "VisionCore", dependencies: ["LiteRT", "TFLiteModel", "Imaging", "FileInput", "Locking", "Assignment"]),
         // Linux stand-ins for the UIKit / Core Video / Core Media types the seeds hand to the APIs.
         .target(name: "UIKitCompat", dependencies: ["Imaging", "Locking"]),

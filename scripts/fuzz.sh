@@ -49,6 +49,7 @@ build() {
   # the libraries below them are not instrumented.
   cmodule CJPEG
   cmodule CPNG
+  cmodule CImaging
   module Locking $(find Sources/Locking -name "*.swift" | sort)
   module Imaging $(find Sources/Imaging -name "*.swift" | sort)
   cmodule CFFmpeg
@@ -56,7 +57,7 @@ build() {
   swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-model" Fuzz/FuzzSeeds.swift Fuzz/ModelSeeds.swift Fuzz/ModelFuzz.swift "${link[@]}"
   swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-metadata" Fuzz/FuzzSeeds.swift Fuzz/ModelSeeds.swift Fuzz/MetadataFuzz.swift "${link[@]}"
   swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-picture" Fuzz/FuzzSeeds.swift Fuzz/PictureSeeds.swift Fuzz/PictureFuzz.swift \
-    -L "$out" -lImaging -lLocking -lCJPEG -lCPNG -lFileInput -ljpeg -lpng16 -ldeflate -lz -lcrypto
+    -L "$out" -lImaging -lLocking -lCJPEG -lCPNG -lCImaging -lFileInput -ljpeg -lpng16 -ldeflate -lz -lcrypto
   swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-video" Fuzz/FuzzSeeds.swift Fuzz/VideoSeeds.swift Fuzz/VideoFuzz.swift \
     -L "$out" -lCFFmpeg -lavformat -lavcodec -lswscale -lavutil -lavdevice
   module ServeProtocol $(find Sources/ServeProtocol -name "*.swift" | sort)
@@ -66,7 +67,7 @@ build() {
     Fuzz/HTTPFuzz.c Sources/CHTTPServer/CHTTPServer.c -lmicrohttpd -lpthread
 }
 
-if [ ! -f "$out/.built" ] || [ -n "$(find Sources/FileInput Sources/CCrypto Sources/TFLiteModel Sources/Locking Sources/Imaging Sources/CJPEG Sources/CPNG Sources/CFFmpeg Sources/ServeProtocol Sources/CHTTPServer Fuzz -newer "$out/.built" -type f | head -1)" ]; then
+if [ ! -f "$out/.built" ] || [ -n "$(find Sources/FileInput Sources/CCrypto Sources/TFLiteModel Sources/Locking Sources/Imaging Sources/CJPEG Sources/CPNG Sources/CImaging Sources/CFFmpeg Sources/ServeProtocol Sources/CHTTPServer Fuzz -newer "$out/.built" -type f | head -1)" ]; then
   echo "== building fuzz targets (log: $out/build.log)"
   if ! build >"$out/build.log" 2>&1; then grep -E "error" "$out/build.log" | head -20; exit 1; fi
   touch "$out/.built"

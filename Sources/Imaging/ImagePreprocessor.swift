@@ -1,3 +1,4 @@
+import CImaging
 import Dispatch
 
 /// Turns a picture into a model's input tensor in one pass, the way MediaPipe's CPU path does:
@@ -153,7 +154,7 @@ package final class ImagePreprocessor {
         let bandThreads = threads
         let run = { (src: UnsafePointer<UInt8>, count: Int) in
             Self.warp(
-                src: src, width: bitmap.width, height: bitmap.height, bpp: bpp, stride: stride,
+                src: src, srcSize: count, width: bitmap.width, height: bitmap.height, bpp: bpp, stride: stride,
                 channels: channelOffsets,
                 plan: plan, dstWidth: format.width, dstHeight: format.height, dstChannels: format.channels,
                 out: out, asFloat: asFloat, scale: scale, offset: offset, threads: bandThreads)
@@ -217,16 +218,27 @@ package final class ImagePreprocessor {
         var first: [Int]
         var second: [Int]
         var fraction: [Int32]
+        /// The offsets as Int32 (the vector sampler's column indices), while they all fit.
+        var first32: [Int32]
+        var second32: [Int32]
+        var narrow = true
         init(count: Int) {
             first = [Int](repeating: 0, count: count)
             second = first
             fraction = [Int32](repeating: 0, count: count)
+            first32 = fraction
+            second32 = fraction
         }
         mutating func set(_ i: Int, fixed: Int32, limit: Int32, step: Int) {
             let s = fixed >> 5
             first[i] = Int(min(max(s, 0), limit)) * step
             second[i] = Int(min(max(s &+ 1, 0), limit)) * step
             fraction[i] = fixed & 31
+            if let a = Int32(exactly: first[i]), let b = Int32(exactly: second[i]) {
+                (first32[i], second32[i]) = (a, b)
+            } else {
+                narrow = false
+            }
         }
     }
 
@@ -253,8 +265,9 @@ package final class ImagePreprocessor {
 
     /// The 8-bit RGB tensor for any matrix (destination pixel → source), through the plan
     /// ``process(_:orientation:region:format:into:)`` would choose: for tests of both sampling paths.
+    /// `vectorized: false`: without the C sampler (``vectorRows``), for tests that compare the two.
     package static func tensor(
-        _ bitmap: Bitmap, matrix: WarpMatrix, dstWidth: Int, dstHeight: Int
+        _ bitmap: Bitmap, matrix: WarpMatrix, dstWidth: Int, dstHeight: Int, vectorized: Bool = true
     ) -> (bytes: [UInt8], separable: Bool) {
         guard bitmap.format == .rgb8, dstWidth > 0, dstHeight > 0 else { return ([], false) }
         let plan = plan(
@@ -265,9 +278,10 @@ package final class ImagePreprocessor {
             out.withUnsafeMutableBytes { dst in
                 guard let s = src.baseAddress, let d = dst.baseAddress else { return }
                 warp(
-                    src: s, width: bitmap.width, height: bitmap.height, bpp: 3, stride: bitmap.bytesPerRow,
+                    src: s, srcSize: src.count, width: bitmap.width, height: bitmap.height, bpp: 3,
+                    stride: bitmap.bytesPerRow,
                     channels: (0, 1, 2), plan: plan, dstWidth: dstWidth, dstHeight: dstHeight, dstChannels: 3,
-                    out: d, asFloat: false, scale: (1, 1, 1), offset: (0, 0, 0))
+                    out: d, asFloat: false, scale: (1, 1, 1), offset: (0, 0, 0), vectorized: vectorized)
             }
         }
         if case .separable = plan { return (out, true) }
@@ -382,10 +396,11 @@ package final class ImagePreprocessor {
     }
 
     static func warp(
-        src: UnsafePointer<UInt8>, width: Int, height: Int, bpp: Int, stride: Int, channels: (Int, Int, Int),
+        src: UnsafePointer<UInt8>, srcSize: Int, width: Int, height: Int, bpp: Int, stride: Int,
+        channels: (Int, Int, Int),
         plan: Plan, dstWidth: Int, dstHeight: Int, dstChannels: Int,
         out: UnsafeMutableRawPointer, asFloat: Bool, scale: (Float, Float, Float), offset: (Float, Float, Float),
-        threads: Int = 1
+        threads: Int = 1, vectorized: Bool = true
     ) {
         // Bands of rows on several threads: each writes its own part of the output.
         let bands = min(max(threads, 1), max(1, dstHeight / 16))
@@ -397,26 +412,29 @@ package final class ImagePreprocessor {
                 else { return }
                 let lo = dstHeight * band / bands, hi = dstHeight * (band + 1) / bands
                 warpRows(
-                    lo..<hi, src: s, width: width, height: height, bpp: bpp, stride: stride, channels: channels,
+                    lo..<hi, src: s, srcSize: srcSize, width: width, height: height, bpp: bpp, stride: stride,
+                    channels: channels,
                     plan: plan,
                     dstWidth: dstWidth, dstHeight: dstHeight, dstChannels: dstChannels, out: o, asFloat: asFloat,
-                    scale: scale, offset: offset)
+                    scale: scale, offset: offset, vectorized: vectorized)
             }
             return
         }
         warpRows(
-            0..<dstHeight, src: src, width: width, height: height, bpp: bpp, stride: stride, channels: channels,
+            0..<dstHeight, src: src, srcSize: srcSize, width: width, height: height, bpp: bpp, stride: stride,
+            channels: channels,
             plan: plan,
             dstWidth: dstWidth, dstHeight: dstHeight, dstChannels: dstChannels, out: out, asFloat: asFloat,
-            scale: scale, offset: offset)
+            scale: scale, offset: offset, vectorized: vectorized)
     }
 
     /// Output rows `band` of the tensor.
     static func warpRows(
-        _ band: Range<Int>, src: UnsafePointer<UInt8>, width: Int, height: Int, bpp: Int, stride: Int,
+        _ band: Range<Int>, src: UnsafePointer<UInt8>, srcSize: Int, width: Int, height: Int, bpp: Int, stride: Int,
         channels: (Int, Int, Int),
         plan: Plan, dstWidth: Int, dstHeight: Int, dstChannels: Int,
-        out: UnsafeMutableRawPointer, asFloat: Bool, scale: (Float, Float, Float), offset: (Float, Float, Float)
+        out: UnsafeMutableRawPointer, asFloat: Bool, scale: (Float, Float, Float), offset: (Float, Float, Float),
+        vectorized: Bool = true
     ) {
         let cols: Taps, rows: Taps
         switch plan {
@@ -431,13 +449,14 @@ package final class ImagePreprocessor {
             (cols, rows) = (c, r)
         }
         sampleSeparable(
-            band, src: src, channels: channels, cols: cols, rows: rows, dstWidth: dstWidth, dstChannels: dstChannels,
-            out: out, asFloat: asFloat, scale: scale, offset: offset)
+            band, src: src, srcSize: vectorized ? srcSize : 0, channels: channels, cols: cols, rows: rows,
+            dstWidth: dstWidth, dstChannels: dstChannels, out: out, asFloat: asFloat, scale: scale, offset: offset)
     }
 
-    /// Output rows `band` from the columns' and the rows' taps.
+    /// Output rows `band` from the columns' and the rows' taps (`srcSize`: the bytes readable at `src`
+    /// for the C sampler; 0 keeps it out).
     static func sampleSeparable(
-        _ band: Range<Int>, src: UnsafePointer<UInt8>, channels: (Int, Int, Int), cols: Taps, rows: Taps,
+        _ band: Range<Int>, src: UnsafePointer<UInt8>, srcSize: Int, channels: (Int, Int, Int), cols: Taps, rows: Taps,
         dstWidth: Int, dstChannels: Int, out: UnsafeMutableRawPointer, asFloat: Bool, scale: (Float, Float, Float),
         offset: (Float, Float, Float)
     ) {
@@ -459,11 +478,17 @@ package final class ImagePreprocessor {
                             UInt64(p[c0]) | UInt64(p[c1]) << 21 | UInt64(p[c2]) << 42
                         }
                         let bias: UInt64 = 512 | 512 << 21 | 512 << 42
+                        // Eight pixels at a time in C where the CPU has AVX2 (the same integers); the rows
+                        // it leaves (none, or the last ones when its 4-byte reads would pass the end of
+                        // the picture) continue here.
+                        let done = vectorRows(
+                            band, src: src, srcSize: srcSize, channels: channels, cols: cols, rows: rows,
+                            dstWidth: dstWidth, out: out, asFloat: asFloat, scale: scale, offset: offset)
                         // Σ w·v = gy·(gx·a + fx·b) + ry·(gx·c + fx·d) exactly (integers, no rounding between).
-                        let first = band.lowerBound * dstWidth * 3
+                        let first = done * dstWidth * 3
                         var o = out.assumingMemoryBound(to: UInt8.self) + first
                         var f = out.assumingMemoryBound(to: Float.self) + first
-                        for y in band {
+                        for y in done..<band.upperBound {
                             let rf = src + rows.first[y], rs = src + rows.second[y]
                             let ry = UInt64(truncatingIfNeeded: rows.fraction[y]), gy = 32 &- ry
                             for x in 0..<dstWidth {
@@ -517,6 +542,41 @@ package final class ImagePreprocessor {
                 }
             }
         }
+    }
+
+    /// The first row of `band` that ``vt_sample_rows`` (CImaging) did not make: the rows before it are
+    /// written.
+    static func vectorRows(
+        _ band: Range<Int>, src: UnsafePointer<UInt8>, srcSize: Int, channels: (Int, Int, Int), cols: Taps,
+        rows: Taps, dstWidth: Int, out: UnsafeMutableRawPointer, asFloat: Bool, scale: (Float, Float, Float),
+        offset: (Float, Float, Float)
+    ) -> Int {
+        guard cols.narrow, let width = Int32(exactly: dstWidth), let y0 = Int32(exactly: band.lowerBound),
+            let y1 = Int32(exactly: band.upperBound), let c0 = Int32(exactly: channels.0),
+            let c1 = Int32(exactly: channels.1), let c2 = Int32(exactly: channels.2)
+        else { return band.lowerBound }
+        let scales = [scale.0, scale.1, scale.2], offsets = [offset.0, offset.1, offset.2]
+        let done = cols.first32.withUnsafeBufferPointer { cf in
+            cols.second32.withUnsafeBufferPointer { cs in
+                cols.fraction.withUnsafeBufferPointer { cw in
+                    rows.first.withUnsafeBufferPointer { rf in
+                        rows.second.withUnsafeBufferPointer { rs in
+                            rows.fraction.withUnsafeBufferPointer { rw in
+                                rf.withMemoryRebound(to: Int64.self) { rf64 in
+                                    rs.withMemoryRebound(to: Int64.self) { rs64 in
+                                        vt_sample_rows(
+                                            src, srcSize, cf.baseAddress, cs.baseAddress, cw.baseAddress, width,
+                                            rf64.baseAddress, rs64.baseAddress, rw.baseAddress, y0, y1, c0, c1, c2,
+                                            asFloat ? 1 : 0, scales, offsets, out)
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return min(max(Int(done), band.lowerBound), band.upperBound)
     }
 
     /// Writes one tensor pixel at element `o`: bytes, or MediaPipe's normalized floats (and the alpha
@@ -584,7 +644,8 @@ package final class ImagePreprocessor {
                     rowTaps.set(y, fixed: fx0, limit: maxX, step: bpp)
                 }
                 sampleSeparable(
-                    y..<(y + 1), src: src, channels: channels, cols: taps, rows: rowTaps, dstWidth: dstWidth,
+                    y..<(y + 1), src: src, srcSize: 0, channels: channels, cols: taps, rows: rowTaps,
+                    dstWidth: dstWidth,
                     dstChannels: dstChannels, out: out, asFloat: asFloat, scale: scale, offset: offset)
                 o += dstWidth * dstChannels
                 continue

@@ -165,11 +165,13 @@ struct PreprocessingTests {
                 try Bitmap(width: 20, height: 14, format: .bgra8, pixels: padded, bytesPerRow: 88), format: format)
                 == expected)
         let gray = try Bitmap(width: 20, height: 14, format: .gray8, pixels: (0..<280).map { UInt8($0 % 256) })
-        #expect(try pre.bytes(gray, format: format) == pre.bytes(gray.convertedToRGB(), format: format))
+        let grayEqual = try pre.bytes(gray, format: format) == pre.bytes(gray.convertedToRGB(), format: format)
+        #expect(grayEqual)
         var nv12 = (0..<(20 * 14)).map { (i: Int) -> UInt8 in UInt8(i * 3 % 256) }
         nv12 += (0..<(20 * 7)).map { (i: Int) -> UInt8 in UInt8(60 + i * 5 % 120) }
         let yuv = try Bitmap(width: 20, height: 14, format: .nv12, pixels: nv12)
-        #expect(try pre.bytes(yuv, format: format) == pre.bytes(yuv.convertedToRGB(), format: format))
+        let yuvEqual = try pre.bytes(yuv, format: format) == pre.bytes(yuv.convertedToRGB(), format: format)
+        #expect(yuvEqual)
         // Spot-check the conversion itself: Y=128, Cb=Cr=128 is mid grey.
         #expect(Bitmap.yuvToRGBForTesting(128, 128, 128) == [128, 128, 128])
     }
@@ -233,14 +235,16 @@ struct PreprocessingTests {
                     let bytes = try pre.bytes(
                         bitmap, orientation: orientation, region: region,
                         format: TensorFormat(width: dw, height: dh, element: .uint8))
-                    #expect(bytes.map(Int32.init) == expected, "\(context)")
+                    let equal = bytes.map(Int32.init) == expected  // (a Bool: a failure prints no megabytes)
+                    #expect(equal, "\(context)")
                     let floats = try pre.floats(
                         bitmap, orientation: orientation, region: region,
                         format: TensorFormat(width: dw, height: dh, element: .float32(mean: [127.5], std: [127.5])))
                     // MediaPipe's normalization of each byte: v · (1/s) + (−m/s), with m = s = 127.5.
                     let scale: Float = 1 / 127.5, offset: Float = -127.5 / 127.5
                     let normalized: [Float] = expected.map { Float($0) * scale + offset }
-                    #expect(floats == normalized, "floats \(context)")
+                    let floatsEqual = floats == normalized
+                    #expect(floatsEqual, "floats \(context)")
                 }
             }
         }
@@ -249,6 +253,30 @@ struct PreprocessingTests {
             width: 929, height: 512, orientation: .up, roi: .full, dstWidth: 300, dstHeight: 300)
         #expect(matrix.m[7] != 0 && matrix.m[7].magnitude < 1e-15)
         #expect(exactZeros > 0)
+    }
+
+    /// The C sampler (eight pixels at a time, AVX2) against the per-pixel Swift path it stands in for:
+    /// the four turns (columns carrying x, or y), odd widths (its one-at-a-time tail), pictures whose last
+    /// row's 4-byte reads would pass the end (left to the Swift path), up- and downscaling.
+    @Test("the vector sampler gives the per-pixel path's bytes for every turn and size")
+    func vectorSampler() throws {
+        let sizes: [(w: Int, h: Int, dw: Int, dh: Int)] = [
+            (1, 1, 9, 7), (5, 3, 17, 11), (37, 23, 8, 8), (211, 157, 67, 45), (640, 480, 320, 320),
+            (929, 512, 300, 300),
+            (300, 929, 224, 224), (64, 64, 131, 97),
+        ]
+        for (w, h, dw, dh) in sizes {
+            let bitmap = try Self.testBitmap(width: w, height: h)
+            for orientation in [ImageOrientation.up, .right, .down, .left, .upMirrored] {
+                let matrix = WarpMatrix.mediaPipe(
+                    width: w, height: h, orientation: orientation, roi: .full, dstWidth: dw, dstHeight: dh)
+                let fast = ImagePreprocessor.tensor(bitmap, matrix: matrix, dstWidth: dw, dstHeight: dh)
+                let plain = ImagePreprocessor.tensor(
+                    bitmap, matrix: matrix, dstWidth: dw, dstHeight: dh, vectorized: false)
+                let same = fast.bytes == plain.bytes
+                #expect(same && fast.separable == plain.separable, "\(w)x\(h) → \(dw)x\(dh), \(orientation)")
+            }
+        }
     }
 
     /// Matrices turned by other angles, or in perspective: positions not separable.
@@ -268,13 +296,15 @@ struct PreprocessingTests {
             let (bytes, separable) = ImagePreprocessor.tensor(
                 bitmap, matrix: WarpMatrix(m: m), dstWidth: 67, dstHeight: 45)
             if !separable { general += 1 }
-            #expect(bytes.map(Int32.init) == Self.openCV(bitmap, matrix: WarpMatrix(m: m), width: 67, height: 45))
+            let equal = bytes.map(Int32.init) == Self.openCV(bitmap, matrix: WarpMatrix(m: m), width: 67, height: 45)
+            #expect(equal)
         }
         // A matrix with a W term of 1e-19 and nothing else: separable, and the same bytes.
         let nearly = WarpMatrix(m: [1.37, -0.0, 3.2, -0.0, 0.81, 1.5, 0, 6.3e-19, 1])
         let (bytes, separable) = ImagePreprocessor.tensor(bitmap, matrix: nearly, dstWidth: 131, dstHeight: 170)
         #expect(separable)
-        #expect(bytes.map(Int32.init) == Self.openCV(bitmap, matrix: nearly, width: 131, height: 170))
+        let nearlyEqual = bytes.map(Int32.init) == Self.openCV(bitmap, matrix: nearly, width: 131, height: 170)
+        #expect(nearlyEqual)
         #expect(general == 12)
     }
 
@@ -306,11 +336,13 @@ struct PreprocessingTests {
         ] {
             if case .uint8 = format.element {
                 let expected = try one.bytes(bitmap, orientation: orientation, format: format)
-                #expect(try two.bytes(bitmap, orientation: orientation, format: format) == expected)
-                #expect(try three.bytes(bitmap, orientation: orientation, format: format) == expected)
+                let twoEqual = try two.bytes(bitmap, orientation: orientation, format: format) == expected
+                let threeEqual = try three.bytes(bitmap, orientation: orientation, format: format) == expected
+                #expect(twoEqual && threeEqual)
             } else {
                 let expected = try one.floats(bitmap, orientation: orientation, format: format)
-                #expect(try two.floats(bitmap, orientation: orientation, format: format) == expected)
+                let twoEqual = try two.floats(bitmap, orientation: orientation, format: format) == expected
+                #expect(twoEqual)
             }
         }
     }

@@ -38,6 +38,8 @@ done
 # The JPEG reconstruction (IDCT, upsampling, colour) is plain C too; CJPEG.c itself is a thin
 # wrapper over the system libjpeg and needs that library's arm64 headers, which this machine lacks.
 clang --target=aarch64-linux-gnu -std=gnu11 -O2 -Wall -Werror -fPIC -I "$root/Sources/CJPEG/include" -c "$root/Sources/CJPEG/Reconstruct.c" -o "$work/Reconstruct.o"
+# The preprocessor's sampler: on aarch64 it leaves every row to the Swift path.
+clang --target=aarch64-linux-gnu -std=gnu11 -O2 -Wall -Werror -fPIC -I "$root/Sources/CImaging/include" -c "$root/Sources/CImaging/Sample.c" -o "$work/Sample.o"
 aarch64-linux-gnu-gcc -o "$work/kernels_probe" "${objects[@]}" -lpthread -lm
 qemu-aarch64-static -L /usr/aarch64-linux-gnu "$work/kernels_probe"
 
