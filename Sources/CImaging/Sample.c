@@ -24,16 +24,18 @@ __attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m
 
 __attribute__((target("avx2"))) static int32_t sample_rows_avx2(const uint8_t *src, size_t src_size, const int32_t *col_first,
                                                                const int32_t *col_second, const int32_t *col_fraction, int32_t width,
-                                                               const int64_t *row_first, const int64_t *row_second,
+                                                               int32_t col_largest, const int64_t *row_first, const int64_t *row_second,
                                                                const int32_t *row_fraction, int32_t y0, int32_t y1, int32_t c0,
                                                                int32_t c1, int32_t c2, int as_float, const float scale[3],
                                                                const float offset[3], void *out) {
   // The largest column offset: a row is done here only when every 4-byte read stays inside src.
-  int64_t col_max = 0;
-  for (int32_t x = 0; x < width; x++) {
-    if (col_first[x] < 0 || col_second[x] < 0) return y0;
-    col_max = col_first[x] > col_max ? col_first[x] : col_max;
-    col_max = col_second[x] > col_max ? col_second[x] : col_max;
+  int64_t col_max = col_largest;
+  if (col_max <= 0) {
+    for (int32_t x = 0; x < width; x++) {
+      if (col_first[x] < 0 || col_second[x] < 0) return y0;
+      col_max = col_first[x] > col_max ? col_first[x] : col_max;
+      col_max = col_second[x] > col_max ? col_second[x] : col_max;
+    }
   }
   const __m128i s0 = _mm_cvtsi32_si128(8 * c0), s1 = _mm_cvtsi32_si128(8 * c1), s2 = _mm_cvtsi32_si128(8 * c2);
   const __m256 sc0 = _mm256_set1_ps(scale[0]), sc1 = _mm256_set1_ps(scale[1]), sc2 = _mm256_set1_ps(scale[2]);
@@ -97,16 +99,16 @@ __attribute__((target("avx2"))) static int32_t sample_rows_avx2(const uint8_t *s
 #endif
 
 int32_t vt_sample_rows(const uint8_t *src, size_t src_size, const int32_t *col_first, const int32_t *col_second,
-                       const int32_t *col_fraction, int32_t width, const int64_t *row_first, const int64_t *row_second,
-                       const int32_t *row_fraction, int32_t y0, int32_t y1, int32_t c0, int32_t c1, int32_t c2, int as_float,
-                       const float scale[3], const float offset[3], void *out) {
+                       const int32_t *col_fraction, int32_t width, int32_t col_largest, const int64_t *row_first,
+                       const int64_t *row_second, const int32_t *row_fraction, int32_t y0, int32_t y1, int32_t c0, int32_t c1,
+                       int32_t c2, int as_float, const float scale[3], const float offset[3], void *out) {
   if (!src || !col_first || !col_second || !col_fraction || !row_first || !row_second || !row_fraction || !scale || !offset || !out ||
       width < 1 || y0 < 0 || y1 < y0 || c0 < 0 || c0 > 3 || c1 < 0 || c1 > 3 || c2 < 0 || c2 > 3)
     return y0;
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx2"))
-    return sample_rows_avx2(src, src_size, col_first, col_second, col_fraction, width, row_first, row_second, row_fraction, y0, y1, c0,
+    return sample_rows_avx2(src, src_size, col_first, col_second, col_fraction, width, col_largest, row_first, row_second, row_fraction, y0, y1, c0,
                             c1, c2, as_float, scale, offset, out);
 #endif
   return y0;

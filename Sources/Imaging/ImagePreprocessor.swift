@@ -222,6 +222,8 @@ package final class ImagePreprocessor {
         var first32: [Int32]
         var second32: [Int32]
         var narrow = true
+        /// The largest offset ever set: a bound on every offset (0: the C sampler finds it).
+        var largest: Int32 = 0
         init(count: Int) {
             first = [Int](repeating: 0, count: count)
             second = first
@@ -236,6 +238,7 @@ package final class ImagePreprocessor {
             fraction[i] = fixed & 31
             if let a = Int32(exactly: first[i]), let b = Int32(exactly: second[i]) {
                 (first32[i], second32[i]) = (a, b)
+                largest = max(largest, a, b)
             } else {
                 narrow = false
             }
@@ -440,7 +443,8 @@ package final class ImagePreprocessor {
         switch plan {
         case let .general(matrix, block):
             warpGeneral(
-                band, src: src, width: width, height: height, bpp: bpp, stride: stride, channels: channels,
+                band, src: src, srcSize: vectorized ? srcSize : 0, width: width, height: height, bpp: bpp,
+                stride: stride, channels: channels,
                 matrix: matrix,
                 block: block, dstWidth: dstWidth, dstHeight: dstHeight, dstChannels: dstChannels, out: out,
                 asFloat: asFloat, scale: scale, offset: offset)
@@ -566,6 +570,7 @@ package final class ImagePreprocessor {
                                     rs.withMemoryRebound(to: Int64.self) { rs64 in
                                         vt_sample_rows(
                                             src, srcSize, cf.baseAddress, cs.baseAddress, cw.baseAddress, width,
+                                            cols.largest,
                                             rf64.baseAddress, rs64.baseAddress, rw.baseAddress, y0, y1, c0, c1, c2,
                                             asFloat ? 1 : 0, scales, offsets, out)
                                     }
@@ -603,7 +608,7 @@ package final class ImagePreprocessor {
     /// Per-pixel path, for matrices whose positions are not separable: OpenCV's arithmetic at every
     /// pixel (``RowPositions``, row by row), then the samples weighted as in the separable path.
     static func warpGeneral(
-        _ band: Range<Int>, src: UnsafePointer<UInt8>, width: Int, height: Int, bpp: Int, stride: Int,
+        _ band: Range<Int>, src: UnsafePointer<UInt8>, srcSize: Int, width: Int, height: Int, bpp: Int, stride: Int,
         channels: (Int, Int, Int),
         matrix: WarpMatrix, block: Int, dstWidth: Int, dstHeight: Int, dstChannels: Int,
         out: UnsafeMutableRawPointer, asFloat: Bool, scale: (Float, Float, Float), offset: (Float, Float, Float)
@@ -644,7 +649,7 @@ package final class ImagePreprocessor {
                     rowTaps.set(y, fixed: fx0, limit: maxX, step: bpp)
                 }
                 sampleSeparable(
-                    y..<(y + 1), src: src, srcSize: 0, channels: channels, cols: taps, rows: rowTaps,
+                    y..<(y + 1), src: src, srcSize: srcSize, channels: channels, cols: taps, rows: rowTaps,
                     dstWidth: dstWidth,
                     dstChannels: dstChannels, out: out, asFloat: asFloat, scale: scale, offset: offset)
                 o += dstWidth * dstChannels
