@@ -92,8 +92,9 @@ extension ModelFile {
         let oldCodes = try Self.elementPositions(root, 1)
         var blobs: [Int: (prefix: String, options: [UInt8])] = [:]
         var inputs: [Int: [Int]] = [:]
-        for (i, op) in sg.operators.enumerated() where i < oldOperators.count {
-            let opTable = try sgTable.reader.table(at: oldOperators[i])
+        let opTables = try oldOperators.prefix(sg.operators.count).map { try sgTable.reader.table(at: $0) }
+        for (i, op) in sg.operators.enumerated() where i < opTables.count {
+            let opTable = opTables[i]
             if kernels.contains(.detectionPostProcess), let made = try detectionPostProcessOptions(op, sg) {
                 blobs[i] = (CustomKernels.detectionPostProcess.codePrefix, made.options)
                 inputs[i] = made.inputs
@@ -113,7 +114,7 @@ extension ModelFile {
         }
         var absorbed = Set<Int>()
         if kernels.contains(.hybridConvGroups) {
-            for (i, group) in try hybridConvGroups(sg, blobs: blobs) {
+            for (i, group) in try hybridConvGroups(sg, opTables: opTables, blobs: blobs) {
                 blobs[i] = (CustomKernels.hybridConvGroups.codePrefix, group.options)
                 inputs[i] = group.inputs
                 for a in group.absorbed {

@@ -17,25 +17,15 @@ extension ModelFile {
     /// The ops a group replaces: the concatenation's index → the group's options, its inputs, and
     /// the convolutions and reshapes it absorbs. `blobs`: the options of the ops already rewritten.
     func hybridConvGroups(
-        _ sg: Subgraph, blobs: [Int: (prefix: String, options: [UInt8])]
+        _ sg: Subgraph, opTables: [FlatTable], blobs: [Int: (prefix: String, options: [UInt8])]
     ) throws -> [Int: (options: [UInt8], inputs: [Int], absorbed: [Int])] {
-        var producer: [Int: Int] = [:]
-        var consumers: [Int: Int] = [:]
-        for (i, op) in sg.operators.enumerated() {
-            for t in op.outputs { producer[t] = i }
-            for t in Set(op.inputs) where t >= 0 { consumers[t, default: 0] += 1 }
-        }
-        for t in sg.outputs { consumers[t, default: 0] += 1 }
+        let (producer, consumers) = Self.tensorUse(sg)
         let hybridConv = CustomKernels.hybridConv.codePrefix
         func code(_ op: Operator) -> Int32? {
             operatorCodes.indices.contains(op.opcodeIndex) ? operatorCodes[op.opcodeIndex].builtinCode : nil
         }
         var groups: [Int: (options: [UInt8], inputs: [Int], absorbed: [Int])] = [:]
-        let (_, _, root) = try spliceable()
-        guard let firstSubgraph = try Self.elementPositions(root, 2).first else { return [:] }
-        let sgTable = try root.reader.table(at: firstSubgraph)
-        let oldOperators = try Self.elementPositions(sgTable, 3)
-        for (i, op) in sg.operators.enumerated() where code(op) == 2 && i < oldOperators.count {  // CONCATENATION
+        for (i, op) in sg.operators.enumerated() where code(op) == 2 && i < opTables.count {  // CONCATENATION
             guard op.outputs.count == 1, (1...64).contains(op.inputs.count),
                 sg.tensors.indices.contains(op.outputs[0])
             else { continue }
@@ -44,7 +34,7 @@ extension ModelFile {
                 continue
             }
             // ConcatenationOptions: axis (slot 0), fused_activation_function (slot 1).
-            let opTable = try sgTable.reader.table(at: oldOperators[i])
+            let opTable = opTables[i]
             let options = try Self.target(opTable, 4).map { try opTable.reader.table(at: $0) }
             let axis = try options?.scalar(0, default: Int32(0)) ?? 0
             let activation = try options?.scalar(1, default: Int8(0)) ?? 0
@@ -101,5 +91,17 @@ extension ModelFile {
             prefixes[i] = link(2, slot)
         }
         return prefixes
+    }
+
+    /// Each tensor's producing op, and how many ops (and subgraph outputs) read it.
+    static func tensorUse(_ sg: Subgraph) -> (producer: [Int: Int], consumers: [Int: Int]) {
+        var producer: [Int: Int] = [:]
+        var consumers: [Int: Int] = [:]
+        for (i, op) in sg.operators.enumerated() {
+            for t in op.outputs { producer[t] = i }
+            for t in Set(op.inputs) where t >= 0 { consumers[t, default: 0] += 1 }
+        }
+        for t in sg.outputs { consumers[t, default: 0] += 1 }
+        return (producer, consumers)
     }
 }
