@@ -263,39 +263,98 @@ static void rows_plain(const vt_conv1x1 *op, const void *input, int64_t m0, int6
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 
-// The smallest and largest of a pixel's k floats, as the scalar loop finds them.
-__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void row_range_avx2(const float *x, int32_t k, float *lo_out,
-                                                                                                  float *hi_out) {
-  float lo = x[0], hi = x[0];
+// An 8×8 transpose: r[i]'s lane j becomes r[j]'s lane i.
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void transpose8_avx2(__m256 r[8]) {
+  const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]), t2 = _mm256_unpacklo_ps(r[2], r[3]),
+               t3 = _mm256_unpackhi_ps(r[2], r[3]), t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]),
+               t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
+  const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE), s2 = _mm256_shuffle_ps(t1, t3, 0x44),
+               s3 = _mm256_shuffle_ps(t1, t3, 0xEE), s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE),
+               s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+  r[0] = _mm256_permute2f128_ps(s0, s4, 0x20);
+  r[1] = _mm256_permute2f128_ps(s1, s5, 0x20);
+  r[2] = _mm256_permute2f128_ps(s2, s6, 0x20);
+  r[3] = _mm256_permute2f128_ps(s3, s7, 0x20);
+  r[4] = _mm256_permute2f128_ps(s0, s4, 0x31);
+  r[5] = _mm256_permute2f128_ps(s1, s5, 0x31);
+  r[6] = _mm256_permute2f128_ps(s2, s6, 0x31);
+  r[7] = _mm256_permute2f128_ps(s3, s7, 0x31);
+}
+
+// The quantization parameters of `count` (1…8) pixels of k floats from `x`, eight pixels in the
+// lanes at once. Each pixel's range is taken with the comparisons of the per-pixel vector path, in
+// its order: eight-lane minima and maxima over whole groups of eight (minps/maxps), their lanes in
+// order, then the tail one value at a time (fewer than eight values: all of them, from the first).
+// Then pixel_params' arithmetic lane by lane (minps/maxps for its selections, the same divisions):
+// the same values as pixel_params, NaNs and signed zeros included.
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void pixel_params_x8(const float *x, int32_t k, int32_t count,
+                                                                                                  float *multiplier, int32_t *zps,
+                                                                                                  float *dequant) {
+  const float *px[8];
+  for (int p = 0; p < 8; p++) px[p] = x + (size_t)(p < count ? p : count - 1) * (size_t)k;
+  __m256 lo, hi;
   int32_t c = 0;
   if (k >= 8) {
-    __m256 vlo = _mm256_loadu_ps(x), vhi = vlo;
-    for (c = 8; c + 8 <= k; c += 8) {
-      const __m256 v = _mm256_loadu_ps(x + c);
-      vlo = _mm256_min_ps(vlo, v);
-      vhi = _mm256_max_ps(vhi, v);
+    __m256 l[8], h[8];
+    for (int p = 0; p < 8; p++) {
+      l[p] = h[p] = _mm256_loadu_ps(px[p]);
+      for (int32_t i = 8; i + 8 <= k; i += 8) {
+        const __m256 v = _mm256_loadu_ps(px[p] + i);
+        l[p] = _mm256_min_ps(l[p], v);
+        h[p] = _mm256_max_ps(h[p], v);
+      }
     }
-    float l[8], h[8];
-    _mm256_storeu_ps(l, vlo);
-    _mm256_storeu_ps(h, vhi);
+    transpose8_avx2(l);
+    transpose8_avx2(h);
     lo = l[0];
     hi = h[0];
     for (int i = 1; i < 8; i++) {
-      lo = l[i] < lo ? l[i] : lo;
-      hi = h[i] > hi ? h[i] : hi;
+      lo = _mm256_min_ps(l[i], lo);
+      hi = _mm256_max_ps(h[i], hi);
     }
+    c = k / 8 * 8;
+  } else {
+    lo = hi = _mm256_setr_ps(px[0][0], px[1][0], px[2][0], px[3][0], px[4][0], px[5][0], px[6][0], px[7][0]);
   }
   for (; c < k; c++) {
-    lo = x[c] < lo ? x[c] : lo;
-    hi = x[c] > hi ? x[c] : hi;
+    const __m256 v = _mm256_setr_ps(px[0][c], px[1][c], px[2][c], px[3][c], px[4][c], px[5][c], px[6][c], px[7][c]);
+    lo = _mm256_min_ps(v, lo);
+    hi = _mm256_max_ps(v, hi);
   }
-  *lo_out = lo;
-  *hi_out = hi;
+  const __m256 zero = _mm256_setzero_ps(), qmin = _mm256_set1_ps(-128.0f), qmax = _mm256_set1_ps(127.0f);
+  const __m256 rmin = _mm256_min_ps(lo, zero), rmax = _mm256_max_ps(hi, zero);
+  const __m256 scale = _mm256_blendv_ps(_mm256_div_ps(_mm256_set1_ps(255.0f), _mm256_sub_ps(rmax, rmin)), _mm256_set1_ps(1.0f),
+                                        _mm256_cmp_ps(rmin, rmax, _CMP_EQ_OQ));
+  const __m256 dmin = _mm256_mul_ps(rmin, scale), dmax = _mm256_mul_ps(rmax, scale);
+  const __m256 above = _mm256_cmp_ps(_mm256_add_ps(_mm256_add_ps(qmin, dmin), _mm256_add_ps(qmax, dmax)), zero, _CMP_GT_OQ);
+  const __m256 z = _mm256_max_ps(qmin, _mm256_min_ps(qmax, _mm256_blendv_ps(_mm256_sub_ps(qmax, dmax), _mm256_sub_ps(qmin, dmin), above)));
+  const __m256i zp = _mm256_srai_epi32(_mm256_slli_epi32(_mm256_cvtps_epi32(z), 24), 24);
+  float m[8], d[8];
+  int32_t q[8];
+  _mm256_storeu_ps(m, scale);
+  _mm256_storeu_ps(d, _mm256_div_ps(_mm256_set1_ps(1.0f), scale));
+  _mm256_storeu_si256((__m256i *)(void *)q, zp);
+  memcpy(multiplier, m, (size_t)count * sizeof(float));
+  memcpy(dequant, d, (size_t)count * sizeof(float));
+  memcpy(zps, q, (size_t)count * sizeof(int32_t));
+}
+
+// Pixels m0..<m1's quantization parameters (at most kChunk), eight at a time.
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void chunk_params_avx2(const float *x, int32_t k, int64_t m0,
+                                                                                                    int64_t m1, float *multiplier,
+                                                                                                    int32_t *zps, float *dequant) {
+  for (int64_t m = m0; m < m1; m += 8) {
+    const int32_t count = m1 - m < 8 ? (int32_t)(m1 - m) : 8;
+    pixel_params_x8(x + (size_t)m * (size_t)k, k, count, multiplier + (m - m0), zps + (m - m0), dequant + (m - m0));
+  }
 }
 
 __attribute__((target("avx2"))) static void prepare_avx2(const vt_conv1x1 *op, const void *input, int64_t m0, int64_t m1, int16_t *a,
                                                          float *dequant, int32_t *zps) {
   const int32_t k = op->k, k2 = op->kp * 2;
+  float multipliers[kChunk];
+  int32_t zero_points[kChunk];
+  if (op->kind == kHybrid) chunk_params_avx2((const float *)input, k, m0, m1, multipliers, zero_points, dequant);
   for (int64_t m = m0; m < m1; m++) {
     int16_t *row = a + (size_t)(m - m0) * (size_t)k2;
     int32_t c = 0;
@@ -308,11 +367,8 @@ __attribute__((target("avx2"))) static void prepare_avx2(const vt_conv1x1 *op, c
       store_row_correction(op, row, &dequant[m - m0]);
     } else {
       const float *x = (const float *)input + (size_t)m * (size_t)k;
-      float lo, hi;
-      row_range_avx2(x, k, &lo, &hi);
-      float multiplier;
-      int32_t zp;
-      pixel_params(lo, hi, &multiplier, &zp, &dequant[m - m0]);
+      const float multiplier = multipliers[m - m0];
+      const int32_t zp = zero_points[m - m0];
       if (zps) zps[m - m0] = zp;
       const __m256 vm = _mm256_set1_ps(multiplier), vcap = _mm256_set1_ps(32767.0f);
       const __m256i vzp = _mm256_set1_epi16((int16_t)zp);
@@ -342,14 +398,13 @@ __attribute__((target("avx2"))) static void prepare_bytes_avx2(const vt_conv1x1 
                                                                float *dequant, int32_t *zps) {
   const int32_t k = op->k, stride = op->kq * 4;
   const __m256i flip = _mm256_set1_epi8((char)0x80);
+  float multipliers[kChunk];
+  chunk_params_avx2((const float *)input, k, c0, c1, multipliers, zps, dequant);
   for (int64_t m = c0; m < c1; m++) {
     const float *x = (const float *)input + (size_t)m * (size_t)k;
     uint8_t *row = rows + (size_t)(m - c0) * (size_t)stride;
-    float lo, hi, multiplier;
-    int32_t zp;
-    row_range_avx2(x, k, &lo, &hi);
-    pixel_params(lo, hi, &multiplier, &zp, &dequant[m - c0]);
-    zps[m - c0] = zp;
+    const float multiplier = multipliers[m - c0];
+    const int32_t zp = zps[m - c0];
     const __m256 vm = _mm256_set1_ps(multiplier), vcap = _mm256_set1_ps(32767.0f);
     const __m256i vzp = _mm256_set1_epi16((int16_t)zp);
     int32_t c = 0;
