@@ -4,7 +4,7 @@ export VISION_TASKS_ASSETS ?= $(abspath $(CURDIR)/../shared)
 export LITERT_LIBRARY ?= $(CURDIR)/.litert/lib/libLiteRt.so
 SWIFT ?= swift
 
-.PHONY: setup build demo test lint api help bench-serve serve-campaign downstream arm64 arm64-goldens test-slurm bench bench-track bench-throughput tracking goldens eval-goldens yolo-fixtures fuzz sanitize campaign clean
+.PHONY: setup build demo test lint api avx2 help bench-serve serve-campaign downstream arm64 arm64-goldens test-slurm bench bench-track bench-throughput tracking goldens eval-goldens yolo-fixtures fuzz sanitize campaign clean
 
 ## setup: system libraries (apt, when missing) and LiteRT's libLiteRt.so (PyPI, sha256-checked).
 setup:
@@ -36,6 +36,12 @@ lint:
 	@scripts/lint.sh
 	$(SWIFT) format lint --strict --recursive Sources Tests Plugins scripts/downstream/SeedApp/Sources
 	@echo "lint: swift format clean"
+
+## avx2: the CKernels suites (single ops and whole models bit for bit against LiteRT) under qemu-x86_64
+## emulating an AVX2-only AMD EPYC (no AVX-512): our AVX2 paths against XNNPACK's AVX2/FMA3 kernels.
+avx2: setup
+	$(SWIFT) build --build-tests
+	scripts/x86/avx2-check.sh
 
 ## api: the products' public API against the baseline in api/ (API=update rewrites it after a deliberate change).
 api: setup

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { kNone, kHybridDepthwise, kConv1x1, kConvWindow, kQuantizedDepthwise, kPostProcess, kConvGroup };
+enum { kNone, kHybridDepthwise, kConv1x1, kConvWindow, kQuantizedDepthwise, kPostProcess, kConvGroup, kConvDepthwise };
 enum { kMaxGroup = 64, kMaxSlots = 1 << 16 };
 
 // A range one node takes of its output for the hybrid depthwise nodes that read it (see "VTLK").
@@ -56,6 +56,7 @@ struct vt_node {
   vt_window window;   // kConvWindow
   vt_qdw *qdw;        // kQuantizedDepthwise
   vt_dpp *dpp;        // kPostProcess
+  vt_cdw *cdw;        // kConvDepthwise
   vt_conv1x1 **members;  // kConvGroup: its hybrid 1×1 convolutions, in input order
   int32_t member_count, depth;
   int32_t range_out;  // a hybrid 1×1 node: the slot it puts its output's range in (-1: none)
@@ -81,6 +82,7 @@ void vt_node_free(vt_node *n) {
   vt_conv1x1_free(n->conv);
   vt_qdw_free(n->qdw);
   vt_dpp_free(n->dpp);
+  vt_cdw_free(n->cdw);
   for (int32_t i = 0; i < n->member_count; i++) vt_conv1x1_free(n->members[i]);
   free(n->members);
   free(n);
@@ -109,6 +111,14 @@ static LiteRtStatus init_kind(vt_node *n, const uint8_t *data, size_t size) {
     n->dpp = vt_dpp_create(&q);
     if (!n->dpp) return fail(n, "the detection post-processing's parameters are invalid, or memory ran out");
     n->kind = kPostProcess;
+    return 0;
+  }
+  if (size >= 4 && memcmp(data, "VTCD", 4) == 0) {
+    if (!n->context->model) return fail(n, "the model's bytes are not known (load it from bytes or a mapping, not by path)");
+    vt_cdw_free(n->cdw);
+    n->cdw = vt_cdw_create_from_options(data, size, n->context->model, n->context->model_size);
+    if (!n->cdw) return fail(n, "malformed custom options, or the filter they name is not in the model");
+    n->kind = kConvDepthwise;
     return 0;
   }
   if (size >= 4 && memcmp(data, "VTQD", 4) == 0) {
@@ -382,6 +392,16 @@ static LiteRtStatus k_layouts(void *user, size_t n_in, const LiteRtLayout *in, s
     out[0].dimensions[3] = vt_conv1x1_out_channels(n->conv);
     return 0;
   }
+  if (n->kind == kConvDepthwise) {
+    int32_t oh, ow;
+    if (in[0].dimensions[3] != vt_cdw_in_channels(n->cdw)) return fail(n, "the input does not have the op's channels");
+    if (vt_cdw_output_size(n->cdw, in[0].dimensions[1], in[0].dimensions[2], &oh, &ow) != 0)
+      return fail(n, "the input is too small for the filter");
+    out[0].dimensions[1] = oh;
+    out[0].dimensions[2] = ow;
+    out[0].dimensions[3] = vt_cdw_channels(n->cdw);
+    return 0;
+  }
   if (n->kind == kQuantizedDepthwise) {
     int32_t oh, ow;
     if (in[0].dimensions[3] != vt_qdw_channels(n->qdw)) return fail(n, "the input does not have the op's channels");
@@ -425,6 +445,7 @@ static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in,
   const LiteRtUnlockTensorBufferFn unlock = (LiteRtUnlockTensorBufferFn)n->api.unlock;
   if (!get_type || !lock || !unlock) return fail(n, "missing LiteRT functions");
   const int window = n->kind == kConvWindow, conv = n->kind == kConv1x1 || window, qdw = n->kind == kQuantizedDepthwise;
+  const int cdw = n->kind == kConvDepthwise;
   const int quantized = qdw || (conv && !vt_conv1x1_is_hybrid(n->conv));
   if (n->kind == kNone) return fail(n, "the node was not initialized");
   const int int8 = qdw && vt_qdw_is_signed(n->qdw);
@@ -438,7 +459,10 @@ static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in,
   vt_context *context = n->context;
   const int32_t threads = context->threads;
   // The depthwise uint8 kind needs no scratch.
-  size_t need = qdw ? 1 : conv ? vt_conv1x1_scratch_size(n->conv, threads) : vt_hdw_scratch_size(&n->hdw, h, w, threads);
+  size_t need = qdw    ? 1
+                : conv ? vt_conv1x1_scratch_size(n->conv, threads)
+                : cdw  ? vt_cdw_scratch_size(n->cdw, h, w, threads)
+                       : vt_hdw_scratch_size(&n->hdw, h, w, threads);
   if (need == 0) return fail(n, "bad input size");
   // The spatial kind's im2col rows follow the GEMM's scratch.
   const size_t rows_at = (need + 63) & ~(size_t)63;
@@ -471,7 +495,9 @@ static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in,
     return fail(n, "cannot write the output");
   }
   int status;
-  if (qdw) {
+  if (cdw) {
+    status = vt_cdw_run(n->cdw, src, b, h, w, dst, context->memory, context->size, threads, context->pool);
+  } else if (qdw) {
     status = vt_qdw_run(n->qdw, src, b, h, w, dst, threads, context->pool);
   } else if (window) {
     uint8_t *im2col = (uint8_t *)context->memory + rows_at;

@@ -43,6 +43,9 @@ package final class CompiledModel: @unchecked Sendable {
     /// Whether the 1×1 convolution kernel is faster than XNNPACK's on this CPU (AVX2 without
     /// AVX-VNNI / AVX512-VNNI, where XNNPACK multiplies four bytes per lane).
     package static var conv1x1KernelPreferred: Bool { CustomKernels.conv1x1Preferred }
+    /// Whether XNNPACK's float depthwise convolutions use fused multiply-adds on this CPU (FMA3 or
+    /// AVX-512F; AArch64), which the fused hybrid-1×1-into-depthwise op reproduces bit for bit.
+    package static var convDepthwiseFusionExact: Bool { CustomKernels.convDepthwiseExact }
     /// Whether VisionTasks' kernels were compiled optimized (a release build). Unoptimized (a debug
     /// build, SwiftPM's default for a dependency of a debug app) they are exact but slow, and LiteRT's
     /// own kernels, which they equal bit for bit, are the default instead.

@@ -73,6 +73,8 @@ final class CustomKernels: @unchecked Sendable {
     static var conv1x1Path: String { String(cString: vt_conv1x1_path()) }
     /// Whether the 1×1 convolution kernel beats XNNPACK's on this CPU (AVX2 without VNNI).
     static var conv1x1Preferred: Bool { vt_conv1x1_preferred() != 0 }
+    /// Whether the fused 1×1-into-float-depthwise op equals XNNPACK's float depthwise kernels here.
+    static var convDepthwiseExact: Bool { vt_cdw_exact() != 0 }
     /// Whether CKernels was compiled with optimization.
     static var optimized: Bool { vt_kernels_optimized() != 0 }
 }

@@ -203,7 +203,10 @@ package final class ModelResources: Sendable {
             var kernels: ModelFile.CustomKernels = conv1x1Kernel ? [.quantizedConv, .quantizedSpatialConv] : []
             if conv1x1Kernel && hybridConvKernel {
                 kernels.insert(.hybridConv)
-                if Self.fusedKernelsByDefault { kernels.formUnion([.hybridConvGroups, .linkedRanges]) }
+                if Self.fusedKernelsByDefault {
+                    kernels.formUnion([.hybridConvGroups, .linkedRanges])
+                    if CompiledModel.convDepthwiseFusionExact { kernels.insert(.hybridConvDepthwise) }
+                }
             }
             if depthwiseKernel { kernels.insert(.quantizedDepthwise) }
             if postProcessKernel { kernels.insert(.detectionPostProcess) }

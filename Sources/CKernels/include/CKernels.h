@@ -169,6 +169,45 @@ uint64_t vt_filter_digest(const uint8_t *data, size_t n);
 /// the int8 filter's place and digest (as the uint8 kind's), the per-channel scales, the bias (little endian).
 int vt_hconv_decode_options(const uint8_t *data, size_t size, const uint8_t *model, size_t model_size, vt_hconv_params *p);
 
+// --- A hybrid 1×1 convolution into a float depthwise convolution --------------------------------
+// One op for a hybrid 1×1 CONV_2D whose output only a float32 DEPTHWISE_CONV_2D reads (depth
+// multiplier 1): the convolution's output rows are made into a ring that stays in cache as the
+// depthwise window reaches them, never written out whole. Bit-identical to the two ops under LiteRT:
+// the 1×1 kernel's rows, then XNNPACK's f32 unipass depthwise arithmetic (bias, one fused
+// multiply-add per tap in XNNPACK's tap order, padding taps reading zeros, its min/max clamp) — what
+// XNNPACK computes wherever it has fused multiply-adds (`vt_cdw_exact`).
+
+typedef struct vt_cdw vt_cdw;
+
+/// Custom options: "VTCD", version 1, nine int32 (kernel h/w, channels, strides h/w, dilations h/w,
+/// padding 0 SAME / 1 VALID, activation 0 NONE / 1 RELU / 2 RELU_N1_TO_1 / 3 RELU6), the float32
+/// filter [kernel_h][kernel_w][channels], the float32 bias [channels], then an int32 size and the
+/// convolution's "VTHC" options (padded to 4 bytes), read with the model's bytes. NULL when malformed,
+/// when the convolution's outputs are not the depthwise channels, or when out of memory.
+vt_cdw *vt_cdw_create_from_options(const uint8_t *data, size_t size, const uint8_t *model, size_t model_size);
+void vt_cdw_free(vt_cdw *op);
+/// The convolution's input channels; the depthwise channels (the op's output channels).
+int32_t vt_cdw_in_channels(const vt_cdw *op);
+int32_t vt_cdw_channels(const vt_cdw *op);
+/// The output's height and width for an input of `h`×`w`. 0, or -1 when there is no output.
+int vt_cdw_output_size(const vt_cdw *op, int32_t h, int32_t w, int32_t *oh, int32_t *ow);
+/// Bytes of scratch for an input `w` pixels wide on `threads` threads (1…64); 0 for bad sizes.
+size_t vt_cdw_scratch_size(const vt_cdw *op, int32_t h, int32_t w, int32_t threads);
+/// The op on `batches` NHWC inputs ([h][w][in channels] each) with the fastest path this CPU has,
+/// output rows split in bands over `threads` threads (results do not depend on it). 0, or -1.
+int vt_cdw_run(const vt_cdw *op, const float *input, int32_t batches, int32_t h, int32_t w, float *output, void *scratch,
+               size_t scratch_size, int32_t threads, vt_pool *pool);
+/// The same with the depthwise part on a named path: "scalar" (fmaf), "avx2" (AVX2 + FMA) or
+/// "avx512"; all give the same bytes. 0; -1 on bad arguments; -2 when this CPU lacks the path's
+/// instructions.
+int vt_cdw_run_path(const vt_cdw *op, const char *path, const float *input, int32_t batches, int32_t h, int32_t w, float *output,
+                    void *scratch, size_t scratch_size, int32_t threads, vt_pool *pool);
+/// Which path `vt_cdw_run` takes here: "avx512", "avx2" or "scalar".
+const char *vt_cdw_path(void);
+/// Whether XNNPACK's float depthwise kernels on this CPU use fused multiply-adds (x86-64 with FMA3 or
+/// AVX-512F, AArch64), so that this op equals them.
+int vt_cdw_exact(void);
+
 // --- Spatial uint8 convolutions ----------------------------------------------------------------
 // A uint8 CONV_2D of any kernel size, stride and dilation (SAME or VALID) runs as im2col — each output
 // pixel's window gathered into a row of kernel_h·kernel_w·in_channels bytes, taps in the padding

@@ -31,6 +31,10 @@ extension ModelFile {
         /// With ``hybridConv`` and ``hybridDepthwise``: a hybrid depthwise op takes its input's range from
         /// the hybrid 1×1 convolution that makes it (ModelFile+KernelFusions.swift).
         package static let linkedRanges = CustomKernels(rawValue: 128)
+        /// With ``hybridConv``: a float32 DEPTHWISE_CONV_2D whose input only it reads and a hybrid 1×1
+        /// convolution makes becomes one op with it, the convolution's rows made in cache as the window
+        /// reaches them (ModelFile+KernelFusions.swift): custom codes `VisionTasksHybridConvDepthwise_<k>`.
+        package static let hybridConvDepthwise = CustomKernels(rawValue: 256)
 
         /// The custom-code prefix of a single kind's rewritten ops (`<prefix>_<k>`).
         package var codePrefix: String {
@@ -41,6 +45,7 @@ extension ModelFile {
             case .quantizedDepthwise: return "VisionTasksQuantizedDepthwise"
             case .detectionPostProcess: return "VisionTasksDetectionPostProcess"
             case .hybridConvGroups: return "VisionTasksHybridConvGroup"
+            case .hybridConvDepthwise: return "VisionTasksHybridConvDepthwise"
             default: return "VisionTasksHybridConv"
             }
         }
@@ -121,6 +126,14 @@ extension ModelFile {
                     blobs[a] = nil
                     absorbed.insert(a)
                 }
+            }
+        }
+        if kernels.contains(.hybridConvDepthwise) {
+            for (i, pair) in try hybridConvDepthwisePairs(sg, opTables: opTables, blobs: blobs) {
+                blobs[i] = (CustomKernels.hybridConvDepthwise.codePrefix, pair.options)
+                inputs[i] = [pair.input]
+                blobs[pair.absorbed] = nil
+                absorbed.insert(pair.absorbed)
             }
         }
         if kernels.contains(.linkedRanges) {

@@ -1,4 +1,4 @@
-/// Two fusions across the ops `customKernelOps` moves onto VisionTasks' kernels, each leaving every
+/// Three fusions across the ops `customKernelOps` moves onto VisionTasks' kernels, each leaving every
 /// value the model computes bit for bit as it was:
 ///
 /// - **Groups** (``ModelFile/CustomKernels/hybridConvGroups``): a CONCATENATION on axis 1 (rank-3
@@ -13,7 +13,50 @@
 ///   input is a rewritten hybrid 1×1 convolution's output takes that input's range (the first pass of
 ///   its quantizer) from the convolution, which takes it while its outputs are in cache. Both ops'
 ///   options get a prefix: "VTLK", version 1, role (1 the producer, 2 a reader), the slot they share.
+/// - **Convolution into float depthwise** (``ModelFile/CustomKernels/hybridConvDepthwise``): a float32
+///   DEPTHWISE_CONV_2D (constant float32 filter, depth multiplier 1, a window of at most 64 rows and
+///   columns) whose input only it reads and a rewritten hybrid 1×1 convolution makes becomes one op
+///   (`VisionTasksHybridConvDepthwise_<k>`, CKernels' `vt_cdw`) whose input is the convolution's: the
+///   convolution's rows are made into a ring in cache as the depthwise window reaches them, and the
+///   depthwise arithmetic is XNNPACK's (fused multiply-adds in its tap order), so the convolution's
+///   output is never written out whole. Its custom options: "VTCD", version 1, nine int32 (kernel h/w,
+///   channels, strides h/w, dilations h/w, padding, activation), the filter and bias (float32, little
+///   endian), then an int32 size and the convolution's "VTHC" options, padded to 4 bytes.
 extension ModelFile {
+    /// The depthwise ops that take in the hybrid 1×1 convolution making their input: the depthwise op's
+    /// index → its options, its new input (the convolution's) and the convolution it absorbs.
+    func hybridConvDepthwisePairs(
+        _ sg: Subgraph, opTables: [FlatTable], blobs: [Int: (prefix: String, options: [UInt8])]
+    ) throws -> [Int: (options: [UInt8], input: Int, absorbed: Int)] {
+        let (producer, consumers) = Self.tensorUse(sg)
+        var pairs: [Int: (options: [UInt8], input: Int, absorbed: Int)] = [:]
+        for (i, op) in sg.operators.enumerated() where i < opTables.count && blobs[i] == nil {
+            guard let (input, filter, output) = kernelOperands(op, code: 4, sg),  // DEPTHWISE_CONV_2D
+                input.type == .float32, output.type == .float32, filter.type == .float32, filter.shape.count == 4,
+                filter.shape[0] == 1, input.shape.count == 4, output.shape.count == 4,
+                consumers[op.inputs[0]] == 1, let p = producer[op.inputs[0]], let conv = blobs[p],
+                conv.prefix == CustomKernels.hybridConv.codePrefix, let convInput = sg.operators[p].inputs.first
+            else { continue }
+            let kh = filter.shape[1], kw = filter.shape[2], c = filter.shape[3]
+            guard (1...64).contains(kh), (1...64).contains(kw), c >= 1, c <= 1 << 16, input.shape[3] == c,
+                output.shape[3] == c, let window = try Self.depthwiseWindow(opTables[i]),
+                window.depthMultiplier <= 1, (kh - 1) * Int(window.dilations[0]) + 1 <= 64,
+                let weights = try buffer(filter.buffer), weights.count == kh * kw * c * 4,
+                let bias = try kernelBias(op, sg, type: .float32, count: c)
+            else { continue }
+            var out: [UInt8] = Array("VTCD".utf8)
+            let fields: [Int32] =
+                [1, Int32(kh), Int32(kw), Int32(c)] + window.strides + window.dilations
+                + [window.padding, window.activation]
+            for v in fields { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
+            out += weights + bias
+            withUnsafeBytes(of: Int32(conv.options.count).littleEndian) { out += $0 }
+            out += conv.options + [UInt8](repeating: 0, count: (4 - conv.options.count % 4) % 4)
+            pairs[i] = (out, convInput, p)
+        }
+        return pairs
+    }
+
     /// The ops a group replaces: the concatenation's index → the group's options, its inputs, and
     /// the convolutions and reshapes it absorbs. `blobs`: the options of the ops already rewritten.
     func hybridConvGroups(

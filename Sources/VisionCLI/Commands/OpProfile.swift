@@ -76,6 +76,7 @@ enum OpProfile {
             ("VisionTasksQuantizedConv", "uint8 1x1 convolution"),
             ("VisionTasksQuantizedSpatialConv", "uint8 spatial convolution (im2col + GEMM)"),
             ("VisionTasksHybridConvGroup", "hybrid 1x1 convolutions into a concatenation"),
+            ("VisionTasksHybridConvDepthwise", "hybrid 1x1 convolution into a float depthwise one"),
             ("VisionTasksHybridConv", "hybrid 1x1 convolution"),
             ("VisionTasksHybridDepthwise", "hybrid depthwise convolution"),
             ("VisionTasksQuantizedDepthwise", "uint8/int8 depthwise convolution"),
