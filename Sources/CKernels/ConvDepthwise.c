@@ -5,7 +5,7 @@
 //
 // Exactness. The ring's rows are the 1×1 kernel's own outputs (its results do not depend on how
 // pixels are grouped). The depthwise arithmetic is XNNPACK's f32 unipass kernel's (the 9p16c kernels
-// for AVX-512F and FMA3, 9p8c for NEON FMA, all alike per lane): the accumulator starts at the bias,
+// for AVX-512F and FMA3, alike per lane): the accumulator starts at the bias,
 // takes one fused multiply-add per tap in XNNPACK's tap order — kernel columns outer, rows inner
 // (its indirection buffer's index (x·kernel_h + y)) — padding taps included (they read its zero
 // buffer: fma(0, w, acc)), then max(min, acc) and min(max, ·) as maxps/minps compute them. Every path
@@ -44,12 +44,12 @@ void vt_cdw_free(vt_cdw *op) {
 int32_t vt_cdw_in_channels(const vt_cdw *op) { return op ? vt_conv1x1_in_channels(op->conv) : 0; }
 int32_t vt_cdw_channels(const vt_cdw *op) { return op ? op->channels : 0; }
 
+// x86-64 only: the op's convolution part is the hybrid 1×1 kernel, a copy of x86-64 XNNPACK's
+// dynamically quantized arithmetic (on AArch64 XNNPACK's differs and LiteRT's own kernels run).
 int vt_cdw_exact(void) {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_cpu_init();
   return __builtin_cpu_supports("fma") || __builtin_cpu_supports("avx512f");
-#elif defined(__aarch64__)
-  return 1;
 #else
   return 0;
 #endif
@@ -64,14 +64,14 @@ const char *vt_cdw_path(void) {
   return "scalar";
 }
 
-enum { kHeader = 4 + 4 + 9 * 4 };
+enum { kHeader = 4 + 4 + 9 * 4, kPixels = 4, kMaxTaps = 64 };
 
 vt_cdw *vt_cdw_create_from_options(const uint8_t *data, size_t size, const uint8_t *model, size_t model_size) {
   if (!data || size < kHeader || memcmp(data, "VTCD", 4) != 0) return NULL;
   int32_t v[10];
   memcpy(v, data + 4, sizeof v);
   const int32_t kh = v[1], kw = v[2], c = v[3];
-  if (v[0] != 1 || kh < 1 || kw < 1 || kh > 64 || kw > 64 || c < 1 || c > (1 << 16) || v[4] < 1 || v[5] < 1 || v[6] < 1 || v[7] < 1 ||
+  if (v[0] != 1 || kh < 1 || kw < 1 || kh * kw > kMaxTaps || c < 1 || c > (1 << 16) || v[4] < 1 || v[5] < 1 || v[6] < 1 || v[7] < 1 ||
       v[4] > 65536 || v[5] > 65536 || v[6] > 65536 || v[7] > 65536 || v[8] < 0 || v[8] > 1 || v[9] < 0 || v[9] > 3)
     return NULL;
   const size_t taps = (size_t)kh * (size_t)kw, floats = (taps + 1) * (size_t)c * sizeof(float);
@@ -114,12 +114,11 @@ int vt_cdw_output_size(const vt_cdw *op, int32_t h, int32_t w, int32_t *oh, int3
 // The rows of the 1×1 convolution's output a band needs at once: the window's height.
 static int32_t ring_rows(const vt_cdw *op) { return (op->geometry.kernel_h - 1) * op->geometry.dilation_h + 1; }
 
-// Each thread's part of the scratch: the 1×1 kernel's scratch (one thread), the ring of convolution
-// rows, a row of zeros (the padding taps' input).
-static size_t part_bytes(const vt_cdw *op, int32_t w) {
-  return align64(vt_conv1x1_scratch_size(op->conv, 1)) + align64((size_t)ring_rows(op) * (size_t)w * (size_t)op->channels * sizeof(float)) +
-         align64((size_t)op->channels * sizeof(float));
-}
+// Each thread's part of the scratch: the 1×1 kernel's scratch (one thread), the ring of its rows, a
+// row of zeros (the padding taps' input).
+static size_t conv_bytes(const vt_cdw *op) { return align64(vt_conv1x1_scratch_size(op->conv, 1)); }
+static size_t ring_bytes(const vt_cdw *op, int32_t w) { return align64((size_t)ring_rows(op) * (size_t)w * (size_t)op->channels * sizeof(float)); }
+static size_t part_bytes(const vt_cdw *op, int32_t w) { return conv_bytes(op) + ring_bytes(op, w) + align64((size_t)op->channels * sizeof(float)); }
 
 size_t vt_cdw_scratch_size(const vt_cdw *op, int32_t h, int32_t w, int32_t threads) {
   if (!op || h < 1 || w < 1 || (uint64_t)w * (uint64_t)op->channels > ((uint64_t)1 << 32)) return 0;
@@ -128,105 +127,135 @@ size_t vt_cdw_scratch_size(const vt_cdw *op, int32_t h, int32_t w, int32_t threa
   return (size_t)threads * part_bytes(op, w) + 64;
 }
 
-// One output pixel's channels c0..<c, tap t reading in[t] (a pixel of the ring, or the zeros).
-static inline __attribute__((always_inline)) void pixel_scalar(const vt_cdw *op, int32_t taps, const float *const *in, int32_t c0,
-                                                               float *out) {
+// Up to kPixels output pixels side by side: pixel p's tap t reads in[p][t] (a pixel of the ring, or
+// the zeros), writes out + p·channels. Each output's chain of multiply-adds is the same whatever
+// its neighbours; several pixels and channel blocks at once keep the chains apart (each tap's
+// multiply-add waits for the last) and share each tap's weights.
+typedef const float *tap_ptrs[kMaxTaps];
+
+// Channels c0..<c of `count` pixels, one value at a time.
+static inline __attribute__((always_inline)) void pixels_scalar(const vt_cdw *op, int32_t taps, int32_t count, const tap_ptrs *in, int32_t c0,
+                                                                float *out) {
   const int32_t c = op->channels;
-  for (int32_t ch = c0; ch < c; ch++) {
-    float acc = op->bias[ch];
-    for (int32_t t = 0; t < taps; t++) acc = fmaf(in[t][ch], op->taps[(size_t)t * (size_t)c + (size_t)ch], acc);
-    acc = op->min > acc ? op->min : acc;
-    out[ch] = op->max < acc ? op->max : acc;
-  }
+  for (int32_t p = 0; p < count; p++)
+    for (int32_t ch = c0; ch < c; ch++) {
+      float acc = op->bias[ch];
+      for (int32_t t = 0; t < taps; t++) acc = fmaf(in[p][t][ch], op->taps[(size_t)t * (size_t)c + (size_t)ch], acc);
+      acc = op->min > acc ? op->min : acc;
+      out[(size_t)p * (size_t)c + (size_t)ch] = op->max < acc ? op->max : acc;
+    }
 }
 
-
 #if defined(__x86_64__) || defined(__i386__)
-// The vector paths keep four accumulator chains apart (each tap's multiply-add waits for the last),
-// four blocks of channels at once; 3×3 windows with the tap loop unrolled.
-__attribute__((target("avx2,fma"))) static inline __attribute__((always_inline)) void pixel_avx2_taps(const vt_cdw *op, int32_t taps,
-                                                                                                   const float *const *in, float *out) {
+// AVX2: kPixels pixels × 16 channels (eight chains), then 8-channel blocks, then the scalar tail.
+__attribute__((target("avx2,fma"))) static inline __attribute__((always_inline)) void pixels_avx2_taps(const vt_cdw *op, int32_t taps,
+                                                                                                    int32_t count, const tap_ptrs *in,
+                                                                                                    float *out) {
   const int32_t c = op->channels;
   const __m256 lo = _mm256_set1_ps(op->min), hi = _mm256_set1_ps(op->max);
   int32_t ch = 0;
-  for (; ch + 32 <= c; ch += 32) {
-    __m256 a[4];
-    for (int b = 0; b < 4; b++) a[b] = _mm256_loadu_ps(op->bias + ch + 8 * b);
-    for (int32_t t = 0; t < taps; t++) {
-      const float *k = op->taps + (size_t)t * (size_t)c + (size_t)ch;
-      for (int b = 0; b < 4; b++) a[b] = _mm256_fmadd_ps(_mm256_loadu_ps(in[t] + ch + 8 * b), _mm256_loadu_ps(k + 8 * b), a[b]);
+  if (count == kPixels) {
+    for (; ch + 16 <= c; ch += 16) {
+      __m256 a[kPixels][2];
+      for (int p = 0; p < kPixels; p++) {
+        a[p][0] = _mm256_loadu_ps(op->bias + ch);
+        a[p][1] = _mm256_loadu_ps(op->bias + ch + 8);
+      }
+      for (int32_t t = 0; t < taps; t++) {
+        const float *k = op->taps + (size_t)t * (size_t)c + (size_t)ch;
+        const __m256 k0 = _mm256_loadu_ps(k), k1 = _mm256_loadu_ps(k + 8);
+        for (int p = 0; p < kPixels; p++) {
+          a[p][0] = _mm256_fmadd_ps(_mm256_loadu_ps(in[p][t] + ch), k0, a[p][0]);
+          a[p][1] = _mm256_fmadd_ps(_mm256_loadu_ps(in[p][t] + ch + 8), k1, a[p][1]);
+        }
+      }
+      for (int p = 0; p < kPixels; p++) {
+        _mm256_storeu_ps(out + (size_t)p * (size_t)c + ch, _mm256_min_ps(hi, _mm256_max_ps(lo, a[p][0])));
+        _mm256_storeu_ps(out + (size_t)p * (size_t)c + ch + 8, _mm256_min_ps(hi, _mm256_max_ps(lo, a[p][1])));
+      }
     }
-    for (int b = 0; b < 4; b++) _mm256_storeu_ps(out + ch + 8 * b, _mm256_min_ps(hi, _mm256_max_ps(lo, a[b])));
   }
-  for (; ch + 8 <= c; ch += 8) {
-    __m256 a = _mm256_loadu_ps(op->bias + ch);
-    for (int32_t t = 0; t < taps; t++)
-      a = _mm256_fmadd_ps(_mm256_loadu_ps(in[t] + ch), _mm256_loadu_ps(op->taps + (size_t)t * (size_t)c + (size_t)ch), a);
-    _mm256_storeu_ps(out + ch, _mm256_min_ps(hi, _mm256_max_ps(lo, a)));
-  }
-  pixel_scalar(op, taps, in, ch, out);
+  for (; ch + 8 <= c; ch += 8)
+    for (int32_t p = 0; p < count; p++) {
+      __m256 a = _mm256_loadu_ps(op->bias + ch);
+      for (int32_t t = 0; t < taps; t++)
+        a = _mm256_fmadd_ps(_mm256_loadu_ps(in[p][t] + ch), _mm256_loadu_ps(op->taps + (size_t)t * (size_t)c + (size_t)ch), a);
+      _mm256_storeu_ps(out + (size_t)p * (size_t)c + ch, _mm256_min_ps(hi, _mm256_max_ps(lo, a)));
+    }
+  pixels_scalar(op, taps, count, in, ch, out);
 }
 
-__attribute__((target("avx2,fma"))) static inline __attribute__((always_inline)) void pixel_avx2(const vt_cdw *op, int32_t taps,
-                                                                                              const float *const *in, float *out) {
-  if (taps == 9) pixel_avx2_taps(op, 9, in, out);
-  else pixel_avx2_taps(op, taps, in, out);
+__attribute__((target("avx2,fma"))) static inline __attribute__((always_inline)) void pixels_avx2(const vt_cdw *op, int32_t taps, int32_t count,
+                                                                                               const tap_ptrs *in, float *out) {
+  if (taps == 9) pixels_avx2_taps(op, 9, count, in, out);
+  else pixels_avx2_taps(op, taps, count, in, out);
 }
 
-__attribute__((target("avx512f"))) static inline __attribute__((always_inline)) void pixel_avx512_taps(const vt_cdw *op, int32_t taps,
-                                                                                                     const float *const *in, float *out) {
+// AVX-512: kPixels pixels × 16 channels (four chains; Zen 4 and Intel run one or two 512-bit FMAs a
+// cycle at latency 4), the last block masked.
+__attribute__((target("avx512f"))) static inline __attribute__((always_inline)) void pixels_avx512_taps(const vt_cdw *op, int32_t taps,
+                                                                                                      int32_t count, const tap_ptrs *in,
+                                                                                                      float *out) {
   const int32_t c = op->channels;
   const __m512 lo = _mm512_set1_ps(op->min), hi = _mm512_set1_ps(op->max);
-  int32_t ch = 0;
-  for (; ch + 64 <= c; ch += 64) {
-    __m512 a[4];
-    for (int b = 0; b < 4; b++) a[b] = _mm512_loadu_ps(op->bias + ch + 16 * b);
-    for (int32_t t = 0; t < taps; t++) {
-      const float *k = op->taps + (size_t)t * (size_t)c + (size_t)ch;
-      for (int b = 0; b < 4; b++) a[b] = _mm512_fmadd_ps(_mm512_loadu_ps(in[t] + ch + 16 * b), _mm512_loadu_ps(k + 16 * b), a[b]);
-    }
-    for (int b = 0; b < 4; b++) _mm512_storeu_ps(out + ch + 16 * b, _mm512_min_ps(hi, _mm512_max_ps(lo, a[b])));
-  }
-  for (; ch < c; ch += 16) {
+  for (int32_t ch = 0; ch < c; ch += 16) {
     const __mmask16 m = c - ch >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (c - ch)) - 1u);
-    __m512 a = _mm512_maskz_loadu_ps(m, op->bias + ch);
-    for (int32_t t = 0; t < taps; t++)
-      a = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, in[t] + ch), _mm512_maskz_loadu_ps(m, op->taps + (size_t)t * (size_t)c + (size_t)ch), a);
-    _mm512_mask_storeu_ps(out + ch, m, _mm512_min_ps(hi, _mm512_max_ps(lo, a)));
+    const __m512 b = _mm512_maskz_loadu_ps(m, op->bias + ch);
+    if (count == kPixels) {
+      __m512 a[kPixels];
+      for (int p = 0; p < kPixels; p++) a[p] = b;
+      for (int32_t t = 0; t < taps; t++) {
+        const __m512 k = _mm512_maskz_loadu_ps(m, op->taps + (size_t)t * (size_t)c + (size_t)ch);
+        for (int p = 0; p < kPixels; p++) a[p] = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, in[p][t] + ch), k, a[p]);
+      }
+      for (int p = 0; p < kPixels; p++) _mm512_mask_storeu_ps(out + (size_t)p * (size_t)c + ch, m, _mm512_min_ps(hi, _mm512_max_ps(lo, a[p])));
+    } else {
+      for (int32_t p = 0; p < count; p++) {
+        __m512 a = b;
+        for (int32_t t = 0; t < taps; t++)
+          a = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, in[p][t] + ch), _mm512_maskz_loadu_ps(m, op->taps + (size_t)t * (size_t)c + (size_t)ch), a);
+        _mm512_mask_storeu_ps(out + (size_t)p * (size_t)c + ch, m, _mm512_min_ps(hi, _mm512_max_ps(lo, a)));
+      }
+    }
   }
 }
 
-__attribute__((target("avx512f"))) static inline __attribute__((always_inline)) void pixel_avx512(const vt_cdw *op, int32_t taps,
-                                                                                                const float *const *in, float *out) {
-  if (taps == 9) pixel_avx512_taps(op, 9, in, out);
-  else pixel_avx512_taps(op, taps, in, out);
+__attribute__((target("avx512f"))) static inline __attribute__((always_inline)) void pixels_avx512(const vt_cdw *op, int32_t taps,
+                                                                                                 int32_t count, const tap_ptrs *in,
+                                                                                                 float *out) {
+  if (taps == 9) pixels_avx512_taps(op, 9, count, in, out);
+  else pixels_avx512_taps(op, taps, count, in, out);
 }
 #endif
 
-// One output row: each pixel's taps pointed at the ring's rows (NULL: above or below the input) or
-// at the zeros, as XNNPACK's indirection buffer points them; then `PIXEL(op, taps, in, out)`.
-#define ROW_FUNCTION(NAME, TARGET, PIXEL)                                                                                                    \
+// One output row, kPixels pixels at a time: each pixel's taps pointed at the ring's rows (NULL: above
+// or below the input) or at the zeros, as XNNPACK's indirection buffer points them; then
+// `PIXELS(op, taps, count, in, out)`.
+#define ROW_FUNCTION(NAME, TARGET, PIXELS)                                                                                                    \
   TARGET static void NAME(const vt_cdw *op, const float *const *rows, const float *zeros, int32_t w, int32_t ow, int32_t pad_w, float *out) { \
     const vt_hdw_params *g = &op->geometry;                                                                                                  \
     const int32_t c = op->channels, taps = g->kernel_h * g->kernel_w;                                                                        \
-    const float *in[64 * 64];                                                                                                                \
-    for (int32_t ox = 0; ox < ow; ox++, out += c) {                                                                                          \
-      for (int32_t x = 0; x < g->kernel_w; x++) {                                                                                            \
-        const int64_t ix = (int64_t)ox * g->stride_w - pad_w + (int64_t)x * g->dilation_w;                                                  \
-        const int inside = ix >= 0 && ix < w;                                                                                                \
-        for (int32_t y = 0; y < g->kernel_h; y++) in[x * g->kernel_h + y] = inside && rows[y] ? rows[y] + (size_t)ix * (size_t)c : zeros;    \
-      }                                                                                                                                      \
-      PIXEL(op, taps, in, out);                                                                                                              \
+    tap_ptrs in[kPixels];                                                                                                                    \
+    for (int32_t ox0 = 0; ox0 < ow; ox0 += kPixels) {                                                                                        \
+      const int32_t count = ow - ox0 < kPixels ? ow - ox0 : kPixels;                                                                         \
+      for (int32_t p = 0; p < count; p++)                                                                                                    \
+        for (int32_t x = 0; x < g->kernel_w; x++) {                                                                                          \
+          const int64_t ix = (int64_t)(ox0 + p) * g->stride_w - pad_w + (int64_t)x * g->dilation_w;                                         \
+          const int inside = ix >= 0 && ix < w;                                                                                              \
+          for (int32_t y = 0; y < g->kernel_h; y++)                                                                                          \
+            in[p][x * g->kernel_h + y] = inside && rows[y] ? rows[y] + (size_t)ix * (size_t)c : zeros;                                       \
+        }                                                                                                                                    \
+      PIXELS(op, taps, count, (const tap_ptrs *)in, out + (size_t)ox0 * (size_t)c);                                                          \
     }                                                                                                                                        \
   }
 
 typedef void (*row_fn)(const vt_cdw *, const float *const *, const float *, int32_t, int32_t, int32_t, float *);
 
-#define PIXEL_PLAIN(op, taps, in, out) pixel_scalar((op), (taps), (in), 0, (out))
-ROW_FUNCTION(row_plain, , PIXEL_PLAIN)
+#define PIXELS_PLAIN(op, taps, count, in, out) pixels_scalar((op), (taps), (count), (in), 0, (out))
+ROW_FUNCTION(row_plain, , PIXELS_PLAIN)
 #if defined(__x86_64__) || defined(__i386__)
-ROW_FUNCTION(row_avx2, __attribute__((target("avx2,fma"))), pixel_avx2)
-ROW_FUNCTION(row_avx512, __attribute__((target("avx512f"))), pixel_avx512)
+ROW_FUNCTION(row_avx2, __attribute__((target("avx2,fma"))), pixels_avx2)
+ROW_FUNCTION(row_avx512, __attribute__((target("avx512f"))), pixels_avx512)
 #endif
 
 typedef struct {
@@ -245,10 +274,10 @@ static void band(void *context, int32_t t, int64_t b) {
   band_job *j = context;
   const vt_cdw *op = j->op;
   const vt_hdw_params *g = &op->geometry;
-  const int32_t c = op->channels, k = vt_conv1x1_in_channels(op->conv), span = ring_rows(op);
-  const size_t conv_bytes = align64(vt_conv1x1_scratch_size(op->conv, 1)), row_floats = (size_t)j->w * (size_t)c;
+  const int32_t c = op->channels, k = vt_cdw_in_channels(op), span = ring_rows(op);
+  const size_t scratch_bytes = conv_bytes(op), row_floats = (size_t)j->w * (size_t)c;
   uint8_t *mine = j->scratch + (size_t)t * part_bytes(op, j->w);
-  float *ring = (float *)(mine + conv_bytes), *zeros = (float *)(mine + conv_bytes + align64((size_t)span * row_floats * sizeof(float)));
+  float *ring = (float *)(mine + scratch_bytes), *zeros = (float *)(mine + scratch_bytes + ring_bytes(op, j->w));
   memset(zeros, 0, (size_t)c * sizeof(float));
   int64_t slots[64];  // the input row each ring slot holds (-1: none); span ≤ 64 (vt_cdw_run_path)
   for (int32_t s = 0; s < span; s++) slots[s] = -1;
@@ -263,7 +292,7 @@ static void band(void *context, int32_t t, int64_t b) {
       float *row = ring + (size_t)s * row_floats;
       if (slots[s] != iy) {
         slots[s] = -1;
-        if (vt_conv1x1_run_path(op->conv, NULL, j->input + (size_t)iy * (size_t)j->w * (size_t)k, j->w, row, mine, conv_bytes, 1,
+        if (vt_conv1x1_run_path(op->conv, NULL, j->input + (size_t)iy * (size_t)j->w * (size_t)k, j->w, row, mine, scratch_bytes, 1,
                                 NULL) != 0) {
           j->failed = 1;
           return;
@@ -303,7 +332,7 @@ int vt_cdw_run_path(const vt_cdw *op, const char *path, const float *input, int3
   if (threads > oh) threads = oh;
   const size_t need = vt_cdw_scratch_size(op, h, w, threads);
   if (need == 0 || scratch_size < need) return -1;
-  const int32_t k = vt_conv1x1_in_channels(op->conv);
+  const int32_t k = vt_cdw_in_channels(op);
   for (int32_t b = 0; b < batches; b++) {
     band_job job = {op, row, input + (size_t)b * (size_t)h * (size_t)w * (size_t)k,
                     output + (size_t)b * (size_t)oh * (size_t)ow * (size_t)op->channels, h, w, oh, ow, pad_h, pad_w, threads,

@@ -43,8 +43,8 @@ package final class CompiledModel: @unchecked Sendable {
     /// Whether the 1×1 convolution kernel is faster than XNNPACK's on this CPU (AVX2 without
     /// AVX-VNNI / AVX512-VNNI, where XNNPACK multiplies four bytes per lane).
     package static var conv1x1KernelPreferred: Bool { CustomKernels.conv1x1Preferred }
-    /// Whether XNNPACK's float depthwise convolutions use fused multiply-adds on this CPU (FMA3 or
-    /// AVX-512F; AArch64), which the fused hybrid-1×1-into-depthwise op reproduces bit for bit.
+    /// Whether the fused hybrid-1×1-into-depthwise op equals LiteRT's two ops on this CPU: x86-64 with
+    /// FMA3 or AVX-512F, where XNNPACK's float depthwise kernels use fused multiply-adds.
     package static var convDepthwiseFusionExact: Bool { CustomKernels.convDepthwiseExact }
     /// Whether VisionTasks' kernels were compiled optimized (a release build). Unoptimized (a debug
     /// build, SwiftPM's default for a dependency of a debug app) they are exact but slow, and LiteRT's

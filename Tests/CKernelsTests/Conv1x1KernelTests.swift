@@ -497,7 +497,7 @@ extension Conv1x1KernelTests {
         // The box and class heads (5 convolutions each, reshaped, concatenated) are two groups.
         #expect(ModelFile.CustomKernels.hybridConvGroups.count(in: ours.customOps) == 2)
         // Its first expansion (160×160, 16 → 96 channels) and the float depthwise op reading it are one op
-        // where XNNPACK's float depthwise kernels use fused multiply-adds (FMA3, AVX-512F, AArch64).
+        // where XNNPACK's float depthwise kernels use fused multiply-adds (x86-64 with FMA3 or AVX-512F).
         let pairs = CompiledModel.convDepthwiseFusionExact ? 1 : 0
         #expect(ModelFile.CustomKernels.hybridConvDepthwise.count(in: ours.customOps) == pairs)
         // its 70 hybrid 1×1 convolutions, 10 of them in the groups

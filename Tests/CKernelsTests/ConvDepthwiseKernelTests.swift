@@ -12,7 +12,7 @@ import VisionTestSupport
 /// 1 and 2 threads, over strides, paddings, dilations, window sizes, channel counts that leave every
 /// vector tail, and the four activations; every depthwise path against a reference written here
 /// with XNNPACK's arithmetic.
-@Suite("Hybrid 1×1 convolution into a float depthwise convolution")
+@Suite("Hybrid 1×1 convolution into a float depthwise convolution", .enabled(if: TestAssets.shouldRun))
 struct ConvDepthwiseKernelTests {
     typealias Random = TestRandom
 
@@ -93,7 +93,11 @@ struct ConvDepthwiseKernelTests {
         }
     }
 
-    @Test("bit-identical to LiteRT running the two ops (XNNPACK's kernels), 1 and 2 threads", arguments: cases)
+    @Test(
+        "bit-identical to LiteRT running the two ops (XNNPACK's kernels), 1 and 2 threads",
+        .enabled(
+            if: TestAssets.exactKernelsMatchRuntime, "copies of x86-64 XNNPACK's arithmetic; arm64 runs LiteRT's own"),
+        arguments: cases)
     func againstLiteRT(_ c: Case) throws {
         try #require(CompiledModel.convDepthwiseFusionExact, "XNNPACK's float depthwise kernels here are not FMA ones")
         var r = Random(state: 0x00C0_FFEE &+ UInt64(c.k * 131 + c.c))

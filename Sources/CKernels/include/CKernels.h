@@ -175,14 +175,15 @@ int vt_hconv_decode_options(const uint8_t *data, size_t size, const uint8_t *mod
 // depthwise window reaches them, never written out whole. Bit-identical to the two ops under LiteRT:
 // the 1×1 kernel's rows, then XNNPACK's f32 unipass depthwise arithmetic (bias, one fused
 // multiply-add per tap in XNNPACK's tap order, padding taps reading zeros, its min/max clamp) — what
-// XNNPACK computes wherever it has fused multiply-adds (`vt_cdw_exact`).
+// XNNPACK computes on x86-64 CPUs with fused multiply-adds (`vt_cdw_exact`).
 
 typedef struct vt_cdw vt_cdw;
 
 /// Custom options: "VTCD", version 1, nine int32 (kernel h/w, channels, strides h/w, dilations h/w,
 /// padding 0 SAME / 1 VALID, activation 0 NONE / 1 RELU / 2 RELU_N1_TO_1 / 3 RELU6), the float32
 /// filter [kernel_h][kernel_w][channels], the float32 bias [channels], then an int32 size and the
-/// convolution's "VTHC" options (padded to 4 bytes), read with the model's bytes. NULL when malformed,
+/// convolution's "VTHC" options (padded to 4 bytes), read with the model's bytes. NULL when malformed
+/// (a window of more than 64 taps included),
 /// when the convolution's outputs are not the depthwise channels, or when out of memory.
 vt_cdw *vt_cdw_create_from_options(const uint8_t *data, size_t size, const uint8_t *model, size_t model_size);
 void vt_cdw_free(vt_cdw *op);
@@ -204,8 +205,9 @@ int vt_cdw_run_path(const vt_cdw *op, const char *path, const float *input, int3
                     void *scratch, size_t scratch_size, int32_t threads, vt_pool *pool);
 /// Which path `vt_cdw_run` takes here: "avx512", "avx2" or "scalar".
 const char *vt_cdw_path(void);
-/// Whether XNNPACK's float depthwise kernels on this CPU use fused multiply-adds (x86-64 with FMA3 or
-/// AVX-512F, AArch64), so that this op equals them.
+/// Whether this op equals LiteRT's two ops on this CPU: x86-64 with FMA3 or AVX-512F (XNNPACK's float
+/// depthwise kernels there use fused multiply-adds, and the hybrid 1×1 kernel is a copy of its x86-64
+/// arithmetic); 0 elsewhere.
 int vt_cdw_exact(void);
 
 // --- Spatial uint8 convolutions ----------------------------------------------------------------

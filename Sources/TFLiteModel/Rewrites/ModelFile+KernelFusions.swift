@@ -14,8 +14,8 @@
 ///   its quantizer) from the convolution, which takes it while its outputs are in cache. Both ops'
 ///   options get a prefix: "VTLK", version 1, role (1 the producer, 2 a reader), the slot they share.
 /// - **Convolution into float depthwise** (``ModelFile/CustomKernels/hybridConvDepthwise``): a float32
-///   DEPTHWISE_CONV_2D (constant float32 filter, depth multiplier 1, a window of at most 64 rows and
-///   columns) whose input only it reads and a rewritten hybrid 1×1 convolution makes becomes one op
+///   DEPTHWISE_CONV_2D (constant float32 filter, depth multiplier 1, at most 64 taps spanning at most
+///   64 rows) whose input only it reads and a rewritten hybrid 1×1 convolution makes becomes one op
 ///   (`VisionTasksHybridConvDepthwise_<k>`, CKernels' `vt_cdw`) whose input is the convolution's: the
 ///   convolution's rows are made into a ring in cache as the depthwise window reaches them, and the
 ///   depthwise arithmetic is XNNPACK's (fused multiply-adds in its tap order), so the convolution's
@@ -38,7 +38,7 @@ extension ModelFile {
                 conv.prefix == CustomKernels.hybridConv.codePrefix, let convInput = sg.operators[p].inputs.first
             else { continue }
             let kh = filter.shape[1], kw = filter.shape[2], c = filter.shape[3]
-            guard (1...64).contains(kh), (1...64).contains(kw), c >= 1, c <= 1 << 16, input.shape[3] == c,
+            guard kh >= 1, kw >= 1, kh * kw <= 64, c >= 1, c <= 1 << 16, input.shape[3] == c,
                 output.shape[3] == c, let window = try Self.depthwiseWindow(opTables[i]),
                 window.depthMultiplier <= 1, (kh - 1) * Int(window.dilations[0]) + 1 <= 64,
                 let weights = try buffer(filter.buffer), weights.count == kh * kw * c * 4,
