@@ -35,6 +35,9 @@ struct HybridDepthwiseKernelTests {
         // stride
         Case(h: 11, w: 9, c: 20, dm: 1, kh: 5, kw: 5, sh: 1, sw: 1, dh: 1, dw: 1, valid: false, activation: 3),
         Case(h: 17, w: 15, c: 48, dm: 1, kh: 3, kw: 3, sh: 2, sw: 2, dh: 2, dw: 2, valid: false, activation: 1),
+        // the triple path with 5 kernel rows and stride 2, and with rows of an odd number of values (7 × 5)
+        Case(h: 10, w: 8, c: 9, dm: 1, kh: 5, kw: 3, sh: 2, sw: 1, dh: 1, dw: 1, valid: false, activation: 2),
+        Case(h: 9, w: 7, c: 5, dm: 1, kh: 3, kw: 3, sh: 1, sw: 1, dh: 1, dw: 1, valid: false, activation: 3),
     ]
 
     /// A generator with a fixed seed (xorshift64).
