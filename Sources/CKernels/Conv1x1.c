@@ -610,6 +610,8 @@ static int make_quads(vt_conv1x1 *op) {
   return 0;
 }
 
+int vt_conv1x1_prepare(vt_conv1x1 *op) { return op ? make_quads(op) : -1; }
+
 // Rows c0..<c1 as unsigned bytes, kq·4 each (zero-padded), and each row's term: uint8 kind
 // (128 − fzp)·Σx; hybrid kind −(128 + zp), its pixel scale in `slot` (the int16 rows made by
 // `prepare` give q − zp, hence q + 128).

@@ -87,7 +87,8 @@ vt_cdw *vt_cdw_create_from_options(const uint8_t *data, size_t size, const uint8
   op->conv = vt_hconv_create(&h);
   op->taps = malloc(taps * (size_t)c * sizeof(float));
   op->bias = malloc((size_t)c * sizeof(float));
-  if (!op->conv || !op->taps || !op->bias) {
+  // The bands run the convolution from several threads at once: its packed filters are made here.
+  if (!op->conv || vt_conv1x1_prepare(op->conv) != 0 || !op->taps || !op->bias) {
     vt_cdw_free(op);
     return NULL;
   }

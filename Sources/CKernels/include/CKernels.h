@@ -147,6 +147,10 @@ int vt_conv1x1_run_path(const vt_conv1x1 *op, const char *path, const void *inpu
 /// from 0, NaNs left out) in `range` (NULL: none; -1 for the uint8 kind).
 int vt_conv1x1_run_ranged(const vt_conv1x1 *op, const char *path, const void *input, int64_t pixels, void *output, void *scratch,
                           size_t scratch_size, int32_t threads, vt_pool *pool, float range[2]);
+/// Makes the dot-product paths' packed filters now; otherwise the first run on such a path makes them
+/// (a write to the op). A caller that runs the op from several threads at once calls it first. 0, or
+/// -1 when out of memory.
+int vt_conv1x1_prepare(vt_conv1x1 *op);
 /// Which path `vt_conv1x1_run` takes here: "vnni", "avx2" or "scalar".
 const char *vt_conv1x1_path(void);
 /// Whether the kernel has a vector path on this CPU (avx2 or vnni) and so is the default for
