@@ -33,7 +33,8 @@ struct vt_conv1x1 {
   float *channel_scales;      // [nb · 16]
   float *fbias;               // [nb · 16]
   float min, max;             // the activation's range
-  // the dot-product (VNNI) path, made on its first run (runs of one op are serialized)
+  // the dot-product (VNNI) path, made on its first run (runs of one op are serialized) or by
+  // vt_conv1x1_prepare (an op run from several threads at once: the fused depthwise op's bands)
   int32_t kq;                 // input channel quads
   uint8_t *quads;             // [nb][kq][16][4] signed filter bytes (uint8 kind: w − 128), zero-padded
   int32_t *quad_terms;        // [nb · 16] uint8: bias − izp·Σw + K·izp·fzp; hybrid: Σw
