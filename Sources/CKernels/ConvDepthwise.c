@@ -262,6 +262,7 @@ ROW_FUNCTION(row_avx512, __attribute__((target("avx512f"))), pixels_avx512)
 typedef struct {
   const vt_cdw *op;
   row_fn row;
+  const char *conv_path;  // the 1×1 kernel's path, resolved once for the run's rows
   const float *input;  // one batch: [h][w][K]
   float *output;       // [oh][ow][channels]
   int32_t h, w, oh, ow, pad_h, pad_w, bands;
@@ -293,7 +294,7 @@ static void band(void *context, int32_t t, int64_t b) {
       float *row = ring + (size_t)s * row_floats;
       if (slots[s] != iy) {
         slots[s] = -1;
-        if (vt_conv1x1_run_path(op->conv, NULL, j->input + (size_t)iy * (size_t)j->w * (size_t)k, j->w, row, mine, scratch_bytes, 1,
+        if (vt_conv1x1_run_path(op->conv, j->conv_path, j->input + (size_t)iy * (size_t)j->w * (size_t)k, j->w, row, mine, scratch_bytes, 1,
                                 NULL) != 0) {
           j->failed = 1;
           return;
@@ -334,8 +335,9 @@ int vt_cdw_run_path(const vt_cdw *op, const char *path, const float *input, int3
   const size_t need = vt_cdw_scratch_size(op, h, w, threads);
   if (need == 0 || scratch_size < need) return -1;
   const int32_t k = vt_cdw_in_channels(op);
+  const char *conv_path = vt_conv1x1_path();
   for (int32_t b = 0; b < batches; b++) {
-    band_job job = {op, row, input + (size_t)b * (size_t)h * (size_t)w * (size_t)k,
+    band_job job = {op, row, conv_path, input + (size_t)b * (size_t)h * (size_t)w * (size_t)k,
                     output + (size_t)b * (size_t)oh * (size_t)ow * (size_t)op->channels, h, w, oh, ow, pad_h, pad_w, threads,
                     (uint8_t *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63), 0};
     // One band a thread: each band makes the convolution rows its window needs (the rows two bands

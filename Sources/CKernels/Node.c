@@ -392,44 +392,38 @@ static LiteRtStatus k_layouts(void *user, size_t n_in, const LiteRtLayout *in, s
     out[0].dimensions[3] = vt_conv1x1_out_channels(n->conv);
     return 0;
   }
-  if (n->kind == kConvDepthwise) {
-    int32_t oh, ow;
-    if (in[0].dimensions[3] != vt_cdw_in_channels(n->cdw)) return fail(n, "the input does not have the op's channels");
-    if (vt_cdw_output_size(n->cdw, in[0].dimensions[1], in[0].dimensions[2], &oh, &ow) != 0)
-      return fail(n, "the input is too small for the filter");
-    out[0].dimensions[1] = oh;
-    out[0].dimensions[2] = ow;
-    out[0].dimensions[3] = vt_cdw_channels(n->cdw);
-    return 0;
+  // The spatial kinds: the input's channels, then the window's output size.
+  const int32_t h = in[0].dimensions[1], w = in[0].dimensions[2];
+  int32_t channels, out_channels, oh = 0, ow = 0, ph, pw;
+  int sized;
+  switch (n->kind) {
+    case kConvDepthwise:
+      channels = vt_cdw_in_channels(n->cdw);
+      out_channels = vt_cdw_channels(n->cdw);
+      sized = vt_cdw_output_size(n->cdw, h, w, &oh, &ow);
+      break;
+    case kQuantizedDepthwise:
+      channels = out_channels = vt_qdw_channels(n->qdw);
+      sized = vt_qdw_output_size(n->qdw, h, w, &oh, &ow);
+      break;
+    case kConvWindow:
+      channels = n->window.in_channels;
+      out_channels = vt_conv1x1_out_channels(n->conv);
+      sized = vt_window_output_size(&n->window, h, w, &oh, &ow, &ph, &pw);
+      break;
+    case kHybridDepthwise:
+      channels = n->hdw.in_channels;
+      out_channels = n->hdw.in_channels * n->hdw.depth_multiplier;
+      sized = vt_hdw_output_size(&n->hdw, h, w, &oh, &ow, &ph, &pw);
+      break;
+    default:
+      return fail(n, "the node was not initialized");
   }
-  if (n->kind == kQuantizedDepthwise) {
-    int32_t oh, ow;
-    if (in[0].dimensions[3] != vt_qdw_channels(n->qdw)) return fail(n, "the input does not have the op's channels");
-    if (vt_qdw_output_size(n->qdw, in[0].dimensions[1], in[0].dimensions[2], &oh, &ow) != 0)
-      return fail(n, "the input is too small for the filter");
-    out[0].dimensions[1] = oh;
-    out[0].dimensions[2] = ow;
-    out[0].dimensions[3] = vt_qdw_channels(n->qdw);
-    return 0;
-  }
-  if (n->kind == kConvWindow) {
-    int32_t oh, ow, ph, pw;
-    if (in[0].dimensions[3] != n->window.in_channels) return fail(n, "the input does not have the op's channels");
-    if (vt_window_output_size(&n->window, in[0].dimensions[1], in[0].dimensions[2], &oh, &ow, &ph, &pw) != 0)
-      return fail(n, "the input is too small for the filter");
-    out[0].dimensions[1] = oh;
-    out[0].dimensions[2] = ow;
-    out[0].dimensions[3] = vt_conv1x1_out_channels(n->conv);
-    return 0;
-  }
-  if (n->kind != kHybridDepthwise) return fail(n, "the node was not initialized");
-  if (in[0].dimensions[3] != n->hdw.in_channels) return fail(n, "the input does not have the op's channels");
-  int32_t oh, ow, ph, pw;
-  if (vt_hdw_output_size(&n->hdw, in[0].dimensions[1], in[0].dimensions[2], &oh, &ow, &ph, &pw) != 0)
-    return fail(n, "the input is too small for the filter");
+  if (in[0].dimensions[3] != channels) return fail(n, "the input does not have the op's channels");
+  if (sized != 0) return fail(n, "the input is too small for the filter");
   out[0].dimensions[1] = oh;
   out[0].dimensions[2] = ow;
-  out[0].dimensions[3] = n->hdw.in_channels * n->hdw.depth_multiplier;
+  out[0].dimensions[3] = out_channels;
   return 0;
 }
 
