@@ -60,7 +60,15 @@ let package = Package(
         .target(name: "Assignment"),
         // Accuracy on labelled data (COCO detection metrics, classification, tracking) and zone/line counting.
         .target(name: "VisionAnalytics", dependencies: ["Assignment"]),
-        .target(name: "VisionCLI", dependencies: ["CHTTPServer", "CZMQ", "ServeProtocol", "VisionAnalytics", "MediaPipeTasksVision", "MLKit", "Video", "VisionCore", "Imaging", "TFLiteModel", "LiteRT", "FileInput", "Locking"]),
+        // The app's pipeline: inputs, picture loading, the four tasks, records and their writers, the
+        // batch and live runners. The command line, the server and `eval` all run it.
+        .target(name: "VisionPipeline", dependencies: ["VisionAnalytics", "MediaPipeTasksVision", "MLKit", "Video", "VisionCore", "Imaging", "LiteRT", "Locking"]),
+        // `serve`: HTTP (DeepStack / CodeProject.AI, our JSON API, tracking sessions, videos, the browser
+        // app) and Frigate's ZMQ detector, on the pipeline; never on the command line.
+        .target(name: "VisionServer", dependencies: ["VisionPipeline", "CHTTPServer", "CZMQ", "ServeProtocol", "MediaPipeTasksVision", "MLKit", "Video", "VisionCore", "TFLiteModel", "FileInput", "Locking"],
+                resources: [.copy("Resources/app.html")]),
+        // The command line: argument parsing and the commands, each a call into the libraries.
+        .target(name: "VisionCLI", dependencies: ["VisionServer", "VisionPipeline", "ServeProtocol", "VisionAnalytics", "MediaPipeTasksVision", "MLKit", "Video", "VisionCore", "Imaging", "TFLiteModel", "LiteRT", "FileInput", "Locking"]),
         .executableTarget(name: "vision-tasks", dependencies: ["VisionCLI"]),
         .target(name: "VisionTestSupport", dependencies: ["TFLiteModel", "FileInput", "VisionCore", "LiteRT", "Locking"]),
         .plugin(name: "FetchLiteRT",
@@ -76,7 +84,7 @@ let package = Package(
         .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "VisionTestSupport", "CKernels", "LiteRT", "TFLiteModel", "Imaging", "FileInput"]),
         // Our C kernels, bit for bit against LiteRT's own on single ops and whole models.
         .testTarget(name: "CKernelsTests", dependencies: ["CKernels", "VisionCore", "VisionTestSupport", "LiteRT", "TFLiteModel"]),
-        .testTarget(name: "VisionCLITests", dependencies: ["VisionCLI", "VisionTestSupport", "MediaPipeTasksVision", "MLKit", "Video", "Imaging", "LiteRT", "TFLiteModel", "VisionCore"]),
+        .testTarget(name: "VisionCLITests", dependencies: ["VisionCLI", "VisionPipeline", "VisionServer", "VisionTestSupport", "MediaPipeTasksVision", "MLKit", "Video", "Imaging", "LiteRT", "TFLiteModel", "VisionCore"]),
         // Client code written against MediaPipe's iOS headers, compiled and run as an app would.
         .testTarget(name: "MLKitTests", dependencies: ["MLKit", "MediaPipeTasksVision", "VisionTestSupport", "TFLiteModel", "Video", "Imaging"]),
         .testTarget(name: "IOSClientTests", dependencies: ["MediaPipeTasksVision", "VisionTestSupport"]),

@@ -46,6 +46,8 @@ package final class CompiledModel: @unchecked Sendable {
     /// Whether the fused hybrid-1×1-into-depthwise op equals LiteRT's two ops on this CPU: x86-64 with
     /// FMA3 or AVX-512F, where XNNPACK's float depthwise kernels use fused multiply-adds.
     package static var convDepthwiseFusionExact: Bool { CustomKernels.convDepthwiseExact }
+    /// The CPU path of the fused hybrid-1×1-into-depthwise op ("avx512", "avx2" or "scalar").
+    package static var convDepthwiseKernelPath: String { CustomKernels.convDepthwisePath }
     /// Whether VisionTasks' kernels were compiled optimized (a release build). Unoptimized (a debug
     /// build, SwiftPM's default for a dependency of a debug app) they are exact but slow, and LiteRT's
     /// own kernels, which they equal bit for bit, are the default instead.

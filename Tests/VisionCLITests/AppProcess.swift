@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import VisionPipeline
+import VisionServer
 import VisionTestSupport
 
 /// The built `vision-tasks` executable, run as a user runs it: arguments, environment, standard

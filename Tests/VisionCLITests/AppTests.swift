@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import Video
+import VisionPipeline
+import VisionServer
 import VisionTestSupport
 
 /// The `vision-tasks` app end to end, through the built executable: every task on the shared

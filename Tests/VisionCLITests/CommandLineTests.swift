@@ -6,6 +6,8 @@ import MediaPipeTasksVision
 import TFLiteModel
 import Testing
 import VisionCore
+import VisionPipeline
+import VisionServer
 import VisionTestSupport
 
 @testable import VisionCLI
@@ -322,7 +324,7 @@ struct CommandLineHardeningTests {
             VisionTasksCommand.main([
                 "detect", "--model", TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"), path,
             ]) == 0)
-        let upright = try BatchRunner.load(path, orientation: nil)
+        let upright = try Picture.load(path, orientation: nil)
         #expect(upright.image.orientation == .up && upright.image.bitmap.width == decoded.bitmap.width)
         let original = try ImageDecoder.decode(contentsOfFile: path).bitmap
         #expect(upright.image.bitmap.rgb(x: 0, y: 10) == original.rgb(x: original.width - 1, y: 10))
@@ -390,9 +392,9 @@ struct AppPartsTests {
             ["-"], readStandardInput: { "\(root)/b.jpg\n# a comment\n\n\(root)/a\n" })
         #expect(listed.map(\.relativePath) == ["b.jpg", "b/y.jpeg", "c.mp4", "z.PNG"])
         #expect(try InputCollector.collect([root + "/a/*.mp4"]).map(\.path) == [root + "/a/c.mp4"])
-        #expect(throws: CLIError.self) { try InputCollector.collect([root + "/nothing*.jpg"]) }
+        #expect(throws: PipelineError.self) { try InputCollector.collect([root + "/nothing*.jpg"]) }
         // only a hidden picture and a text file
-        #expect(throws: CLIError.self) { try InputCollector.collect([root + "/d"]) }
+        #expect(throws: PipelineError.self) { try InputCollector.collect([root + "/d"]) }
     }
 
     @Test("a shard is a stable hash of the path: independent of the other inputs; schedulers' variables")

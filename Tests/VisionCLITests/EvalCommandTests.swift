@@ -2,6 +2,8 @@ import Foundation
 import Imaging
 import Testing
 import VisionCLI
+import VisionPipeline
+import VisionServer
 import VisionTestSupport
 
 /// `vision-tasks eval detect`, in-process: on the pycocotools fixture its COCO numbers are

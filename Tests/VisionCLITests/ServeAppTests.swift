@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import VisionPipeline
+import VisionServer
 import VisionTestSupport
 
 /// `vision-tasks serve`'s app in headless Chromium (scripts/web/check_app.py, the Chrome DevTools

@@ -2,6 +2,8 @@ import Foundation
 import Imaging
 import MediaPipeTasksVision
 import Testing
+import VisionPipeline
+import VisionServer
 import VisionTestSupport
 
 /// `vision-tasks serve` on a loopback port, driven by real clients: curl; Python requests posting
@@ -177,6 +179,114 @@ struct ServeTests {
         #expect(metrics.contains("vision_tasks_requests_total{route=\"/v1/detect\",status=\"200\"}"))
         #expect(metrics.contains("vision_tasks_refusals_total{reason=\"too_large\"} 1"))
         #expect(metrics.contains("vision_tasks_inference_seconds_count{model=\"ssd\"}"))
+        #expect(server.stop() == 0)
+    }
+
+    @Test("the key from --api-key-file or VISION_TASKS_API_KEY: required, and on no command line the system shows")
+    func apiKeyOffTheCommandLine() throws {
+        let dir = try AppProcess.folder("key")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let keyFile = dir + "/api-key"
+        try "f1le-s3cret\n".write(toFile: keyFile, atomically: true, encoding: .utf8)
+        let fromFile = try ServerProcess(["--model", "ssd=" + Self.ssd, "--api-key-file", keyFile])
+        defer { _ = fromFile.stop() }
+        let fromEnvironment = try ServerProcess(
+            ["--model", "ssd=" + Self.ssd], environment: ["VISION_TASKS_API_KEY": "3nv-s3cret"])
+        defer { _ = fromEnvironment.stop() }
+        for (server, key) in [(fromFile, "f1le-s3cret"), (fromEnvironment, "3nv-s3cret")] {
+            let shown = server.commandLine
+            #expect(shown.count > 2 && shown.contains("serve"), "\(shown)")
+            #expect(!shown.contains { $0.contains(key) }, "the key is on the command line: \(shown)")
+            let list = { (auth: String) in
+                try ServerProcess.curl(["-H", "Authorization: Bearer \(auth)", server.base + "/v1/vision/custom/list"])
+            }
+            #expect(try list(key).status == 200)
+            #expect(try list("guess").status == 401)
+            #expect(try ServerProcess.curl([server.base + "/v1/models"]).status == 401)
+            #expect(server.log.contains("API key required"))
+        }
+        #expect(fromFile.commandLine.contains(keyFile))
+        #expect(fromFile.stop() == 0 && fromEnvironment.stop() == 0)
+        // A key meant but missing stops the server before it listens: a clear usage error, exit 64.
+        let empty = dir + "/empty"
+        try "\n".write(toFile: empty, atomically: true, encoding: .utf8)
+        let refusals: [([String], [String: String], String)] = [
+            (
+                ["--api-key-file", empty], [:],
+                "vision-tasks: usage error: --api-key-file \(empty): the file holds no key"
+            ),
+            (
+                ["--api-key-file", dir + "/absent"], [:],
+                "vision-tasks: usage error: --api-key-file: Unable to open file at \(dir)/absent"
+            ),
+            (["--api-key-file", dir], [:], "vision-tasks: usage error: --api-key-file: Unable to open file at \(dir)"),
+            (["--api-key-file", keyFile, "--api-key", "x"], [:], "give --api-key-file or --api-key, not both"),
+            ([], ["VISION_TASKS_API_KEY": " "], "VISION_TASKS_API_KEY is set but empty"),
+        ]
+        for (arguments, environment, message) in refusals {
+            let r = try AppProcess.run(
+                ["serve", "--listen", "127.0.0.1:0", "--model", Self.ssd] + arguments, environment: environment)
+            #expect(r.status == 64, "\(arguments): \(r.stderr)")
+            #expect(r.stderr.contains(message), "\(arguments): \(r.stderr)")
+            #expect(!r.stderr.contains("listening"))
+        }
+    }
+
+    @Test("/v1/video runs the pipeline in-process: its records are `detect`'s on the clip; bad uploads are 400")
+    func videoRoute() throws {
+        let dir = try AppProcess.folder("video")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let clip = dir + "/clip.mp4"
+        let cut = try AppProcess.run(
+            ["-ss", "15", "-i", TestAssets.image("car-detection.mp4"), "-t", "1", "-c:v", "libx264", "-an", clip],
+            executable: "/usr/bin/ffmpeg", prefix: ["-v", "error", "-y"])
+        try #require(cut.status == 0, "ffmpeg: \(cut.stderr)")
+        let server = try ServerProcess(["--model", "ssd=" + Self.ssd])
+        defer { _ = server.stop() }
+        let served = try ServerProcess.curl([
+            "--data-binary", "@\(clip)", server.base + "/v1/video?task=detect&maxResults=3&scoreThreshold=0.3",
+        ])
+        #expect(served.status == 200, "\(served.body.prefix(300))")
+        let reply = try ServerProcess.json(served.body)
+        let records = reply["records"] as? [[String: Any]] ?? []
+        let cli = try AppProcess.run([
+            "detect", "--model", Self.ssd, "--max-results", "3", "--score-threshold", "0.3", clip, "--jsonl", "-",
+            "--quiet",
+        ])
+        let expected = try cli.stdout.split(separator: "\n").map { try ServerProcess.json(String($0)) }
+        #expect(!expected.isEmpty && reply["frames"] as? Int == expected.count && records.count == expected.count)
+        for (got, want) in zip(records, expected) {
+            #expect(
+                NSDictionary(dictionary: got.filter { $0.key != "source" })
+                    == NSDictionary(dictionary: want.filter { $0.key != "source" }))
+        }
+        let link = try #require(reply["video"] as? String)
+        let download = try ServerProcess.curl(["-o", dir + "/annotated.mp4", server.base + link])
+        #expect(download.status == 200)
+        let annotated = try AppProcess.run(
+            [
+                "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
+                "-of", "csv=p=0", dir + "/annotated.mp4",
+            ], executable: "/usr/bin/ffprobe")
+        #expect(Int(annotated.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) == expected.count)
+        let refusals: [([String], Int, String)] = [
+            (["--data-binary", "not a video", server.base + "/v1/video?task=detect"], 400, "could not be processed"),
+            (
+                ["--data-binary", "@\(clip)", server.base + "/v1/video?task=classify"], 400,
+                "task takes track or detect"
+            ),
+            (["--data-binary", "@\(clip)", server.base + "/v1/video?task=detect&maxResult=3"], 400, "maxResult"),
+            (
+                ["--data-binary", "@\(clip)", server.base + "/v1/video?task=detect&scoreThreshold=2"], 400,
+                "scoreThreshold"
+            ),
+            (["--data-binary", "@\(clip)", server.base + "/v1/video?model=nope"], 404, "No model named 'nope'"),
+        ]
+        for (arguments, status, message) in refusals {
+            let r = try ServerProcess.curl(arguments)
+            #expect(r.status == status && r.body.contains(message), "\(arguments.last ?? ""): \(r.status) \(r.body)")
+        }
+        #expect(try ServerProcess.curl([server.base + "/v1/videos/nothing.mp4"]).status == 404)
         #expect(server.stop() == 0)
     }
 

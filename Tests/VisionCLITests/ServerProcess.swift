@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import VisionPipeline
+import VisionServer
 import VisionTestSupport
 
 /// A `vision-tasks serve` process on a loopback port, driven by real clients (curl, Python requests,
@@ -10,12 +12,13 @@ final class ServerProcess: @unchecked Sendable {
     private(set) var port = 0
     private(set) var zmq: String?
 
-    /// Starts the server with `arguments` (after `serve --listen 127.0.0.1:0`) and waits until it
-    /// listens (at most `seconds`).
-    init(_ arguments: [String], seconds: Double = 90) throws {
+    /// Starts the server with `arguments` (after `serve --listen 127.0.0.1:0`) and `environment` added
+    /// to this process's, and waits until it listens (at most `seconds`).
+    init(_ arguments: [String], environment: [String: String] = [:], seconds: Double = 90) throws {
         try #require(FileManager.default.isExecutableFile(atPath: AppProcess.binary), "build vision-tasks first")
         process.executableURL = URL(fileURLWithPath: AppProcess.binary)
         process.arguments = ["serve", "--listen", "127.0.0.1:0"] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let err = Pipe()
         process.standardError = err
         process.standardOutput = FileHandle.nullDevice
@@ -38,6 +41,13 @@ final class ServerProcess: @unchecked Sendable {
             usleep(50_000)
         }
         try #require(port > 0, "the server did not start: \(errors.value)")
+    }
+
+    /// The server's command line as the system shows it to every process (`/proc/PID/cmdline`).
+    var commandLine: [String] {
+        let bytes =
+            (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(process.processIdentifier)/cmdline"))) ?? Data()
+        return bytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Everything the server wrote to standard error so far.

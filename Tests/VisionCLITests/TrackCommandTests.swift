@@ -2,6 +2,8 @@ import Foundation
 import Imaging
 import Testing
 import Video
+import VisionPipeline
+import VisionServer
 import VisionTestSupport
 
 @testable import VisionCLI

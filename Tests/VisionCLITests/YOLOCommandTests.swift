@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import VisionPipeline
+import VisionServer
 import VisionTestSupport
 
 /// YOLO models on the command line: `detect` gives Ultralytics' predictions (its defaults: OpenCV's

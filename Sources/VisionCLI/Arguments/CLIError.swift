@@ -1,3 +1,5 @@
+import VisionPipeline
+
 /// Errors of the command-line layer, with the process exit code they give.
 package enum CLIError: Error, CustomStringConvertible {
     /// Bad command line (exit 64).

@@ -1,3 +1,5 @@
+import VisionPipeline
+
 /// One `vision-tasks` command, declared once: its name, what it does, its positional arguments
 /// and its options. ``ParsedCommand`` parses against it; `--help`, the usage page and the "did you
 /// mean" suggestions are generated from it, so they cannot drift from what the parser accepts.

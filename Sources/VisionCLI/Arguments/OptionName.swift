@@ -1,3 +1,5 @@
+import VisionPipeline
+
 /// Every command-line option's name, declared once: options are declared (``OptionSpec``) and read
 /// (``ParsedCommand``) by these cases, so a renamed or misspelled option fails to compile instead of
 /// reading as absent at run time.
@@ -100,6 +102,7 @@ package enum OptionName: String, CaseIterable, Sendable {
     case zone = "zone"
     case acceptModels = "accept-models"
     case apiKey = "api-key"
+    case apiKeyFile = "api-key-file"
     case connections = "connections"
     case drainSeconds = "drain-seconds"
     case delayMs = "delay-ms"

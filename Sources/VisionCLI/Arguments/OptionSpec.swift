@@ -1,3 +1,5 @@
+import VisionPipeline
+
 /// One command-line option, declared once. Parsing, validation, `--help`, the usage page and the
 /// "did you mean" suggestions are all derived from these declarations.
 package struct OptionSpec: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import VisionPipeline
 
 /// A command line parsed and validated against a ``CommandSpec``: every option is declared, every
 /// value has the declared kind and range, and absent options read as their declared defaults.

@@ -1,4 +1,5 @@
 import Foundation
+import VisionPipeline
 
 /// The options every task command shares — inputs, sharding, outputs, comfort — declared once.
 enum RunArguments {

@@ -1,4 +1,5 @@
 import Foundation
+import VisionPipeline
 
 /// A deterministic share of the inputs for one worker of many: an item belongs to shard
 /// `hash(path) mod count`, so the assignment does not depend on the order or the number of the

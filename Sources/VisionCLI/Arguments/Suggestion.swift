@@ -1,3 +1,5 @@
+import VisionPipeline
+
 /// "Did you mean …?": the closest known word to a mistyped one (edit distance, or a unique prefix).
 enum Suggestion {
     /// The candidate nearest to `word`, if any is close enough to be a plausible typo.

@@ -2,6 +2,8 @@ import Foundation
 import Imaging
 import MediaPipeTasksVision
 import ServeProtocol
+import VisionAnalytics
+import VisionPipeline
 
 /// The options the tasks take on the command line, declared once and shared by the commands, and
 /// how they set the API's options.
@@ -56,13 +58,6 @@ enum TaskArguments {
         jpegDecoder,
     ]
 
-    /// A copy of `options` in running mode `mode` (a task reads its options once, when created).
-    static func copy<Options: VisionTaskOptions>(_ options: Options, mode: RunningMode) throws -> Options {
-        guard let o = options.copy() as? Options else { throw CLIError.failure("cannot copy the task options") }
-        o.runningMode = mode
-        return o
-    }
-
     /// `--model`, which every task needs.
     static func requiredModel(_ p: ParsedCommand) throws -> String {
         guard let m = p.string(.model) else {
@@ -95,4 +90,70 @@ enum TaskArguments {
         }
         return CGRect(x: v.x, y: v.y, width: v.width, height: v.height)
     }
+
+    /// `label`'s options.
+    static let label = [
+        TaskArguments.model,
+        OptionSpec(.threshold, .number(0...1), "F", help: "confidence threshold (default: the model's, else 0)"),
+        OptionSpec(
+            .maxResults, .integer(-1_000_000...1_000_000), "N", default: "10",
+            help: "at most N labels (≤ 0: 10, as ML Kit)"),
+        OptionSpec(.threads, .integer(1...256), "N", default: "1", help: "inference threads"),
+        TaskArguments.orientation,
+    ]
+
+    /// `track`'s options.
+    static let track = [
+        OptionSpec(
+            .model, .text, "CLASSIFIER",
+            help: "a classifier for the objects' labels (a path or a fetched model's name; default: no labels)"),
+        OptionSpec(
+            .maxObjects, .integer(1...1000), "N", default: "5",
+            help: "at most N objects per frame (ML Kit's cap is 5)"),
+        OptionSpec(.single, .flag, help: "only the most prominent object (shouldEnableMultipleObjects = false)"),
+        OptionSpec(.threshold, .number(0...1), "F", help: "label confidence threshold (default: the model's, else 0)"),
+        OptionSpec(
+            .maxLabels, .integer(-1_000_000...1_000_000), "N", default: "10", help: "labels per object (≤ 0: 10)"),
+        OptionSpec(
+            .localizer, .text, "DETECTOR",
+            help: "the class-agnostic localizer (default: the bundled SSD MobileNet v1)"),
+        OptionSpec(.threads, .integer(1...256), "N", default: "1", help: "inference threads"),
+        OptionSpec(
+            .detectionsJsonl, .text, "PATH",
+            help: "also write the localizer's raw boxes per frame (for tracking evaluation)"),
+        OptionSpec(.trackHigh, .number(0...1), "F", default: "0.35", help: "tracker: high-score threshold"),
+        OptionSpec(.trackLow, .number(0...1), "F", default: "0.1", help: "tracker: low-score threshold"),
+        OptionSpec(.trackNew, .number(0...1), "F", default: "0.4", help: "tracker: score to start a track"),
+        OptionSpec(.trackIou, .number(0...1), "F", default: "0.2", help: "tracker: minimum IoU to match"),
+        OptionSpec(.trackAppearance, .number(0...1), "F", default: "0.35", help: "tracker: colour-histogram weight"),
+        OptionSpec(.trackSize, .number(0...1), "F", default: "0.15", help: "tracker: size-change weight"),
+        OptionSpec(.trackGroup, .number(0...1), "F", default: "0.6", help: "tracker: group-box coverage"),
+        OptionSpec(.trackPart, .number(0...1), "F", default: "0.7", help: "tracker: part-box containment"),
+        OptionSpec(.trackConfirm, .integer(1...100), "N", default: "3", help: "tracker: frames to confirm a track"),
+        OptionSpec(
+            .trackCoastMs, .integer(0...60_000), "MS", default: "1000", help: "tracker: how long a lost track is kept"),
+    ]
+
+    /// `track`'s lines and zones.
+    static let zones = [
+        OptionSpec(
+            .line, .text, "NAME=X1,Y1,X2,Y2",
+            help: "count objects crossing this line, in and out per class (repeatable; pixels, or 0…1 fractions)"),
+        OptionSpec(
+            .zone, .text, "NAME=X1,Y1,X2,Y2,X3,Y3,…",
+            help: "a polygon zone: occupancy, visitors, dwell time (repeatable; pixels, or 0…1 fractions)"),
+        OptionSpec(
+            .anchor, .list, "POINT[,POINT]", default: "bottom-center",
+            help: "the box point(s) that place an object for lines and zones: "
+                + BoxAnchor.allCases.map(\.rawValue).joined(separator: ", ")),
+        OptionSpec(
+            .crossingFrames, .integer(1...1000), "N", default: "1",
+            help: "frames an object must be seen on the other side of a line to count"),
+        OptionSpec(
+            .forgetAfter, .integer(1...1_000_000), "N", default: "300",
+            help:
+                "frames a track may be missing and still count when it reappears across a line (supervision's "
+                + "LineZone: 2)"
+        ),
+    ]
 }

@@ -5,6 +5,7 @@ import MLKit
 import MediaPipeTasksVision
 import TFLiteModel
 import VisionCore
+import VisionPipeline
 
 /// `vision-tasks bench`: medians of the raw LiteRT run, preprocessing, post-processing and the
 /// end-to-end `detect`, measured side by side in one process on the same model and picture.

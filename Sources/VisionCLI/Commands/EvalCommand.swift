@@ -1,6 +1,7 @@
 import Foundation
 import MediaPipeTasksVision
 import VisionAnalytics
+import VisionPipeline
 
 /// `vision-tasks eval detect`: a detector's accuracy on labelled pictures — COCO's AP and AR exactly
 /// as pycocotools computes them, per-category AP, precision/recall/F1 at a score threshold and a

@@ -3,6 +3,7 @@ import MLKit
 import MediaPipeTasksVision
 import TFLiteModel
 import VisionCore
+import VisionPipeline
 
 /// `vision-tasks inspect`: what a model holds — tensors, ops, metadata, labels — without running it.
 enum InspectCommand {
@@ -103,7 +104,7 @@ enum InspectCommand {
                 console.out("  ✓ \(task)")
                 return
             }
-            console.out("  ✗ \(task): " + ErrorReport.line(ItemFailure(error)))
+            console.out("  ✗ \(task): " + ItemFailure(error).line())
             if let hint = fix(VisionCoreError.condition(of: error)) { console.out("      fix: \(hint)") }
         }
         let detectorOptions = ObjectDetectorOptions()

@@ -1,6 +1,7 @@
 import Foundation
 import Locking
 import MediaPipeTasksVision
+import VisionPipeline
 
 /// `soak --live --image PICTURE`: MediaPipe's live-stream flow control under pressure, in a process
 /// of its own — `--cycles` frames sent at about four times the detector's processing rate — and the
@@ -42,11 +43,11 @@ enum LiveStreamSoak {
         var memoryAt200 = 0
         for i in 1...frames {
             try detector.detectAsync(image: image, timestampInMilliseconds: i * 10)
-            if i == min(200, frames) { memoryAt200 = SoakCommand.residentBytes() }
+            if i == min(200, frames) { memoryAt200 = ProcessMemory.residentBytes() }
             Thread.sleep(forTimeInterval: interval)
         }
         detector.waitUntilIdle()
-        let after = SoakCommand.residentBytes()
+        let after = ProcessMemory.residentBytes()
         let received = receiver.received.withLock { $0 }
         let stream = received.timestamps.dropFirst()  // the timing frame
         let ordered = stream.elementsEqual(stream.sorted()) && Set(stream).count == stream.count

@@ -1,5 +1,6 @@
 import Foundation
 import MediaPipeTasksVision
+import VisionPipeline
 
 /// `bench --memory`: the process's resident memory before the task exists, once it is created, and
 /// after `--calls` detect (or classify) calls on a picture — one CLI process, as MediaPipe's
@@ -13,7 +14,7 @@ enum MemoryBench {
         let calls = p.int(.calls) ?? 1000
         let image = try MPImage(contentsOfFile: imagePath, orientation: .up)
         let task = try p.string(.task) ?? (BenchCommand.looksLikeDetector(model) ? "detect" : "classify")
-        let baseline = SoakCommand.residentBytes()
+        let baseline = ProcessMemory.residentBytes()
         let call: () throws -> Void
         let keep: AnyObject
         if task == "detect" {
@@ -32,11 +33,11 @@ enum MemoryBench {
             keep = classifier
             call = { _ = try classifier.classify(image: image) }
         }
-        let created = SoakCommand.residentBytes()
+        let created = ProcessMemory.residentBytes()
         try call()
-        let first = SoakCommand.residentBytes()
+        let first = ProcessMemory.residentBytes()
         for _ in 1..<max(1, calls) { try call() }
-        let after = SoakCommand.residentBytes()
+        let after = ProcessMemory.residentBytes()
         withExtendedLifetime(keep) {}
         let mib = { (b: Int) in Double(b) / 1_048_576 }
         if p.flag(.json) {

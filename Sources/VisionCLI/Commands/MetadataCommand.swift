@@ -1,6 +1,7 @@
 import Foundation
 import TFLiteModel
 import VisionCore
+import VisionPipeline
 
 /// `vision-tasks metadata`: writes MediaPipe-compatible metadata into a model — for raw SSD
 /// detectors, the `DETECTOR_METADATA` (anchors and decoding options) MediaPipe's ObjectDetector

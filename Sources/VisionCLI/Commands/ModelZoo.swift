@@ -1,5 +1,6 @@
 import Foundation
 import MLKit
+import VisionPipeline
 
 /// The official MediaPipe models and photos a user can fetch (`vision-tasks models`), pinned by
 /// URL and sha256 as MediaPipe's own build pins them (the table of `docs/model-zoo.md`; a test

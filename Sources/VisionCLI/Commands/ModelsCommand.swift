@@ -1,5 +1,6 @@
 import FileInput
 import Foundation
+import VisionPipeline
 
 /// `vision-tasks models`: lists the official models (and whether each is in the cache), fetches
 /// them into the cache sha256-checked, or prints a cached model's path. `--model NAME` in the task

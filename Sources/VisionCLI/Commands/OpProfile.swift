@@ -3,6 +3,7 @@ import Imaging
 import LiteRT
 import MediaPipeTasksVision
 import VisionCore
+import VisionPipeline
 
 /// `bench --profile`: where a model's run spends its time, op by op, from LiteRT's profiler — with
 /// VisionTasks' kernels (the default model) and with LiteRT's own kernels only, in interleaved rounds

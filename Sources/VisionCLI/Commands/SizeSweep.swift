@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import VisionCore
+import VisionPipeline
 
 /// `bench --sizes`: the model's preprocessing (MediaPipe's warp into its input tensor) timed on
 /// pictures of many sizes — odd and even, portrait and landscape, 64 to 2048 pixels a side, in three

@@ -1,17 +1,11 @@
 import Foundation
 import LiteRT
+import VisionPipeline
 
 /// `vision-tasks soak`: loads, compiles, runs and destroys a model many times and reports the
 /// process's resident memory before and after — a leak check that runs in a process of its own.
 /// With `--live --image PICTURE`: a live stream under pressure instead (``LiveStreamSoak``).
 enum SoakCommand {
-    static func residentBytes() -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-        let fields = text.split(separator: " ")
-        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-    }
-
     static let spec = CommandSpec(
         name: "soak", summary: "load, compile, run and destroy a model many times; report resident memory (leak check)",
         options: [
@@ -43,16 +37,16 @@ enum SoakCommand {
             for i in compiled.outputs.indices { _ = try compiled.outputBytes(i) }
         }
         for _ in 0..<20 { try cycle() }  // let allocator pools settle
-        let before = residentBytes()
+        let before = ProcessMemory.residentBytes()
         let t0 = Date()
         // Resident memory after each tenth of the cycles: a leak grows it in every window; the allocator's
         // and the kernel's own steps (a huge page collapsed) come once.
         var samples = [before]
         for i in 1...cycles {
             try cycle()
-            if i % max(1, cycles / 10) == 0 { samples.append(residentBytes()) }
+            if i % max(1, cycles / 10) == 0 { samples.append(ProcessMemory.residentBytes()) }
         }
-        let after = residentBytes()
+        let after = ProcessMemory.residentBytes()
         let seconds = Date().timeIntervalSince(t0)
         if json {
             let windows = zip(samples.dropFirst(), samples).map { String($0 - $1) }.joined(separator: ",")

@@ -1,5 +1,6 @@
 import Foundation
 import Video
+import VisionPipeline
 
 /// Runs one of the task commands (`detect`, `classify`, `label`, `track`) on its inputs: pictures,
 /// folders, globs, `-` (paths on standard input), videos, or `--live SOURCE`; prints the summary and

@@ -1,5 +1,6 @@
 import Foundation
 import VisionCore
+import VisionPipeline
 
 /// `bench --throughput`: items per second of the app's pipeline against a plain sequential loop
 /// (decode, run, write, one item after another) on the same inputs, task and outputs, rounds

@@ -1,5 +1,6 @@
 import Foundation
 import MediaPipeTasksVision
+import VisionPipeline
 
 /// The `vision-tasks` program: the commands, declared once, and the dispatch.
 package enum VisionTasksCommand {
@@ -35,7 +36,7 @@ package enum VisionTasksCommand {
             name: "label", summary: "label pictures with ML Kit's image labeling (custom model)", positionals: inputs,
             positionalHelp: inputHelp,
             count: 0...Int.max,
-            options: LabelTask.options + RunArguments.all,
+            options: TaskArguments.label + RunArguments.all,
             notes: "ML Kit's rules: the model's threshold unless --threshold, at most 10 labels unless --max-results."
         ) { p, console in
             let config = try LabelConfig(p)
@@ -44,7 +45,7 @@ package enum VisionTasksCommand {
         CommandSpec(
             name: "track", summary: "detect, track and classify objects with ML Kit (stream mode on videos)",
             positionals: inputs, positionalHelp: inputHelp,
-            count: 0...Int.max, options: TrackTask.options + ZoneArguments.options + RunArguments.all,
+            count: 0...Int.max, options: TaskArguments.track + TaskArguments.zones + RunArguments.all,
             notes:
                 "Videos get tracking IDs (stream mode); pictures are processed in single-image mode.\nExample: "
                 + "vision-tasks track clip.mp4 --model classifier.tflite --jsonl tracks.jsonl --output "
@@ -73,7 +74,8 @@ package enum VisionTasksCommand {
         ]
         for c in commands { lines.append("  " + c.name.padding(toLength: 10, withPad: " ", startingAt: 0) + c.summary) }
         lines += [
-            "", "Run 'vision-tasks COMMAND --help' for a command's options.",
+            "", "Run 'vision-tasks COMMAND --help' for a command's options; 'vision-tasks --version' for the version,",
+            "the LiteRT runtime and the kernels' CPU paths.",
             "Exit status: 0 on success, 64 for a bad command line, else the task's error code (3 = invalid argument, "
                 + "5 = not found …).",
         ]
@@ -88,6 +90,10 @@ package enum VisionTasksCommand {
         }
         let rest = Array(arguments.dropFirst())
         do {
+            if name == "--version" || name == "version" {
+                BuildInfo.lines.forEach(console.out)
+                return 0
+            }
             if ["help", "--help", "-h"].contains(name) {
                 if let topic = rest.first {
                     guard let c = commands.first(where: { $0.name == topic }) else { throw unknown(topic) }

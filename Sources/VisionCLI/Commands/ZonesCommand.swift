@@ -1,5 +1,6 @@
 import Foundation
 import VisionAnalytics
+import VisionPipeline
 
 /// `vision-tasks zones TRACKS --line … --zone …`: counts lines and zones on tracks already made —
 /// `track --jsonl` records or MOTChallenge text (a tracker's output or ground truth) — without
@@ -7,7 +8,7 @@ import VisionAnalytics
 /// `track --line/--zone`, so the same tracks give the same events and counts.
 enum ZonesCommand {
     static let options =
-        ZoneArguments.options + [
+        TaskArguments.zones + [
             OptionSpec(
                 .fps, .number(0.001...100_000), "F", default: "30",
                 help: "MOT text: frames per second, for timestamps and dwell times"),
@@ -41,7 +42,7 @@ enum ZonesCommand {
     }
 
     static func run(_ p: ParsedCommand, _ console: Console) throws {
-        let zones = try ZoneArguments(p)
+        let zones = try ZoneConfig(p)
         guard !zones.isEmpty else {
             throw CLIError.usage("zones needs at least one --line NAME=x1,y1,x2,y2 or --zone NAME=x1,y1,x2,y2,x3,y3,…")
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import VisionAnalytics
+import VisionPipeline
 
 /// The ground truth `eval detect` reads: a COCO JSON file, a folder of YOLO label files (one
 /// `<picture name>.txt` per picture: `class cx cy w h`, normalized, with a names file), or the

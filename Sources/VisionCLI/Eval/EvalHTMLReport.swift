@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
 import VisionAnalytics
+import VisionPipeline
 
 /// `eval detect --report PAGE.html`: one self-contained page — COCO's twelve numbers, the
 /// precision–recall curves (IoU .50, .75 and the mean over .50:.95, as an inline SVG), AP per
@@ -201,7 +202,7 @@ enum EvalHTMLReport {
             for g in outcome.misses { mark(g.box, "missed \(name(g.categoryId))", 0) }
             h += "<div class=\"card\">"
             if let imagesDir,
-                let picture = try? BatchRunner.load(
+                let picture = try? Picture.load(
                     URL(fileURLWithPath: imagesDir).appendingPathComponent(file).path, orientation: nil),
                 let thumb = try? HTMLReport.thumbnail(picture.shown, record, scale: picture.drawScale)
             {

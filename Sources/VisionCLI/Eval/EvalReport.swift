@@ -1,5 +1,6 @@
 import Foundation
 import VisionAnalytics
+import VisionPipeline
 
 /// `eval detect`'s output: pycocotools' twelve summary lines (same wording and rounding), AP per
 /// category, the counts at the score threshold and the confusion matrix; or all of it as JSON.

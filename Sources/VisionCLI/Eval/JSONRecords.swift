@@ -1,5 +1,6 @@
 import Foundation
 import VisionAnalytics
+import VisionPipeline
 
 /// Reading the app's own `--jsonl` records back (for `eval` and `zones`): one JSON object a line,
 /// boxes in the API's `originX`/`originY`/`width`/`height` form.

@@ -1,4 +1,5 @@
 import Foundation
+import VisionPipeline
 
 /// Model label → dataset category: by name (case, spaces, underscores and dashes ignored), or as a
 /// `--map` file says (`model name=dataset name` lines; `#` starts a comment).

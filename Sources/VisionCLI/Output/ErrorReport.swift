@@ -5,6 +5,8 @@ import MLKit
 import MediaPipeTasksVision
 import TFLiteModel
 import VisionCore
+import VisionPipeline
+import VisionServer
 
 /// The one place where an error becomes what the command line shows and its exit status: usage
 /// errors (64, with where to find the usage), MediaPipe's and ML Kit's errors (their code; the core's
@@ -28,6 +30,13 @@ package enum ErrorReport {
                     "Run '\(knownCommand ? "vision-tasks \(command ?? "") --help" : "vision-tasks help")' for usage.")
             }
             return (lines, e.exitCode)
+        case let e as PipelineError:
+            switch e {
+            case .usage(let m): return message(CLIError.usage(m), command: command, knownCommand: knownCommand)
+            case .failure(let m): return message(CLIError.failure(m), command: command, knownCommand: knownCommand)
+            }
+        case let e as ServeError:
+            return (["vision-tasks: \(e.message)"], 1)
         case let e as TasksError:
             return (["vision-tasks: error \(e.code) (\(TasksError.domain)): \(e.message)"], Int32(e.code))
         case let e as VisionCoreError:
@@ -51,11 +60,6 @@ package enum ErrorReport {
         default:
             return (["vision-tasks: \(error)"], 1)
         }
-    }
-
-    /// One failed input, as the batch runner and `inspect` print it.
-    static func line(_ failure: ItemFailure, source: String? = nil) -> String {
-        (source.map { "\($0): " } ?? "") + "error \(failure.code) (\(failure.domain)): \(failure.message)"
     }
 
     /// The command-line fixes for what `error` reports, keyed by the libraries' codes and conditions.

@@ -1,5 +1,6 @@
 import Foundation
 import VisionAnalytics
+import VisionPipeline
 
 /// Tracked objects frame by frame, read back from `track --jsonl` records (several videos in one
 /// file are told apart by their `source`) or from MOTChallenge text (`frame,id,x,y,w,h,…`; one

@@ -1,0 +1,445 @@
+import FileInput
+import Foundation
+import Locking
+import MLKit
+import MediaPipeTasksVision
+import ServeProtocol
+import Video
+import VisionCore
+import VisionPipeline
+
+/// Routes `serve`'s HTTP requests. On the daemon's thread it only reads the request, checks the key,
+/// the route and the options, and answers what needs no model (health, metrics, the model list,
+/// refusals); the rest becomes a job for the workers, who decode the picture, run the task — the
+/// command line's own `detect`, `classify`, `label` and `track` — and answer.
+package final class ServeRouter: Sendable {
+    package let config: ServeConfig
+    package let models: ServeModels
+    package let workers: ServeWorkers
+    package let metrics: ServeMetrics
+    package let sessions: TrackSessions
+    /// The annotated videos `/v1/video` made, kept 10 minutes.
+    package let videos: ServeVideos
+    private let state = Locked(State())
+    private let apiKeyDigest: String?
+
+    private struct State {
+        package var ready = false
+        package var draining = false
+    }
+
+    package init(
+        config: ServeConfig, models: ServeModels, workers: ServeWorkers, metrics: ServeMetrics, sessions: TrackSessions
+    ) {
+        self.config = config
+        self.models = models
+        self.workers = workers
+        self.metrics = metrics
+        self.sessions = sessions
+        videos = ServeVideos()
+        apiKeyDigest = config.apiKey.flatMap { try? SHA256.hex(Array($0.utf8)) }
+    }
+
+    /// Ready to serve (the models are loaded) — `/readyz` says so.
+    package func markReady() { state.withLock { $0.ready = true } }
+    /// Draining: `/readyz` fails and new work is refused (503) while the work taken finishes.
+    package func markDraining() { state.withLock { $0.draining = true } }
+    private var draining: Bool { state.withLock { $0.draining } }
+
+    // MARK: routes
+
+    /// The route's label in the metrics (a pattern, not the path: ids and model names left out).
+    package static func route(_ method: String, _ path: String) -> String {
+        if path.hasPrefix("/v1/vision/custom/") && path != "/v1/vision/custom/list" {
+            return "/v1/vision/custom/{model}"
+        }
+        if path.hasPrefix("/v1/track/") { return "/v1/track/{session}" }
+        if path.hasPrefix("/v1/videos/") { return "/v1/videos/{id}" }
+        let known: Set<String> = [
+            "/", "/index.html", "/v1", "/v1/video", "/healthz", "/readyz", "/metrics", "/v1/models",
+            "/v1/vision/detection", "/v1/vision/custom/list",
+            "/v1/detect", "/v1/classify", "/v1/label", "/v1/objects",
+        ]
+        return known.contains(path) ? path : "other"
+    }
+
+    /// Handles one request (on the daemon's thread: quickly).
+    package func handle(_ request: HTTPRequest, _ responder: HTTPResponder) {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let route = Self.route(request.method, request.path)
+        let answer = Answer(responder: responder, route: route, started: started, metrics: metrics)
+        let deepStack = request.path.hasPrefix("/v1/vision/")
+        do {
+            try dispatch(request, answer, deepStack: deepStack)
+        } catch let e as ServeError {
+            if let reason = e.reason { metrics.refused(reason) }
+            answer.send(
+                deepStack
+                    ? DeepStackReply.failure(e.status, e.message, headers: e.headers)
+                    : .json(e.status, e.json, headers: e.headers))
+        } catch {
+            answer.send(.json(500, ServeError(500, "\(error)").json))
+        }
+    }
+
+    private func dispatch(_ request: HTTPRequest, _ answer: Answer, deepStack: Bool) throws {
+        let path = request.path
+        switch (request.method, path) {
+        case ("GET", "/healthz"), ("HEAD", "/healthz"):
+            return answer.send(.json(200, .object([("status", .string("ok"))])))
+        case ("GET", "/readyz"), ("HEAD", "/readyz"):
+            let s = state.withLock { $0 }
+            let ready = s.ready && !s.draining
+            return answer.send(
+                .json(
+                    ready ? 200 : 503,
+                    .object([
+                        ("ready", .bool(ready)), ("draining", .bool(s.draining)), ("models", .int(models.all.count)),
+                    ])))
+        case ("GET", "/metrics"):
+            return answer.send(
+                .text(
+                    200,
+                    metrics.text(
+                        queueDepth: workers.depth, inFlight: workers.inFlight, sessions: sessions.count,
+                        models: models.all.count),
+                    contentType: "text/plain; version=0.0.4; charset=utf-8"))
+        case ("GET", "/"), ("GET", "/index.html"):
+            guard let page = ServeApp.html else {
+                throw ServeError(
+                    500, "The app's page is missing: install VisionTasks_VisionServer.resources beside the binary.")
+            }
+            return answer.send(.text(200, page, contentType: "text/html; charset=utf-8"))
+        case ("GET", "/v1"):
+            return answer.send(.text(200, Server.index(models.all)))
+        default:
+            break
+        }
+        guard path.hasPrefix("/v1/") else { throw ServeError(404, "No route \(path); see GET / for the routes.") }
+        try authorize(request)
+        switch (request.method, path) {
+        case ("GET", "/v1/models"):
+            answer.send(.json(200, .object([("models", .array(models.all.map(\.json)))])))
+        case ("POST", "/v1/vision/custom/list"), ("GET", "/v1/vision/custom/list"):
+            answer.send(
+                .json(
+                    200,
+                    .object(
+                        [
+                            ("success", .bool(true)),
+                            ("models", .array(models.all.filter { $0.kind == .detector }.map { .string($0.name) })),
+                        ]
+                            + DeepStackReply.module("list-custom"))))
+        case ("POST", "/v1/vision/detection"):
+            guard let model = models.first(.detector) else {
+                throw ServeError(404, "No detector is served; start with --model.")
+            }
+            try deepStackDetect(request, answer, model: model, command: "detect")
+        case ("POST", _) where path.hasPrefix("/v1/vision/custom/"):
+            let name = String(path.dropFirst("/v1/vision/custom/".count))
+            guard let model = models.find(name), model.kind == .detector else {
+                throw ServeError(404, "No detector named '\(name)'; POST /v1/vision/custom/list lists them.")
+            }
+            try deepStackDetect(request, answer, model: model, command: "custom")
+        case ("POST", "/v1/detect"): try run(.detect, request, answer)
+        case ("POST", "/v1/classify"): try run(.classify, request, answer)
+        case ("POST", "/v1/label"): try run(.label, request, answer)
+        case ("POST", "/v1/objects"): try run(.objects, request, answer)
+        case ("POST", "/v1/video"): try video(request, answer)
+        case ("GET", _) where path.hasPrefix("/v1/videos/"):
+            let name = String(path.dropFirst("/v1/videos/".count))
+            guard let bytes = videos.file(name) else {
+                throw ServeError(
+                    404,
+                    "No annotated video '\(name)' (they last "
+                        + "10 minutes).")
+            }
+            answer.send(HTTPResponse(status: 200, contentType: "video/mp4", body: bytes))
+        case ("POST", _) where path.hasPrefix("/v1/track/"):
+            try track(String(path.dropFirst("/v1/track/".count)), request, answer)
+        case ("DELETE", _) where path.hasPrefix("/v1/track/"):
+            let id = String(path.dropFirst("/v1/track/".count))
+            guard sessions.remove(id) else { throw ServeError(404, "No tracking session '\(id)'.") }
+            answer.send(.json(200, .object([("ended", .string(id))])))
+        default:
+            let methods = ["/v1/models": "GET"][path] ?? "POST"
+            if Self.route(request.method, path) != "other" {
+                throw ServeError(
+                    405, "\(request.method) is not allowed on \(path); use \(methods).", headers: [("Allow", methods)])
+            }
+            throw ServeError(404, "No route \(path); see GET / for the routes.")
+        }
+    }
+
+    /// The key, when one is required: DeepStack's `api_key` form field, `Authorization: Bearer KEY`,
+    /// or the `api_key` query argument; compared in constant time (their digests).
+    private func authorize(_ request: HTTPRequest) throws {
+        guard let expected = apiKeyDigest else { return }
+        var given = request.field("api_key") ?? request.argument("api_key")
+        if let auth = request.headers["authorization"], auth.lowercased().hasPrefix("bearer ") {
+            given = String(auth.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        }
+        let digest = (try? SHA256.hex(Array((given ?? "").utf8))) ?? ""
+        var difference: UInt8 = digest.utf8.count == expected.utf8.count ? 0 : 1
+        for (a, b) in zip(digest.utf8, expected.utf8) { difference |= a ^ b }
+        guard given != nil, difference == 0 else { throw ServeError(401, "Incorrect api key", reason: "unauthorized") }
+    }
+
+    /// The request's picture, or the refusal saying why there is none.
+    private func picture(_ request: HTTPRequest) throws -> (bytes: [UInt8], name: String?) {
+        switch request.bodyState {
+        case .tooLarge:
+            throw ServeError(
+                413, "The request body is larger than \(config.maxBody) bytes (--max-body).", reason: "too_large")
+        case .malformedForm: throw ServeError(400, "The multipart form could not be read.")
+        case .complete: break
+        }
+        guard let picture = request.picture, !picture.bytes.isEmpty else {
+            throw ServeError(
+                400, "No picture: post a JPEG or PNG as the body, or as a multipart form's 'image' part (DeepStack's).")
+        }
+        return picture
+    }
+
+    /// Queues `job`; a full queue or draining refuses it (503 with Retry-After). With `--delay-ms` (a
+    /// testing aid: a slow server) each job waits that long before it runs.
+    private func submit(_ answer: Answer, deepStack: Bool, _ work: @escaping @Sendable (WorkerTasks) -> Void) throws {
+        let delay = Double(config.delayMs) / 1000
+        let run: @Sendable (WorkerTasks) -> Void = { tasks in
+            if delay > 0 { Thread.sleep(forTimeInterval: delay) }
+            work(tasks)
+        }
+        guard !draining else {
+            throw ServeError(503, "The server is shutting down.", reason: "draining", headers: [("Retry-After", "5")])
+        }
+        let deadline = answer.started + UInt64(config.timeoutMs) * 1_000_000
+        let timeout = config.timeoutMs
+        let metrics = metrics
+        let job = ServeWorkers.Job(
+            deadline: deadline, run: run,
+            expired: {
+                metrics.refused("deadline")
+                let message = "The request waited longer than \(timeout) ms (--timeout-ms) for a worker."
+                answer.send(
+                    deepStack ? DeepStackReply.failure(504, message) : .json(504, ServeError(504, message).json))
+            })
+        guard workers.submit(job) else {
+            throw ServeError(
+                503, "\(config.maxQueue) requests are waiting already (--max-queue); try again shortly.",
+                reason: "queue_full",
+                headers: [("Retry-After", "1")])
+        }
+    }
+
+    // MARK: DeepStack
+
+    private func deepStackDetect(
+        _ request: HTTPRequest, _ answer: Answer, model: ServeModels.Model, command: String
+    ) throws {
+        let picture = try picture(request)
+        var minConfidence = DeepStackReply.defaultMinConfidence
+        if let text = request.field("min_confidence") ?? request.argument("min_confidence"), !text.isEmpty {
+            guard let value = Float(text), value.isFinite, (0...1).contains(value) else {
+                throw ServeError(400, "min_confidence takes a number from 0 to 1, got '\(text)'.")
+            }
+            minConfidence = value
+        }
+        // Every detection; min_confidence filters them (the same boxes above it). Shared with Frigate's ZMQ.
+        let config = FrigateZMQ.taskConfig(model, threads: self.config.threads)
+        let key = "deepstack|" + model.path
+        let limit = self.config.maxPredictions
+        let threshold = minConfidence
+        let metrics = metrics
+        try submit(answer, deepStack: true) { tasks in
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            do {
+                let task = try tasks.task(key, as: DetectTask.self) { try DetectTask(config) }
+                let decoded = try Picture.load(bytes: picture.bytes, jpeg: task.jpegDecoding)
+                let result = try task.detections(decoded)
+                let inference = task.lastInferenceSeconds
+                metrics.inference(model: model.name, seconds: inference)
+                let now = DispatchTime.now().uptimeNanoseconds
+                let body = DeepStackReply.success(
+                    DeepStackReply.predictions(result, minConfidence: threshold, limit: limit), command: command,
+                    inferenceMs: inference * 1000, processMs: Double(now - t0) / 1e6,
+                    roundTripMs: Double(now - answer.started) / 1e6)
+                answer.send(.json(200, body))
+            } catch {
+                let failure = ItemFailure(error)
+                // DeepStack's wording for a picture it cannot read, with the decoder's reason.
+                let status = ServeError.status(of: failure)
+                answer.send(
+                    DeepStackReply.failure(
+                        status, status == 400 ? "invalid image file: \(failure.message)" : failure.message))
+            }
+        }
+    }
+
+    // MARK: our JSON API
+
+    private func run(_ kind: TaskRequest.Kind, _ request: HTTPRequest, _ answer: Answer) throws {
+        let task = try TaskRequest(kind, request, models: models, threads: config.threads)
+        let picture = try picture(request)
+        let source = picture.name.flatMap { $0.isEmpty ? nil : $0 } ?? "request"
+        let metrics = metrics
+        try submit(answer, deepStack: false) { tasks in
+            do {
+                let made = try tasks.task(task.key) { try task.makeTask() }
+                let decoded = try Picture.load(bytes: picture.bytes, jpeg: made.jpegDecoding)
+                let record = try made.picture(decoded)
+                if let seconds = record.stages?.inference, let model = task.model {
+                    metrics.inference(model: model.name, seconds: seconds)
+                }
+                answer.send(
+                    .json(200, .object(Self.head(source, decoded) + record.fields), headers: Self.timing(record)))
+            } catch {
+                let failure = ItemFailure(error)
+                answer.send(
+                    .json(
+                        ServeError.status(of: failure), .object([("source", .string(source)), ("error", failure.json)]))
+                )
+            }
+        }
+    }
+
+    /// A record's stage times as a `Server-Timing` header (milliseconds; the app shows the inference).
+    package static func timing(_ record: TaskRecord) -> [(name: String, value: String)] {
+        guard let s = record.stages else { return [] }
+        let ms = { (v: Double) in String(format: "%.2f", v * 1000) }
+        return [
+            (
+                "Server-Timing",
+                "preprocess;dur=\(ms(s.preprocess)), inference;dur=\(ms(s.inference)), "
+                    + "postprocess;dur=\(ms(s.postprocess))"
+            )
+        ]
+    }
+
+    /// A tracked frame's time as a `Server-Timing` header: ML Kit's `results(in:)` is one call (the
+    /// localizer, the tracker and the classifier on new objects), so its whole duration is the inference.
+    package static func trackTiming(_ seconds: Double) -> [(name: String, value: String)] {
+        [("Server-Timing", "inference;dur=\(String(format: "%.2f", seconds * 1000));desc=\"ML Kit process\"")]
+    }
+
+    /// `/v1/video?task=track|detect`: the video posted, run through the pipeline's `track` (ML Kit's
+    /// stream mode: tracking IDs) or `detect` (video mode) with its records and its annotated H.264 copy;
+    /// the reply holds the records and where to download the video.
+    private func video(_ request: HTTPRequest, _ answer: Answer) throws {
+        let q = QueryReader(request.query)
+        let task = q.text("task") ?? "track"
+        guard task == "track" || task == "detect" else {
+            throw ServeError(400, "task takes track or detect, got '\(task)'.")
+        }
+        let named = try q.text("model").map { name in
+            guard let model = models.find(name) else { throw ServeError(404, "No model named '\(name)'.") }
+            return model
+        }
+        let threads = config.threads
+        let makeTask: @Sendable () throws -> BatchTask
+        if task == "detect" {
+            guard let model = named ?? models.first(.detector) else {
+                throw ServeError(404, "No detector is served.")
+            }
+            var detect = MediaPipeTaskConfig(modelPath: model.path)
+            detect.threads = threads
+            do {
+                detect.scoreThreshold = try q.float("scoreThreshold", 0...1)
+                detect.maxResults = try q.int("maxResults", -1...1_000_000, nonZero: true)
+                try q.checkKnown(["task", "model", "scoreThreshold", "maxResults", "api_key"])
+            } catch let refusal as QueryReader.Refusal {
+                throw ServeError(400, refusal.message)
+            }
+            let fixed = detect
+            makeTask = { try DetectTask(fixed) }
+        } else {
+            var track = TrackConfig(modelPath: named?.path)
+            track.threads = threads
+            do {
+                try q.checkKnown(["task", "model", "api_key"])
+            } catch let refusal as QueryReader.Refusal {
+                throw ServeError(400, refusal.message)
+            }
+            let fixed = track
+            makeTask = { try TrackTask(fixed) }
+        }
+        let upload = try picture(request)
+        let videos = videos
+        try submit(answer, deepStack: false) { _ in
+            do {
+                answer.send(try videos.run(upload.bytes, makeTask: makeTask))
+            } catch let e as ServeError {
+                answer.send(.json(e.status, e.json))
+            } catch {
+                answer.send(.json(500, ServeError(500, "\(error)").json))
+            }
+        }
+    }
+
+    /// A picture's record head, as `--jsonl` writes it.
+    package static func head(_ source: String, _ picture: Picture) -> [(String, JSONValue)] {
+        [("source", .string(source)), ("width", .int(picture.shownWidth)), ("height", .int(picture.shownHeight))]
+    }
+
+    private func track(_ id: String, _ request: HTTPRequest, _ answer: Answer) throws {
+        guard TrackSessions.isValid(id) else {
+            throw ServeError(400, "A session id is 1 to 64 letters, digits, '-' or '_'.")
+        }
+        let task = try TaskRequest(.track, request, models: models, threads: config.threads)
+        let timestamp = try request.argument("timestampMs").map { text in
+            guard let value = Int(text), value >= 0 else {
+                throw ServeError(400, "timestampMs takes a whole number ≥ 0, got '\(text)'.")
+            }
+            return value
+        }
+        let picture = try picture(request)
+        let session = try sessions.session(id, key: task.key)
+        let received = Int(answer.started / 1_000_000)
+        try submit(answer, deepStack: false) { _ in
+            session.lock.lock()
+            defer { session.lock.unlock() }
+            do {
+                let made = try session.task ?? TrackTask(task.trackConfig ?? TrackConfig(modelPath: task.model?.path))
+                session.task = made
+                let decoded = try Picture.load(bytes: picture.bytes)
+                // Frames must go forward in time: a frame without a timestamp is timed by its arrival.
+                let ms = timestamp ?? received
+                if let last = session.lastTimestamp, ms <= last {
+                    throw ServeError(400, "timestampMs must increase within a session: \(ms) after \(last).")
+                }
+                session.lastTimestamp = ms
+                session.frames += 1
+                let rgb = decoded.shown.convertedToRGB()
+                let started = Clock.now()
+                let record = try made.frame(VideoFrame(number: session.frames, timestampMs: ms, bitmap: rgb), video: 1)
+                let seconds = Clock.now() - started
+                let head: [(String, JSONValue)] = [
+                    ("source", .string(id)), ("frame", .int(session.frames)), ("timestampMs", .int(ms)),
+                    ("width", .int(rgb.width)), ("height", .int(rgb.height)),
+                ]
+                answer.send(.json(200, .object(head + record.fields), headers: Self.trackTiming(seconds)))
+            } catch let e as ServeError {
+                answer.send(.json(e.status, e.json))
+            } catch {
+                let failure = ItemFailure(error)
+                answer.send(
+                    .json(ServeError.status(of: failure), .object([("source", .string(id)), ("error", failure.json)])))
+            }
+        }
+    }
+}
+
+/// One request's answer: sent once, timed and counted.
+package struct Answer: Sendable {
+    package let responder: HTTPResponder
+    package let route: String
+    /// When the request arrived (uptime nanoseconds).
+    package let started: UInt64
+    package let metrics: ServeMetrics
+
+    package func send(_ response: HTTPResponse) {
+        guard responder.respond(response) else { return }
+        metrics.request(
+            route: route, status: response.status, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        )
+    }
+}
