@@ -18,16 +18,6 @@ package struct ServeError: Error, Sendable {
         self.headers = headers
     }
 
-    /// The status a task's failure answers with: the caller's mistake (a picture that does not
-    /// decode, options the task refuses: code 3) is 400, a missing file 404, anything else 500.
-    package static func status(of failure: ItemFailure) -> Int {
-        switch failure.code {
-        case 3, 11: return 400
-        case 5: return 404
-        default: return 500
-        }
-    }
-
     /// The body of a refusal on our own API: the records' error object.
     package var json: JSONValue {
         .object([

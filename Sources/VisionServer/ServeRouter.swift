@@ -48,25 +48,10 @@ package final class ServeRouter: Sendable {
 
     // MARK: routes
 
-    /// The route's label in the metrics (a pattern, not the path: ids and model names left out).
-    package static func route(_ method: String, _ path: String) -> String {
-        if path.hasPrefix("/v1/vision/custom/") && path != "/v1/vision/custom/list" {
-            return "/v1/vision/custom/{model}"
-        }
-        if path.hasPrefix("/v1/track/") { return "/v1/track/{session}" }
-        if path.hasPrefix("/v1/videos/") { return "/v1/videos/{id}" }
-        let known: Set<String> = [
-            "/", "/index.html", "/v1", "/v1/video", "/healthz", "/readyz", "/metrics", "/v1/models",
-            "/v1/vision/detection", "/v1/vision/custom/list",
-            "/v1/detect", "/v1/classify", "/v1/label", "/v1/objects",
-        ]
-        return known.contains(path) ? path : "other"
-    }
-
     /// Handles one request (on the daemon's thread: quickly).
     package func handle(_ request: HTTPRequest, _ responder: HTTPResponder) {
         let started = DispatchTime.now().uptimeNanoseconds
-        let route = Self.route(request.method, request.path)
+        let route = Route.label(request.path)
         let answer = Answer(responder: responder, route: route, started: started, metrics: metrics)
         let deepStack = request.path.hasPrefix("/v1/vision/")
         do {
@@ -84,43 +69,47 @@ package final class ServeRouter: Sendable {
 
     private func dispatch(_ request: HTTPRequest, _ answer: Answer, deepStack: Bool) throws {
         let path = request.path
-        switch (request.method, path) {
-        case ("GET", "/healthz"), ("HEAD", "/healthz"):
-            return answer.send(.json(200, .object([("status", .string("ok"))])))
-        case ("GET", "/readyz"), ("HEAD", "/readyz"):
+        let matches = Route.matching(path)
+        if matches.contains(where: \.route.keyed) || (matches.isEmpty && path.hasPrefix("/v1/")) {
+            try authorize(request)
+        }
+        guard !matches.isEmpty else { throw ServeError(404, "No route \(path); see GET / for the routes.") }
+        guard let (route, parameter) = matches.first(where: { $0.route.methods.contains(request.method) }) else {
+            let allowed = matches.flatMap(\.route.methods).joined(separator: ", ")
+            throw ServeError(
+                405, "\(request.method) is not allowed on \(path); use \(allowed).", headers: [("Allow", allowed)])
+        }
+        switch route.action {
+        case .health:
+            answer.send(.json(200, .object([("status", .string("ok"))])))
+        case .readiness:
             let s = state.withLock { $0 }
             let ready = s.ready && !s.draining
-            return answer.send(
+            answer.send(
                 .json(
                     ready ? 200 : 503,
                     .object([
                         ("ready", .bool(ready)), ("draining", .bool(s.draining)), ("models", .int(models.all.count)),
                     ])))
-        case ("GET", "/metrics"):
-            return answer.send(
+        case .metrics:
+            answer.send(
                 .text(
                     200,
                     metrics.text(
                         queueDepth: workers.depth, inFlight: workers.inFlight, sessions: sessions.count,
                         models: models.all.count),
                     contentType: "text/plain; version=0.0.4; charset=utf-8"))
-        case ("GET", "/"), ("GET", "/index.html"):
+        case .app:
             guard let page = ServeApp.html else {
                 throw ServeError(
                     500, "The app's page is missing: install VisionTasks_VisionServer.resources beside the binary.")
             }
-            return answer.send(.text(200, page, contentType: "text/html; charset=utf-8"))
-        case ("GET", "/v1"):
-            return answer.send(.text(200, Server.index(models.all)))
-        default:
-            break
-        }
-        guard path.hasPrefix("/v1/") else { throw ServeError(404, "No route \(path); see GET / for the routes.") }
-        try authorize(request)
-        switch (request.method, path) {
-        case ("GET", "/v1/models"):
+            answer.send(.text(200, page, contentType: "text/html; charset=utf-8"))
+        case .index:
+            answer.send(.text(200, Server.index(models.all)))
+        case .models:
             answer.send(.json(200, .object([("models", .array(models.all.map(\.json)))])))
-        case ("POST", "/v1/vision/custom/list"), ("GET", "/v1/vision/custom/list"):
+        case .deepStackList:
             answer.send(
                 .json(
                     200,
@@ -130,44 +119,31 @@ package final class ServeRouter: Sendable {
                             ("models", .array(models.all.filter { $0.kind == .detector }.map { .string($0.name) })),
                         ]
                             + DeepStackReply.module("list-custom"))))
-        case ("POST", "/v1/vision/detection"):
+        case .deepStackDetection:
             guard let model = models.first(.detector) else {
                 throw ServeError(404, "No detector is served; start with --model.")
             }
             try deepStackDetect(request, answer, model: model, command: "detect")
-        case ("POST", _) where path.hasPrefix("/v1/vision/custom/"):
-            let name = String(path.dropFirst("/v1/vision/custom/".count))
-            guard let model = models.find(name), model.kind == .detector else {
-                throw ServeError(404, "No detector named '\(name)'; POST /v1/vision/custom/list lists them.")
+        case .deepStackCustom:
+            guard let model = models.find(parameter), model.kind == .detector else {
+                throw ServeError(404, "No detector named '\(parameter)'; POST /v1/vision/custom/list lists them.")
             }
             try deepStackDetect(request, answer, model: model, command: "custom")
-        case ("POST", "/v1/detect"): try run(.detect, request, answer)
-        case ("POST", "/v1/classify"): try run(.classify, request, answer)
-        case ("POST", "/v1/label"): try run(.label, request, answer)
-        case ("POST", "/v1/objects"): try run(.objects, request, answer)
-        case ("POST", "/v1/video"): try video(request, answer)
-        case ("GET", _) where path.hasPrefix("/v1/videos/"):
-            let name = String(path.dropFirst("/v1/videos/".count))
-            guard let bytes = videos.file(name) else {
-                throw ServeError(
-                    404,
-                    "No annotated video '\(name)' (they last "
-                        + "10 minutes).")
+        case .detect: try run(.detect, request, answer)
+        case .classify: try run(.classify, request, answer)
+        case .label: try run(.label, request, answer)
+        case .objects: try run(.objects, request, answer)
+        case .video: try video(request, answer)
+        case .videoFile:
+            guard let bytes = videos.file(parameter) else {
+                throw ServeError(404, "No annotated video '\(parameter)' (they last 10 minutes).")
             }
             answer.send(HTTPResponse(status: 200, contentType: "video/mp4", body: bytes))
-        case ("POST", _) where path.hasPrefix("/v1/track/"):
-            try track(String(path.dropFirst("/v1/track/".count)), request, answer)
-        case ("DELETE", _) where path.hasPrefix("/v1/track/"):
-            let id = String(path.dropFirst("/v1/track/".count))
-            guard sessions.remove(id) else { throw ServeError(404, "No tracking session '\(id)'.") }
-            answer.send(.json(200, .object([("ended", .string(id))])))
-        default:
-            let methods = ["/v1/models": "GET"][path] ?? "POST"
-            if Self.route(request.method, path) != "other" {
-                throw ServeError(
-                    405, "\(request.method) is not allowed on \(path); use \(methods).", headers: [("Allow", methods)])
-            }
-            throw ServeError(404, "No route \(path); see GET / for the routes.")
+        case .track:
+            try track(parameter, request, answer)
+        case .trackEnd:
+            guard sessions.remove(parameter) else { throw ServeError(404, "No tracking session '\(parameter)'.") }
+            answer.send(.json(200, .object([("ended", .string(parameter))])))
         }
     }
 
@@ -267,7 +243,7 @@ package final class ServeRouter: Sendable {
             } catch {
                 let failure = ItemFailure(error)
                 // DeepStack's wording for a picture it cannot read, with the decoder's reason.
-                let status = ServeError.status(of: failure)
+                let status = failure.httpStatus
                 answer.send(
                     DeepStackReply.failure(
                         status, status == 400 ? "invalid image file: \(failure.message)" : failure.message))
@@ -296,7 +272,7 @@ package final class ServeRouter: Sendable {
                 let failure = ItemFailure(error)
                 answer.send(
                     .json(
-                        ServeError.status(of: failure), .object([("source", .string(source)), ("error", failure.json)]))
+                        failure.httpStatus, .object(RecordHead.failure(source, failure)))
                 )
             }
         }
@@ -377,7 +353,7 @@ package final class ServeRouter: Sendable {
 
     /// A picture's record head, as `--jsonl` writes it.
     package static func head(_ source: String, _ picture: Picture) -> [(String, JSONValue)] {
-        [("source", .string(source)), ("width", .int(picture.shownWidth)), ("height", .int(picture.shownHeight))]
+        RecordHead.picture(source, width: picture.shownWidth, height: picture.shownHeight)
     }
 
     private func track(_ id: String, _ request: HTTPRequest, _ answer: Answer) throws {
@@ -412,17 +388,15 @@ package final class ServeRouter: Sendable {
                 let started = Clock.now()
                 let record = try made.frame(VideoFrame(number: session.frames, timestampMs: ms, bitmap: rgb), video: 1)
                 let seconds = Clock.now() - started
-                let head: [(String, JSONValue)] = [
-                    ("source", .string(id)), ("frame", .int(session.frames)), ("timestampMs", .int(ms)),
-                    ("width", .int(rgb.width)), ("height", .int(rgb.height)),
-                ]
+                let head = RecordHead.frame(
+                    id, number: session.frames, timestampMs: ms, width: rgb.width, height: rgb.height)
                 answer.send(.json(200, .object(head + record.fields), headers: Self.trackTiming(seconds)))
             } catch let e as ServeError {
                 answer.send(.json(e.status, e.json))
             } catch {
                 let failure = ItemFailure(error)
                 answer.send(
-                    .json(ServeError.status(of: failure), .object([("source", .string(id)), ("error", failure.json)])))
+                    .json(failure.httpStatus, .object(RecordHead.failure(id, failure))))
             }
         }
     }

@@ -58,7 +58,7 @@ package final class ServeVideos: Sendable {
         } catch {
             let failure = ItemFailure(error)
             // The file is our copy of the upload: one FFmpeg cannot read is the client's to fix (400).
-            let status = failure.domain == ItemFailure.videoDomain ? 400 : ServeError.status(of: failure)
+            let status = failure.domain == ItemFailure.videoDomain ? 400 : failure.httpStatus
             let reason = failure.message.replacingOccurrences(of: video, with: "the upload")
             throw ServeError(status, "The video could not be processed: \(reason)")
         }

@@ -9,21 +9,18 @@ import VisionPipeline
 /// body and connection limits, an API key, health, readiness and Prometheus metrics, and a drain on
 /// SIGTERM (docs/serving.md).
 package enum Server {
-    /// The routes, as `GET /` lists them.
+    /// The models and the routes, as `GET /v1` lists them.
     package static func index(_ models: [ServeModels.Model]) -> String {
         var lines = ["vision-tasks serve", "", "models:"]
         lines += models.map {
             "  \($0.name)  \($0.kind.rawValue)  \($0.fileName)  input \($0.inputShape) \($0.inputType)"
         }
-        lines += [
-            "", "routes:",
-            "  POST /v1/vision/detection          DeepStack / CodeProject.AI: multipart image, min_confidence",
-            "  POST /v1/vision/custom/{model}     the same with a named detector",
-            "  POST /v1/vision/custom/list        the detectors",
-            "  POST /v1/detect | /v1/classify | /v1/label | /v1/objects   a picture (body or multipart) → a record",
-            "  POST /v1/track/{session}?timestampMs=N   a frame → tracked objects; DELETE ends the session",
-            "  GET  /v1/models  /healthz  /readyz  /metrics",
-        ]
+        lines += ["", "routes:"]
+        lines += Route.all.map { route in
+            let head = "  " + route.methods.joined(separator: "|") + " " + route.path
+            return head.padding(toLength: max(head.count + 2, 36), withPad: " ", startingAt: 0)
+                + route.summary.replacingOccurrences(of: "`", with: "")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

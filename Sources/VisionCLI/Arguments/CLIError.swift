@@ -20,7 +20,7 @@ package enum CLIError: Error, CustomStringConvertible {
     /// The exit status: 64 for usage, the task's error code (1…16) for task errors, 1 otherwise.
     package var exitCode: Int32 {
         switch self {
-        case .usage: return 64
+        case .usage: return ItemFailure.usageStatus
         case .task(let code, _): return Int32(code)
         case .failure: return 1
         }

@@ -34,7 +34,8 @@ enum TaskCommand {
                 }
             }
             if let f = s.firstFailure {
-                throw CLIError.task(code: f.code, message: "\(s.failures) frame(s) failed; first: \(f.message)")
+                throw CLIError.task(
+                    code: Int(f.exitStatus), message: "\(s.failures) frame(s) failed; first: \(f.message)")
             }
             return
         }
@@ -70,7 +71,7 @@ enum TaskCommand {
         }
         if let (source, f) = s.firstFailure {
             let more = s.failures > 1 ? " (\(s.failures) inputs failed; the others were processed)" : ""
-            throw CLIError.task(code: f.code, message: "\(source): \(f.message)\(more)")
+            throw CLIError.task(code: Int(f.exitStatus), message: "\(source): \(f.message)\(more)")
         }
     }
 }

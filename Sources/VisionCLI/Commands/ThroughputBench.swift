@@ -55,7 +55,7 @@ enum ThroughputBench {
                     tasks: tasks, items: items, batch: batch, output: output, console: console
                 ).run()
                 if let (source, f) = summary.firstFailure {
-                    throw CLIError.task(code: f.code, message: "\(source): \(f.message)")
+                    throw CLIError.task(code: Int(f.exitStatus), message: "\(source): \(f.message)")
                 }
                 count = summary.pictures + summary.frames
                 times[mode, default: []].append(summary.seconds)

@@ -86,7 +86,7 @@ package enum VisionTasksCommand {
     package static func main(_ arguments: [String], console: Console = .standard) -> Int32 {
         guard let name = arguments.first else {
             console.out(usage)
-            return 64
+            return ItemFailure.usageStatus
         }
         let rest = Array(arguments.dropFirst())
         do {

@@ -265,10 +265,8 @@ package final class BatchRunner: @unchecked Sendable {
             guard let result = done.result else { return }
             addStages(done, decode: decode)
             summary.pictures += 1
-            var head: [(String, JSONValue)] = [("source", .string(item.path))]
-            if case .success(let p) = picture {
-                head += [("width", .int(p.shownWidth)), ("height", .int(p.shownHeight))]
-            }
+            let decoded = try? picture.get()
+            let head = RecordHead.picture(item.path, width: decoded?.shownWidth, height: decoded?.shownHeight)
             try sink.write(
                 record(head, result), text: (try? result.get().text) ?? "",
                 heading: items.count > 1 ? "\(item.path):" : nil)
@@ -300,10 +298,9 @@ package final class BatchRunner: @unchecked Sendable {
                 report?.add(.init(source: item.path, detail: ""), classes: [])
             }
             framesInVideo += 1
-            let head: [(String, JSONValue)] = [
-                ("source", .string(item.path)), ("frame", .int(frame.number)), ("timestampMs", .int(frame.timestampMs)),
-                ("width", .int(frame.bitmap.width)), ("height", .int(frame.bitmap.height)),
-            ]
+            let head = RecordHead.frame(
+                item.path, number: frame.number, timestampMs: frame.timestampMs, width: frame.bitmap.width,
+                height: frame.bitmap.height)
             try sink.write(
                 record(head, result), text: (try? result.get().text) ?? "",
                 heading: "\(item.path) frame \(frame.number) (\(frame.timestampMs) ms):")
@@ -341,7 +338,7 @@ package final class BatchRunner: @unchecked Sendable {
                 if frames == 0 { report?.add(.init(source: item.path, detail: ""), classes: []) }
                 report?.setLastError("error \(failure.code): \(failure.message)")
                 try sink.write(
-                    .object([("source", .string(item.path)), ("error", failure.json)]), text: "", heading: nil)
+                    .object(RecordHead.failure(item.path, failure)), text: "", heading: nil)
                 fail(item.path, failure)
             }
             report?.setLastDetail("\(frames) frames processed" + (every > 1 ? " (every \(every))" : ""))

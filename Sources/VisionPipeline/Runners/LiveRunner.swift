@@ -132,13 +132,12 @@ package final class LiveRunner: @unchecked Sendable {
         summary.delivered += 1
         guard fatal == nil else { return }
         do {
-            var head: [(String, JSONValue)] = [("source", .string(source))]
-            if let frame {
-                head += [
-                    ("frame", .int(frame.number)), ("timestampMs", .int(timestamp)),
-                    ("width", .int(frame.bitmap.width)), ("height", .int(frame.bitmap.height)),
-                ]
-            }
+            let head =
+                frame.map {
+                    RecordHead.frame(
+                        source, number: $0.number, timestampMs: timestamp, width: $0.bitmap.width,
+                        height: $0.bitmap.height)
+                } ?? RecordHead.picture(source)
             switch result {
             case .success(let r):
                 try sink.write(

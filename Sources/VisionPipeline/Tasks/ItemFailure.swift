@@ -21,13 +21,33 @@ package struct ItemFailure: Error {
         case let e as MLKitError: domain = MLKitError.domain; code = e.code; message = e.message
         case let e as VideoError:
             domain = Self.videoDomain
-            code = e.code == .cannotOpen ? 5 : 3
+            code = Int((e.code == .cannotOpen ? TasksErrorCode.notFoundError : .invalidArgumentError).rawValue)
             message = e.message
         case let e as PipelineError:
             domain = "vision-tasks"
-            if case .usage = e { code = 64 } else { code = 1 }
+            if case .usage = e { code = Int(Self.usageStatus) } else { code = 1 }
             message = e.description
         default: domain = "vision-tasks"; code = 1; message = "\(error)"
+        }
+    }
+
+    /// The exit status of a bad command line (sysexits' `EX_USAGE`), and the code of a usage failure.
+    package static let usageStatus: Int32 = 64
+
+    /// The exit status this failure gives the command line: its code when it is one of MediaPipe's
+    /// (1…16) or the usage status, else 1.
+    package var exitStatus: Int32 {
+        code == Int(Self.usageStatus) || TasksErrorCode(rawValue: UInt(clamping: code)) != nil ? Int32(code) : 1
+    }
+
+    /// The HTTP status this failure answers with: the caller's mistake (an invalid argument such as a
+    /// picture or video that does not decode, a value out of range) is 400, a missing entity 404, anything
+    /// else 500.
+    package var httpStatus: Int {
+        switch TasksErrorCode(rawValue: UInt(clamping: code)) {
+        case .invalidArgumentError, .outOfRangeError: return 400
+        case .notFoundError: return 404
+        default: return 500
         }
     }
 

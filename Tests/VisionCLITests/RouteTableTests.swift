@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+import VisionServer
+import VisionTestSupport
+
+/// `serve`'s routes are declared once (`Route.all`): the route table of docs/serving.md is that
+/// declaration, and requests are matched and labelled by it.
+@Suite("serve's route table")
+struct RouteTableTests {
+    @Test("docs/serving.md's route table is Route.all's")
+    func documented() throws {
+        let doc = try String(
+            contentsOf: TestAssets.packageRoot.appendingPathComponent("docs/serving.md"), encoding: .utf8)
+        let start = try #require(doc.range(of: "<!-- routes: "))
+        let body = try #require(doc.range(of: "-->\n", range: start.upperBound..<doc.endIndex))
+        let end = try #require(doc.range(of: "\n<!-- end of routes -->", range: body.upperBound..<doc.endIndex))
+        #expect(
+            String(doc[body.upperBound..<end.lowerBound]) == Route.markdownTable,
+            "paste between the markers of docs/serving.md:\n\(Route.markdownTable)")
+    }
+
+    @Test("paths match their routes (fixed paths before a {segment}), labels leave ids out, other paths are 'other'")
+    func matching() {
+        #expect(Route.matching("/v1/vision/custom/list").map(\.route.action) == [.deepStackList])
+        #expect(Route.matching("/v1/vision/custom/ssd").map(\.route.action) == [.deepStackCustom])
+        #expect(Route.matching("/v1/vision/custom/ssd").map(\.parameter) == ["ssd"])
+        #expect(Route.matching("/v1/track/cam-1").map(\.route.action) == [.track, .trackEnd])
+        #expect(Route.label("/v1/videos/0f3a.mp4") == "/v1/videos/{id}")
+        #expect(Route.label("/v1/video") == "/v1/video")
+        #expect(Route.label("/v2/nothing") == "other")
+        #expect(Route.matching("/v1/detect/extra").isEmpty)
+        let keyed = Route.all.filter(\.keyed).map(\.path)
+        #expect(keyed == Route.all.map(\.path).filter { $0.hasPrefix("/v1/") })
+    }
+}
