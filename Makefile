@@ -12,6 +12,7 @@ setup:
 	@scripts/fetch-litert.sh
 	@scripts/tools/setup.sh
 
+## build: the release build of the vision-tasks command (after setup).
 build: setup
 	$(SWIFT) build -c release --product vision-tasks
 
@@ -129,6 +130,7 @@ yolo-fixtures:
 eval-goldens:
 	scripts/eval/generate.sh
 
+## clean: removes the build, out/ and .cache/ (not the fetched runtime or the tools' virtualenv).
 clean:
 	$(SWIFT) package clean
 	rm -rf out .cache

@@ -319,8 +319,8 @@ package final class ServeRouter: Sendable {
             var detect = MediaPipeTaskConfig(modelPath: model.path)
             detect.threads = threads
             do {
-                detect.scoreThreshold = try q.float("scoreThreshold", 0...1)
-                detect.maxResults = try q.int("maxResults", -1...1_000_000, nonZero: true)
+                detect.scoreThreshold = try q.float("scoreThreshold", OptionRanges.scoreThreshold)
+                detect.maxResults = try q.int("maxResults", OptionRanges.maxResults, nonZero: true)
                 try q.checkKnown(["task", "model", "scoreThreshold", "maxResults", "api_key"])
             } catch let refusal as QueryReader.Refusal {
                 throw ServeError(400, refusal.message)

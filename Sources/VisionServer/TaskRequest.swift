@@ -63,11 +63,11 @@ package struct TaskRequest: Sendable {
             guard let model else { throw ServeError(404, "No model.") }
             var config = MediaPipeTaskConfig(modelPath: model.path)
             config.threads = threads
-            config.maxResults = try q.int("maxResults", -1...1_000_000, nonZero: true)
+            config.maxResults = try q.int("maxResults", OptionRanges.maxResults, nonZero: true)
             if q.text("scoreThreshold") == "model" {
                 config.usesModelScoreThreshold = true
             } else {
-                config.scoreThreshold = try q.float("scoreThreshold", 0...1)
+                config.scoreThreshold = try q.float("scoreThreshold", OptionRanges.scoreThreshold)
             }
             config.allow = q.list("allow")
             config.deny = q.list("deny")
@@ -86,8 +86,8 @@ package struct TaskRequest: Sendable {
             guard let model else { throw ServeError(404, "No model.") }
             var config = LabelConfig(modelPath: model.path)
             config.threads = threads
-            config.threshold = try q.float("threshold", 0...1)
-            config.maxResults = try q.int("maxResults", -1_000_000...1_000_000)
+            config.threshold = try q.float("threshold", OptionRanges.confidence)
+            config.maxResults = try q.int("maxResults", OptionRanges.labelCount)
             key = [kind.rawValue, model.path, q.canonical(excluding: Self.unshaping)].joined(separator: "|")
             trackConfig = nil
             let fixed = config
@@ -95,9 +95,9 @@ package struct TaskRequest: Sendable {
         case .objects, .track:
             var config = TrackConfig(modelPath: model?.path)
             config.threads = threads
-            config.threshold = try q.float("threshold", 0...1)
-            config.maxObjects = try q.int("maxObjects", 1...1000)
-            config.maxLabels = try q.int("maxLabels", -1_000_000...1_000_000)
+            config.threshold = try q.float("threshold", OptionRanges.confidence)
+            config.maxObjects = try q.int("maxObjects", OptionRanges.maxObjects)
+            config.maxLabels = try q.int("maxLabels", OptionRanges.labelCount)
             config.single = q.text("single") == "true"
             key = [kind.rawValue, model?.path ?? "-", q.canonical(excluding: Self.unshaping)].joined(separator: "|")
             let fixed = config

@@ -57,7 +57,6 @@ struct PixelDigestTests {
             pre.bytes(
                 decoded.bitmap, orientation: decoded.orientation,
                 format: TensorFormat(width: 320, height: 320, element: .uint8)))
-        print("digest \(photo) \(pixels) \(small) \(large)")
         let want = try #require(Self.recorded.first { $0.0 == photo })
         #expect(pixels == want.1, "\(photo): decoded pixels")
         #expect(small == want.2, "\(photo): 224×224 tensor")

@@ -221,9 +221,7 @@ struct ModelReaderTests {
         let model = try ModelFile(contentsOfFile: TestAssets.model("ssd_mobilenet_v1_coco_quant_no_metadata.tflite"))
         #expect(try model.modelMetadata() == nil)
         #expect(try model.associatedFiles() == nil)
-        #expect(
-            model.metadataEntries.contains { $0.name == "min_runtime_version" } || model.metadataEntries.isEmpty || true
-        )
+        #expect(!model.metadataEntries.contains { $0.name == "TFLITE_METADATA" })
     }
 
     @Test("a truncated model is a typed error, at every length")

@@ -49,6 +49,10 @@ struct ParsedCommand {
             }
             if value == nil {
                 guard i < args.count else { throw CLIError.usage("--\(name) needs a value (\(option.valueName))") }
+                // `--model --json` is a forgotten value, not a model named "--json" (write --name=--value for one).
+                guard !args[i].hasPrefix("--") else {
+                    throw CLIError.usage("--\(name) needs a value (\(option.valueName)), got the option \(args[i])")
+                }
                 value = args[i]
                 i += 1
             }

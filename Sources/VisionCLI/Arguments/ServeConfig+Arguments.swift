@@ -15,7 +15,7 @@ extension ServeConfig {
         OptionSpec(
             .workers, .integer(1...64), "N",
             help: "inference workers, each with its own copy of each model (default: CPUs ÷ threads)"),
-        OptionSpec(.threads, .integer(1...256), "N", default: "1", help: "inference threads per task"),
+        TaskArguments.threads,
         OptionSpec(
             .maxQueue, .integer(1...100_000), "N", default: "64", help: "requests waiting at the most (more: 503)"),
         OptionSpec(

@@ -11,16 +11,20 @@ enum TaskArguments {
     static let model = OptionSpec(
         .model, .text, "MODEL",
         help: "the .tflite model (a path, or the name of a model fetched with 'vision-tasks models fetch')")
-    static let maxResults = OptionSpec(.maxResults, .integer(-1...1_000_000), "N", help: "at most N results (-1: all)")
+    static let maxResults = OptionSpec(
+        .maxResults, .integer(OptionRanges.maxResults), "N", help: "at most N results (-1: all)")
     static let scoreThreshold = OptionSpec(
-        .scoreThreshold, .number(-1_000_000...1_000_000, words: ["model"]), "F|model",
+        .scoreThreshold,
+        .number(
+            Double(OptionRanges.scoreThreshold.lowerBound)...Double(OptionRanges.scoreThreshold.upperBound),
+            words: ["model"]), "F|model",
         default: "0",
         help: "keep results scoring at least F ('model': the model's own threshold; YOLO models: 0.25 by default)")
     static let allow = OptionSpec(.allow, .list, "NAMES", help: "only these category names (comma list, repeatable)")
     static let deny = OptionSpec(.deny, .list, "NAMES", help: "not these category names")
     static let locale = OptionSpec(.locale, .text, "L", default: "en", help: "display-name locale")
     static let threads = OptionSpec(
-        .threads, .integer(1...BaseOptions.maxThreads), "N", default: "1", help: "inference threads")
+        .threads, .integer(OptionRanges.threads), "N", default: "1", help: "inference threads")
     static let fastHybrid = OptionSpec(
         .fastHybrid, .flag, help: "run hybrid int8-weight models in float (faster; not bit-identical to MediaPipe)")
     static let orientation = OptionSpec(
@@ -94,11 +98,14 @@ enum TaskArguments {
     /// `label`'s options.
     static let label = [
         TaskArguments.model,
-        OptionSpec(.threshold, .number(0...1), "F", help: "confidence threshold (default: the model's, else 0)"),
         OptionSpec(
-            .maxResults, .integer(-1_000_000...1_000_000), "N", default: "10",
+            .threshold,
+            .number(Double(OptionRanges.confidence.lowerBound)...Double(OptionRanges.confidence.upperBound)),
+            "F", help: "confidence threshold (default: the model's, else 0)"),
+        OptionSpec(
+            .maxResults, .integer(OptionRanges.labelCount), "N", default: "10",
             help: "at most N labels (≤ 0: 10, as ML Kit)"),
-        OptionSpec(.threads, .integer(1...256), "N", default: "1", help: "inference threads"),
+        threads,
         TaskArguments.orientation,
     ]
 
@@ -108,16 +115,19 @@ enum TaskArguments {
             .model, .text, "CLASSIFIER",
             help: "a classifier for the objects' labels (a path or a fetched model's name; default: no labels)"),
         OptionSpec(
-            .maxObjects, .integer(1...1000), "N", default: "5",
+            .maxObjects, .integer(OptionRanges.maxObjects), "N", default: "5",
             help: "at most N objects per frame (ML Kit's cap is 5)"),
         OptionSpec(.single, .flag, help: "only the most prominent object (shouldEnableMultipleObjects = false)"),
-        OptionSpec(.threshold, .number(0...1), "F", help: "label confidence threshold (default: the model's, else 0)"),
         OptionSpec(
-            .maxLabels, .integer(-1_000_000...1_000_000), "N", default: "10", help: "labels per object (≤ 0: 10)"),
+            .threshold,
+            .number(Double(OptionRanges.confidence.lowerBound)...Double(OptionRanges.confidence.upperBound)),
+            "F", help: "label confidence threshold (default: the model's, else 0)"),
+        OptionSpec(
+            .maxLabels, .integer(OptionRanges.labelCount), "N", default: "10", help: "labels per object (≤ 0: 10)"),
         OptionSpec(
             .localizer, .text, "DETECTOR",
             help: "the class-agnostic localizer (default: the bundled SSD MobileNet v1)"),
-        OptionSpec(.threads, .integer(1...256), "N", default: "1", help: "inference threads"),
+        threads,
         OptionSpec(
             .detectionsJsonl, .text, "PATH",
             help: "also write the localizer's raw boxes per frame (for tracking evaluation)"),

@@ -57,7 +57,9 @@ enum BenchCommand {
                 .task, .choice(["detect", "classify", "label"]),
                 help: "the task (default: detect for detectors, else classify)"),
             OptionSpec(.runs, .integer(1...1_000_000), "N", default: "50", help: "measured runs"),
-            OptionSpec(.warmup, .integer(0...1_000_000), "N", default: "5", help: "warm-up runs"),
+            OptionSpec(
+                .warmup, .integer(0...1_000_000), "N", default: "5",
+                help: "warm-up runs (--sizes: 2 per size unless given, at most 5)"),
             TaskArguments.threads,
             TaskArguments.fastHybrid,
             TaskArguments.fastDecode,

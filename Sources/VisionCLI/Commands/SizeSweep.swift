@@ -17,6 +17,9 @@ enum SizeSweep {
         64, 127, 128, 300, 301, 511, 512, 640, 767, 768, 850, 851, 928, 929, 930, 1023, 1024, 1280, 1920, 2047, 2048,
     ]
 
+    /// Warm-up runs per size and round when `--warmup` is not given.
+    static let warmup = 2
+
     struct Row {
         var width: Int, height: Int
         var seconds: Double
@@ -26,7 +29,8 @@ enum SizeSweep {
     static func run(_ p: ParsedCommand, _ console: Console) throws {
         let model = try ModelZoo.resolve(try TaskArguments.requiredModel(p))
         let runs = p.int(.runs) ?? 50
-        let warmup = min(p.int(.warmup) ?? 2, 5)
+        // Each of the grid's sizes warms up on its own: `--warmup` when given (at most 5), else 2.
+        let warmup = p.has(.warmup) ? min(p.int(.warmup) ?? Self.warmup, 5) : Self.warmup
         let threads = p.int(.threads) ?? 1
         let format = try BenchCommand.inputFormat(
             model: model, resources: try ModelResources(path: model, optimizeHybridModels: false), threads: threads)
