@@ -88,6 +88,6 @@ let package = Package(
         // Client code written against MediaPipe's iOS headers, compiled and run as an app would.
         .testTarget(name: "MLKitTests", dependencies: ["MLKit", "MediaPipeTasksVision", "VisionTestSupport", "TFLiteModel", "Video", "Imaging"]),
         .testTarget(name: "IOSClientTests", dependencies: ["MediaPipeTasksVision", "VisionTestSupport"]),
-        .testTarget(name: "MediaPipeTasksVisionTests", dependencies: ["MediaPipeTasksVision", "VisionTestSupport", "TFLiteModel", "VisionCore", "Locking", "Imaging"]),
+        .testTarget(name: "MediaPipeTasksVisionTests", dependencies: ["MediaPipeTasksVision", "VisionTestSupport", "FileInput", "TFLiteModel", "VisionCore", "Locking", "Imaging"]),
     ]
 )

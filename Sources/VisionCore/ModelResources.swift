@@ -21,11 +21,7 @@ package final class ModelResources: Sendable {
     /// `init(bytes:…)`.
     package convenience init(
         path: String, runtime: any InferenceRuntime = LiteRTRuntime(), optimizeHybridModels: Bool = false,
-        exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
-        conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault,
-        depthwiseKernel: Bool = ModelResources.depthwiseKernelByDefault,
-        postProcessKernel: Bool = ModelResources.postProcessKernelByDefault,
-        hybridConvKernel: Bool = ModelResources.hybridConvKernelByDefault
+        kernels: KernelChoice = .standard
     ) throws {
         guard !path.isEmpty else {
             throw VisionCoreError(
@@ -47,10 +43,7 @@ package final class ModelResources: Sendable {
             }
         }
         try self.init(
-            data: data, source: path, runtime: runtime, optimizeHybridModels: optimizeHybridModels,
-            exactHybridKernel: exactHybridKernel,
-            conv1x1Kernel: conv1x1Kernel, depthwiseKernel: depthwiseKernel, postProcessKernel: postProcessKernel,
-            hybridConvKernel: hybridConvKernel)
+            data: data, source: path, runtime: runtime, optimizeHybridModels: optimizeHybridModels, kernels: kernels)
     }
 
     /// Whether the runtime model is the hybrid-model rewrite (see
@@ -72,94 +65,22 @@ package final class ModelResources: Sendable {
     /// How many hybrid 1×1 convolutions run on VisionTasks' exact kernel.
     package var hybridConvOps: Int { ModelFile.CustomKernels.hybridConv.count(in: customOps) }
 
-    /// Whether hybrid depthwise convolutions run on VisionTasks' exact kernel (results bit-identical
-    /// to LiteRT's built-in kernel, faster): the default in optimized (release) builds on CPUs where
-    /// it has a vector path (x86-64 with AVX2 or AVX-512; elsewhere LiteRT's kernels are the faster).
-    /// `VISION_TASKS_HYBRID_KERNEL=builtin` turns it off, `=ours` on in any build.
-    package static var exactHybridKernelByDefault: Bool {
-        kernelSwitch(["VISION_TASKS_HYBRID_KERNEL"]) {
-            CompiledModel.customKernelsOptimized && CompiledModel.hybridDepthwiseKernelPath != "scalar"
-        }
-    }
-
-    /// The first of the environment variables `names` that is set: `builtin` → false, `ours` → true;
-    /// otherwise (none set, or another value) `otherwise`.
-    static func kernelSwitch(_ names: [String], otherwise: () -> Bool) -> Bool {
-        let environment = ProcessInfo.processInfo.environment
-        switch names.lazy.compactMap({ environment[$0] }).first {
-        case "builtin": return false
-        case "ours": return true
-        default: return otherwise()
-        }
-    }
-
-    /// Whether 1×1 convolutions (uint8; hybrid: see ``hybridConvKernelByDefault``), and the other uint8
-    /// convolutions through im2col, run on
-    /// VisionTasks' exact kernel (bit-identical to XNNPACK's): the default in optimized (release)
-    /// builds on CPUs where it is the faster one (x86-64 with AVX2 or AVX-512 VNNI).
-    /// `VISION_TASKS_CONV1X1_KERNEL=builtin` turns it off, `=ours` on everywhere.
-    package static var conv1x1KernelByDefault: Bool {
-        kernelSwitch(["VISION_TASKS_CONV1X1_KERNEL"]) {
-            CompiledModel.customKernelsOptimized && CompiledModel.conv1x1KernelPreferred
-        }
-    }
-
-    /// Whether hybrid 1×1 convolutions (float input, int8 filter) run on VisionTasks' exact kernel too
-    /// when the 1×1 kernel is on (``conv1x1KernelByDefault``): by default yes. On CPUs with AVX-512 VNNI
-    /// XNNPACK's (bit-identical) dynamically quantized GEMM is about as fast per op, and kept its
-    /// partitions whole; with the fusions (``fusedKernelsByDefault``: the heads written in place, the
-    /// depthwise inputs' ranges taken while in cache) ours is the faster there too.
-    /// `VISION_TASKS_HYBRID_CONV_KERNEL=builtin` or `VISION_TASKS_CONV1X1_KERNEL=builtin` leaves them
-    /// to XNNPACK, `=ours` runs them on ours.
-    package static var hybridConvKernelByDefault: Bool {
-        kernelSwitch(["VISION_TASKS_HYBRID_CONV_KERNEL", "VISION_TASKS_CONV1X1_KERNEL"]) { true }
-    }
-
-    /// Whether the hybrid 1×1 kernel's fusions are on (ModelFile+KernelFusions.swift: SSD heads written
-    /// in place of their concatenation, depthwise inputs' ranges taken by the convolution that makes
-    /// them; results bit-identical either way): by default, whenever that kernel runs.
-    /// `VISION_TASKS_FUSED_KERNELS=builtin` turns them off (to measure what they give).
-    package static var fusedKernelsByDefault: Bool {
-        kernelSwitch(["VISION_TASKS_FUSED_KERNELS"]) { true }
-    }
-
-    /// Whether uint8 and int8 depthwise convolutions run on VisionTasks' exact kernel (bit-identical to
-    /// XNNPACK's): the default in optimized (release) builds on x86-64 CPUs with AVX2 or AVX-512 VNNI.
-    /// `VISION_TASKS_DEPTHWISE_KERNEL=builtin` turns it off, `=ours` on in any build.
-    package static var depthwiseKernelByDefault: Bool {
-        kernelSwitch(["VISION_TASKS_DEPTHWISE_KERNEL"]) {
-            CompiledModel.customKernelsOptimized && CompiledModel.quantizedDepthwiseKernelPath != "scalar"
-        }
-    }
-
-    /// Whether `TFLite_Detection_PostProcess` ops (fast NMS, one class per detection) run on VisionTasks'
-    /// exact kernel (outputs bit-identical to LiteRT's built-in kernel; it decodes only the boxes the
-    /// suppression looks at): the default in optimized (release) builds, on every CPU (it is portable C).
-    /// `VISION_TASKS_POSTPROCESS_KERNEL=builtin` turns it off, `=ours` on in any build.
-    package static var postProcessKernelByDefault: Bool {
-        kernelSwitch(["VISION_TASKS_POSTPROCESS_KERNEL"]) { CompiledModel.customKernelsOptimized }
-    }
-
     /// Loads a model from bytes.
     /// - Parameter optimizeHybridModels: for models with float activations and int8 depthwise
     ///   filters, run a rewrite in which those filters go through DEQUANTIZE ops, so that XNNPACK
     ///   runs the convolutions in float (about 2.7× faster on SSD MobileNet v2 FPNLite) — at the
     ///   cost of scores that differ from MediaPipe's by up to ~0.01 on the top detections.
     /// - Parameter limits: the largest tensor and total of activations accepted (``ModelLimits/standard``).
+    /// - Parameter kernels: which of VisionTasks' exact kernels replace LiteRT's (``KernelChoice/standard``).
     package convenience init(
         bytes: [UInt8], source: String = "<buffer>", runtime: any InferenceRuntime = LiteRTRuntime(),
         optimizeHybridModels: Bool = false,
-        limits: ModelLimits = .standard, exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
-        conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault,
-        depthwiseKernel: Bool = ModelResources.depthwiseKernelByDefault,
-        postProcessKernel: Bool = ModelResources.postProcessKernelByDefault,
-        hybridConvKernel: Bool = ModelResources.hybridConvKernelByDefault
+        limits: ModelLimits = .standard, kernels: KernelChoice = .standard
     ) throws {
         try self.init(
             data: FileBytes(copying: bytes), source: source, runtime: runtime,
             optimizeHybridModels: optimizeHybridModels,
-            limits: limits, exactHybridKernel: exactHybridKernel, conv1x1Kernel: conv1x1Kernel,
-            depthwiseKernel: depthwiseKernel, postProcessKernel: postProcessKernel, hybridConvKernel: hybridConvKernel)
+            limits: limits, kernels: kernels)
     }
 
     /// Loads a model from `data` — a model file's mapping, or a copy of bytes given in memory — which
@@ -169,11 +90,7 @@ package final class ModelResources: Sendable {
     package init(
         data: FileBytes, source: String = "<buffer>", runtime: any InferenceRuntime = LiteRTRuntime(),
         optimizeHybridModels: Bool = false,
-        limits: ModelLimits = .standard, exactHybridKernel: Bool = ModelResources.exactHybridKernelByDefault,
-        conv1x1Kernel: Bool = ModelResources.conv1x1KernelByDefault,
-        depthwiseKernel: Bool = ModelResources.depthwiseKernelByDefault,
-        postProcessKernel: Bool = ModelResources.postProcessKernelByDefault,
-        hybridConvKernel: Bool = ModelResources.hybridConvKernelByDefault
+        limits: ModelLimits = .standard, kernels: KernelChoice = .standard
     ) throws {
         self.source = source
         do {
@@ -200,23 +117,11 @@ package final class ModelResources: Sendable {
         var rewritten = false
         var customOps: [String] = []
         do {
-            var kernels: ModelFile.CustomKernels = conv1x1Kernel ? [.quantizedConv, .quantizedSpatialConv] : []
-            if conv1x1Kernel && hybridConvKernel {
-                kernels.insert(.hybridConv)
-                if Self.fusedKernelsByDefault {
-                    kernels.formUnion([.hybridConvGroups, .linkedRanges])
-                    if CompiledModel.convDepthwiseFusionExact { kernels.insert(.hybridConvDepthwise) }
-                }
+            if optimizeHybridModels, let faster = try file.dequantizingHybridDepthwiseFilters() {
+                runtimeBytes = faster
+                rewritten = true
             }
-            if depthwiseKernel { kernels.insert(.quantizedDepthwise) }
-            if postProcessKernel { kernels.insert(.detectionPostProcess) }
-            if optimizeHybridModels {
-                if let faster = try file.dequantizingHybridDepthwiseFilters() {
-                    runtimeBytes = faster; rewritten = true
-                }
-            } else if exactHybridKernel {
-                kernels.insert(.hybridDepthwise)
-            }
+            let kernels = kernels.customKernels(optimizeHybridModels: optimizeHybridModels)
             let base = try runtimeBytes.map(ModelFile.init(bytes:)) ?? file
             if !kernels.isEmpty, let exact = try base.customKernelOps(kernels) {
                 runtimeData = base.rewritten(head: exact.head)

@@ -1,3 +1,4 @@
+import FileInput
 import Foundation
 import Locking
 import VisionPipeline
@@ -10,11 +11,11 @@ package final class ServeMetrics: Sendable {
     package static let buckets: [Double] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
     private struct Histogram {
-        package var counts = [Int](repeating: 0, count: ServeMetrics.buckets.count)
-        package var sum = 0.0
-        package var total = 0
+        var counts = [Int](repeating: 0, count: ServeMetrics.buckets.count)
+        var sum = 0.0
+        var total = 0
 
-        package mutating func add(_ seconds: Double) {
+        mutating func add(_ seconds: Double) {
             for (i, bound) in ServeMetrics.buckets.enumerated() where seconds <= bound { counts[i] += 1 }
             sum += seconds
             total += 1
@@ -22,11 +23,11 @@ package final class ServeMetrics: Sendable {
     }
 
     private struct State {
-        package var requests: [String: Int] = [:]  // "route\u{0}status"
-        package var latency: [String: Histogram] = [:]
-        package var inference: [String: Histogram] = [:]
-        package var refusals: [String: Int] = [:]
-        package var zmq: [String: Int] = [:]
+        var requests: [String: Int] = [:]  // "route\u{0}status"
+        var latency: [String: Histogram] = [:]
+        var inference: [String: Histogram] = [:]
+        var refusals: [String: Int] = [:]
+        var zmq: [String: Int] = [:]
     }
 
     private let state = Locked(State())

@@ -24,8 +24,8 @@ package final class ServeRouter: Sendable {
     private let apiKeyDigest: String?
 
     private struct State {
-        package var ready = false
-        package var draining = false
+        var ready = false
+        var draining = false
     }
 
     package init(

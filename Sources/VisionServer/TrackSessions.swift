@@ -20,8 +20,8 @@ package final class TrackSessions: Sendable {
     }
 
     private struct Entry {
-        package var session: Session
-        package var lastUsed: UInt64
+        var session: Session
+        var lastUsed: UInt64
     }
 
     private let sessions = Locked([String: Entry]())

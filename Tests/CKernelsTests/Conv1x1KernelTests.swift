@@ -137,8 +137,8 @@ struct Conv1x1KernelTests {
     func bitIdentical(_ c: Case) throws {
         var r = Random(state: 0x2545_F491_4F6C_DD1D &+ UInt64(c.k * 977 + c.n))
         let bytes = try Self.model(c, &r)
-        let builtin = try ModelResources(bytes: bytes, exactHybridKernel: false, conv1x1Kernel: false)
-        let ours = try ModelResources(bytes: bytes, conv1x1Kernel: true)
+        let builtin = try ModelResources(bytes: bytes, kernels: .standard.with(hybridDepthwise: false, conv1x1: false))
+        let ours = try ModelResources(bytes: bytes, kernels: .standard.with(conv1x1: true))
         let kinds = [ours.quantizedConvOps, ours.quantizedSpatialConvOps]
         let expected = c.spatial ? [0, 1] : [1, 0]
         #expect(builtin.customOps.isEmpty)
@@ -166,8 +166,8 @@ struct Conv1x1KernelTests {
     @Test("SSD MobileNet v1: its 1×1 and 3×3 convolutions run on the kernel; all four outputs identical to LiteRT's")
     func ssdMobileNetV1() throws {
         let path = TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite")
-        let builtin = try ModelResources(path: path, conv1x1Kernel: false)
-        let ours = try ModelResources(path: path, conv1x1Kernel: true)
+        let builtin = try ModelResources(path: path, kernels: .standard.with(conv1x1: false))
+        let ours = try ModelResources(path: path, kernels: .standard.with(conv1x1: true))
         #expect(builtin.customOps.isEmpty && ours.quantizedConvOps == 29 && ours.hybridDepthwiseOps == 0)
         // The first 3×3 stride-2 convolution and the four 3×3 stride-2 extra layers.
         #expect(ours.quantizedSpatialConvOps == 5)
@@ -197,8 +197,8 @@ struct Conv1x1KernelTests {
         ])
     func classifiers(name: String) throws {
         let path = TestAssets.model(name)
-        let builtin = try ModelResources(path: path, conv1x1Kernel: false)
-        let ours = try ModelResources(path: path, conv1x1Kernel: true)
+        let builtin = try ModelResources(path: path, kernels: .standard.with(conv1x1: false))
+        let ours = try ModelResources(path: path, kernels: .standard.with(conv1x1: true))
         #expect(builtin.customOps.isEmpty && ours.quantizedConvOps > 10 && ours.quantizedSpatialConvOps == 1)
         let a = try CompiledModel(model: builtin.runtimeModel, threads: 1)
         let count = a.inputs[0].byteCount
@@ -401,7 +401,7 @@ extension Conv1x1KernelTests {
         ]
         b.inputs = [input]
         b.outputs = [output]
-        #expect(try ModelResources(bytes: b.build(), conv1x1Kernel: true).customOps.isEmpty)
+        #expect(try ModelResources(bytes: b.build(), kernels: .standard.with(conv1x1: true)).customOps.isEmpty)
     }
 }
 
@@ -448,9 +448,9 @@ extension Conv1x1KernelTests {
     func hybridBitIdentical(_ c: HybridCase) throws {
         var r = Random(state: 0x5851_F42D_4C95_7F2D &+ UInt64(c.k * 31 + c.n))
         let bytes = try Self.hybridModel(c, &r)
-        let builtin = try ModelResources(bytes: bytes, exactHybridKernel: false, conv1x1Kernel: false)
+        let builtin = try ModelResources(bytes: bytes, kernels: .standard.with(hybridDepthwise: false, conv1x1: false))
         let ours = try ModelResources(
-            bytes: bytes, exactHybridKernel: true, conv1x1Kernel: true, hybridConvKernel: true)
+            bytes: bytes, kernels: .standard.with(hybridDepthwise: true, conv1x1: true, hybridConv: true))
         #expect(builtin.customOps.isEmpty && ours.hybridConvOps == 1)
         let count = c.h * c.w * c.k
         for trial in 0..<5 {
@@ -491,8 +491,9 @@ extension Conv1x1KernelTests {
     )
     func fpnlite() throws {
         let path = TestAssets.model("ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite")
-        let builtin = try ModelResources(path: path, exactHybridKernel: false, conv1x1Kernel: false)
-        let ours = try ModelResources(path: path, exactHybridKernel: true, conv1x1Kernel: true, hybridConvKernel: true)
+        let builtin = try ModelResources(path: path, kernels: .standard.with(hybridDepthwise: false, conv1x1: false))
+        let ours = try ModelResources(
+            path: path, kernels: .standard.with(hybridDepthwise: true, conv1x1: true, hybridConv: true))
         #expect(builtin.customOps.isEmpty && ours.hybridDepthwiseOps == 49 && ours.hybridConvOps > 40)
         // The box and class heads (5 convolutions each, reshaped, concatenated) are two groups.
         #expect(ModelFile.CustomKernels.hybridConvGroups.count(in: ours.customOps) == 2)
@@ -504,7 +505,7 @@ extension Conv1x1KernelTests {
         #expect(ours.hybridConvOps + 10 + pairs == 70)
         // the inexact opt-in keeps the 1×1 kernel
         let fast = try ModelResources(
-            path: path, optimizeHybridModels: true, conv1x1Kernel: true, hybridConvKernel: true)
+            path: path, optimizeHybridModels: true, kernels: .standard.with(conv1x1: true, hybridConv: true))
         #expect(fast.hybridDepthwiseOps == 0 && fast.hybridConvOps == ours.hybridConvOps)
         var r = Random(state: 11)
         for threads in [1, 2] {

@@ -103,9 +103,9 @@ struct ConvDepthwiseKernelTests {
         var r = Random(state: 0x00C0_FFEE &+ UInt64(c.k * 131 + c.c))
         let p = Self.parts(c, &r)
         let bytes = try Self.model(c, p)
-        let builtin = try ModelResources(bytes: bytes, exactHybridKernel: false, conv1x1Kernel: false)
+        let builtin = try ModelResources(bytes: bytes, kernels: .standard.with(hybridDepthwise: false, conv1x1: false))
         let ours = try ModelResources(
-            bytes: bytes, exactHybridKernel: true, conv1x1Kernel: true, hybridConvKernel: true)
+            bytes: bytes, kernels: .standard.with(hybridDepthwise: true, conv1x1: true, hybridConv: true))
         #expect(builtin.customOps.isEmpty && ours.customOps == ["VisionTasksHybridConvDepthwise_0"])
         for trial in 0..<3 {
             let x = Self.input(c, trial: trial, &r)
@@ -123,8 +123,8 @@ struct ConvDepthwiseKernelTests {
         var r = Random(state: 5)
         let c = Self.cases[0]
         let ours = try ModelResources(
-            bytes: Self.model(c, Self.parts(c, &r), convOutputToo: true), exactHybridKernel: true,
-            conv1x1Kernel: true, hybridConvKernel: true)
+            bytes: Self.model(c, Self.parts(c, &r), convOutputToo: true),
+            kernels: .standard.with(hybridDepthwise: true, conv1x1: true, hybridConv: true))
         #expect(ours.customOps == ["VisionTasksHybridConv_0"])
     }
 

@@ -183,8 +183,8 @@ struct DetectionPostProcessKernelTests {
             }
         }
         let bytes = try Self.model(k, anchors: anchors)
-        let builtin = try ModelResources(bytes: bytes, postProcessKernel: false)
-        let ours = try ModelResources(bytes: bytes, postProcessKernel: true)
+        let builtin = try ModelResources(bytes: bytes, kernels: .standard.with(postProcess: false))
+        let ours = try ModelResources(bytes: bytes, kernels: .standard.with(postProcess: true))
         #expect(builtin.customOps.isEmpty && ours.detectionPostProcessOps == 1)
         let a = try CompiledModel(model: builtin.runtimeModel, threads: 1)
         let b = try CompiledModel(model: ours.runtimeModel, threads: 1, customOps: ours.customOps)
@@ -209,10 +209,10 @@ struct DetectionPostProcessKernelTests {
     func models(name: String) throws {
         let path = TestAssets.model(name)
         let builtin = try ModelResources(
-            path: path, exactHybridKernel: false, conv1x1Kernel: false, depthwiseKernel: false, postProcessKernel: false
-        )
+            path: path, kernels: .builtin)
         let ours = try ModelResources(
-            path: path, exactHybridKernel: false, conv1x1Kernel: false, depthwiseKernel: false, postProcessKernel: true)
+            path: path,
+            kernels: .standard.with(hybridDepthwise: false, conv1x1: false, depthwise: false, postProcess: true))
         #expect(builtin.customOps.isEmpty && ours.detectionPostProcessOps == 1)
         let a = try CompiledModel(model: builtin.runtimeModel, threads: 1)
         let count = a.inputs[0].byteCount
@@ -241,7 +241,7 @@ struct DetectionPostProcessKernelTests {
         func rewritten(_ options: [String: FlexBufferBuilder.Value], anchors: [Float]) throws -> Int {
             let bytes = try Self.model(
                 k, anchors: anchors, options: FlexBufferBuilder.detectionOptions(options, classes: k.classes))
-            return try ModelResources(bytes: bytes, postProcessKernel: true).detectionPostProcessOps
+            return try ModelResources(bytes: bytes, kernels: .standard.with(postProcess: true)).detectionPostProcessOps
         }
         #expect(try rewritten([:], anchors: anchors) == 1)
         #expect(try rewritten(["use_regular_nms": .bool(true)], anchors: anchors) == 0)

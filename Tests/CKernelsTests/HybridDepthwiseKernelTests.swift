@@ -98,8 +98,8 @@ struct HybridDepthwiseKernelTests {
     func bitIdentical(_ k: Case) throws {
         var r = Random(state: 0x9E37_79B9_7F4A_7C15 &+ UInt64(k.h * 131 + k.c * 7 + k.dm))
         let bytes = try Self.model(k, &r)
-        let builtin = try ModelResources(bytes: bytes, exactHybridKernel: false, conv1x1Kernel: false)
-        let exact = try ModelResources(bytes: bytes, exactHybridKernel: true, conv1x1Kernel: false)
+        let builtin = try ModelResources(bytes: bytes, kernels: .standard.with(hybridDepthwise: false, conv1x1: false))
+        let exact = try ModelResources(bytes: bytes, kernels: .standard.with(hybridDepthwise: true, conv1x1: false))
         #expect(builtin.hybridDepthwiseOps == 0 && exact.hybridDepthwiseOps == 1)
         let n = k.h * k.w * k.c
         for trial in 0..<4 {
@@ -129,11 +129,13 @@ struct HybridDepthwiseKernelTests {
     )
     func fpnlite() throws {
         let path = TestAssets.model("ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite")
-        let builtin = try ModelResources(path: path, exactHybridKernel: false, conv1x1Kernel: false)
-        let exact = try ModelResources(path: path, exactHybridKernel: true, conv1x1Kernel: false)
+        let builtin = try ModelResources(path: path, kernels: .standard.with(hybridDepthwise: false, conv1x1: false))
+        let exact = try ModelResources(path: path, kernels: .standard.with(hybridDepthwise: true, conv1x1: false))
         #expect(exact.hybridDepthwiseOps == 49 && builtin.hybridDepthwiseOps == 0)
         // the inexact opt-in wins
-        #expect(try ModelResources(path: path, optimizeHybridModels: true, conv1x1Kernel: false).customOps.isEmpty)
+        #expect(
+            try ModelResources(path: path, optimizeHybridModels: true, kernels: .standard.with(conv1x1: false))
+                .customOps.isEmpty)
         var r = Random(state: 42)
         for threads in [1, 2] {
             let input: [Float] = (0..<(320 * 320 * 3)).map { _ in r.float(-1...1) }
@@ -173,7 +175,7 @@ struct HybridDepthwiseKernelTests {
         var r = Random(state: 0x51ED_2026 &+ UInt64(k.h * 131 + k.c * 7 + k.dm))
         let parts = Self.parts(k, &r)
         let builtin = try ModelResources(
-            bytes: try Self.model(k, parts), exactHybridKernel: false, conv1x1Kernel: false)
+            bytes: try Self.model(k, parts), kernels: .standard.with(hybridDepthwise: false, conv1x1: false))
         let input: [Float] = (0..<(k.h * k.w * k.c)).map { _ in r.float(-3...6) }
         let expected = try Self.run(builtin, input)
         var ran: Set<String> = []

@@ -168,8 +168,8 @@ struct QuantizedDepthwiseKernelTests {
         var r = Random(state: 0x5851_F42D_4C95_7F2D &+ UInt64(k.c * 131 + k.kh))
         let parts = Self.parts(k, &r)
         let bytes = try Self.model(k, parts)
-        let builtin = try ModelResources(bytes: bytes, conv1x1Kernel: false, depthwiseKernel: false)
-        let ours = try ModelResources(bytes: bytes, conv1x1Kernel: false, depthwiseKernel: true)
+        let builtin = try ModelResources(bytes: bytes, kernels: .standard.with(conv1x1: false, depthwise: false))
+        let ours = try ModelResources(bytes: bytes, kernels: .standard.with(conv1x1: false, depthwise: true))
         #expect(builtin.customOps.isEmpty && ours.quantizedDepthwiseOps == 1)
         let count = k.h * k.w * k.c
         for trial in 0..<4 {
@@ -205,8 +205,8 @@ struct QuantizedDepthwiseKernelTests {
         ])
     func models(name: String) throws {
         let path = TestAssets.model(name)
-        let builtin = try ModelResources(path: path, conv1x1Kernel: false, depthwiseKernel: false)
-        let ours = try ModelResources(path: path, conv1x1Kernel: true, depthwiseKernel: true)
+        let builtin = try ModelResources(path: path, kernels: .standard.with(conv1x1: false, depthwise: false))
+        let ours = try ModelResources(path: path, kernels: .standard.with(conv1x1: true, depthwise: true))
         let depthwise = name.contains("v2") ? 17 : 13
         #expect(builtin.customOps.isEmpty)
         #expect(ours.quantizedDepthwiseOps == depthwise)
@@ -231,7 +231,7 @@ struct QuantizedDepthwiseKernelTests {
         var r = Random(state: 3)
         for k in [Case(h: 5, w: 5, c: 16), Case(h: 5, w: 5, c: 16, izp: 0, fzp: 0, ozp: 0, signed: true)] {
             let bytes = try Self.model(k, Self.parts(k, &r), biasScale: k.iscale * k.fscale * 1.01)
-            #expect(try ModelResources(bytes: bytes, depthwiseKernel: true).customOps.isEmpty)
+            #expect(try ModelResources(bytes: bytes, kernels: .standard.with(depthwise: true)).customOps.isEmpty)
         }
     }
 

@@ -107,11 +107,18 @@ struct VideoTests {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10", "-frames:v", "10",
-            "-c:v", codec, "-pix_fmt", pixelFormat, path,
+            "-c:v", codec, "-pix_fmt", pixelFormat,
         ]
+        // libx265 logs on its own, past -v: its messages are kept for a failure, not the test log.
+        process.arguments? += (codec == "libx265" ? ["-x265-params", "log-level=error"] : []) + [path]
+        let errors = Pipe()
+        process.standardError = errors
         try process.run()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TestSupportError("ffmpeg could not encode \(codec)") }
+        guard process.terminationStatus == 0 else {
+            throw TestSupportError("ffmpeg could not encode \(codec): \(said)")
+        }
         return path
     }
 

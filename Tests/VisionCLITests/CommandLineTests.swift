@@ -236,33 +236,64 @@ struct CommandLineTests {
     func endToEnd() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("vt-\(UUID().uuidString).png").path
         defer { try? FileManager.default.removeItem(atPath: out) }
-        #expect(
-            VisionTasksCommand.main([
-                "detect", "--model", TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"),
-                TestAssets.image("dog.jpg"), "--output", out, "--max-results", "3",
-            ]) == 0)
+        let detect = InProcessCLI.run([
+            "detect", "--model", TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"),
+            TestAssets.image("dog.jpg"), "--output", out, "--max-results", "3",
+        ])
+        #expect(detect.status == 0)
         let data = try #require(FileManager.default.contents(atPath: out))
         #expect(data.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        // The text format: MediaPipe's result, at most three detections; the summary and the picture written.
+        #expect(detect.output.hasPrefix("ObjectDetectorResult:\n Detection #0:\n  Box: (x: "))
+        #expect(detect.outputLines.filter { $0.hasPrefix(" Detection #") }.count == 3)
+        #expect(detect.output.contains("   class name : bicycle\n"))
+        #expect(detect.errorLines.first?.hasPrefix("detect: 1 picture in ") == true, "\(detect.error)")
+        #expect(detect.errorLines.last == "wrote \(out)")
+        let classify = InProcessCLI.run([
+            "classify", "--model", TestAssets.model("mobilenet_v1_0.25_128_quant.tflite"),
+            TestAssets.image("cat_720p.jpg"), "--roi", "0.1,0.1,0.5,0.5", "--json",
+        ])
+        #expect(classify.status == 0)
+        let document = try classify.json()
+        #expect(document["command"] as? String == "classify")
+        let records = try #require(document["records"] as? [[String: Any]])
+        #expect(records.count == 1 && records.first?["source"] as? String == TestAssets.image("cat_720p.jpg"))
+        let heads = try #require(records.first?["classifications"] as? [[String: Any]])
+        let categories = try #require(heads.first?["categories"] as? [[String: Any]])
+        #expect(categories.first?["categoryName"] as? String == "Egyptian cat")
+        #expect((document["summary"] as? [String: Any])?["pictures"] as? Int == 1)
+        #expect(classify.errorLines.first?.hasPrefix("classify: 1 picture in ") == true, "\(classify.error)")
+        let birds = TestAssets.model("aiy_vision_classifier_birds_V1_3.tflite")
+        let inspect = InProcessCLI.run(["inspect", birds])
+        #expect(inspect.status == 0)
+        #expect(inspect.error.isEmpty)
+        #expect(inspect.outputLines.first == "model        \(birds) (3561598 bytes, schema v3)")
         #expect(
-            VisionTasksCommand.main([
-                "classify", "--model", TestAssets.model("mobilenet_v1_0.25_128_quant.tflite"),
-                TestAssets.image("cat_720p.jpg"), "--roi", "0.1,0.1,0.5,0.5", "--json",
-            ]) == 0)
-        #expect(VisionTasksCommand.main(["inspect", TestAssets.model("aiy_vision_classifier_birds_V1_3.tflite")]) == 0)
+            inspect.outputLines.contains("output       module/prediction [1, 965] UINT8 scale 0.00390625 zero point 0"))
+        #expect(inspect.outputLines.contains("      fix: this is a classifier: use classify or label"))
+        #expect(inspect.outputLines.contains("  ✓ MediaPipe ImageClassifier"))
         // A folder: every picture in it, annotated into an output folder.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vt-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
+        let many = InProcessCLI.run([
+            "detect", "--model", TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"),
+            TestAssets.root + "/images", "--output", folder, "--json", "--every", "40",
+        ])
+        #expect(many.status == 0)
+        let summary = try #require(try many.json()["summary"] as? [String: Any])
         #expect(
-            VisionTasksCommand.main([
-                "detect", "--model", TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"),
-                TestAssets.root + "/images", "--output", folder, "--json", "--every", "40",
-            ]) == 0)
+            summary["pictures"] as? Int == TestAssets.photoNames.count && summary["videos"] as? Int == 1
+                && summary["frames"] as? Int == 10 && summary["failures"] as? Int == 0)
+        #expect(
+            many.errorLines.contains { $0.hasPrefix("detect: 9 pictures, 1 video (10 frames) in ") }, "\(many.error)")
         let written = try FileManager.default.contentsOfDirectory(atPath: folder)
         let expected =
             TestAssets.photoNames.map { ($0 as NSString).deletingPathExtension + "_detect.jpg" } + [
                 "car-detection_detect.mp4"
             ]
         #expect(Set(written) == Set(expected))
+        #expect(
+            Set(many.errorLines.filter { $0.hasPrefix("wrote ") }) == Set(expected.map { "wrote \(folder)/\($0)" }))
     }
 }
 
@@ -270,12 +301,35 @@ struct CommandLineTests {
 struct CommandLineHardeningTests {
     @Test("COMMAND --help prints the usage; out-of-range numbers are usage errors")
     func numbers() {
-        #expect(VisionTasksCommand.main(["detect", "--help"]) == 0)
-        #expect(VisionTasksCommand.main(["classify", "-h"]) == 0)
-        #expect(VisionTasksCommand.main(["detect", "--model", "m.tflite", "a.jpg", "--threads", "100000"]) == 64)
+        let detectHelp = InProcessCLI.run(["detect", "--help"])
+        #expect(detectHelp.status == 0 && detectHelp.error.isEmpty)
         #expect(
-            VisionTasksCommand.main(["bench", "--model", "m.tflite", "--image", "a.jpg", "--threads", "100000"]) == 64)
-        #expect(VisionTasksCommand.main(["bench", "--model", "m.tflite", "--image", "a.jpg", "--runs", "-5"]) == 64)
+            detectHelp.output.hasPrefix(
+                "vision-tasks detect — find objects with MediaPipe's ObjectDetector\n\n"
+                    + "Usage: vision-tasks detect INPUT... [options]\n"))
+        #expect(detectHelp.outputLines.contains { $0.hasPrefix("  --max-results N ") })
+        #expect(detectHelp.outputLines.contains { $0.hasPrefix("  --agnostic-nms ") })
+        let classifyHelp = InProcessCLI.run(["classify", "-h"])
+        #expect(classifyHelp.status == 0 && classifyHelp.error.isEmpty)
+        #expect(
+            classifyHelp.output.hasPrefix(
+                "vision-tasks classify — classify pictures with MediaPipe's ImageClassifier\n\n"
+                    + "Usage: vision-tasks classify INPUT... [options]\n"))
+        #expect(
+            classifyHelp.outputLines.contains(
+                "  --roi x,y,w,h                      classify only this region (normalized coordinates)"))
+        let threads = InProcessCLI.run(["detect", "--model", "m.tflite", "a.jpg", "--threads", "100000"])
+        #expect(threads.status == 64 && threads.output.isEmpty)
+        #expect(threads.error == InProcessCLI.usageError("detect", "--threads must be between 1 and 256, got 100000"))
+        let benchThreads = InProcessCLI.run([
+            "bench", "--model", "m.tflite", "--image", "a.jpg", "--threads", "100000",
+        ])
+        #expect(benchThreads.status == 64 && benchThreads.output.isEmpty)
+        #expect(
+            benchThreads.error == InProcessCLI.usageError("bench", "--threads must be between 1 and 256, got 100000"))
+        let runs = InProcessCLI.run(["bench", "--model", "m.tflite", "--image", "a.jpg", "--runs", "-5"])
+        #expect(runs.status == 64 && runs.output.isEmpty)
+        #expect(runs.error == InProcessCLI.usageError("bench", "--runs must be between 1 and 1000000, got -5"))
     }
 
     @Test(
@@ -284,23 +338,32 @@ struct CommandLineHardeningTests {
         let model = TestAssets.model("face_detection_short_range.tflite")
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("vt-\(UUID().uuidString).tflite").path
         defer { try? FileManager.default.removeItem(atPath: out) }
-        for bad in [
-            ["--keypoints", "3000000000"], ["--keypoints", "-1"], ["--keypoint-offset", "-4"], ["--num-classes", "0"],
-            ["--values-per-keypoint", "1000000"],
+        for (bad, message) in [
+            (["--keypoints", "3000000000"], "--keypoints must be between 0 and 10000, got 3000000000"),
+            (["--keypoints", "-1"], "--keypoints must be between 0 and 10000, got -1"),
+            (["--keypoint-offset", "-4"], "--keypoint-offset must be between 4 and 100000, got -4"),
+            (["--num-classes", "0"], "--num-classes must be between 1 and 100000, got 0"),
+            (["--values-per-keypoint", "1000000"], "--values-per-keypoint must be between 2 and 16, got 1000000"),
         ] {
-            #expect(
-                VisionTasksCommand.main(
-                    ["metadata", "--model", model, "--output", out, "--blazeface-short-range"] + bad) == 64, "\(bad)")
+            let run = InProcessCLI.run(
+                ["metadata", "--model", model, "--output", out, "--blazeface-short-range"] + bad)
+            #expect(run.status == 64 && run.output.isEmpty, "\(bad)")
+            #expect(run.error == InProcessCLI.usageError("metadata", message), "\(bad)")
         }
+        let strides = InProcessCLI.run([
+            "metadata", "--model", model, "--output", out, "--anchor-strides", "0", "--anchor-input-width", "128",
+        ])
+        #expect(strides.status == 64 && strides.output.isEmpty)
+        #expect(strides.error == InProcessCLI.usageError("metadata", "--anchor-strides takes integers from 1 to 65536"))
+        let width = InProcessCLI.run([
+            "metadata", "--model", model, "--output", out, "--anchor-strides", "1",
+            "--anchor-input-width", "1000000000", "--anchor-input-height", "1000000000",
+        ])
+        #expect(width.status == 64 && width.output.isEmpty)
         #expect(
-            VisionTasksCommand.main([
-                "metadata", "--model", model, "--output", out, "--anchor-strides", "0", "--anchor-input-width", "128",
-            ]) == 64)
-        #expect(
-            VisionTasksCommand.main([
-                "metadata", "--model", model, "--output", out, "--anchor-strides", "1",
-                "--anchor-input-width", "1000000000", "--anchor-input-height", "1000000000",
-            ]) == 64)
+            width.error
+                == InProcessCLI.usageError(
+                    "metadata", "--anchor-input-width must be between 1 and 65536, got 1000000000"))
     }
 
     @Test(
@@ -320,10 +383,13 @@ struct CommandLineHardeningTests {
         #expect(
             FileManager.default.createFile(atPath: path, contents: Data(Array(jpeg[0..<2]) + app1 + Array(jpeg[2...]))))
         #expect(try ImageDecoder.decode(contentsOfFile: path).orientation == .upMirrored)
-        #expect(
-            VisionTasksCommand.main([
-                "detect", "--model", TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"), path,
-            ]) == 0)
+        let detect = InProcessCLI.run([
+            "detect", "--model", TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"), path,
+        ])
+        #expect(detect.status == 0)
+        #expect(detect.output.hasPrefix("ObjectDetectorResult:\n Detection #0:\n"))
+        #expect(detect.output.contains("   class name : dog\n"))
+        #expect(detect.errorLines.first?.hasPrefix("detect: 1 picture in ") == true, "\(detect.error)")
         let upright = try Picture.load(path, orientation: nil)
         #expect(upright.image.orientation == .up && upright.image.bitmap.width == decoded.bitmap.width)
         let original = try ImageDecoder.decode(contentsOfFile: path).bitmap
@@ -336,21 +402,54 @@ struct LabelCommandTests {
     @Test("labels pictures (text and JSON); ML Kit's codes for bad models; metadata --labels makes a model labelable")
     func label() throws {
         let model = TestAssets.model("mobilenet_v2_1.0_224_quant.tflite")
-        #expect(VisionTasksCommand.main(["label", "--model", model, TestAssets.image("dog.jpg")]) == 0)
+        let text = InProcessCLI.run(["label", "--model", model, TestAssets.image("dog.jpg")])
+        #expect(text.status == 0)
+        // The text format: one label a line, best first (ten at most by default); the summary on standard error.
+        #expect(text.outputLines.count == 10)
+        #expect(text.outputLines.first == "malamute, malemute, Alaskan malamute  0.19531  (index 250)")
+        #expect(text.errorLines.first?.hasPrefix("label: 1 picture in ") == true, "\(text.error)")
+        let json = InProcessCLI.run([
+            "label", "--model", model, TestAssets.image("dog.jpg"), TestAssets.image("bird.png"),
+            "--json", "--threshold", "0.1", "--max-results", "3", "--orientation", "left-mirrored",
+        ])
+        #expect(json.status == 0)
+        let document = try json.json()
+        let records = try #require(document["records"] as? [[String: Any]])
         #expect(
-            VisionTasksCommand.main([
-                "label", "--model", model, TestAssets.image("dog.jpg"), TestAssets.image("bird.png"),
-                "--json", "--threshold", "0.1", "--max-results", "3", "--orientation", "left-mirrored",
-            ]) == 0)
-        #expect(VisionTasksCommand.main(["label", "--model", "/nonexistent.tflite", TestAssets.image("dog.jpg")]) == 5)
+            records.map { $0["source"] as? String } == [TestAssets.image("dog.jpg"), TestAssets.image("bird.png")])
+        #expect((records.first?["labels"] as? [Any])?.isEmpty == true)
+        let bird = try #require(records.last?["labels"] as? [[String: Any]])
+        #expect(bird.count == 1 && bird.first?["text"] as? String == "chickadee" && bird.first?["index"] as? Int == 20)
+        #expect((document["summary"] as? [String: Any])?["pictures"] as? Int == 2)
+        #expect(json.errorLines.contains { $0.hasPrefix("label: 2 pictures in ") }, "\(json.error)")
+        let missing = InProcessCLI.run(["label", "--model", "/nonexistent.tflite", TestAssets.image("dog.jpg")])
+        #expect(missing.status == 5 && missing.output.isEmpty)
         #expect(
-            VisionTasksCommand.main([
-                "label", "--model", TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"),
-                TestAssets.image("dog.jpg"),
-            ]) == 3)
-        #expect(VisionTasksCommand.main(["label", "--model", model]) == 64)
+            missing.errorLines == [
+                "vision-tasks: error 5 (com.google.mlkit): Failed to initialize labeler. "
+                    + "Unable to open file at /nonexistent.tflite"
+            ])
+        let detector = InProcessCLI.run([
+            "label", "--model", TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite"),
+            TestAssets.image("dog.jpg"),
+        ])
+        #expect(detector.status == 3 && detector.output.isEmpty)
         #expect(
-            VisionTasksCommand.main(["label", "--model", model, TestAssets.image("dog.jpg"), "--threads", "0"]) == 64)
+            detector.errorLines == [
+                "vision-tasks: error 3 (com.google.mlkit): Failed to initialize labeler. "
+                    + "The model has 4 output tensors; a custom ML Kit model is an image classifier with exactly 1 "
+                    + "(object detectors cannot be used here)."
+            ])
+        let noInputs = InProcessCLI.run(["label", "--model", model])
+        #expect(noInputs.status == 64 && noInputs.output.isEmpty)
+        #expect(
+            noInputs.error
+                == InProcessCLI.usageError(
+                    "label",
+                    "label needs inputs: pictures, folders, videos, globs or - (paths on stdin); or --live SOURCE"))
+        let threads = InProcessCLI.run(["label", "--model", model, TestAssets.image("dog.jpg"), "--threads", "0"])
+        #expect(threads.status == 64 && threads.output.isEmpty)
+        #expect(threads.error == InProcessCLI.usageError("label", "--threads must be between 1 and 256, got 0"))
 
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vt-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -360,13 +459,27 @@ struct LabelCommandTests {
             FileManager.default.createFile(
                 atPath: unlabeled,
                 contents: Data(try SyntheticModels.classifier(heads: [.init(name: "s", values: [0.3, 0.6])]))))
-        #expect(VisionTasksCommand.main(["label", "--model", unlabeled, TestAssets.image("dog.jpg")]) == 3)
+        let unlabeledRun = InProcessCLI.run(["label", "--model", unlabeled, TestAssets.image("dog.jpg")])
+        #expect(unlabeledRun.status == 3 && unlabeledRun.output.isEmpty)
+        #expect(
+            unlabeledRun.errorLines == [
+                "vision-tasks: error 3 (com.google.mlkit): Failed to initialize labeler. "
+                    + "The model has no labels in its metadata, and ML Kit takes label texts from there: "
+                    + "add a label file (TENSOR_AXIS_LABELS) to the output tensor's metadata.",
+                "Add labels with: vision-tasks metadata --model MODEL.tflite --labels labels.txt "
+                    + "--output LABELED.tflite",
+            ])
         let labels = folder.appendingPathComponent("labels.txt").path
         #expect(FileManager.default.createFile(atPath: labels, contents: Data("left\nright\n".utf8)))
         let labeled = folder.appendingPathComponent("labeled.tflite").path
-        #expect(
-            VisionTasksCommand.main(["metadata", "--model", unlabeled, "--labels", labels, "--output", labeled]) == 0)
-        #expect(VisionTasksCommand.main(["label", "--model", labeled, TestAssets.image("dog.jpg")]) == 0)
+        let metadata = InProcessCLI.run(["metadata", "--model", unlabeled, "--labels", labels, "--output", labeled])
+        #expect(metadata.status == 0 && metadata.error.isEmpty)
+        #expect(metadata.output == "wrote \(labeled): classifier metadata, labels labels.txt\n")
+        let labeledRun = InProcessCLI.run(["label", "--model", labeled, TestAssets.image("dog.jpg")])
+        #expect(labeledRun.status == 0)
+        // The synthetic head's two scores, under the labels just added.
+        #expect(labeledRun.output == "right  0.60000  (index 1)\nleft  0.30000  (index 0)\n")
+        #expect(labeledRun.errorLines.first?.hasPrefix("label: 1 picture in ") == true, "\(labeledRun.error)")
     }
 }
 

@@ -41,11 +41,13 @@ struct TrackCommandTests {
         let out = Self.temporary("out.jsonl"), dets = Self.temporary("dets.jsonl"),
             annotated = Self.temporary("annotated.mp4")
         defer { for p in [clip, out, dets, annotated] { try? FileManager.default.removeItem(atPath: p) } }
-        let status = VisionTasksCommand.main([
+        let run = InProcessCLI.run([
             "track", "--model", TestAssets.model("mobilenet_v2_1.0_224_quant.tflite"), clip,
             "--jsonl", out, "--detections-jsonl", dets, "--output", annotated, "--max-labels", "2", "--quiet",
         ])
-        #expect(status == 0)
+        #expect(run.status == 0)
+        // --quiet, and every result goes to a file: nothing on either stream.
+        #expect(run.output.isEmpty && run.error.isEmpty, "\(run.output)\(run.error)")
         let frames = try Self.lines(out)
         #expect(
             frames.allSatisfy {
@@ -84,22 +86,55 @@ struct TrackCommandTests {
 
     @Test("errors: usage (64), a missing video (5), a damaged video (frames before the damage kept, then 3)")
     func errors() throws {
-        #expect(VisionTasksCommand.main(["track"]) == 64)
-        #expect(VisionTasksCommand.main(["track", "a.mp4", "--trak-iou", "0.3"]) == 64)
-        #expect(VisionTasksCommand.main(["track", "a.mp4", "--track-iou", "1.5"]) == 64)
-        #expect(VisionTasksCommand.main(["track", "a.mp4", "--max-objects", "0"]) == 64)
-        #expect(VisionTasksCommand.main(["track", "/nonexistent/clip.mp4", "--quiet"]) == 5)
+        let bare = InProcessCLI.run(["track"])
+        #expect(bare.status == 64 && bare.output.isEmpty)
         #expect(
-            VisionTasksCommand.main([
-                "track", TestAssets.image("car-detection.mp4"), "--model", "/nonexistent/m.tflite",
-            ]) == 5)
+            bare.error
+                == InProcessCLI.usageError(
+                    "track",
+                    "track needs inputs: pictures, folders, videos, globs or - (paths on stdin); or --live SOURCE"))
+        let typo = InProcessCLI.run(["track", "a.mp4", "--trak-iou", "0.3"])
+        #expect(typo.status == 64 && typo.output.isEmpty)
+        #expect(
+            typo.error
+                == InProcessCLI.usageError("track", "track: unknown option --trak-iou — did you mean --track-iou?"))
+        let iou = InProcessCLI.run(["track", "a.mp4", "--track-iou", "1.5"])
+        #expect(iou.status == 64 && iou.output.isEmpty)
+        #expect(iou.error == InProcessCLI.usageError("track", "--track-iou must be between 0 and 1, got 1.5"))
+        let objects = InProcessCLI.run(["track", "a.mp4", "--max-objects", "0"])
+        #expect(objects.status == 64 && objects.output.isEmpty)
+        #expect(objects.error == InProcessCLI.usageError("track", "--max-objects must be between 1 and 1000, got 0"))
+        let missing = InProcessCLI.run(["track", "/nonexistent/clip.mp4", "--quiet"])
+        #expect(missing.status == 5 && missing.output.isEmpty)
+        #expect(
+            missing.errorLines == [
+                "vision-tasks: /nonexistent/clip.mp4: Cannot read video /nonexistent/clip.mp4: "
+                    + "cannot open the file as a video: No such file or directory."
+            ])
+        let noModel = InProcessCLI.run([
+            "track", TestAssets.image("car-detection.mp4"), "--model", "/nonexistent/m.tflite",
+        ])
+        #expect(noModel.status == 5 && noModel.output.isEmpty)
+        #expect(
+            noModel.errorLines == [
+                "vision-tasks: error 5 (com.google.mlkit): Failed to initialize detector. "
+                    + "Unable to open file at /nonexistent/m.tflite"
+            ])
         let data = try Data(contentsOf: URL(fileURLWithPath: TestAssets.image("car-detection.mp4")))
         let cut = Self.temporary("cut.mp4"), out = Self.temporary("cut.jsonl")
         defer { for p in [cut, out] { try? FileManager.default.removeItem(atPath: p) } }
         try data.prefix(data.count / 5).write(to: URL(fileURLWithPath: cut))
-        #expect(VisionTasksCommand.main(["track", cut, "--jsonl", out, "--quiet"]) == 3)
+        let damaged = InProcessCLI.run(["track", cut, "--jsonl", out, "--quiet"])
+        #expect(damaged.status == 3)
         let records = try Self.lines(out)
         let frames = records.filter { $0["frame"] != nil }
+        // The records went to the file; the damage, after the last frame decoded, is also reported.
+        #expect(damaged.output.isEmpty)
+        #expect(
+            damaged.errorLines == [
+                "vision-tasks: \(cut): Video \(cut), after frame \(frames.count): the file is truncated: "
+                    + "its index has frames past the end of the file (\(data.count / 5) bytes)."
+            ])
         #expect(frames.count > 20 && frames.count < 377)
         #expect(frames.last?["frame"] as? Int == frames.count)
         // The damage is a record of its own, with the video layer's error.

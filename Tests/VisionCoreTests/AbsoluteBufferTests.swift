@@ -47,8 +47,8 @@ struct AbsoluteBufferTests {
         """,
         .enabled(if: TestAssets.shouldRun))
     func customKernels() throws {
-        let plain = try ModelResources(path: Self.int8, exactHybridKernel: false, conv1x1Kernel: false)
-        let ours = try ModelResources(path: Self.int8, exactHybridKernel: true, conv1x1Kernel: true)
+        let plain = try ModelResources(path: Self.int8, kernels: .standard.with(hybridDepthwise: false, conv1x1: false))
+        let ours = try ModelResources(path: Self.int8, kernels: .standard.with(hybridDepthwise: true, conv1x1: true))
         #expect(plain.customOps.isEmpty && ours.customOps.isEmpty)
         let options = DetectorOptions(scoreThreshold: 0.25)
         let a = try ObjectDetectionEngine(resources: plain, options: options),

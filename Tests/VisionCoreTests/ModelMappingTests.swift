@@ -88,13 +88,13 @@ struct ModelMappingTests {
         .enabled(if: TestAssets.shouldRun))
     func inPlace() throws {
         let path = TestAssets.model("mobilenet_v1_0.25_128_quant.tflite")
-        let resources = try ModelResources(path: path, exactHybridKernel: false, conv1x1Kernel: false)
+        let resources = try ModelResources(path: path, kernels: .standard.with(hybridDepthwise: false, conv1x1: false))
         #expect(resources.customOps.isEmpty && resources.file.data.isMapped)
         let runtime = try #require(resources.runtimeModel.bytes)
         #expect(
             runtime.baseAddress == resources.file.data.buffer.baseAddress && runtime.count == resources.file.data.count)
         let fromMemory = try ModelResources(
-            bytes: try TestAssets.bytes(path), exactHybridKernel: false, conv1x1Kernel: false)
+            bytes: try TestAssets.bytes(path), kernels: .standard.with(hybridDepthwise: false, conv1x1: false))
         #expect(
             try !fromMemory.file.data.isMapped
                 && fromMemory.runtimeModel.bytes?.baseAddress == fromMemory.file.data.buffer.baseAddress)
@@ -105,7 +105,7 @@ struct ModelMappingTests {
         .enabled(if: TestAssets.shouldRun))
     func rewritten() throws {
         let path = TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite")
-        let resources = try ModelResources(path: path, conv1x1Kernel: true)
+        let resources = try ModelResources(path: path, kernels: .standard.with(conv1x1: true))
         #expect(resources.quantizedConvOps == 29 && resources.quantizedSpatialConvOps == 5)
         let file = resources.file.data
         let runtime = try #require(resources.runtimeModel.bytes)

@@ -1,3 +1,4 @@
+import FileInput
 import Foundation
 import Locking
 import MediaPipeTasksVision

@@ -41,8 +41,7 @@ enum OpProfile {
         var configurations = [("VisionTasks", ours)]
         if !ours.customOps.isEmpty {
             let builtIn = try ModelResources(
-                path: model, optimizeHybridModels: fastHybrid, exactHybridKernel: false, conv1x1Kernel: false,
-                depthwiseKernel: false, postProcessKernel: false)
+                path: model, optimizeHybridModels: fastHybrid, kernels: .builtin)
             configurations.append(("LiteRT only", builtIn))
         }
         var columns: [Column] = []
@@ -153,6 +152,7 @@ enum OpProfile {
         console.out("image        \(image) → input \(format.width)x\(format.height)")
         console.out(
             "threads      \(threads), \(runs) profiled runs per column in rounds, medians per run (LiteRT's profiler)")
+        console.out("kernels      " + BuildInfo.kernels.dropFirst("kernels: ".count))
         let width = 58
         var header = "".padding(toLength: width, withPad: " ", startingAt: 0)
         for c in columns { header += SizeSweep.pad(c.title, 20) }

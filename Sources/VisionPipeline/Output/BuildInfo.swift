@@ -1,4 +1,5 @@
 import LiteRT
+import VisionCore
 
 /// What this build is and what it runs on: VisionTasks' version, the LiteRT runtime it loads, and the
 /// CPU paths its exact kernels take here — what `vision-tasks --version` prints and `serve` logs.
@@ -15,15 +16,14 @@ package enum BuildInfo {
         }
     }
 
-    /// The exact kernels' CPU paths on this machine, and whether they were compiled optimized.
+    /// The exact kernels in use (``KernelChoice/standard``: this CPU's defaults and the environment's
+    /// switches), their CPU paths on this machine, and whether they were compiled optimized.
     package static var kernels: String {
-        let conv1x1 = CompiledModel.conv1x1KernelPreferred ? "ours" : "XNNPACK's"
-        return "kernels: hybrid depthwise \(CompiledModel.hybridDepthwiseKernelPath), "
+        "kernels: \(KernelChoice.standard); paths: hybrid depthwise \(CompiledModel.hybridDepthwiseKernelPath), "
             + "8-bit depthwise \(CompiledModel.quantizedDepthwiseKernelPath), "
-            + "1×1 \(CompiledModel.conv1x1KernelPath) (hybrid 1×1 default: \(conv1x1)), "
-            + "fused 1×1+depthwise "
+            + "1×1 \(CompiledModel.conv1x1KernelPath), fused 1×1+depthwise "
             + (CompiledModel.convDepthwiseFusionExact ? CompiledModel.convDepthwiseKernelPath : "off")
-            + (CompiledModel.customKernelsOptimized ? "" : "; unoptimized build: LiteRT's kernels run instead")
+            + (CompiledModel.customKernelsOptimized ? "" : "; unoptimized build: LiteRT's kernels by default")
     }
 
     /// The lines `--version` prints.

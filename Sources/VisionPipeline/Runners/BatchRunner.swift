@@ -21,9 +21,9 @@ package final class BatchRunner: @unchecked Sendable {
     }
 
     private struct Done {
-        package let work: Work
-        package let result: Result<TaskRecord, ItemFailure>?
-        package let seconds: Double
+        let work: Work
+        let result: Result<TaskRecord, ItemFailure>?
+        let seconds: Double
     }
 
     /// What a run did.

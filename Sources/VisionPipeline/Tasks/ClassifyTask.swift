@@ -69,9 +69,9 @@ package final class ClassifyTask: BatchTask {
 
     /// Forwards the classifier's live results.
     private final class Relay: NSObject, ImageClassifierLiveStreamDelegate {
-        package let deliver: (Int, Result<TaskRecord, ItemFailure>) -> Void
-        package init(_ deliver: @escaping (Int, Result<TaskRecord, ItemFailure>) -> Void) { self.deliver = deliver }
-        package func imageClassifier(
+        let deliver: (Int, Result<TaskRecord, ItemFailure>) -> Void
+        init(_ deliver: @escaping (Int, Result<TaskRecord, ItemFailure>) -> Void) { self.deliver = deliver }
+        func imageClassifier(
             _ imageClassifier: ImageClassifier, didFinishClassification result: ImageClassifierResult?,
             timestampInMilliseconds: Int, error: Error?
         ) {

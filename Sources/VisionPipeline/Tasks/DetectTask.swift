@@ -86,9 +86,9 @@ package final class DetectTask: BatchTask {
 
     /// Forwards the detector's live results.
     private final class Relay: NSObject, ObjectDetectorLiveStreamDelegate {
-        package let deliver: (Int, Result<TaskRecord, ItemFailure>) -> Void
-        package init(_ deliver: @escaping (Int, Result<TaskRecord, ItemFailure>) -> Void) { self.deliver = deliver }
-        package func objectDetector(
+        let deliver: (Int, Result<TaskRecord, ItemFailure>) -> Void
+        init(_ deliver: @escaping (Int, Result<TaskRecord, ItemFailure>) -> Void) { self.deliver = deliver }
+        func objectDetector(
             _ objectDetector: ObjectDetector, didFinishDetection result: ObjectDetectorResult?,
             timestampInMilliseconds: Int, error: Error?
         ) {

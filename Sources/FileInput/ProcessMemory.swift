@@ -1,6 +1,7 @@
 import Foundation
 
-/// The process's resident memory, for leak checks, `soak`, `bench --memory` and the server's metrics.
+/// The process's resident memory (`/proc/self/statm`): leak checks, `soak`, `bench --memory` and the server's
+/// metrics.
 package enum ProcessMemory {
     /// Resident set size in bytes (from /proc/self/statm), or 0 when unavailable.
     package static func residentBytes() -> Int {
