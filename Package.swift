@@ -20,7 +20,10 @@ let package = Package(
         // Our exact kernels (hybrid depthwise, 1×1 convolutions), registered with LiteRT as custom ops. No
         // build flags of their own (a package depended on by version may not have any): intrinsics where
         // libm would be called, and in an unoptimized (debug) build LiteRT's own kernels are the default.
-        .target(name: "CKernels", dependencies: ["CLiteRT"]),
+        .target(name: "CKernels", dependencies: ["CLiteRT", "CKernelFormats"]),
+        // The custom ops' options formats (magic, version, layout), declared once for the Swift rewrites
+        // that write them and the C kernels that read them. Header only; links nothing.
+        .target(name: "CKernelFormats"),
         // A lock-protected value (the shared state of the Sendable classes), seen by ThreadSanitizer.
         .target(name: "Locking"),
         .target(name: "LiteRT", dependencies: ["CLiteRT", "CKernels", "FileInput", "Locking"]),
@@ -46,7 +49,7 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Whole regular files read without blocking on FIFOs or devices; their SHA-256.
         .target(name: "FileInput", dependencies: ["CCrypto"]),
-        .target(name: "TFLiteModel", dependencies: ["CZlib", "FileInput"]),
+        .target(name: "TFLiteModel", dependencies: ["CZlib", "CKernelFormats", "FileInput"]),
         .target(name: "Imaging", dependencies: ["CJPEG", "CPNG", "CImaging", "FileInput", "Locking"]),
         .target(name: "VisionCore", dependencies: ["LiteRT", "TFLiteModel", "Imaging", "FileInput", "Locking", "Assignment"]),
         // Linux stand-ins for the UIKit / Core Video / Core Media types the seeds hand to the APIs.
@@ -83,7 +86,7 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CJPEG", "CZlib", "FileInput", "VisionTestSupport"]),
         .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "VisionTestSupport", "CKernels", "LiteRT", "TFLiteModel", "Imaging", "FileInput"]),
         // Our C kernels, bit for bit against LiteRT's own on single ops and whole models.
-        .testTarget(name: "CKernelsTests", dependencies: ["CKernels", "VisionCore", "VisionTestSupport", "LiteRT", "TFLiteModel"]),
+        .testTarget(name: "CKernelsTests", dependencies: ["CKernels", "CKernelFormats", "FileInput", "VisionCore", "VisionTestSupport", "LiteRT", "TFLiteModel"]),
         .testTarget(name: "VisionCLITests", dependencies: ["VisionCLI", "VisionPipeline", "VisionServer", "VisionTestSupport", "MediaPipeTasksVision", "MLKit", "Video", "Imaging", "LiteRT", "TFLiteModel", "VisionCore"]),
         // Client code written against MediaPipe's iOS headers, compiled and run as an app would.
         .testTarget(name: "MLKitTests", dependencies: ["MLKit", "MediaPipeTasksVision", "VisionTestSupport", "TFLiteModel", "Video", "Imaging"]),

@@ -7,6 +7,8 @@
 //   point; out = clamp(fma(float(Σ a·w) · pixel scale, channel scale, bias)).
 #pragma clang fp contract(off)
 #include "CKernels.h"
+#include "Cpu.h"
+#include "KernelFormats.h"
 #include "Parallel.h"
 #include "Range.h"
 #include "Requantize.h"
@@ -753,28 +755,15 @@ static inline void fvp_store(float *p, fv_portable a, int32_t n) { memcpy(p, a.v
 #include "Conv1x1Quad.h"
 #endif
 
+vt_path vt_conv1x1_path(void) {
 #if defined(__x86_64__) || defined(__i386__)
-// Whether this CPU has the dot-product instructions (AVX-512 with VNNI).
-static int has_vnni(void) {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
-         __builtin_cpu_supports("avx512vnni");
-}
+  if (vt_cpu_vnni()) return VT_PATH_VNNI;
+  if (vt_cpu_avx2_fma()) return VT_PATH_AVX2;
 #endif
-
-const char *vt_conv1x1_path(void) {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_cpu_init();
-  if (has_vnni()) return "vnni";
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return "avx2";
-#endif
-  return "scalar";
+  return VT_PATH_SCALAR;
 }
 
-int vt_conv1x1_preferred(void) {
-  const char *path = vt_conv1x1_path();
-  return path[0] == 'a' || path[0] == 'v';
-}
+int vt_conv1x1_preferred(void) { return vt_conv1x1_path() != VT_PATH_SCALAR; }
 
 // `stream`: the hybrid outputs bypass the caches where the path can (non-temporal stores of whole,
 // aligned 64-byte lines): outputs larger than kStreamBytes, which the caches could not keep anyway
@@ -842,9 +831,8 @@ static int run_with(rows_fn rows, const vt_conv1x1 *op, const void *input, int64
   if (range) {
     extend = range_plain;
 #if defined(__x86_64__) || defined(__i386__)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2")) extend = range_avx2;
-    if (__builtin_cpu_supports("avx512f")) extend = range_avx512;
+    if (vt_cpu_features()->avx2) extend = range_avx2;
+    if (vt_cpu_features()->avx512f) extend = range_avx512;
 #endif
   }
   // (Not when the outputs' range is taken: that reads them back.)
@@ -863,49 +851,47 @@ static int run_with(rows_fn rows, const vt_conv1x1 *op, const void *input, int64
   return 0;
 }
 
-int vt_conv1x1_run_scalar(const vt_conv1x1 *op, const void *input, int64_t pixels, void *output, void *scratch, size_t scratch_size) {
-  return run_with(rows_plain, op, input, pixels, output, scratch, scratch_size, 1, NULL, NULL);
-}
-
-int vt_conv1x1_run_path(const vt_conv1x1 *op, const char *path, const void *input, int64_t pixels, void *output, void *scratch,
+int vt_conv1x1_run_path(const vt_conv1x1 *op, vt_path path, const void *input, int64_t pixels, void *output, void *scratch,
                         size_t scratch_size, int32_t threads, vt_pool *pool) {
   return vt_conv1x1_run_ranged(op, path, input, pixels, output, scratch, scratch_size, threads, pool, NULL);
 }
 
-int vt_conv1x1_run_ranged(const vt_conv1x1 *op, const char *path, const void *input, int64_t pixels, void *output, void *scratch,
+int vt_conv1x1_run_ranged(const vt_conv1x1 *op, vt_path path, const void *input, int64_t pixels, void *output, void *scratch,
                           size_t scratch_size, int32_t threads, vt_pool *pool, float range[2]) {
-  if (!path) path = vt_conv1x1_path();
+  if (path == VT_PATH_DEFAULT) path = vt_conv1x1_path();
   if (!op) return -1;
-  if (strcmp(path, "scalar") == 0) return run_with(rows_plain, op, input, pixels, output, scratch, scratch_size, threads, pool, range);
-  if (strcmp(path, "vnni-portable") == 0) {
+  switch (path) {
+  case VT_PATH_SCALAR: return run_with(rows_plain, op, input, pixels, output, scratch, scratch_size, threads, pool, range);
+  case VT_PATH_VNNI_PORTABLE:
     if (make_quads((vt_conv1x1 *)op) != 0) return -1;
     return run_with(quad_portable_rows, op, input, pixels, output, scratch, scratch_size, threads, pool, range);
-  }
+  case VT_PATH_AVX2:
 #if defined(__x86_64__) || defined(__i386__)
-  __builtin_cpu_init();
-  if (strcmp(path, "avx2") == 0) {
-    if (!(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))) return -2;
+    if (!vt_cpu_avx2_fma()) return -2;
     return run_with(rows_avx2, op, input, pixels, output, scratch, scratch_size, threads, pool, range);
-  }
-  if (strcmp(path, "vnni") == 0) {
-    if (!has_vnni()) return -2;
+#else
+    return -2;
+#endif
+  case VT_PATH_VNNI:
+#if defined(__x86_64__) || defined(__i386__)
+    if (!vt_cpu_vnni()) return -2;
     if (make_quads((vt_conv1x1 *)op) != 0) return -1;
     return run_with(quad_vnni_rows, op, input, pixels, output, scratch, scratch_size, threads, pool, range);
-  }
-  return -1;
 #else
-  return strcmp(path, "avx2") == 0 || strcmp(path, "vnni") == 0 ? -2 : -1;
+    return -2;
 #endif
+  default: return -1;
+  }
 }
 
 int vt_conv1x1_run(const vt_conv1x1 *op, const void *input, int64_t pixels, void *output, void *scratch, size_t scratch_size,
                    int32_t threads, vt_pool *pool) {
-  return vt_conv1x1_run_path(op, vt_conv1x1_path(), input, pixels, output, scratch, scratch_size, threads, pool);
+  return vt_conv1x1_run_path(op, VT_PATH_DEFAULT, input, pixels, output, scratch, scratch_size, threads, pool);
 }
 
 // --- Custom options ----------------------------------------------------------------------------
 
-enum { kQHeader = 4 + 4 + 6 * 4 + 3 * 4, kHHeader = 4 + 4 + 3 * 4, kVersion = 2 };
+enum { kQHeader = 4 + 4 + 6 * 4 + 3 * 4, kHHeader = 4 + 4 + 3 * 4 };
 
 uint64_t vt_filter_digest(const uint8_t *data, size_t n) {
   uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)n;
@@ -932,12 +918,14 @@ static const uint8_t *referenced_filter(const uint8_t *data, size_t at, const ui
 }
 
 int vt_qconv_decode_options(const uint8_t *data, size_t size, const uint8_t *model, size_t model_size, vt_qconv_params *p) {
-  if (!data || !p || size < kQHeader + 16 || memcmp(data, "VTQC", 4) != 0) return -1;
+  if (!data || !p || size < kQHeader + 16 || memcmp(data, VT_OPTIONS_QC_MAGIC, 4) != 0) return -1;
   int32_t ints[7];
   float scales[3];
   memcpy(ints, data + 4, sizeof ints);
   memcpy(scales, data + 32, sizeof scales);
-  if (ints[0] != kVersion || ints[1] < 1 || ints[2] < 1 || ints[1] > (1 << 16) || ints[2] > (1 << 16) || ints[3] < 0 || ints[3] > 3) return -1;
+  if (ints[0] != VT_OPTIONS_QC_VERSION || ints[1] < 1 || ints[2] < 1 || ints[1] > (1 << 16) || ints[2] > (1 << 16) || ints[3] < 0 ||
+      ints[3] > 3)
+    return -1;
   if (size != kQHeader + 16 + (size_t)ints[2] * 4) return -1;
   const uint8_t *filter = referenced_filter(data, kQHeader, model, model_size, ints[1], ints[2]);
   if (!filter) return -1;
@@ -949,13 +937,13 @@ int vt_qconv_decode_options(const uint8_t *data, size_t size, const uint8_t *mod
 int vt_qconvk_decode_options(const uint8_t *data, size_t size, const uint8_t *model, size_t model_size, vt_qconv_params *p,
                              vt_window *g) {
   enum { kInts = 15, kHeader = 4 + 4 * kInts + 3 * 4 };
-  if (!data || !p || !g || size < kHeader + 16 || memcmp(data, "VTQK", 4) != 0) return -1;
+  if (!data || !p || !g || size < kHeader + 16 || memcmp(data, VT_OPTIONS_QK_MAGIC, 4) != 0) return -1;
   int32_t v[kInts];
   float scales[3];
   memcpy(v, data + 4, sizeof v);
   memcpy(scales, data + 4 + sizeof v, sizeof scales);
   // version, K, N, activation, izp, fzp, ozp, kh, kw, cin, sh, sw, dh, dw, padding
-  if (v[0] != 1 || v[1] < 1 || v[2] < 1 || v[1] > (1 << 16) || v[2] > (1 << 16) || v[3] < 0 || v[3] > 3) return -1;
+  if (v[0] != VT_OPTIONS_QK_VERSION || v[1] < 1 || v[2] < 1 || v[1] > (1 << 16) || v[2] > (1 << 16) || v[3] < 0 || v[3] > 3) return -1;
   for (int i = 7; i <= 13; i++)
     if (v[i] < 1 || v[i] > 65536) return -1;
   if (v[14] < 0 || v[14] > 1 || (int64_t)v[7] * v[8] * v[9] != v[1] || v[4] < 0 || v[4] > 255) return -1;
@@ -969,10 +957,12 @@ int vt_qconvk_decode_options(const uint8_t *data, size_t size, const uint8_t *mo
 }
 
 int vt_hconv_decode_options(const uint8_t *data, size_t size, const uint8_t *model, size_t model_size, vt_hconv_params *p) {
-  if (!data || !p || size < kHHeader + 16 || memcmp(data, "VTHC", 4) != 0) return -1;
+  if (!data || !p || size < kHHeader + 16 || memcmp(data, VT_OPTIONS_HC_MAGIC, 4) != 0) return -1;
   int32_t ints[4];
   memcpy(ints, data + 4, sizeof ints);
-  if (ints[0] != kVersion || ints[1] < 1 || ints[2] < 1 || ints[1] > (1 << 16) || ints[2] > (1 << 16) || ints[3] < 0 || ints[3] > 3) return -1;
+  if (ints[0] != VT_OPTIONS_HC_VERSION || ints[1] < 1 || ints[2] < 1 || ints[1] > (1 << 16) || ints[2] > (1 << 16) || ints[3] < 0 ||
+      ints[3] > 3)
+    return -1;
   if (size != kHHeader + 16 + 2 * (size_t)ints[2] * 4) return -1;
   const int8_t *filter = (const int8_t *)referenced_filter(data, kHHeader, model, model_size, ints[1], ints[2]);
   if (!filter) return -1;

@@ -11,6 +11,8 @@
 // buffer: fma(0, w, acc)), then max(min, acc) and min(max, ·) as maxps/minps compute them. Every path
 // here (AVX-512, AVX2 + FMA, scalar fmaf) computes exactly that, so all give the same bytes.
 #include "CKernels.h"
+#include "KernelFormats.h"
+#include "Cpu.h"
 
 #include "Parallel.h"
 
@@ -48,30 +50,28 @@ int32_t vt_cdw_channels(const vt_cdw *op) { return op ? op->channels : 0; }
 // dynamically quantized arithmetic (on AArch64 XNNPACK's differs and LiteRT's own kernels run).
 int vt_cdw_exact(void) {
 #if defined(__x86_64__) || defined(__i386__)
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("fma") || __builtin_cpu_supports("avx512f");
+  return vt_cpu_features()->fma || vt_cpu_features()->avx512f;
 #else
   return 0;
 #endif
 }
 
-const char *vt_cdw_path(void) {
+vt_path vt_cdw_path(void) {
 #if defined(__x86_64__) || defined(__i386__)
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f")) return "avx512";
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return "avx2";
+  if (vt_cpu_features()->avx512f) return VT_PATH_AVX512;
+  if (vt_cpu_avx2_fma()) return VT_PATH_AVX2;
 #endif
-  return "scalar";
+  return VT_PATH_SCALAR;
 }
 
 enum { kHeader = 4 + 4 + 9 * 4, kPixels = 4, kMaxTaps = 64 };
 
 vt_cdw *vt_cdw_create_from_options(const uint8_t *data, size_t size, const uint8_t *model, size_t model_size) {
-  if (!data || size < kHeader || memcmp(data, "VTCD", 4) != 0) return NULL;
+  if (!data || size < kHeader || memcmp(data, VT_OPTIONS_CD_MAGIC, 4) != 0) return NULL;
   int32_t v[10];
   memcpy(v, data + 4, sizeof v);
   const int32_t kh = v[1], kw = v[2], c = v[3];
-  if (v[0] != 1 || kh < 1 || kw < 1 || kh * kw > kMaxTaps || c < 1 || c > (1 << 16) || v[4] < 1 || v[5] < 1 || v[6] < 1 || v[7] < 1 ||
+  if (v[0] != VT_OPTIONS_CD_VERSION || kh < 1 || kw < 1 || kh * kw > kMaxTaps || c < 1 || c > (1 << 16) || v[4] < 1 || v[5] < 1 || v[6] < 1 || v[7] < 1 ||
       v[4] > 65536 || v[5] > 65536 || v[6] > 65536 || v[7] > 65536 || v[8] < 0 || v[8] > 1 || v[9] < 0 || v[9] > 3)
     return NULL;
   const size_t taps = (size_t)kh * (size_t)kw, floats = (taps + 1) * (size_t)c * sizeof(float);
@@ -262,7 +262,7 @@ ROW_FUNCTION(row_avx512, __attribute__((target("avx512f"))), pixels_avx512)
 typedef struct {
   const vt_cdw *op;
   row_fn row;
-  const char *conv_path;  // the 1×1 kernel's path, resolved once for the run's rows
+  vt_path conv_path;  // the 1×1 kernel's path, resolved once for the run's rows
   const float *input;  // one batch: [h][w][K]
   float *output;       // [oh][ow][channels]
   int32_t h, w, oh, ow, pad_h, pad_w, bands;
@@ -307,27 +307,30 @@ static void band(void *context, int32_t t, int64_t b) {
   }
 }
 
-int vt_cdw_run_path(const vt_cdw *op, const char *path, const float *input, int32_t batches, int32_t h, int32_t w, float *output,
+int vt_cdw_run_path(const vt_cdw *op, vt_path path, const float *input, int32_t batches, int32_t h, int32_t w, float *output,
                     void *scratch, size_t scratch_size, int32_t threads, vt_pool *pool) {
   int32_t oh, ow, pad_h, pad_w;
   if (!op || !input || !output || !scratch || batches < 1 || vt_hdw_output_size(&op->geometry, h, w, &oh, &ow, &pad_h, &pad_w) != 0)
     return -1;
-  if (!path) path = vt_cdw_path();
+  if (path == VT_PATH_DEFAULT) path = vt_cdw_path();
   row_fn row = NULL;
-  if (strcmp(path, "scalar") == 0) row = row_plain;
+  switch (path) {
+  case VT_PATH_SCALAR: row = row_plain; break;
 #if defined(__x86_64__) || defined(__i386__)
-  __builtin_cpu_init();
-  if (strcmp(path, "avx2") == 0) {
-    if (!(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))) return -2;
+  case VT_PATH_AVX2:
+    if (!vt_cpu_avx2_fma()) return -2;
     row = row_avx2;
-  }
-  if (strcmp(path, "avx512") == 0) {
-    if (!__builtin_cpu_supports("avx512f")) return -2;
+    break;
+  case VT_PATH_AVX512:
+    if (!vt_cpu_features()->avx512f) return -2;
     row = row_avx512;
-  }
+    break;
 #else
-  if (strcmp(path, "avx2") == 0 || strcmp(path, "avx512") == 0) return -2;
+  case VT_PATH_AVX2:
+  case VT_PATH_AVX512: return -2;
 #endif
+  default: return -1;
+  }
   if (!row || ring_rows(op) > 64) return -1;
   if (threads < 1) threads = 1;
   if (threads > 64) threads = 64;
@@ -335,7 +338,7 @@ int vt_cdw_run_path(const vt_cdw *op, const char *path, const float *input, int3
   const size_t need = vt_cdw_scratch_size(op, h, w, threads);
   if (need == 0 || scratch_size < need) return -1;
   const int32_t k = vt_cdw_in_channels(op);
-  const char *conv_path = vt_conv1x1_path();
+  const vt_path conv_path = vt_conv1x1_path();
   for (int32_t b = 0; b < batches; b++) {
     band_job job = {op, row, conv_path, input + (size_t)b * (size_t)h * (size_t)w * (size_t)k,
                     output + (size_t)b * (size_t)oh * (size_t)ow * (size_t)op->channels, h, w, oh, ow, pad_h, pad_w, threads,
@@ -350,5 +353,5 @@ int vt_cdw_run_path(const vt_cdw *op, const char *path, const float *input, int3
 
 int vt_cdw_run(const vt_cdw *op, const float *input, int32_t batches, int32_t h, int32_t w, float *output, void *scratch, size_t scratch_size,
                int32_t threads, vt_pool *pool) {
-  return vt_cdw_run_path(op, NULL, input, batches, h, w, output, scratch, scratch_size, threads, pool);
+  return vt_cdw_run_path(op, VT_PATH_DEFAULT, input, batches, h, w, output, scratch, scratch_size, threads, pool);
 }

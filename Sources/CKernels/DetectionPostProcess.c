@@ -8,6 +8,7 @@
 // multiply-add), so that every value written is the one the built-in writes.
 #pragma clang fp contract(off)
 #include "CKernels.h"
+#include "KernelFormats.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -320,13 +321,13 @@ int vt_dpp_run(vt_dpp *op, const void *boxes, int32_t box_type, int32_t anchors,
 enum { kDPPInts = 9, kDPPFloats = 9, kDPPHeader = 4 + 4 * (kDPPInts + kDPPFloats) };
 
 int vt_dpp_decode_options(const uint8_t *data, size_t size, vt_dpp_params *p) {
-  if (!data || !p || size < kDPPHeader || memcmp(data, "VTDP", 4) != 0) return -1;
+  if (!data || !p || size < kDPPHeader || memcmp(data, VT_OPTIONS_DP_MAGIC, 4) != 0) return -1;
   int32_t v[kDPPInts];
   float f[kDPPFloats];
   memcpy(v, data + 4, sizeof v);
   memcpy(f, data + 4 + sizeof v, sizeof f);
   // version, max detections, classes, anchors, box type, box zp, score type, score zp, anchor zp
-  if (v[0] != 1 || v[3] < 1 || v[3] > (1 << 24) || !valid_type(v[4]) || !valid_type(v[6])) return -1;
+  if (v[0] != VT_OPTIONS_DP_VERSION || v[3] < 1 || v[3] > (1 << 24) || !valid_type(v[4]) || !valid_type(v[6])) return -1;
   const uint64_t anchor_bytes = (uint64_t)v[3] * 4 * (v[4] == 3 ? 1 : 4), padded = (anchor_bytes + 3) & ~(uint64_t)3;
   if (size != kDPPHeader + padded) return -1;
   *p = (vt_dpp_params){.max_detections = v[1],

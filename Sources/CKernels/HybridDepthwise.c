@@ -3,6 +3,8 @@
 // (an FMA would round once where the reference rounds twice).
 #pragma clang fp contract(off)
 #include "CKernels.h"
+#include "KernelFormats.h"
+#include "Cpu.h"
 #include "Parallel.h"
 #include "Range.h"
 
@@ -446,21 +448,13 @@ int vt_kernels_optimized(void) {
 #endif
 }
 
+vt_path vt_hdw_path(void) {
 #if defined(__x86_64__) || defined(__i386__)
-static int has_avx512(void) {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
-}
+  if (vt_cpu_vnni()) return VT_PATH_VNNI;
+  if (vt_cpu_avx512_bw_vl()) return VT_PATH_AVX512;
+  if (vt_cpu_features()->avx2) return VT_PATH_AVX2;
 #endif
-
-const char *vt_hdw_path(void) {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_cpu_init();
-  if (has_avx512() && __builtin_cpu_supports("avx512vnni")) return "vnni";
-  if (has_avx512()) return "avx512";
-  if (__builtin_cpu_supports("avx2")) return "avx2";
-#endif
-  return "scalar";
+  return VT_PATH_SCALAR;
 }
 
 // One thread's scratch: the sums, then (depth multiplier 1) a row of zero points and a zero filter
@@ -584,76 +578,54 @@ static int run_with(range_fn range, round_fn round, rows_fn rows, const vt_hdw_p
   return 0;
 }
 
-int vt_hdw_run_scalar(const vt_hdw_params *p, const float *input, int32_t batches, int32_t h, int32_t w,
-                      float *output, void *scratch, size_t scratch_size) {
-  return run_with(range_plain, round_plain, rows_plain, p, input, batches, h, w, output, scratch, scratch_size, 1, NULL, NULL);
-}
-
-int vt_hdw_run_path(const vt_hdw_params *p, const char *path, const float *input, int32_t batches, int32_t h, int32_t w, float *output,
+int vt_hdw_run_path(const vt_hdw_params *p, vt_path path, const float *input, int32_t batches, int32_t h, int32_t w, float *output,
                     void *scratch, size_t scratch_size, int32_t threads, vt_pool *pool) {
   return vt_hdw_run_ranged(p, path, input, batches, h, w, output, scratch, scratch_size, threads, pool, NULL);
 }
 
-int vt_hdw_run_ranged(const vt_hdw_params *p, const char *path, const float *input, int32_t batches, int32_t h, int32_t w, float *output,
+int vt_hdw_run_ranged(const vt_hdw_params *p, vt_path path, const float *input, int32_t batches, int32_t h, int32_t w, float *output,
                       void *scratch, size_t scratch_size, int32_t threads, vt_pool *pool, const float range[2]) {
-  if (!path) path = vt_hdw_path();
-  if (strcmp(path, "scalar") == 0)
+  if (path == VT_PATH_DEFAULT) path = vt_hdw_path();
+  switch (path) {
+  case VT_PATH_SCALAR:
     return run_with(range_plain, round_plain, rows_plain, p, input, batches, h, w, output, scratch, scratch_size, threads, pool, range);
-  if (strcmp(path, "vnni-portable") == 0)
+  case VT_PATH_VNNI_PORTABLE:
     return run_with(range_plain, round_plain, rows_vnni_portable, p, input, batches, h, w, output, scratch, scratch_size, threads, pool, range);
 #if defined(__x86_64__) || defined(__i386__)
-  __builtin_cpu_init();
-  const int avx2 = __builtin_cpu_supports("avx2");
-  if (strcmp(path, "avx2") == 0)
-    return avx2 ? run_with(range_avx2, round_avx2, rows_avx2, p, input, batches, h, w, output, scratch, scratch_size, threads, pool, range) : -2;
-  if (strcmp(path, "avx512") == 0)
-    return has_avx512() ? run_with(range_avx512, round_avx512, rows_avx512, p, input, batches, h, w, output, scratch, scratch_size, threads, pool, range) : -2;
-  if (strcmp(path, "vnni") == 0)
-    return has_avx512() && __builtin_cpu_supports("avx512vnni")
+  case VT_PATH_AVX2:
+    return vt_cpu_features()->avx2
+               ? run_with(range_avx2, round_avx2, rows_avx2, p, input, batches, h, w, output, scratch, scratch_size, threads, pool, range)
+               : -2;
+  case VT_PATH_AVX512:
+    return vt_cpu_avx512_bw_vl()
+               ? run_with(range_avx512, round_avx512, rows_avx512, p, input, batches, h, w, output, scratch, scratch_size, threads, pool, range)
+               : -2;
+  case VT_PATH_VNNI:
+    return vt_cpu_vnni()
                ? run_with(range_avx512, round_avx512, rows_vnni, p, input, batches, h, w, output, scratch, scratch_size, threads, pool, range)
                : -2;
-  return -1;
 #else
-  return strcmp(path, "avx2") == 0 || strcmp(path, "avx512") == 0 || strcmp(path, "vnni") == 0 ? -2 : -1;
+  case VT_PATH_AVX2:
+  case VT_PATH_AVX512:
+  case VT_PATH_VNNI: return -2;
 #endif
-}
-
-int vt_hdw_run(const vt_hdw_params *p, const float *input, int32_t batches, int32_t h, int32_t w,
-               float *output, void *scratch, size_t scratch_size, int32_t threads, vt_pool *pool) {
-  return vt_hdw_run_path(p, vt_hdw_path(), input, batches, h, w, output, scratch, scratch_size, threads, pool);
+  default: return -1;
+  }
 }
 
 // --- Custom options --------------------------------------------------------------------------
 
-static const uint8_t kMagic[4] = {'V', 'T', 'H', 'D'};
 enum { kHeaderInts = 12 };  // magic, version, 10 parameters
 
 static size_t filter_bytes(const vt_hdw_params *p) {
   return (size_t)p->kernel_h * (size_t)p->kernel_w * (size_t)p->in_channels * (size_t)p->depth_multiplier;
 }
 
-size_t vt_hdw_encode_options(const vt_hdw_params *p, uint8_t *out, size_t capacity) {
-  if (!p || p->kernel_h < 1 || p->kernel_w < 1 || p->in_channels < 1 || p->depth_multiplier < 1) return 0;
-  const size_t oc = (size_t)p->in_channels * (size_t)p->depth_multiplier;
-  const size_t fb = (filter_bytes(p) + 3) & ~(size_t)3;
-  const size_t size = kHeaderInts * 4 + fb + 2 * oc * 4;
-  if (!out || capacity < size) return size;
-  memset(out, 0, size);
-  memcpy(out, kMagic, 4);
-  const int32_t header[kHeaderInts - 1] = {1, p->kernel_h, p->kernel_w, p->in_channels, p->depth_multiplier, p->stride_h,
-                                           p->stride_w, p->dilation_h, p->dilation_w, p->padding, p->activation};
-  memcpy(out + 4, header, sizeof header);
-  memcpy(out + kHeaderInts * 4, p->filter, filter_bytes(p));
-  memcpy(out + kHeaderInts * 4 + fb, p->channel_scales, oc * 4);
-  memcpy(out + kHeaderInts * 4 + fb + oc * 4, p->bias, oc * 4);
-  return size;
-}
-
 int vt_hdw_decode_options(const uint8_t *data, size_t size, vt_hdw_params *p) {
-  if (!data || !p || size < kHeaderInts * 4 || memcmp(data, kMagic, 4) != 0) return -1;
+  if (!data || !p || size < kHeaderInts * 4 || memcmp(data, VT_OPTIONS_HD_MAGIC, 4) != 0) return -1;
   int32_t h[kHeaderInts - 1];
   memcpy(h, data + 4, sizeof h);
-  if (h[0] != 1) return -1;
+  if (h[0] != VT_OPTIONS_HD_VERSION) return -1;
   for (int i = 1; i <= 8; i++)
     if (h[i] < 1 || h[i] > 65536) return -1;
   if (h[9] < 0 || h[9] > 1 || h[10] < 0 || h[10] > 3) return -1;

@@ -1,6 +1,7 @@
 // The LiteRT side of VisionTasks' kernels: one state per rewritten node; the custom options' magic
 // says which kernel the node runs.
 #include "CKernels.h"
+#include "KernelFormats.h"
 
 #include "CLiteRT.h"
 
@@ -103,8 +104,9 @@ static LiteRtStatus fail(vt_node *n, const char *what) {
 }
 
 static LiteRtStatus init_kind(vt_node *n, const uint8_t *data, size_t size) {
-  const int uint8 = size >= 4 && memcmp(data, "VTQC", 4) == 0, hybrid = size >= 4 && memcmp(data, "VTHC", 4) == 0;
-  if (size >= 4 && memcmp(data, "VTDP", 4) == 0) {
+  const int uint8 = size >= 4 && memcmp(data, VT_OPTIONS_QC_MAGIC, 4) == 0,
+            hybrid = size >= 4 && memcmp(data, VT_OPTIONS_HC_MAGIC, 4) == 0;
+  if (size >= 4 && memcmp(data, VT_OPTIONS_DP_MAGIC, 4) == 0) {
     vt_dpp_params q;
     if (vt_dpp_decode_options(data, size, &q) != 0) return fail(n, "malformed custom options");
     vt_dpp_free(n->dpp);
@@ -113,7 +115,7 @@ static LiteRtStatus init_kind(vt_node *n, const uint8_t *data, size_t size) {
     n->kind = kPostProcess;
     return 0;
   }
-  if (size >= 4 && memcmp(data, "VTCD", 4) == 0) {
+  if (size >= 4 && memcmp(data, VT_OPTIONS_CD_MAGIC, 4) == 0) {
     if (!n->context->model) return fail(n, "the model's bytes are not known (load it from bytes or a mapping, not by path)");
     vt_cdw_free(n->cdw);
     n->cdw = vt_cdw_create_from_options(data, size, n->context->model, n->context->model_size);
@@ -121,7 +123,7 @@ static LiteRtStatus init_kind(vt_node *n, const uint8_t *data, size_t size) {
     n->kind = kConvDepthwise;
     return 0;
   }
-  if (size >= 4 && memcmp(data, "VTQD", 4) == 0) {
+  if (size >= 4 && memcmp(data, VT_OPTIONS_QD_MAGIC, 4) == 0) {
     vt_qdw_params q;
     if (vt_qdw_decode_options(data, size, &q) != 0) return fail(n, "malformed custom options");
     vt_qdw_free(n->qdw);
@@ -130,7 +132,7 @@ static LiteRtStatus init_kind(vt_node *n, const uint8_t *data, size_t size) {
     n->kind = kQuantizedDepthwise;
     return 0;
   }
-  if (size >= 4 && memcmp(data, "VTQK", 4) == 0) {
+  if (size >= 4 && memcmp(data, VT_OPTIONS_QK_MAGIC, 4) == 0) {
     vt_qconv_params q;
     if (!n->context->model) return fail(n, "the model's bytes are not known (load it from bytes or a mapping, not by path)");
     if (vt_qconvk_decode_options(data, size, n->context->model, n->context->model_size, &q, &n->window) != 0)
@@ -195,7 +197,7 @@ static LiteRtStatus init_group(vt_node *n, const uint8_t *data, size_t size) {
   if (!n->context->model) return fail(n, "the model's bytes are not known (load it from bytes or a mapping, not by path)");
   if (size < 16) return fail(n, "malformed custom options");
   memcpy(head, data + 4, sizeof head);
-  if (head[0] != 1 || head[1] < 1 || head[1] > kMaxGroup || head[2] < 1 || head[2] > (1 << 16)) return fail(n, "malformed custom options");
+  if (head[0] != VT_OPTIONS_CG_VERSION || head[1] < 1 || head[1] > kMaxGroup || head[2] < 1 || head[2] > (1 << 16)) return fail(n, "malformed custom options");
   vt_conv1x1 **members = calloc((size_t)head[1], sizeof *members);
   if (!members) return fail(n, "out of memory for the group's convolutions");
   size_t at = 16;
@@ -235,13 +237,13 @@ static LiteRtStatus k_init(void *user, const void *bytes, size_t size) {
   if (!n) return 1;
   const uint8_t *data = bytes;
   int32_t link[3] = {0, 0, -1};
-  if (size >= 16 && memcmp(data, "VTLK", 4) == 0) {
+  if (size >= 16 && memcmp(data, VT_OPTIONS_LK_MAGIC, 4) == 0) {
     memcpy(link, data + 4, sizeof link);
-    if (link[0] != 1 || (link[1] != 1 && link[1] != 2) || link[2] < 0 || link[2] >= kMaxSlots) return fail(n, "malformed custom options");
+    if (link[0] != VT_OPTIONS_LK_VERSION || (link[1] != 1 && link[1] != 2) || link[2] < 0 || link[2] >= kMaxSlots) return fail(n, "malformed custom options");
     data += 16;
     size -= 16;
   }
-  const LiteRtStatus status = size >= 4 && memcmp(data, "VTCG", 4) == 0 ? init_group(n, data, size) : init_kind(n, data, size);
+  const LiteRtStatus status = size >= 4 && memcmp(data, VT_OPTIONS_CG_MAGIC, 4) == 0 ? init_group(n, data, size) : init_kind(n, data, size);
   if (status != 0 || link[2] < 0) return status;
   if (link[1] == 1 ? !(n->kind == kConv1x1 && vt_conv1x1_is_hybrid(n->conv)) : n->kind != kHybridDepthwise)
     return fail(n, "a range link on a node of another kind");
@@ -508,7 +510,7 @@ static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in,
     // The hybrid depthwise nodes that read this output take its range from here.
     vt_range_slot *slot = &context->slots[n->range_out];
     slot->data = NULL;
-    status = vt_conv1x1_run_ranged(n->conv, NULL, src, pixels, dst, context->memory, context->size, threads, context->pool, slot->range);
+    status = vt_conv1x1_run_ranged(n->conv, VT_PATH_DEFAULT, src, pixels, dst, context->memory, context->size, threads, context->pool, slot->range);
     if (status == 0) {
       slot->data = dst;
       slot->count = (size_t)pixels * (size_t)vt_conv1x1_out_channels(n->conv);
@@ -519,7 +521,7 @@ static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in,
     // The range its producer took in this run, when it is of this very input (one batch).
     const vt_range_slot *slot = n->range_in >= 0 ? &context->slots[n->range_in] : NULL;
     const int known = slot && b == 1 && slot->data == src && slot->count == (size_t)pixels * (size_t)n->hdw.in_channels;
-    status = vt_hdw_run_ranged(&n->hdw, NULL, src, b, h, w, dst, context->memory, context->size, threads, context->pool,
+    status = vt_hdw_run_ranged(&n->hdw, VT_PATH_DEFAULT, src, b, h, w, dst, context->memory, context->size, threads, context->pool,
                                known ? slot->range : NULL);
   }
   unlock(out[0]);

@@ -6,6 +6,8 @@
 // (QuantizedDepthwiseRows.h) compiled for AVX2, for AVX-512 VNNI and as portable C.
 #pragma clang fp contract(off)
 #include "CKernels.h"
+#include "KernelFormats.h"
+#include "Cpu.h"
 #include "Parallel.h"
 #include "Requantize.h"
 
@@ -375,42 +377,35 @@ static int run_rows(qdw_rows_fn rows, const vt_qdw *op, const uint8_t *input, in
   return 0;
 }
 
+vt_path vt_qdw_path(void) {
 #if defined(__x86_64__) || defined(__i386__)
-static int has_vnni(void) {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
-         __builtin_cpu_supports("avx512vnni");
-}
+  if (vt_cpu_vnni()) return VT_PATH_VNNI;
+  if (vt_cpu_features()->avx2) return VT_PATH_AVX2;
 #endif
-
-const char *vt_qdw_path(void) {
-#if defined(__x86_64__) || defined(__i386__)
-  if (has_vnni()) return "vnni";
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx2")) return "avx2";
-#endif
-  return "scalar";
+  return VT_PATH_SCALAR;
 }
 
-int vt_qdw_run_path(const vt_qdw *op, const char *path, const uint8_t *input, int32_t batches, int32_t h, int32_t w, uint8_t *output,
+int vt_qdw_run_path(const vt_qdw *op, vt_path path, const uint8_t *input, int32_t batches, int32_t h, int32_t w, uint8_t *output,
                     int32_t threads, vt_pool *pool) {
-  if (!path) return -1;
-  if (strcmp(path, "scalar") == 0) return run_rows(rows_scalar, op, input, batches, h, w, output, threads, pool);
-  if (strcmp(path, "vnni-portable") == 0) return run_rows(qd_portable_rows, op, input, batches, h, w, output, threads, pool);
+  if (path == VT_PATH_DEFAULT) path = vt_qdw_path();
+  switch (path) {
+  case VT_PATH_SCALAR: return run_rows(rows_scalar, op, input, batches, h, w, output, threads, pool);
+  case VT_PATH_VNNI_PORTABLE: return run_rows(qd_portable_rows, op, input, batches, h, w, output, threads, pool);
 #if defined(__x86_64__) || defined(__i386__)
-  __builtin_cpu_init();
-  if (strcmp(path, "avx2") == 0)
-    return __builtin_cpu_supports("avx2") ? run_rows(qd_avx2_rows, op, input, batches, h, w, output, threads, pool) : -2;
-  if (strcmp(path, "vnni") == 0) return has_vnni() ? run_rows(qd_vnni_rows, op, input, batches, h, w, output, threads, pool) : -2;
-  return -1;
+  case VT_PATH_AVX2:
+    return vt_cpu_features()->avx2 ? run_rows(qd_avx2_rows, op, input, batches, h, w, output, threads, pool) : -2;
+  case VT_PATH_VNNI: return vt_cpu_vnni() ? run_rows(qd_vnni_rows, op, input, batches, h, w, output, threads, pool) : -2;
 #else
-  return strcmp(path, "avx2") == 0 || strcmp(path, "vnni") == 0 ? -2 : -1;
+  case VT_PATH_AVX2:
+  case VT_PATH_VNNI: return -2;
 #endif
+  default: return -1;
+  }
 }
 
 int vt_qdw_run(const vt_qdw *op, const uint8_t *input, int32_t batches, int32_t h, int32_t w, uint8_t *output, int32_t threads,
                vt_pool *pool) {
-  return vt_qdw_run_path(op, vt_qdw_path(), input, batches, h, w, output, threads, pool);
+  return vt_qdw_run_path(op, VT_PATH_DEFAULT, input, batches, h, w, output, threads, pool);
 }
 
 // --- Custom options ------------------------------------------------------------------------------
@@ -418,15 +413,15 @@ int vt_qdw_run(const vt_qdw *op, const uint8_t *input, int32_t batches, int32_t 
 enum { kQDInts = 13, kQDHeader = 4 + 4 * kQDInts + 3 * 4 };
 
 int vt_qdw_decode_options(const uint8_t *data, size_t size, vt_qdw_params *p) {
-  if (!data || !p || size < kQDHeader || memcmp(data, "VTQD", 4) != 0) return -1;
+  if (!data || !p || size < kQDHeader || memcmp(data, VT_OPTIONS_QD_MAGIC, 4) != 0) return -1;
   int32_t v[kQDInts];
   float scales[3];
   memcpy(v, data + 4, sizeof v);
   memcpy(scales, data + 4 + sizeof v, sizeof scales);
   // version (1 uint8, 2 int8 with per-channel filter scales), kh, kw, channels, sh, sw, dh, dw, padding,
   // activation, izp, fzp, ozp
-  if (v[0] != 1 && v[0] != 2) return -1;
-  const int sgn = v[0] == 2;
+  if (v[0] != VT_OPTIONS_QD_UNSIGNED && v[0] != VT_OPTIONS_QD_SIGNED) return -1;
+  const int sgn = v[0] == VT_OPTIONS_QD_SIGNED;
   for (int i = 1; i <= 7; i++)
     if (v[i] < 1 || v[i] > 65536) return -1;
   if (v[3] > (1 << 20) || v[8] < 0 || v[8] > 1 || v[9] < 0 || v[9] > 3) return -1;

@@ -66,13 +66,13 @@ final class CustomKernels: @unchecked Sendable {
     }
 
     /// The hybrid depthwise kernel's path on this CPU ("avx512", "avx2" or "scalar").
-    static var hybridDepthwisePath: String { String(cString: vt_hdw_path()) }
+    static var hybridDepthwisePath: String { String(cString: vt_path_name(vt_hdw_path())) }
     /// The uint8 depthwise kernel's path on this CPU ("vnni", "avx2" or "scalar").
-    static var quantizedDepthwisePath: String { String(cString: vt_qdw_path()) }
+    static var quantizedDepthwisePath: String { String(cString: vt_path_name(vt_qdw_path())) }
     /// The 1×1 convolution kernel's path on this CPU ("avx2" or "scalar").
-    static var conv1x1Path: String { String(cString: vt_conv1x1_path()) }
+    static var conv1x1Path: String { String(cString: vt_path_name(vt_conv1x1_path())) }
     /// The fused 1×1-into-depthwise op's path on this CPU ("avx512", "avx2" or "scalar").
-    static var convDepthwisePath: String { String(cString: vt_cdw_path()) }
+    static var convDepthwisePath: String { String(cString: vt_path_name(vt_cdw_path())) }
     /// Whether the 1×1 convolution kernel beats XNNPACK's on this CPU (AVX2 without VNNI).
     static var conv1x1Preferred: Bool { vt_conv1x1_preferred() != 0 }
     /// Whether the fused 1×1-into-float-depthwise op equals XNNPACK's float depthwise kernels here.

@@ -125,14 +125,6 @@ struct Conv1x1KernelTests {
         return try b.build()
     }
 
-    static func run(_ resources: ModelResources, _ input: [UInt8], threads: Int = 1) throws -> [UInt8] {
-        let compiled = try CompiledModel(
-            model: resources.runtimeModel, threads: threads, customOps: resources.customOps)
-        try input.withUnsafeBytes { try compiled.setInput(0, bytes: $0) }
-        try compiled.run()
-        return try compiled.outputBytes(0)
-    }
-
     @Test("bit-identical to XNNPACK's kernel", arguments: cases)
     func bitIdentical(_ c: Case) throws {
         var r = Random(state: 0x2545_F491_4F6C_DD1D &+ UInt64(c.k * 977 + c.n))
@@ -153,9 +145,9 @@ struct Conv1x1KernelTests {
                 default: return UInt8(c.izp)
                 }
             }
-            let a = try Self.run(builtin, input)
+            let a = try runModel(builtin, input)
             for threads in [1, 2] {  // the kernel splits pixels over threads; results must not change
-                let b = try Self.run(ours, input, threads: threads)
+                let b = try runModel(ours, input, threads: threads)
                 #expect(a.count == b.count && a.count == c.outputSize.h * c.outputSize.w * c.n)
                 let differing = zip(a, b).filter { $0.0 != $0.1 }.count
                 #expect(differing == 0, "\(c), trial \(trial), \(threads) threads: \(differing) differing bytes")
@@ -234,13 +226,14 @@ struct Conv1x1KernelTests {
         for path in paths {
             for threads: Int32 in [1, 2] {
                 var out = [UInt8](repeating: 0xA5, count: outputBytes)
-                let status = vt_conv1x1_run_path(op, path, input, pixels, &out, &scratch, scratch.count, threads, nil)
+                let status = vt_conv1x1_run_path(
+                    op, kernelPath(path), input, pixels, &out, &scratch, scratch.count, threads, nil)
                 #expect(status == 0, "\(path), \(threads) threads")
                 outputs["\(path)/\(threads)"] = out
                 var again = [UInt8](repeating: 0x5A, count: outputBytes)
                 var range: [Float] = [.nan, .nan]
                 let rangedStatus = vt_conv1x1_run_ranged(
-                    op, path, input, pixels, &again, &scratch, scratch.count, threads, nil, &range)
+                    op, kernelPath(path), input, pixels, &again, &scratch, scratch.count, threads, nil, &range)
                 guard ranged else {
                     #expect(rangedStatus == -1, "the uint8 kind has no range to give")
                     continue
@@ -463,9 +456,9 @@ extension Conv1x1KernelTests {
                 default: return 0
                 }
             }
-            let a = try Self.runFloat(builtin, input)
+            let a = try runModel(builtin, input)
             for threads in [1, 2] {
-                let b = try Self.runFloat(ours, input, threads: threads)
+                let b = try runModel(ours, input, threads: threads)
                 #expect(a.count == b.count && a.count == c.h * c.w * c.n * 4)
                 let differing = stride(from: 0, to: min(a.count, b.count), by: 4).filter {
                     a[$0..<$0 + 4] != b[$0..<$0 + 4]
@@ -473,14 +466,6 @@ extension Conv1x1KernelTests {
                 #expect(differing == 0, "\(c), trial \(trial), \(threads) threads: \(differing) differing values")
             }
         }
-    }
-
-    static func runFloat(_ resources: ModelResources, _ input: [Float], threads: Int = 1) throws -> [UInt8] {
-        let compiled = try CompiledModel(
-            model: resources.runtimeModel, threads: threads, customOps: resources.customOps)
-        try input.withUnsafeBytes { try compiled.setInput(0, bytes: $0) }
-        try compiled.run()
-        return try compiled.outputBytes(0)
     }
 
     @Test(

@@ -86,14 +86,6 @@ struct HybridDepthwiseKernelTests {
         return try b.build()
     }
 
-    static func run(_ resources: ModelResources, _ input: [Float], threads: Int = 1) throws -> [UInt8] {
-        let compiled = try CompiledModel(
-            model: resources.runtimeModel, threads: threads, customOps: resources.customOps)
-        try input.withUnsafeBytes { try compiled.setInput(0, bytes: $0) }
-        try compiled.run()
-        return try compiled.outputBytes(0)
-    }
-
     @Test("bit-identical to the built-in kernel", arguments: cases)
     func bitIdentical(_ k: Case) throws {
         var r = Random(state: 0x9E37_79B9_7F4A_7C15 &+ UInt64(k.h * 131 + k.c * 7 + k.dm))
@@ -111,9 +103,9 @@ struct HybridDepthwiseKernelTests {
                 default: return 0
                 }
             }
-            let a = try Self.run(builtin, input)
+            let a = try runModel(builtin, input)
             for threads in [1, 2] {  // the kernel splits rows over threads; results must not change
-                let b = try Self.run(exact, input, threads: threads)
+                let b = try runModel(exact, input, threads: threads)
                 #expect(a.count == b.count && a.count > 0)
                 let differing = zip(a, b).filter { $0.0 != $0.1 }.count
                 #expect(differing == 0, "\(k), trial \(trial), \(threads) threads: \(differing) differing bytes")
@@ -177,7 +169,7 @@ struct HybridDepthwiseKernelTests {
         let builtin = try ModelResources(
             bytes: try Self.model(k, parts), kernels: .standard.with(hybridDepthwise: false, conv1x1: false))
         let input: [Float] = (0..<(k.h * k.w * k.c)).map { _ in r.float(-3...6) }
-        let expected = try Self.run(builtin, input)
+        let expected = try runModel(builtin, input)
         var ran: Set<String> = []
         for path in ["scalar", "avx2", "avx512", "vnni", "vnni-portable"] {
             for threads: Int32 in [1, 2] {
@@ -199,7 +191,8 @@ struct HybridDepthwiseKernelTests {
                             var scratch = [UInt8](
                                 repeating: 0xA5, count: vt_hdw_scratch_size(&p, Int32(k.h), Int32(k.w), threads))
                             let status = vt_hdw_run_path(
-                                &p, path, input, 1, Int32(k.h), Int32(k.w), &out, &scratch, scratch.count, threads, nil)
+                                &p, kernelPath(path), input, 1, Int32(k.h), Int32(k.w), &out, &scratch, scratch.count,
+                                threads, nil)
                             if status == -2 { return nil }  // not on this CPU
                             // Given its input's range (as a 1×1 convolution that makes it takes it), the
                             // same floats; given another range, others (the range given is the one used).
@@ -208,7 +201,8 @@ struct HybridDepthwiseKernelTests {
                             for (range, same) in [([low, high], true), ([low * 2 - 1, high * 2 + 1], false)] {
                                 var known = out.map { _ in Float.nan }
                                 let s = vt_hdw_run_ranged(
-                                    &p, path, input, 1, Int32(k.h), Int32(k.w), &known, &scratch, scratch.count,
+                                    &p, kernelPath(path), input, 1, Int32(k.h), Int32(k.w), &known, &scratch,
+                                    scratch.count,
                                     threads, nil, range)
                                 #expect(s == 0, "\(k), \(path), range \(range)")
                                 let equal = known.map(\.bitPattern) == out.map(\.bitPattern)

@@ -120,14 +120,6 @@ struct QuantizedDepthwiseKernelTests {
         return try b.build()
     }
 
-    static func run(_ resources: ModelResources, _ input: [UInt8], threads: Int = 1) throws -> [UInt8] {
-        let compiled = try CompiledModel(
-            model: resources.runtimeModel, threads: threads, customOps: resources.customOps)
-        try input.withUnsafeBytes { try compiled.setInput(0, bytes: $0) }
-        try compiled.run()
-        return try compiled.outputBytes(0)
-    }
-
     /// The paths this CPU can run; "vnni-portable" runs everywhere.
     static var paths: [String] {
         switch CompiledModel.quantizedDepthwiseKernelPath {
@@ -156,7 +148,7 @@ struct QuantizedDepthwiseKernelTests {
                     defer { vt_qdw_free(op) }
                     var out = [UInt8](repeating: 0xA5, count: k.outputSize.h * k.outputSize.w * k.c)
                     let status = vt_qdw_run_path(
-                        op, path, input, 1, Int32(k.h), Int32(k.w), &out, threads, nil)
+                        op, kernelPath(path), input, 1, Int32(k.h), Int32(k.w), &out, threads, nil)
                     return status == 0 ? out : nil
                 }
             }
@@ -181,10 +173,10 @@ struct QuantizedDepthwiseKernelTests {
                 default: return UInt8(truncatingIfNeeded: k.izp)
                 }
             }
-            let a = try Self.run(builtin, input)
+            let a = try runModel(builtin, input)
             #expect(a.count == k.outputSize.h * k.outputSize.w * k.c)
             for threads in [1, 2] {
-                let b = try Self.run(ours, input, threads: threads)
+                let b = try runModel(ours, input, threads: threads)
                 let differing = zip(a, b).filter { $0.0 != $0.1 }.count
                 #expect(b.count == a.count && differing == 0, "\(k), trial \(trial), \(threads) threads: \(differing)")
                 for path in Self.paths {

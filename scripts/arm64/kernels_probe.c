@@ -3,10 +3,9 @@
 #include "CKernels.h"
 
 #include <stdio.h>
-#include <string.h>
 
 int main(void) {
-  printf("conv1x1 path %s, preferred %d; hybrid depthwise path %s; optimized %d\n", vt_conv1x1_path(), vt_conv1x1_preferred(),
-         vt_hdw_path(), vt_kernels_optimized());
-  return strcmp(vt_conv1x1_path(), "scalar") == 0 && vt_conv1x1_preferred() == 0 && strcmp(vt_hdw_path(), "scalar") == 0 ? 0 : 1;
+  printf("conv1x1 path %s, preferred %d; hybrid depthwise path %s; optimized %d\n", vt_path_name(vt_conv1x1_path()),
+         vt_conv1x1_preferred(), vt_path_name(vt_hdw_path()), vt_kernels_optimized());
+  return vt_conv1x1_path() == VT_PATH_SCALAR && vt_conv1x1_preferred() == 0 && vt_hdw_path() == VT_PATH_SCALAR ? 0 : 1;
 }

@@ -14,6 +14,33 @@
 extern "C" {
 #endif
 
+/// A kernel's CPU path. Each kernel's `*_path()` gives the one its plain run takes on this CPU, and
+/// `*_run_path` / `*_run_ranged` run a given one (tests compare them); every path gives the same bytes.
+typedef enum vt_path {
+  /// The path the kernel's plain run takes on this CPU.
+  VT_PATH_DEFAULT = -1,
+  /// Portable C: the reference the vector paths are tested against.
+  VT_PATH_SCALAR = 0,
+  /// The VNNI path's kernel source with each instruction emulated in portable C (runs everywhere).
+  VT_PATH_VNNI_PORTABLE = 1,
+  /// AVX2 (with FMA where the kernel multiplies floats).
+  VT_PATH_AVX2 = 2,
+  /// AVX-512 (F, or F+BW+VL where the kernel uses byte and word lanes).
+  VT_PATH_AVX512 = 3,
+  /// AVX-512 VNNI dot products.
+  VT_PATH_VNNI = 4,
+} vt_path;
+
+/// The path's name: "default", "scalar", "vnni-portable", "avx2", "avx512" or "vnni".
+const char *vt_path_name(vt_path path);
+
+/// The x86-64 features the kernels' paths use, probed once per process (all 0 on other CPUs).
+typedef struct vt_cpu {
+  int avx2, fma, avx512f, avx512bw, avx512vl, avx512vnni;
+} vt_cpu;
+/// This CPU's features.
+const vt_cpu *vt_cpu_features(void);
+
 /// Worker threads kept for the parallel parts of a model's ops (parts 1… of each op; the calling
 /// thread takes part 0). Workers spin briefly between ops, then sleep.
 typedef struct vt_pool vt_pool;
@@ -45,41 +72,32 @@ int vt_hdw_output_size(const vt_hdw_params *p, int32_t h, int32_t w, int32_t *oh
 /// Bytes of scratch `vt_hdw_run` needs for an input of `h`×`w` on `threads` threads (1…64).
 size_t vt_hdw_scratch_size(const vt_hdw_params *p, int32_t h, int32_t w, int32_t threads);
 
-/// The op on `batches` NHWC inputs, with the fastest path this CPU has, output rows split over
-/// `threads` threads (results do not depend on it) — `pool`'s, or threads started for the call when
-/// it is NULL. Returns 0, or -1 for bad sizes.
-int vt_hdw_run(const vt_hdw_params *p, const float *input, int32_t batches, int32_t h, int32_t w,
-               float *output, void *scratch, size_t scratch_size, int32_t threads, vt_pool *pool);
 
-/// The same with the plain scalar path (the reference the fast paths are tested against).
-int vt_hdw_run_scalar(const vt_hdw_params *p, const float *input, int32_t batches, int32_t h, int32_t w,
-                      float *output, void *scratch, size_t scratch_size);
 
-/// vt_hdw_run on a named path: "scalar", "avx2", "avx512", "vnni" (AVX-512 VNNI dot products) or
+/// The op on `batches` NHWC inputs on `path` (VT_PATH_DEFAULT: the fastest this CPU has): scalar, AVX2,
+/// AVX-512, VNNI (AVX-512 VNNI dot products) or
 /// "vnni-portable" (the same dot-product kernel in portable C, exactly as the instructions compute);
 /// all give the same bytes. Returns 0, -1 for bad sizes or an unknown path, -2 when this CPU lacks
 /// the path's instructions.
-int vt_hdw_run_path(const vt_hdw_params *p, const char *path, const float *input, int32_t batches, int32_t h, int32_t w, float *output,
+int vt_hdw_run_path(const vt_hdw_params *p, vt_path path, const float *input, int32_t batches, int32_t h, int32_t w, float *output,
                     void *scratch, size_t scratch_size, int32_t threads, vt_pool *pool);
-/// vt_hdw_run_path (`path` NULL: the path vt_hdw_run takes) for one batch whose range is known:
+/// vt_hdw_run_path for one batch whose range is known:
 /// `range` (NULL: taken here) holds its minimum and maximum, each from 0, as the quantizer takes them
 /// (both start at 0, NaNs left out: vt_conv1x1_run_ranged gives them for the outputs it makes).
-int vt_hdw_run_ranged(const vt_hdw_params *p, const char *path, const float *input, int32_t batches, int32_t h, int32_t w, float *output,
+int vt_hdw_run_ranged(const vt_hdw_params *p, vt_path path, const float *input, int32_t batches, int32_t h, int32_t w, float *output,
                       void *scratch, size_t scratch_size, int32_t threads, vt_pool *pool, const float range[2]);
-/// Which path `vt_hdw_run` takes here: "vnni", "avx512", "avx2" or "scalar".
-const char *vt_hdw_path(void);
+/// The path VT_PATH_DEFAULT takes here: VNNI, AVX-512, AVX2 or scalar.
+vt_path vt_hdw_path(void);
 
 /// Whether this module was compiled with optimization (`__OPTIMIZE__`: SwiftPM's release
 /// configuration). Unoptimized, the kernels are exact but slow, so LiteRT's own kernels (which ours
 /// equal bit for bit) are the better default there.
 int vt_kernels_optimized(void);
 
+/// Reads custom options; the params' pointers point into `data`. Returns 0, or -1 when malformed.
 /// Custom options: "VTHD", version 1, ten int32 parameters (kernel h/w, input channels, depth
 /// multiplier, strides, dilations, padding, activation), the int8 filter padded to 4 bytes, the
-/// per-channel scales and the bias (little endian).
-/// Writes the custom options for `p` into `out` (`capacity` bytes); returns the size needed.
-size_t vt_hdw_encode_options(const vt_hdw_params *p, uint8_t *out, size_t capacity);
-/// Reads custom options; the params' pointers point into `data`. Returns 0, or -1 when malformed.
+/// per-channel scales and the bias (little endian), as TFLiteModel's hybrid depthwise rewrite writes them.
 int vt_hdw_decode_options(const uint8_t *data, size_t size, vt_hdw_params *p);
 
 // --- 1×1 convolutions ------------------------------------------------------------------------
@@ -134,25 +152,23 @@ size_t vt_conv1x1_scratch_size(const vt_conv1x1 *op, int32_t threads);
 /// depend on it) — `pool`'s, or threads started for the call when it is NULL. 0, or -1.
 int vt_conv1x1_run(const vt_conv1x1 *op, const void *input, int64_t pixels, void *output, void *scratch, size_t scratch_size,
                    int32_t threads, vt_pool *pool);
-/// The same with the plain scalar path (the reference the fast path is tested against).
-int vt_conv1x1_run_scalar(const vt_conv1x1 *op, const void *input, int64_t pixels, void *output, void *scratch, size_t scratch_size);
-/// The same on one path: "scalar", "avx2" (vpmaddwd, two bytes per lane), "vnni" (AVX-512 vpdpbusd,
-/// four bytes per lane), or "vnni-portable" (the vnni path's kernel source with each instruction
+/// The same on `path` (VT_PATH_DEFAULT: vt_conv1x1_path()): scalar, AVX2 (vpmaddwd, two bytes per lane), VNNI (AVX-512 vpdpbusd,
+/// four bytes per lane), or VNNI-portable (the vnni path's kernel source with each instruction
 /// computed in portable C: the same results on any CPU). 0; -1 on bad arguments; -2 when this CPU
 /// lacks the path's instructions.
-int vt_conv1x1_run_path(const vt_conv1x1 *op, const char *path, const void *input, int64_t pixels, void *output, void *scratch,
+int vt_conv1x1_run_path(const vt_conv1x1 *op, vt_path path, const void *input, int64_t pixels, void *output, void *scratch,
                         size_t scratch_size, int32_t threads, vt_pool *pool);
-/// vt_conv1x1_run_path (`path` NULL: the path vt_conv1x1_run takes) that also gives, for the hybrid
+/// vt_conv1x1_run_path that also gives, for the hybrid
 /// kind, its outputs' range as a hybrid depthwise op's quantizer takes it (minimum and maximum, each
 /// from 0, NaNs left out) in `range` (NULL: none; -1 for the uint8 kind).
-int vt_conv1x1_run_ranged(const vt_conv1x1 *op, const char *path, const void *input, int64_t pixels, void *output, void *scratch,
+int vt_conv1x1_run_ranged(const vt_conv1x1 *op, vt_path path, const void *input, int64_t pixels, void *output, void *scratch,
                           size_t scratch_size, int32_t threads, vt_pool *pool, float range[2]);
 /// Makes the dot-product paths' packed filters now; otherwise the first run on such a path makes them
 /// (a write to the op). A caller that runs the op from several threads at once calls it first. 0, or
 /// -1 when out of memory.
 int vt_conv1x1_prepare(vt_conv1x1 *op);
-/// Which path `vt_conv1x1_run` takes here: "vnni", "avx2" or "scalar".
-const char *vt_conv1x1_path(void);
+/// The path `vt_conv1x1_run` takes here: VNNI, AVX2 or scalar.
+vt_path vt_conv1x1_path(void);
 /// Whether the kernel has a vector path on this CPU (avx2 or vnni) and so is the default for
 /// optimized builds.
 int vt_conv1x1_preferred(void);
@@ -202,13 +218,13 @@ size_t vt_cdw_scratch_size(const vt_cdw *op, int32_t h, int32_t w, int32_t threa
 /// output rows split in bands over `threads` threads (results do not depend on it). 0, or -1.
 int vt_cdw_run(const vt_cdw *op, const float *input, int32_t batches, int32_t h, int32_t w, float *output, void *scratch,
                size_t scratch_size, int32_t threads, vt_pool *pool);
-/// The same with the depthwise part on a named path: "scalar" (fmaf), "avx2" (AVX2 + FMA) or
-/// "avx512"; all give the same bytes. 0; -1 on bad arguments; -2 when this CPU lacks the path's
+/// The same with the depthwise part on `path` (VT_PATH_DEFAULT: vt_cdw_path()): scalar (fmaf), AVX2 (AVX2 + FMA) or
+/// AVX-512; all give the same bytes. 0; -1 on bad arguments; -2 when this CPU lacks the path's
 /// instructions.
-int vt_cdw_run_path(const vt_cdw *op, const char *path, const float *input, int32_t batches, int32_t h, int32_t w, float *output,
+int vt_cdw_run_path(const vt_cdw *op, vt_path path, const float *input, int32_t batches, int32_t h, int32_t w, float *output,
                     void *scratch, size_t scratch_size, int32_t threads, vt_pool *pool);
-/// Which path `vt_cdw_run` takes here: "avx512", "avx2" or "scalar".
-const char *vt_cdw_path(void);
+/// The path `vt_cdw_run` takes here: AVX-512, AVX2 or scalar.
+vt_path vt_cdw_path(void);
 /// Whether this op equals LiteRT's two ops on this CPU: x86-64 with FMA3 or AVX-512F (XNNPACK's float
 /// depthwise kernels there use fused multiply-adds, and the hybrid 1×1 kernel is a copy of its x86-64
 /// arithmetic); 0 elsewhere.
@@ -296,12 +312,12 @@ int vt_qdw_output_size(const vt_qdw *op, int32_t h, int32_t w, int32_t *oh, int3
 /// Needs no scratch. 0, or -1 for bad sizes.
 int vt_qdw_run(const vt_qdw *op, const uint8_t *input, int32_t batches, int32_t h, int32_t w, uint8_t *output, int32_t threads,
                vt_pool *pool);
-/// The same on a named path ("scalar", "avx2", "vnni", "vnni-portable"): 0; -1 for bad sizes or an
+/// The same on `path` (VT_PATH_DEFAULT: vt_qdw_path(); scalar, AVX2, VNNI, VNNI-portable): 0; -1 for bad sizes or an
 /// unknown path; -2 when this CPU lacks the path's instructions.
-int vt_qdw_run_path(const vt_qdw *op, const char *path, const uint8_t *input, int32_t batches, int32_t h, int32_t w, uint8_t *output,
+int vt_qdw_run_path(const vt_qdw *op, vt_path path, const uint8_t *input, int32_t batches, int32_t h, int32_t w, uint8_t *output,
                     int32_t threads, vt_pool *pool);
-/// Which path `vt_qdw_run` takes here: "vnni", "avx2" or "scalar".
-const char *vt_qdw_path(void);
+/// The path `vt_qdw_run` takes here: VNNI, AVX2 or scalar.
+vt_path vt_qdw_path(void);
 /// Custom options "VTQD": version 1 (uint8): thirteen int32 (kernel h/w, channels, strides h/w,
 /// dilations h/w, padding, activation, input/filter/output zero points), three float32 scales (input,
 /// filter, output), the filter padded to 4 bytes, the int32 bias (little endian); version 2 (int8): the

@@ -1,3 +1,5 @@
+import CKernelFormats
+
 /// The ops VisionTasks' 1×1 convolution kernel takes (see `customKernelOps`), uint8 and hybrid, and the
 /// spatial uint8 convolutions it runs after im2col.
 ///
@@ -42,9 +44,9 @@ extension ModelFile {
         guard scale > 0, scale < 256 else { return nil }  // what XNNPACK accepts
         let pointwise = kh == 1 && kw == 1 && window.strides == [1, 1]
         guard pointwise != spatial else { return nil }
-        var out: [UInt8] = Array((spatial ? "VTQK" : "VTQC").utf8)
+        var out: [UInt8] = Array((spatial ? VT_OPTIONS_QK_MAGIC : VT_OPTIONS_QC_MAGIC).utf8)
         func int32(_ v: Int32) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
-        let version = spatial ? Int32(1) : Self.kernelOptionsVersion
+        let version = Int32(spatial ? VT_OPTIONS_QK_VERSION : VT_OPTIONS_QC_VERSION)
         for v in [version, Int32(k), Int32(n), window.activation, iq.zeroPoint, fq.zeroPoint, oq.zeroPoint] {
             int32(v)
         }
@@ -75,8 +77,8 @@ extension ModelFile {
         guard let weights = try bufferRange(filter.buffer), weights.count == n * k else { return nil }
         guard let bias = try kernelBias(op, sg, type: .float32, count: n) else { return nil }
         guard let activation = try Self.unitStrideActivation(opTable) else { return nil }
-        var out: [UInt8] = Array("VTHC".utf8)
-        for v in [Self.kernelOptionsVersion, Int32(k), Int32(n), activation] {
+        var out: [UInt8] = Array(VT_OPTIONS_HC_MAGIC.utf8)
+        for v in [Int32(VT_OPTIONS_HC_VERSION), Int32(k), Int32(n), activation] {
             withUnsafeBytes(of: v.littleEndian) { out += $0 }
         }
         out += filterPlace(weights)
@@ -108,9 +110,6 @@ extension ModelFile {
                 return true
             })
     }
-
-    /// The version of the 1×1 kinds' custom options (2: the filter referenced in the model's bytes).
-    static let kernelOptionsVersion: Int32 = 2
 
     /// A filter's place for the custom options: how many bytes before the end of the model its bytes
     /// start, then their ``filterDigest(_:)`` (two uint64, little endian). The rewrite keeps the whole

@@ -1,3 +1,5 @@
+import CKernelFormats
+
 /// The op VisionTasks' exact detection post-processing kernel takes (see `customKernelOps`): a
 /// `TFLite_Detection_PostProcess` with fast NMS and one class per detection (`use_regular_nms` false,
 /// `max_classes_per_detection` 1), an IoU threshold in (0, 1], float32 box encodings, scores and
@@ -60,10 +62,11 @@ extension ModelFile {
                 }
             }
         if (0..<n).contains(where: { anchorValues[$0 * 4 + 2] < 0 || anchorValues[$0 * 4 + 3] < 0 }) { return nil }
-        var out: [UInt8] = Array("VTDP".utf8)
+        var out: [UInt8] = Array(VT_OPTIONS_DP_MAGIC.utf8)
         func int32(_ v: Int32) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
         for v in [
-            1, Int32(o.maxDetections), Int32(o.numClasses), Int32(n), boxType, bq.zeroPoint, scoreType, sq.zeroPoint,
+            Int32(VT_OPTIONS_DP_VERSION), Int32(o.maxDetections), Int32(o.numClasses), Int32(n), boxType, bq.zeroPoint,
+            scoreType, sq.zeroPoint,
             aq.zeroPoint,
         ] { int32(v) }
         let floats = [o.nmsScoreThreshold, o.nmsIouThreshold, o.yScale, o.xScale, o.hScale, o.wScale]

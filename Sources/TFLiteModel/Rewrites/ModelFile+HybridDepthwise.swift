@@ -1,3 +1,5 @@
+import CKernelFormats
+
 /// The ops VisionTasks' exact hybrid depthwise kernel takes (see `customKernelOps`): every
 /// DEPTHWISE_CONV_2D with a float32 input, an int8 per-channel symmetric constant filter and a float32
 /// constant (or no) bias. Its custom options: "VTHD", version 1, ten int32 parameters (kernel h/w,
@@ -23,9 +25,13 @@ extension ModelFile {
         else { return nil }
         let (padding, activation, dm) = (window.padding, window.activation, window.depthMultiplier)
         let (sh, sw, dh, dw) = (window.strides[0], window.strides[1], window.dilations[0], window.dilations[1])
-        var out: [UInt8] = Array("VTHD".utf8)
+        var out: [UInt8] = Array(VT_OPTIONS_HD_MAGIC.utf8)
         func int32(_ v: Int32) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
-        for v in [1, Int32(kh), Int32(kw), Int32(c), dm, sh, sw, dh, dw, padding, activation] { int32(v) }
+        for v in [
+            Int32(VT_OPTIONS_HD_VERSION), Int32(kh), Int32(kw), Int32(c), dm, sh, sw, dh, dw, padding, activation,
+        ] {
+            int32(v)
+        }
         out += weights
         out += [UInt8](repeating: 0, count: (4 - weights.count % 4) % 4)
         for v in q.scales { withUnsafeBytes(of: v.bitPattern.littleEndian) { out += $0 } }

@@ -1,3 +1,5 @@
+import CKernelFormats
+
 /// Three fusions across the ops `customKernelOps` moves onto VisionTasks' kernels, each leaving every
 /// value the model computes bit for bit as it was:
 ///
@@ -44,9 +46,9 @@ extension ModelFile {
                 let weights = try buffer(filter.buffer), weights.count == kh * kw * c * 4,
                 let bias = try kernelBias(op, sg, type: .float32, count: c)
             else { continue }
-            var out: [UInt8] = Array("VTCD".utf8)
+            var out: [UInt8] = Array(VT_OPTIONS_CD_MAGIC.utf8)
             let fields: [Int32] =
-                [1, Int32(kh), Int32(kw), Int32(c)] + window.strides + window.dilations
+                [Int32(VT_OPTIONS_CD_VERSION), Int32(kh), Int32(kw), Int32(c)] + window.strides + window.dilations
                 + [window.padding, window.activation]
             for v in fields { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
             out += weights + bias
@@ -99,8 +101,8 @@ extension ModelFile {
                 absorbed += [c, r]
             }
             guard members.count == op.inputs.count else { continue }
-            var out: [UInt8] = Array("VTCG".utf8)
-            for v in [Int32(1), Int32(members.count), Int32(depth)] {
+            var out: [UInt8] = Array(VT_OPTIONS_CG_MAGIC.utf8)
+            for v in [Int32(VT_OPTIONS_CG_VERSION), Int32(members.count), Int32(depth)] {
                 withUnsafeBytes(of: v.littleEndian) { out += $0 }
             }
             for m in members {
@@ -122,8 +124,8 @@ extension ModelFile {
         var slots: [Int: Int32] = [:]
         var prefixes: [Int: [UInt8]] = [:]
         func link(_ role: Int32, _ slot: Int32) -> [UInt8] {
-            var out: [UInt8] = Array("VTLK".utf8)
-            for v in [Int32(1), role, slot] { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
+            var out: [UInt8] = Array(VT_OPTIONS_LK_MAGIC.utf8)
+            for v in [Int32(VT_OPTIONS_LK_VERSION), role, slot] { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
             return out
         }
         for (i, op) in sg.operators.enumerated() where blobs[i]?.prefix == CustomKernels.hybridDepthwise.codePrefix {

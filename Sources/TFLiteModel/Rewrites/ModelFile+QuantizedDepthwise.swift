@@ -1,3 +1,5 @@
+import CKernelFormats
+
 /// The ops VisionTasks' exact uint8/int8 depthwise kernel takes (see `customKernelOps`): every
 /// DEPTHWISE_CONV_2D with depth multiplier 1, a requantization scale below 256 and either
 /// - uint8 input, filter and output, per-tensor quantization, a constant int32 (or no) bias quantized at
@@ -50,10 +52,13 @@ extension ModelFile {
             let scale = iq.scale * fs / oq.scale
             guard scale > 0, scale < 256 else { return nil }  // what XNNPACK accepts
         }
-        var out: [UInt8] = Array("VTQD".utf8)
+        var out: [UInt8] = Array(VT_OPTIONS_QD_MAGIC.utf8)
         func int32(_ v: Int32) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
         func float(_ v: Float) { withUnsafeBytes(of: v.bitPattern.littleEndian) { out += $0 } }
-        for v in [signed ? 2 : 1, Int32(kh), Int32(kw), Int32(c), sh, sw, dh, dw, padding, activation] { int32(v) }
+        for v in [
+            Int32(signed ? VT_OPTIONS_QD_SIGNED : VT_OPTIONS_QD_UNSIGNED), Int32(kh), Int32(kw), Int32(c), sh, sw, dh,
+            dw, padding, activation,
+        ] { int32(v) }
         for v in [iq.zeroPoint, filterZeroPoint, oq.zeroPoint] { int32(v) }
         for v in [iq.scale, signed ? 0 : filterScales[0], oq.scale] { float(v) }
         if signed { filterScales.forEach(float) }
