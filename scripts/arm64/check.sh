@@ -32,7 +32,7 @@ objects=()
 for c in "$root"/Sources/CKernels/*.c "$here/kernels_probe.c"; do
   o="$work/$(basename "$c" .c).o"
   # clang, as SwiftPM compiles them (the sources use clang's pragmas), against Debian's arm64 headers.
-  clang --target=aarch64-linux-gnu -std=gnu11 -O2 -Wall -Werror -fPIC -I "$root/Sources/CKernels/include" -I "$root/Sources/CLiteRT/include" -c "$c" -o "$o"
+  clang --target=aarch64-linux-gnu -std=gnu11 -O2 -Wall -Werror -fPIC -I "$root/Sources/CKernels/include" -I "$root/Sources/CKernelFormats/include" -I "$root/Sources/CLiteRT/include" -c "$c" -o "$o"
   objects+=("$o")
 done
 # The JPEG reconstruction (IDCT, upsampling, colour) is plain C too; CJPEG.c itself is a thin
