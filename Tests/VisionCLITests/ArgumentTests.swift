@@ -61,4 +61,20 @@ struct ArgumentTests {
             Self.usage("track", ["--threads", "0", "a.mp4"])
                 == "usage error: --threads must be between 1 and 256, got 0")
     }
+
+    @Test("every declared default is a valid value of its option (what an absent option reads as)")
+    func declaredDefaultsAreValid() throws {
+        for command in VisionTasksCommand.commands {
+            for option in command.options {
+                guard let value = option.defaultValue else { continue }
+                #expect(throws: Never.self, "\(command.name) --\(option.name) \(value)") { try option.validate(value) }
+            }
+        }
+        // The server's and the tracker's defaults are theirs, shown as they are.
+        let serve = try Self.parse("serve", ["--model", "m.tflite"])
+        #expect(try serve.value(.maxQueue, as: Int.self) == 64 && serve.string(.listen) == "127.0.0.1:8080")
+        #expect(try Self.parse("track", ["a.mp4"]).value(.trackHigh, as: Double.self) == 0.35)
+        #expect(throws: CLIError.self) { try serve.value(.model, as: Int.self) }
+    }
+
 }

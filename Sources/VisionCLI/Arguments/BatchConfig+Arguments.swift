@@ -6,11 +6,11 @@ extension BatchConfig {
     init(_ p: ParsedCommand) throws {
         self.init()
         inputs = p.positionals
-        every = p.int(.every) ?? 1
+        every = try p.value(.every, as: Int.self)
         orientation = TaskArguments.orientation(p)
         sequential = p.flag(.sequential)
         workers = p.int(.workers)
-        threads = p.int(.threads) ?? 1
+        threads = try p.value(.threads, as: Int.self)
         shard = p.string(.shard)
         shardCount = p.int(.shardCount)
         model = p.string(.model) ?? ""

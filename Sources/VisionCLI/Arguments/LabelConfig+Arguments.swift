@@ -7,6 +7,6 @@ extension LabelConfig {
         self.init(modelPath: try ModelZoo.resolve(try TaskArguments.requiredModel(p)))
         threshold = p.float(.threshold)
         maxResults = p.int(.maxResults)
-        threads = p.int(.threads) ?? 1
+        threads = try p.value(.threads, as: Int.self)
     }
 }

@@ -17,7 +17,7 @@ extension MediaPipeTaskConfig {
         allow = p.list(.allow)
         deny = p.list(.deny)
         locale = p.string(.locale)
-        threads = p.int(.threads) ?? 1
+        threads = try p.value(.threads, as: Int.self)
         fastHybrid = p.flag(.fastHybrid)
         fastDecode = p.flag(.fastDecode)
         if regionOfInterest { self.regionOfInterest = try TaskArguments.roi(p) }

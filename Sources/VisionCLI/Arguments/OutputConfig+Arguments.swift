@@ -11,7 +11,7 @@ extension OutputConfig {
         resume = p.flag(.resume)
         output = p.string(.output)
         report = p.string(.report)
-        progress = p.string(.progress) ?? "auto"
+        progress = try p.value(.progress, as: String.self)
         if jsonl == "-" && json { throw CLIError.usage("--json and --jsonl - both write to standard output: pick one") }
         if resume && (jsonl == nil || jsonl == "-") {
             throw CLIError.usage("--resume needs --jsonl FILE (the records to resume from)")

@@ -81,6 +81,15 @@ struct ParsedCommand {
         values[option.rawValue]?.last ?? spec.option(option.rawValue)?.defaultValue
     }
 
+    /// `--name`'s value, else its declared default, as `T` (an option read this way declares a default, and
+    /// its values were validated when parsed: a failure here is the declaration's, not the user's).
+    func value<T: LosslessStringConvertible>(_ option: OptionName, as _: T.Type = T.self) throws -> T {
+        guard let text = string(option), let value = T(text) else {
+            throw CLIError.failure("--\(option.rawValue) has no declared default or a value of the wrong kind")
+        }
+        return value
+    }
+
     /// `--name` as an integer (validated when parsed).
     func int(_ option: OptionName) -> Int? { string(option).flatMap { Int($0) } }
 

@@ -5,9 +5,12 @@ import VisionServer
 
 /// `serve`'s command line.
 extension ServeConfig {
+    /// The server's own defaults (VisionServer declares them), shown in help and used when an option is absent.
+    private static let standard = ServeConfig()
+
     static let options = [
         OptionSpec(
-            .listen, .text, "HOST:PORT", default: "127.0.0.1:8080",
+            .listen, .text, "HOST:PORT", default: "\(standard.host):\(standard.port)",
             help: "where to listen (a numeric address; port 0: any free one). Other interfaces only when asked"),
         OptionSpec(
             .model, .text, "NAME=PATH",
@@ -17,11 +20,13 @@ extension ServeConfig {
             help: "inference workers, each with its own copy of each model (default: CPUs ÷ threads)"),
         TaskArguments.threads,
         OptionSpec(
-            .maxQueue, .integer(1...100_000), "N", default: "64", help: "requests waiting at the most (more: 503)"),
+            .maxQueue, .integer(1...100_000), "N", default: "\(standard.maxQueue)",
+            help: "requests waiting at the most (more: 503)"),
         OptionSpec(
-            .maxBody, .integer(1024...1 << 30), "BYTES", default: "20971520", help: "largest request body (more: 413)"),
+            .maxBody, .integer(1024...1 << 30), "BYTES", default: "\(standard.maxBody)",
+            help: "largest request body (more: 413)"),
         OptionSpec(
-            .timeoutMs, .integer(1...3_600_000), "MS", default: "10000",
+            .timeoutMs, .integer(1...3_600_000), "MS", default: "\(standard.timeoutMs)",
             help: "a request not started within this is answered 504"),
         OptionSpec(
             .apiKeyFile, .text, "FILE",
@@ -35,22 +40,28 @@ extension ServeConfig {
             .acceptModels, .text, "DIR",
             help: "let ZMQ clients upload models into DIR (checked, written atomically; default: refused)"),
         OptionSpec(
-            .maxModelBytes, .integer(1024...1 << 31), "BYTES", default: "268435456", help: "largest model upload"),
+            .maxModelBytes, .integer(1024...1 << 31), "BYTES", default: "\(standard.maxModelBytes)",
+            help: "largest model upload"),
         OptionSpec(
-            .maxPredictions, .integer(1...10_000), "N", default: "20",
+            .maxPredictions, .integer(1...10_000), "N", default: "\(standard.maxPredictions)",
             help: "DeepStack predictions per reply at the most (Frigate fails on a 21st)"),
-        OptionSpec(.maxSessions, .integer(1...10_000), "N", default: "16", help: "open /v1/track sessions at the most"),
         OptionSpec(
-            .sessionTtl, .integer(1...86_400), "SECONDS", default: "60",
+            .maxSessions, .integer(1...10_000), "N", default: "\(standard.maxSessions)",
+            help: "open /v1/track sessions at the most"),
+        OptionSpec(
+            .sessionTtl, .integer(1...86_400), "SECONDS", default: "\(standard.sessionTTL)",
             help: "a tracking session idle this long ends"),
-        OptionSpec(.connections, .integer(1...100_000), "N", default: "256", help: "open connections at the most"),
         OptionSpec(
-            .perClient, .integer(0...100_000), "N", default: "0", help: "open connections per client address (0: any)"),
+            .connections, .integer(1...100_000), "N", default: "\(standard.connections)",
+            help: "open connections at the most"),
         OptionSpec(
-            .idleTimeout, .integer(1...3600), "SECONDS", default: "30",
+            .perClient, .integer(0...100_000), "N", default: "\(standard.perClient)",
+            help: "open connections per client address (0: any)"),
+        OptionSpec(
+            .idleTimeout, .integer(1...3600), "SECONDS", default: "\(standard.idleTimeout)",
             help: "an idle or slow connection is closed after this"),
         OptionSpec(
-            .drainSeconds, .integer(0...3600), "SECONDS", default: "30",
+            .drainSeconds, .integer(0...3600), "SECONDS", default: "\(standard.drainSeconds)",
             help: "on SIGTERM, how long requests in flight may take to finish"),
         OptionSpec(
             .delayMs, .integer(0...60_000), "MS", help: "a testing aid: each request waits this long (a slow server)"),
@@ -61,7 +72,7 @@ extension ServeConfig {
         self.init()
         // The key first: a server meant to need one never starts without it.
         apiKey = try Self.apiKey(p, environment: environment)
-        let listen = p.string(.listen) ?? "127.0.0.1:8080"
+        let listen = try p.value(.listen, as: String.self)
         guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
             (0...65535).contains(port)
         else { throw CLIError.usage("--listen takes HOST:PORT (e.g. 127.0.0.1:8080 or [::1]:8080), got '\(listen)'") }
@@ -72,21 +83,21 @@ extension ServeConfig {
             models.append((name, try ModelZoo.resolve(path)))
         }
         guard !models.isEmpty else { throw CLIError.usage("serve needs at least one --model NAME=PATH") }
-        threads = p.int(.threads) ?? 1
+        threads = try p.value(.threads, as: Int.self)
         workers = p.int(.workers) ?? max(1, ProcessInfo.processInfo.activeProcessorCount / threads)
-        maxQueue = p.int(.maxQueue) ?? maxQueue
-        maxBody = p.int(.maxBody) ?? maxBody
-        timeoutMs = p.int(.timeoutMs) ?? timeoutMs
+        maxQueue = try p.value(.maxQueue, as: Int.self)
+        maxBody = try p.value(.maxBody, as: Int.self)
+        timeoutMs = try p.value(.timeoutMs, as: Int.self)
         zmq = p.string(.zmq)
         acceptModels = p.string(.acceptModels)
-        maxModelBytes = p.int(.maxModelBytes) ?? maxModelBytes
-        maxPredictions = p.int(.maxPredictions) ?? maxPredictions
-        maxSessions = p.int(.maxSessions) ?? maxSessions
-        sessionTTL = p.int(.sessionTtl) ?? sessionTTL
-        connections = p.int(.connections) ?? connections
-        perClient = p.int(.perClient) ?? perClient
-        idleTimeout = p.int(.idleTimeout) ?? idleTimeout
-        drainSeconds = p.int(.drainSeconds) ?? drainSeconds
+        maxModelBytes = try p.value(.maxModelBytes, as: Int.self)
+        maxPredictions = try p.value(.maxPredictions, as: Int.self)
+        maxSessions = try p.value(.maxSessions, as: Int.self)
+        sessionTTL = try p.value(.sessionTtl, as: Int.self)
+        connections = try p.value(.connections, as: Int.self)
+        perClient = try p.value(.perClient, as: Int.self)
+        idleTimeout = try p.value(.idleTimeout, as: Int.self)
+        drainSeconds = try p.value(.drainSeconds, as: Int.self)
         delayMs = p.int(.delayMs) ?? 0
     }
 

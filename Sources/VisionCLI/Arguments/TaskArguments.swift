@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import MLKit
 import MediaPipeTasksVision
 import ServeProtocol
 import VisionAnalytics
@@ -109,6 +110,9 @@ enum TaskArguments {
         TaskArguments.orientation,
     ]
 
+    /// ML Kit's tracker's own defaults (MLKit declares them), shown in help and used when an option is absent.
+    private static let tracker = ObjectTrackerOptions()
+
     /// `track`'s options.
     static let track = [
         OptionSpec(
@@ -131,17 +135,33 @@ enum TaskArguments {
         OptionSpec(
             .detectionsJsonl, .text, "PATH",
             help: "also write the localizer's raw boxes per frame (for tracking evaluation)"),
-        OptionSpec(.trackHigh, .number(0...1), "F", default: "0.35", help: "tracker: high-score threshold"),
-        OptionSpec(.trackLow, .number(0...1), "F", default: "0.1", help: "tracker: low-score threshold"),
-        OptionSpec(.trackNew, .number(0...1), "F", default: "0.4", help: "tracker: score to start a track"),
-        OptionSpec(.trackIou, .number(0...1), "F", default: "0.2", help: "tracker: minimum IoU to match"),
-        OptionSpec(.trackAppearance, .number(0...1), "F", default: "0.35", help: "tracker: colour-histogram weight"),
-        OptionSpec(.trackSize, .number(0...1), "F", default: "0.15", help: "tracker: size-change weight"),
-        OptionSpec(.trackGroup, .number(0...1), "F", default: "0.6", help: "tracker: group-box coverage"),
-        OptionSpec(.trackPart, .number(0...1), "F", default: "0.7", help: "tracker: part-box containment"),
-        OptionSpec(.trackConfirm, .integer(1...100), "N", default: "3", help: "tracker: frames to confirm a track"),
         OptionSpec(
-            .trackCoastMs, .integer(0...60_000), "MS", default: "1000", help: "tracker: how long a lost track is kept"),
+            .trackHigh, .number(0...1), "F", default: "\(tracker.highScoreThreshold)",
+            help: "tracker: high-score threshold"),
+        OptionSpec(
+            .trackLow, .number(0...1), "F", default: "\(tracker.lowScoreThreshold)",
+            help: "tracker: low-score threshold"),
+        OptionSpec(
+            .trackNew, .number(0...1), "F", default: "\(tracker.newTrackThreshold)",
+            help: "tracker: score to start a track"),
+        OptionSpec(
+            .trackIou, .number(0...1), "F", default: "\(tracker.minimumIoU)", help: "tracker: minimum IoU to match"),
+        OptionSpec(
+            .trackAppearance, .number(0...1), "F", default: "\(tracker.appearanceWeight)",
+            help: "tracker: colour-histogram weight"),
+        OptionSpec(
+            .trackSize, .number(0...1), "F", default: "\(tracker.sizeWeight)", help: "tracker: size-change weight"),
+        OptionSpec(
+            .trackGroup, .number(0...1), "F", default: "\(tracker.groupCoverage)", help: "tracker: group-box coverage"),
+        OptionSpec(
+            .trackPart, .number(0...1), "F", default: "\(tracker.partContainment)",
+            help: "tracker: part-box containment"),
+        OptionSpec(
+            .trackConfirm, .integer(1...100), "N", default: "\(tracker.confirmationHits)",
+            help: "tracker: frames to confirm a track"),
+        OptionSpec(
+            .trackCoastMs, .integer(0...60_000), "MS", default: "\(tracker.maxCoastMs)",
+            help: "tracker: how long a lost track is kept"),
     ]
 
     /// `track`'s lines and zones.

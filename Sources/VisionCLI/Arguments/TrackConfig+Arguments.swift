@@ -11,18 +11,18 @@ extension TrackConfig {
         threshold = p.float(.threshold)
         maxLabels = p.int(.maxLabels)
         localizerPath = try p.string(.localizer).map(ModelZoo.resolve)
-        threads = p.int(.threads) ?? 1
+        threads = try p.value(.threads, as: Int.self)
         detectionsJSONL = p.string(.detectionsJsonl)
         zones = try ZoneConfig(p)
-        tracker.highScoreThreshold = p.double(.trackHigh) ?? tracker.highScoreThreshold
-        tracker.lowScoreThreshold = p.double(.trackLow) ?? tracker.lowScoreThreshold
-        tracker.newTrackThreshold = p.double(.trackNew) ?? tracker.newTrackThreshold
-        tracker.minimumIoU = p.double(.trackIou) ?? tracker.minimumIoU
-        tracker.appearanceWeight = p.double(.trackAppearance) ?? tracker.appearanceWeight
-        tracker.sizeWeight = p.double(.trackSize) ?? tracker.sizeWeight
-        tracker.groupCoverage = p.double(.trackGroup) ?? tracker.groupCoverage
-        tracker.partContainment = p.double(.trackPart) ?? tracker.partContainment
-        tracker.confirmationHits = p.int(.trackConfirm) ?? tracker.confirmationHits
-        tracker.maxCoastMs = p.int(.trackCoastMs) ?? tracker.maxCoastMs
+        tracker.highScoreThreshold = try p.value(.trackHigh, as: Double.self)
+        tracker.lowScoreThreshold = try p.value(.trackLow, as: Double.self)
+        tracker.newTrackThreshold = try p.value(.trackNew, as: Double.self)
+        tracker.minimumIoU = try p.value(.trackIou, as: Double.self)
+        tracker.appearanceWeight = try p.value(.trackAppearance, as: Double.self)
+        tracker.sizeWeight = try p.value(.trackSize, as: Double.self)
+        tracker.groupCoverage = try p.value(.trackGroup, as: Double.self)
+        tracker.partContainment = try p.value(.trackPart, as: Double.self)
+        tracker.confirmationHits = try p.value(.trackConfirm, as: Int.self)
+        tracker.maxCoastMs = try p.value(.trackCoastMs, as: Int.self)
     }
 }

@@ -20,8 +20,8 @@ extension ZoneConfig {
             }
             return anchor
         }
-        crossingFrames = p.int(.crossingFrames) ?? 1
-        forgetAfter = p.int(.forgetAfter) ?? 300
+        crossingFrames = try p.value(.crossingFrames, as: Int.self)
+        forgetAfter = try p.value(.forgetAfter, as: Int.self)
         if (p.has(.anchor) || p.has(.crossingFrames) || p.has(.forgetAfter)) && isEmpty {
             throw CLIError.usage(
                 "--anchor, --crossing-frames and --forget-after apply to lines and zones: add --line NAME=x1,y1,x2,y2 "

@@ -99,9 +99,9 @@ enum BenchCommand {
         guard let imagePath = p.string(.image) ?? p.positionals.first else {
             throw CLIError.usage("bench needs --image PICTURE (or --throughput INPUT...)")
         }
-        let runs = p.int(.runs) ?? 50
-        let warmup = p.int(.warmup) ?? 5
-        let threads = p.int(.threads) ?? 1
+        let runs = try p.value(.runs, as: Int.self)
+        let warmup = try p.value(.warmup, as: Int.self)
+        let threads = try p.value(.threads, as: Int.self)
         let json = p.flag(.json)
         let fastHybrid = p.flag(.fastHybrid)
         // The picture read from its file: exactly, or with --fast-decode at a reduced scale for the model's input.

@@ -69,7 +69,8 @@ enum EvalCommand {
         }
         let imagesDir = p.string(.images)
         let dataset = try EvalDataset.load(
-            annotations, images: imagesDir, names: p.string(.names), recordThreshold: p.double(.gtThreshold) ?? 0.5)
+            annotations, images: imagesDir, names: p.string(.names),
+            recordThreshold: try p.value(.gtThreshold, as: Double.self))
         let mapping = try NameMapping(file: p.string(.map), categories: dataset.categories)
         var detections: [DetectedBox] = []
         var unmapped: [String: Int] = [:]
@@ -88,7 +89,7 @@ enum EvalCommand {
         } else {
             let options = ObjectDetectorOptions()
             options.baseOptions.modelAssetPath = try ModelZoo.resolve(try TaskArguments.requiredModel(p))
-            options.baseOptions.numThreads = p.int(.threads) ?? 1
+            options.baseOptions.numThreads = try p.value(.threads, as: Int.self)
             let detector = try ObjectDetector(options: options)
             guard let imagesDir else {
                 throw CLIError.usage("eval detect needs --images DIR to run the model (or --predictions)")
@@ -111,7 +112,7 @@ enum EvalCommand {
             categoryIds: Array(dataset.categories.keys))
         let counts = DetectionCounts(
             groundTruth: dataset.annotations, detections: detections, categoryIds: Array(dataset.categories.keys),
-            scoreThreshold: p.double(.threshold) ?? 0.5)
+            scoreThreshold: try p.value(.threshold, as: Double.self))
         if let page = p.string(.report) {
             try EvalHTMLReport.write(
                 to: page, evaluation: evaluation, counts: counts, dataset: dataset, imagesDir: imagesDir,
@@ -160,7 +161,7 @@ enum EvalCommand {
             file: p.string(.map), categories: Dictionary(uniqueKeysWithValues: classes.enumerated().map { ($0, $1) }))
         let options = ImageClassifierOptions()
         options.baseOptions.modelAssetPath = try ModelZoo.resolve(try TaskArguments.requiredModel(p))
-        options.baseOptions.numThreads = p.int(.threads) ?? 1
+        options.baseOptions.numThreads = try p.value(.threads, as: Int.self)
         options.maxResults = 5
         let classifier = try ImageClassifier(options: options)
         var samples: [ClassificationEvaluation.Sample] = []

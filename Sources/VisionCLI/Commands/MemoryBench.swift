@@ -12,7 +12,7 @@ enum MemoryBench {
         guard let imagePath = p.string(.image) ?? p.positionals.first else {
             throw CLIError.usage("bench --memory needs --image PICTURE")
         }
-        let calls = p.int(.calls) ?? 1000
+        let calls = try p.value(.calls, as: Int.self)
         let image = try MPImage(contentsOfFile: imagePath, orientation: .up)
         let task = try p.string(.task) ?? (BenchCommand.looksLikeDetector(model) ? "detect" : "classify")
         let baseline = ProcessMemory.residentBytes()
@@ -21,7 +21,7 @@ enum MemoryBench {
         if task == "detect" {
             let options = ObjectDetectorOptions()
             options.baseOptions.modelAssetPath = model
-            options.baseOptions.numThreads = p.int(.threads) ?? 1
+            options.baseOptions.numThreads = try p.value(.threads, as: Int.self)
             options.baseOptions.optimizeHybridModels = p.flag(.fastHybrid)
             let detector = try ObjectDetector(options: options)
             keep = detector
@@ -29,7 +29,7 @@ enum MemoryBench {
         } else {
             let options = ImageClassifierOptions()
             options.baseOptions.modelAssetPath = model
-            options.baseOptions.numThreads = p.int(.threads) ?? 1
+            options.baseOptions.numThreads = try p.value(.threads, as: Int.self)
             let classifier = try ImageClassifier(options: options)
             keep = classifier
             call = { _ = try classifier.classify(image: image) }

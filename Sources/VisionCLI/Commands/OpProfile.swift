@@ -31,9 +31,9 @@ enum OpProfile {
         guard let imagePath = p.string(.image) ?? p.positionals.first else {
             throw CLIError.usage("bench --profile needs --image PICTURE")
         }
-        let runs = p.int(.runs) ?? 50
-        let warmup = p.int(.warmup) ?? 5
-        let threads = p.int(.threads) ?? 1
+        let runs = try p.value(.runs, as: Int.self)
+        let warmup = try p.value(.warmup, as: Int.self)
+        let threads = try p.value(.threads, as: Int.self)
         let fastHybrid = p.flag(.fastHybrid)
         let image = try MPImage(contentsOfFile: imagePath, orientation: .up)
         let ours = try ModelResources(path: model, optimizeHybridModels: fastHybrid)

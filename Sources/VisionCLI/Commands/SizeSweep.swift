@@ -28,10 +28,10 @@ enum SizeSweep {
 
     static func run(_ p: ParsedCommand, _ console: Console) throws {
         let model = try ModelZoo.resolve(try TaskArguments.requiredModel(p))
-        let runs = p.int(.runs) ?? 50
+        let runs = try p.value(.runs, as: Int.self)
         // Each of the grid's sizes warms up on its own: `--warmup` when given (at most 5), else 2.
-        let warmup = p.has(.warmup) ? min(p.int(.warmup) ?? Self.warmup, 5) : Self.warmup
-        let threads = p.int(.threads) ?? 1
+        let warmup = p.has(.warmup) ? min(try p.value(.warmup, as: Int.self), 5) : Self.warmup
+        let threads = try p.value(.threads, as: Int.self)
         let format = try BenchCommand.inputFormat(
             model: model, resources: try ModelResources(path: model, optimizeHybridModels: false), threads: threads)
         var scratch = [UInt8](repeating: 0, count: format.byteCount)

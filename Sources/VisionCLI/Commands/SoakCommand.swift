@@ -23,7 +23,7 @@ enum SoakCommand {
 
     static func run(_ p: ParsedCommand, _ console: Console) throws {
         let path = try ModelZoo.resolve(try TaskArguments.requiredModel(p))
-        let cycles = p.int(.cycles) ?? 300
+        let cycles = try p.value(.cycles, as: Int.self)
         if p.flag(.live) {
             guard let image = p.string(.image) else { throw CLIError.usage("soak --live needs --image PICTURE") }
             return try LiveStreamSoak.run(model: path, image: image, frames: cycles, console: console)

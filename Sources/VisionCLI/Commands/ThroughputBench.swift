@@ -15,7 +15,7 @@ enum ThroughputBench {
         guard ["detect", "classify", "label"].contains(taskName) else {
             throw CLIError.usage("unknown task \(taskName)")
         }
-        let rounds = p.int(.rounds) ?? 3
+        let rounds = try p.value(.rounds, as: Int.self)
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("vision-tasks-bench-\(getpid())")
             .path
         try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
@@ -28,8 +28,8 @@ enum ThroughputBench {
             for mode in ["sequential", "pipelined"] {
                 var batch = BatchConfig()
                 batch.inputs = p.positionals
-                batch.every = p.int(.every) ?? 1
-                batch.threads = p.int(.threads) ?? 1
+                batch.every = try p.value(.every, as: Int.self)
+                batch.threads = try p.value(.threads, as: Int.self)
                 batch.sequential = mode == "sequential"
                 batch.workers = mode == "pipelined" ? p.int(.workers) : nil
                 batch.model = model
@@ -69,7 +69,8 @@ enum ThroughputBench {
             let o: JSONValue = .object([
                 ("task", .string(taskName)), ("model", .string(model)),
                 ("inputs", .array(p.positionals.map { JSONValue.string($0) })),
-                ("items", .int(count)), ("rounds", .int(rounds)), ("threads", .int(p.int(.threads) ?? 1)),
+                ("items", .int(count)), ("rounds", .int(rounds)),
+                ("threads", .int(try p.value(.threads, as: Int.self))),
                 ("workers", .int(workers)),
                 ("withOutput", .bool(p.flag(.withOutput))),
                 ("sequentialSeconds", .number(seq)), ("pipelinedSeconds", .number(pipe)),
@@ -90,7 +91,8 @@ enum ThroughputBench {
                     format:
                         "pipelined   %7.2f s  %7.2f items/s  (reader, %d worker%@ of %d inference thread%@, writer)",
                     pipe, pipeRate,
-                    workers, workers == 1 ? "" : "s", p.int(.threads) ?? 1, (p.int(.threads) ?? 1) == 1 ? "" : "s"))
+                    workers, workers == 1 ? "" : "s", try p.value(.threads, as: Int.self),
+                    (try p.value(.threads, as: Int.self)) == 1 ? "" : "s"))
             console.out(
                 String(
                     format: "speed-up    %7.2f×  (rounds: %.2f…%.2f)", pipeRate / max(seqRate, 1e-9),

@@ -46,7 +46,7 @@ enum ZonesCommand {
         guard !zones.isEmpty else {
             throw CLIError.usage("zones needs at least one --line NAME=x1,y1,x2,y2 or --zone NAME=x1,y1,x2,y2,x3,y3,…")
         }
-        let tracks = try TrackFrames.read(p.positionals[0], framesPerSecond: p.double(.fps) ?? 30)
+        let tracks = try TrackFrames.read(p.positionals[0], framesPerSecond: try p.value(.fps, as: Double.self))
         guard !tracks.videos.isEmpty else { throw CLIError.usage("\(p.positionals[0]): no tracked frames in it") }
         let given = try size(p.string(.size))
         var events: [JSONValue] = [], summaries: [JSONValue] = []
