@@ -173,7 +173,7 @@ package final class FrigateZMQ: Sendable {
         let height = model.inputShape[1], width = model.inputShape[2]
         let result = Locked<[UInt8]?>(nil)
         let done = DispatchSemaphore(value: 0)
-        let config = Self.taskConfig(model, threads: self.config.threads)
+        let config = model.detectorConfig(threads: self.config.threads)
         let metrics = metrics
         let log = log
         let job = ServeWorkers.Job(
@@ -200,15 +200,6 @@ package final class FrigateZMQ: Sendable {
         }
         metrics.zmq(kind: "tensor", result: "ok")
         return rows
-    }
-
-    /// A detector task as `serve` makes it for Frigate: every detection (Frigate applies its own
-    /// threshold to the rows).
-    package static func taskConfig(_ model: ServeModels.Model, threads: Int) -> MediaPipeTaskConfig {
-        var config = MediaPipeTaskConfig(modelPath: model.path)
-        config.threads = threads
-        config.scoreThreshold = 0
-        return config
     }
 
     /// The model among `candidates` whose input takes a tensor of `shape` and element `type`, and

@@ -24,6 +24,16 @@ package final class ServeModels: Sendable {
         /// The file's name (`ssd_mobilenet_v1.tflite`).
         package var fileName: String { (path as NSString).lastPathComponent }
 
+        /// The detector task as the detection services run it — DeepStack's and CodeProject.AI's route, Frigate's
+        /// ZMQ detector, and what every worker loads before it is ready: every detection, for the caller
+        /// applies its own threshold (`min_confidence`, Frigate's) to the rows.
+        package func detectorConfig(threads: Int) -> MediaPipeTaskConfig {
+            var config = MediaPipeTaskConfig(modelPath: path)
+            config.threads = threads
+            config.scoreThreshold = 0
+            return config
+        }
+
         /// What `/v1/models` and DeepStack's list say of it.
         package var json: JSONValue {
             .object([

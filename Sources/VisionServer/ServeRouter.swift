@@ -221,7 +221,7 @@ package final class ServeRouter: Sendable {
             minConfidence = value
         }
         // Every detection; min_confidence filters them (the same boxes above it). Shared with Frigate's ZMQ.
-        let config = FrigateZMQ.taskConfig(model, threads: self.config.threads)
+        let config = model.detectorConfig(threads: self.config.threads)
         let key = "deepstack|" + model.path
         let limit = self.config.maxPredictions
         let threshold = minConfidence

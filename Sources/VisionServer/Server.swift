@@ -30,7 +30,7 @@ package enum Server {
         // Every model loads now (a bad one stops the server before it listens).
         for model in models.all {
             switch model.kind {
-            case .detector: _ = try DetectTask(FrigateZMQ.taskConfig(model, threads: config.threads))
+            case .detector: _ = try DetectTask(model.detectorConfig(threads: config.threads))
             case .classifier: _ = try ClassifyTask(MediaPipeTaskConfig(modelPath: model.path))
             }
         }
@@ -52,7 +52,7 @@ package enum Server {
             let tasks = WorkerTasks()
             for model in detectors {
                 _ = try? tasks.task("deepstack|" + model.path, as: DetectTask.self) {
-                    try DetectTask(FrigateZMQ.taskConfig(model, threads: threads))
+                    try DetectTask(model.detectorConfig(threads: threads))
                 }
             }
             warm.signal()
