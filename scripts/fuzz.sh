@@ -44,6 +44,11 @@ cmodule() {  # name: Sources/<name>/*.c as an instrumented static library with i
 
 build() {
   module FileInput $(find Sources/FileInput -name "*.swift" | sort)
+  # The custom ops' options formats TFLiteModel's rewrites write: a header of constants, no code.
+  mkdir -p "$out/CKernelFormats"
+  printf 'module CKernelFormats {\n  header "%s/Sources/CKernelFormats/include/KernelFormats.h"\n  export *\n}\n' "$root" \
+    > "$out/CKernelFormats/module.modulemap"
+  maps+=(-Xcc "-fmodule-map-file=$out/CKernelFormats/module.modulemap")
   module TFLiteModel $(find Sources/TFLiteModel -name "*.swift" | sort)
   # The C layers (over libjpeg, over FFmpeg), instrumented, each with a module map of its own;
   # the libraries below them are not instrumented.
@@ -67,7 +72,7 @@ build() {
     Fuzz/HTTPFuzz.c Sources/CHTTPServer/CHTTPServer.c -lmicrohttpd -lpthread
 }
 
-if [ ! -f "$out/.built" ] || [ -n "$(find Sources/FileInput Sources/CCrypto Sources/TFLiteModel Sources/Locking Sources/Imaging Sources/CJPEG Sources/CPNG Sources/CImaging Sources/CFFmpeg Sources/ServeProtocol Sources/CHTTPServer Fuzz -newer "$out/.built" -type f | head -1)" ]; then
+if [ ! -f "$out/.built" ] || [ -n "$(find Sources/FileInput Sources/CCrypto Sources/CKernelFormats Sources/TFLiteModel Sources/Locking Sources/Imaging Sources/CJPEG Sources/CPNG Sources/CImaging Sources/CFFmpeg Sources/ServeProtocol Sources/CHTTPServer Fuzz -newer "$out/.built" -type f | head -1)" ]; then
   echo "== building fuzz targets (log: $out/build.log)"
   if ! build >"$out/build.log" 2>&1; then grep -E "error" "$out/build.log" | head -20; exit 1; fi
   touch "$out/.built"
