@@ -74,7 +74,15 @@ build() {
 
 if [ ! -f "$out/.built" ] || [ -n "$(find Sources/FileInput Sources/CCrypto Sources/CKernelFormats Sources/TFLiteModel Sources/Locking Sources/Imaging Sources/CJPEG Sources/CPNG Sources/CImaging Sources/CFFmpeg Sources/ServeProtocol Sources/CHTTPServer Fuzz -newer "$out/.built" -type f | head -1)" ]; then
   echo "== building fuzz targets (log: $out/build.log)"
-  if ! build >"$out/build.log" 2>&1; then grep -E "error" "$out/build.log" | head -20; exit 1; fi
+  # (set -e does not reach into a function run as a condition: each target is looked for afterwards.)
+  for t in model metadata picture video serve http; do rm -f "$out/fuzz-$t"; done
+  build >"$out/build.log" 2>&1 || true
+  missing=$(for t in model metadata picture video serve http; do [ -x "$out/fuzz-$t" ] || echo "$t"; done)
+  if [ -n "$missing" ]; then
+    echo "fuzz: could not build: $(echo $missing)" >&2
+    grep -E "error" "$out/build.log" | head -20 >&2
+    exit 1
+  fi
   touch "$out/.built"
 fi
 
