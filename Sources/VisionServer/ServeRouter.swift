@@ -312,31 +312,27 @@ package final class ServeRouter: Sendable {
         }
         let threads = config.threads
         let makeTask: @Sendable () throws -> BatchTask
-        if task == "detect" {
-            guard let model = named ?? models.first(.detector) else {
-                throw ServeError(404, "No detector is served.")
-            }
-            var detect = MediaPipeTaskConfig(modelPath: model.path)
-            detect.threads = threads
-            do {
+        do {
+            if task == "detect" {
+                guard let model = named ?? models.first(.detector) else {
+                    throw ServeError(404, "No detector is served.")
+                }
+                var detect = MediaPipeTaskConfig(modelPath: model.path)
+                detect.threads = threads
                 detect.scoreThreshold = try q.float("scoreThreshold", OptionRanges.scoreThreshold)
                 detect.maxResults = try q.int("maxResults", OptionRanges.maxResults, nonZero: true)
                 try q.checkKnown(["task", "model", "scoreThreshold", "maxResults", "api_key"])
-            } catch let refusal as QueryReader.Refusal {
-                throw ServeError(400, refusal.message)
-            }
-            let fixed = detect
-            makeTask = { try DetectTask(fixed) }
-        } else {
-            var track = TrackConfig(modelPath: named?.path)
-            track.threads = threads
-            do {
+                let fixed = detect
+                makeTask = { try DetectTask(fixed) }
+            } else {
+                var track = TrackConfig(modelPath: named?.path)
+                track.threads = threads
                 try q.checkKnown(["task", "model", "api_key"])
-            } catch let refusal as QueryReader.Refusal {
-                throw ServeError(400, refusal.message)
+                let fixed = track
+                makeTask = { try TrackTask(fixed) }
             }
-            let fixed = track
-            makeTask = { try TrackTask(fixed) }
+        } catch let refusal as QueryReader.Refusal {
+            throw ServeError(400, refusal.message)
         }
         let upload = try picture(request)
         let videos = videos

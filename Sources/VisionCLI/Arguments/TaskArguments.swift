@@ -16,9 +16,7 @@ enum TaskArguments {
         .maxResults, .integer(OptionRanges.maxResults), "N", help: "at most N results (-1: all)")
     static let scoreThreshold = OptionSpec(
         .scoreThreshold,
-        .number(
-            Double(OptionRanges.scoreThreshold.lowerBound)...Double(OptionRanges.scoreThreshold.upperBound),
-            words: ["model"]), "F|model",
+        .number(OptionRanges.scoreThreshold.asDouble, words: ["model"]), "F|model",
         default: "0",
         help: "keep results scoring at least F ('model': the model's own threshold; YOLO models: 0.25 by default)")
     static let allow = OptionSpec(.allow, .list, "NAMES", help: "only these category names (comma list, repeatable)")
@@ -101,7 +99,7 @@ enum TaskArguments {
         TaskArguments.model,
         OptionSpec(
             .threshold,
-            .number(Double(OptionRanges.confidence.lowerBound)...Double(OptionRanges.confidence.upperBound)),
+            .number(OptionRanges.confidence.asDouble),
             "F", help: "confidence threshold (default: the model's, else 0)"),
         OptionSpec(
             .maxResults, .integer(OptionRanges.labelCount), "N", default: "10",
@@ -124,7 +122,7 @@ enum TaskArguments {
         OptionSpec(.single, .flag, help: "only the most prominent object (shouldEnableMultipleObjects = false)"),
         OptionSpec(
             .threshold,
-            .number(Double(OptionRanges.confidence.lowerBound)...Double(OptionRanges.confidence.upperBound)),
+            .number(OptionRanges.confidence.asDouble),
             "F", help: "label confidence threshold (default: the model's, else 0)"),
         OptionSpec(
             .maxLabels, .integer(OptionRanges.labelCount), "N", default: "10", help: "labels per object (≤ 0: 10)"),
@@ -186,4 +184,9 @@ enum TaskArguments {
                 + "LineZone: 2)"
         ),
     ]
+}
+
+extension ClosedRange where Bound == Float {
+    /// The same range as the command line's numbers (Double) declare it.
+    fileprivate var asDouble: ClosedRange<Double> { Double(lowerBound)...Double(upperBound) }
 }
