@@ -9,6 +9,8 @@ public final class ObjectDetector: NSObject, Sendable {
     package var modelInputSize: (width: Int, height: Int) {
         (engine.inference.spec.width, engine.inference.spec.height)
     }
+    /// The class names the model gives detections, in class order (empty when it names none).
+    package var labelNames: [String] { engine.head.labelNames }
     /// The JPEG pixels the model's reference sees (its head says): MediaPipe's decoder, or OpenCV's for
     /// YOLO models (Ultralytics' `predict` reads pictures with `cv2.imread`).
     package var preferredJPEGDecoding: JPEGDecoding { JPEGDecoding(engine.head.preferredJPEG) }

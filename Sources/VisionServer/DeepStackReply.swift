@@ -38,7 +38,7 @@ package enum DeepStackReply {
         for l in labels where !unique.contains(l) { unique.append(l) }
         return .object(
             [
-                ("success", .bool(true)),
+                ("success", .bool(true)), ("code", .int(200)),
                 (
                     "predictions",
                     .array(
@@ -57,12 +57,40 @@ package enum DeepStackReply {
             ] + module(command))
     }
 
+    /// CodeProject.AI's version check (`/v1/status/updateavailable`, which Blue Iris polls to tell the
+    /// server is up): `version`, `current` and `latest` all this build's, no update.
+    package static func updateAvailable(version: String) -> JSONValue {
+        let v = versionInfo(version)
+        return .object([
+            ("success", .bool(true)), ("message", .string("This is the current version")), ("version", v),
+            ("current", v), ("latest", v), ("updateAvailable", .bool(false)), ("code", .int(200)),
+        ])
+    }
+
+    /// CodeProject.AI's ping: `success` and this build's version.
+    package static func ping(version: String) -> JSONValue {
+        .object([
+            ("success", .bool(true)), ("message", .string(version)), ("version", versionInfo(version)),
+            ("code", .int(200)),
+        ])
+    }
+
+    /// A version as CodeProject.AI writes one (`major`, `minor`, `patch`, …).
+    static func versionInfo(_ version: String) -> JSONValue {
+        let parts = version.split(separator: ".").map { Int($0) ?? 0 } + [0, 0, 0]
+        return .object([
+            ("major", .int(parts[0])), ("minor", .int(parts[1])), ("patch", .int(parts[2])),
+            ("preRelease", .null), ("securityUpdate", .bool(false)), ("build", .int(0)), ("file", .null),
+            ("releaseNotes", .null),
+        ])
+    }
+
     /// The module fields CodeProject.AI adds to every reply.
     package static func module(_ command: String) -> [(String, JSONValue)] {
         [
             ("moduleId", .string("vision-tasks")), ("moduleName", .string("VisionTasks")),
             ("command", .string(command)),
-            ("executionProvider", .string("CPU")), ("canUseGPU", .bool(false)),
+            ("executionProvider", .string("CPU")), ("inferenceDevice", .string("CPU")), ("canUseGPU", .bool(false)),
         ]
     }
 

@@ -1,12 +1,33 @@
 /// One route of `serve`, declared once: its methods, its path (a last `{segment}` takes any value), whether
-/// the API key guards it, and what it does. Dispatch, the metrics' route labels, the `GET /v1` index and
-/// the route table of docs/serving.md (checked by the suite) all come from ``all``.
+/// the API key guards it, the API it belongs to (which shapes its refusals), and what it does. Dispatch,
+/// the metrics' route labels, the `GET /v1` index and the route table of docs/serving.md (checked by the
+/// suite) all come from ``all``.
 package struct Route: Sendable, Equatable {
     /// What the route does; the router's dispatch switches over it.
     package enum Action: Sendable, Equatable {
         case health, readiness, metrics, app, index, models
-        case deepStackDetection, deepStackCustom, deepStackList
+        case deepStackDetection, deepStackCustom, deepStackList, updateAvailable, ping
+        case doodsDetectors, doodsDetect
         case detect, classify, label, objects, track, trackEnd, video, videoFile
+    }
+
+    /// The API a route belongs to: its clients read refusals in its shape.
+    package enum Dialect: Sendable, Equatable {
+        /// Ours: `{"error": {"domain", "code", "message"}}`.
+        case ours
+        /// DeepStack's and CodeProject.AI's: `{"success": false, "error", "code"}`.
+        case deepStack
+        /// DOODS2's: `{"detections": [], "error"}`.
+        case doods
+
+        /// A refusal in this API's shape.
+        package func failure(_ error: ServeError) -> HTTPResponse {
+            switch self {
+            case .ours: .json(error.status, error.json, headers: error.headers)
+            case .deepStack: DeepStackReply.failure(error.status, error.message, headers: error.headers)
+            case .doods: DoodsReply.failure(error.status, error.message, headers: error.headers)
+            }
+        }
     }
 
     package let methods: [String]
@@ -14,27 +35,52 @@ package struct Route: Sendable, Equatable {
     package let action: Action
     /// Whether the API key (when the server has one) is required.
     package let keyed: Bool
+    package let dialect: Dialect
     /// What it takes and answers (one line of the index and of the doc).
     package let summary: String
 
-    init(_ methods: [String], _ path: String, _ action: Action, keyed: Bool = true, _ summary: String) {
+    init(
+        _ methods: [String], _ path: String, _ action: Action, keyed: Bool = true, api dialect: Dialect = .ours,
+        _ summary: String
+    ) {
         self.methods = methods
         self.path = path
         self.action = action
         self.keyed = keyed
+        self.dialect = dialect
         self.summary = summary
     }
 
     /// Every route, in the order the index and the doc list them.
     package static let all: [Route] = [
         Route(
-            ["POST"], "/v1/vision/detection", .deepStackDetection,
+            ["POST"], "/v1/vision/detection", .deepStackDetection, api: .deepStack,
             "DeepStack / CodeProject.AI: multipart `image` (else the first file), `min_confidence` (default 0.4), "
                 + "`api_key`; the first detector served"),
-        Route(["GET", "POST"], "/v1/vision/custom/list", .deepStackList, "the detectors' names (`success`, `models`)"),
         Route(
-            ["POST"], "/v1/vision/custom/{model}", .deepStackCustom,
-            "the same as `/v1/vision/detection` with a named detector"),
+            ["GET", "POST"], "/v1/vision/custom/list", .deepStackList, api: .deepStack,
+            "the detectors' names (`success`, `models`)"),
+        Route(
+            ["POST"], "/v1/vision/custom/{model}", .deepStackCustom, api: .deepStack,
+            "the same as `/v1/vision/detection` with a named detector (unknown: 404)"),
+        Route(
+            ["GET"], "/v1/status/updateavailable", .updateAvailable, keyed: false, api: .deepStack,
+            "CodeProject.AI's version check (Blue Iris' probe): this version, `updateAvailable: false`"),
+        Route(
+            ["GET"], "/v1/server/status/updateavailable", .updateAvailable, keyed: false, api: .deepStack,
+            "the same, at CodeProject.AI's newer path"),
+        Route(
+            ["GET"], "/v1/server/status/ping", .ping, keyed: false, api: .deepStack,
+            "CodeProject.AI's ping: `success`, this version"),
+        Route(
+            ["GET"], "/detectors", .doodsDetectors, api: .doods,
+            "DOODS2 (Home Assistant's `doods`): each detector's `name`, `type`, `model`, `labels`, `width`, "
+                + "`height`; the first also as `default`"),
+        Route(
+            ["POST"], "/detect", .doodsDetect, api: .doods,
+            "DOODS2: JSON `data` (base64 picture), `detector_name`, `detect` (label → minimum 0–100, `*`), "
+                + "`regions`, `id` → `detections` (`top`, `left`, `bottom`, `right` 0–1, `label`, `confidence` "
+                + "0–100); key: `doods-auth-key` header"),
         Route(
             ["POST"], "/v1/detect", .detect,
             "a picture (the body or a multipart `image`) → the record `detect --jsonl` writes (`source`: the file's "
@@ -74,6 +120,11 @@ package struct Route: Sendable, Equatable {
         let fixed = all.filter { !$0.path.contains("{") && $0.path == path }.map { ($0, "") }
         if !fixed.isEmpty { return fixed }
         return all.compactMap { route in route.parameter(in: path).map { (route, $0) } }
+    }
+
+    /// The API whose shape `path`'s refusals take: its route's, else DeepStack's under `/v1/vision/`, else ours.
+    package static func dialect(_ path: String) -> Dialect {
+        matching(path).first?.route.dialect ?? (path.hasPrefix("/v1/vision/") ? .deepStack : .ours)
     }
 
     /// The route label in the metrics: the declared path (ids and model names left out), or `other`.

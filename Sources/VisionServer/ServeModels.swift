@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import MediaPipeTasksVision
 import TFLiteModel
 import VisionCore
 import VisionPipeline
@@ -20,6 +21,10 @@ package final class ServeModels: Sendable {
         /// The input tensor's shape (e.g. `[1, 300, 300, 3]`) and element type (`UINT8`, `FLOAT32`…).
         package var inputShape: [Int]
         package var inputType: String
+        /// A detector's class names, in class order (empty for a classifier, or a detector naming none).
+        package var labels: [String] = []
+        /// The picture size the model takes (width, height).
+        package var inputSize: (width: Int, height: Int) = (0, 0)
 
         /// The file's name (`ssd_mobilenet_v1.tflite`).
         package var fileName: String { (path as NSString).lastPathComponent }
@@ -59,15 +64,26 @@ package final class ServeModels: Sendable {
     }
 
     /// Reads what kind of model `path` holds (a detector when the detection head's rule says so)
-    /// and its input tensor.
+    /// and its input tensor; a detector is loaded as the tasks load it, for its class names and input size.
     package static func inspect(name: String, path: String) throws -> Model {
         let file = try ModelFile(contentsOfFile: path)
         guard let input = file.subgraphs.first?.inputTensors.first else {
             throw ServeError(500, "\(path): the model has no input tensor")
         }
-        return Model(
+        var model = Model(
             name: name, path: path, kind: DetectionHead.isDetector(file) ? .detector : .classifier,
             inputShape: input.shape, inputType: input.type.description)
+        if model.kind == .detector {
+            let detector: ObjectDetector
+            do {
+                detector = try ObjectDetector(modelPath: path)
+            } catch {
+                throw ServeError(500, "\(path): the detector cannot be loaded: \(ItemFailure(error).message)")
+            }
+            model.labels = detector.labelNames
+            model.inputSize = detector.modelInputSize
+        }
+        return model
     }
 
     /// Every model, in registration order.

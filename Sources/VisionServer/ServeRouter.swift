@@ -53,21 +53,18 @@ package final class ServeRouter: Sendable {
         let started = DispatchTime.now().uptimeNanoseconds
         let route = Route.label(request.path)
         let answer = Answer(responder: responder, route: route, started: started, metrics: metrics)
-        let deepStack = request.path.hasPrefix("/v1/vision/")
+        let dialect = Route.dialect(request.path)
         do {
-            try dispatch(request, answer, deepStack: deepStack)
+            try dispatch(request, answer, dialect: dialect)
         } catch let e as ServeError {
             if let reason = e.reason { metrics.refused(reason) }
-            answer.send(
-                deepStack
-                    ? DeepStackReply.failure(e.status, e.message, headers: e.headers)
-                    : .json(e.status, e.json, headers: e.headers))
+            answer.send(dialect.failure(e))
         } catch {
-            answer.send(.json(500, ServeError(500, "\(error)").json))
+            answer.send(dialect.failure(ServeError(500, "\(error)")))
         }
     }
 
-    private func dispatch(_ request: HTTPRequest, _ answer: Answer, deepStack: Bool) throws {
+    private func dispatch(_ request: HTTPRequest, _ answer: Answer, dialect: Route.Dialect) throws {
         let path = request.path
         let matches = Route.matching(path)
         if matches.contains(where: \.route.keyed) || (matches.isEmpty && path.hasPrefix("/v1/")) {
@@ -119,6 +116,14 @@ package final class ServeRouter: Sendable {
                             ("models", .array(models.all.filter { $0.kind == .detector }.map { .string($0.name) })),
                         ]
                             + DeepStackReply.module("list-custom"))))
+        case .updateAvailable:
+            answer.send(.json(200, DeepStackReply.updateAvailable(version: BuildInfo.version)))
+        case .ping:
+            answer.send(.json(200, DeepStackReply.ping(version: BuildInfo.version)))
+        case .doodsDetectors:
+            answer.send(.json(200, DoodsReply.detectors(models.all)))
+        case .doodsDetect:
+            try doodsDetect(request, answer)
         case .deepStackDetection:
             guard let model = models.first(.detector) else {
                 throw ServeError(404, "No detector is served; start with --model.")
@@ -147,11 +152,12 @@ package final class ServeRouter: Sendable {
         }
     }
 
-    /// The key, when one is required: DeepStack's `api_key` form field, `Authorization: Bearer KEY`,
-    /// or the `api_key` query argument; compared in constant time (their digests).
+    /// The key, when one is required: DeepStack's `api_key` form field, DOODS' `doods-auth-key` header,
+    /// `Authorization: Bearer KEY`, or the `api_key` query argument; compared in constant time (their
+    /// digests).
     private func authorize(_ request: HTTPRequest) throws {
         guard let expected = apiKeyDigest else { return }
-        var given = request.field("api_key") ?? request.argument("api_key")
+        var given = request.field("api_key") ?? request.headers["doods-auth-key"] ?? request.argument("api_key")
         if let auth = request.headers["authorization"], auth.lowercased().hasPrefix("bearer ") {
             given = String(auth.dropFirst(7)).trimmingCharacters(in: .whitespaces)
         }
@@ -179,7 +185,9 @@ package final class ServeRouter: Sendable {
 
     /// Queues `job`; a full queue or draining refuses it (503 with Retry-After). With `--delay-ms` (a
     /// testing aid: a slow server) each job waits that long before it runs.
-    private func submit(_ answer: Answer, deepStack: Bool, _ work: @escaping @Sendable (WorkerTasks) -> Void) throws {
+    private func submit(
+        _ answer: Answer, dialect: Route.Dialect, _ work: @escaping @Sendable (WorkerTasks) -> Void
+    ) throws {
         let delay = Double(config.delayMs) / 1000
         let run: @Sendable (WorkerTasks) -> Void = { tasks in
             if delay > 0 { Thread.sleep(forTimeInterval: delay) }
@@ -196,8 +204,7 @@ package final class ServeRouter: Sendable {
             expired: {
                 metrics.refused("deadline")
                 let message = "The request waited longer than \(timeout) ms (--timeout-ms) for a worker."
-                answer.send(
-                    deepStack ? DeepStackReply.failure(504, message) : .json(504, ServeError(504, message).json))
+                answer.send(dialect.failure(ServeError(504, message)))
             })
         guard workers.submit(job) else {
             throw ServeError(
@@ -226,7 +233,7 @@ package final class ServeRouter: Sendable {
         let limit = self.config.maxPredictions
         let threshold = minConfidence
         let metrics = metrics
-        try submit(answer, deepStack: true) { tasks in
+        try submit(answer, dialect: .deepStack) { tasks in
             let t0 = DispatchTime.now().uptimeNanoseconds
             do {
                 let task = try tasks.task(key, as: DetectTask.self) { try DetectTask(config) }
@@ -251,6 +258,53 @@ package final class ServeRouter: Sendable {
         }
     }
 
+    // MARK: DOODS
+
+    /// DOODS2's `/detect`: the JSON request read and checked on the daemon's thread, the detector run as
+    /// DeepStack's route runs it (every detection), DOODS2's filters applied to `detect`'s boxes.
+    private func doodsDetect(_ request: HTTPRequest, _ answer: Answer) throws {
+        if request.bodyState == .tooLarge {
+            throw ServeError(
+                413, "The request body is larger than \(config.maxBody) bytes (--max-body).", reason: "too_large")
+        }
+        let parsed: DoodsRequest
+        do {
+            parsed = try DoodsRequest.parse(request.body)
+        } catch let refusal as DoodsRequest.Refusal {
+            throw ServeError(400, refusal.message)
+        }
+        guard let model = DoodsReply.detector(parsed.detectorName, in: models) else {
+            throw ServeError(
+                400, "unknown detector name: \(parsed.detectorName) (GET /detectors lists them)")
+        }
+        let unknown = DoodsReply.unknownLabels(parsed, model: model)
+        guard unknown.isEmpty else {
+            throw ServeError(
+                400,
+                "\(model.name) has no label \(unknown.prefix(5).map { "'\($0)'" }.joined(separator: ", ")); "
+                    + "GET /detectors lists its labels ('*': any).")
+        }
+        let config = model.detectorConfig(threads: self.config.threads)
+        let key = "deepstack|" + model.path
+        let metrics = metrics
+        try submit(answer, dialect: .doods) { tasks in
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            do {
+                let task = try tasks.task(key, as: DetectTask.self) { try DetectTask(config) }
+                let decoded = try Picture.load(bytes: parsed.picture, jpeg: task.jpegDecoding)
+                let result = try task.detections(decoded)
+                metrics.inference(model: model.name, seconds: task.lastInferenceSeconds)
+                let found = DoodsReply.detections(
+                    result, width: decoded.shownWidth, height: decoded.shownHeight, request: parsed)
+                let ms = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
+                answer.send(.json(200, DoodsReply.success(id: parsed.id, found, durationMs: ms)))
+            } catch {
+                let failure = ItemFailure(error)
+                answer.send(DoodsReply.failure(failure.httpStatus, failure.message, id: parsed.id))
+            }
+        }
+    }
+
     // MARK: our JSON API
 
     private func run(_ kind: TaskRequest.Kind, _ request: HTTPRequest, _ answer: Answer) throws {
@@ -258,7 +312,7 @@ package final class ServeRouter: Sendable {
         let picture = try picture(request)
         let source = picture.name.flatMap { $0.isEmpty ? nil : $0 } ?? "request"
         let metrics = metrics
-        try submit(answer, deepStack: false) { tasks in
+        try submit(answer, dialect: .ours) { tasks in
             do {
                 let made = try tasks.task(task.key) { try task.makeTask() }
                 let decoded = try Picture.load(bytes: picture.bytes, jpeg: made.jpegDecoding)
@@ -336,7 +390,7 @@ package final class ServeRouter: Sendable {
         }
         let upload = try picture(request)
         let videos = videos
-        try submit(answer, deepStack: false) { _ in
+        try submit(answer, dialect: .ours) { _ in
             do {
                 answer.send(try videos.run(upload.bytes, makeTask: makeTask))
             } catch let e as ServeError {
@@ -366,7 +420,7 @@ package final class ServeRouter: Sendable {
         let picture = try picture(request)
         let session = try sessions.session(id, key: task.key)
         let received = Int(answer.started / 1_000_000)
-        try submit(answer, deepStack: false) { _ in
+        try submit(answer, dialect: .ours) { _ in
             session.lock.lock()
             defer { session.lock.unlock() }
             do {

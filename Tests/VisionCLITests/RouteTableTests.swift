@@ -29,7 +29,19 @@ struct RouteTableTests {
         #expect(Route.label("/v1/video") == "/v1/video")
         #expect(Route.label("/v2/nothing") == "other")
         #expect(Route.matching("/v1/detect/extra").isEmpty)
+        // Every route that runs a model or lists them needs the key; the probes (health, CodeProject.AI's
+        // version check and ping, which Blue Iris sends with no key), the metrics and the app do not.
         let keyed = Route.all.filter(\.keyed).map(\.path)
-        #expect(keyed == Route.all.map(\.path).filter { $0.hasPrefix("/v1/") })
+        let probes: Set = ["/v1/status/updateavailable", "/v1/server/status/updateavailable", "/v1/server/status/ping"]
+        #expect(
+            keyed
+                == Route.all.map(\.path).filter {
+                    ($0.hasPrefix("/v1/") && !probes.contains($0)) || $0 == "/detect" || $0 == "/detectors"
+                })
+        // Each API's refusals take its shape, also on paths no route has.
+        #expect(Route.dialect("/detect") == .doods && Route.dialect("/detectors") == .doods)
+        #expect(Route.dialect("/v1/vision/custom/x") == .deepStack && Route.dialect("/v1/vision/nothing") == .deepStack)
+        #expect(Route.dialect("/v1/status/updateavailable") == .deepStack && Route.dialect("/v1/detect") == .ours)
+        #expect(Route.dialect("/nothing") == .ours)
     }
 }

@@ -15,6 +15,14 @@ package enum DetectionHead: Sendable {
     /// A YOLO detection head or end-to-end output.
     case yolo(YOLOPostprocessor)
 
+    /// The class names the head gives detections, in class order (empty when the model names none).
+    package var labelNames: [String] {
+        switch self {
+        case .mediaPipe(let p): p.rules.labels?.names ?? []
+        case .yolo(let p): p.rules.labels?.names ?? []
+        }
+    }
+
     /// The head `resources` takes and how a picture is written into its input, checked in MediaPipe's
     /// order (metadata, input tensor, outputs): a YOLO decoder — Ultralytics' letterbox — when
     /// `yolo.head` forces it, when the model carries Ultralytics' metadata (malformed metadata is an
