@@ -232,6 +232,41 @@ struct ServeTests {
         }
     }
 
+    @Test("the address and the model from VISION_TASKS_LISTEN and VISION_TASKS_MODEL (the image's defaults)")
+    func addressAndModelFromTheEnvironment() throws {
+        let server = try ServerProcess(
+            [], environment: ["VISION_TASKS_LISTEN": "127.0.0.1:0", "VISION_TASKS_MODEL": "bundled=" + Self.ssd],
+            listen: false)
+        defer { _ = server.stop() }
+        let list = try ServerProcess.curl([server.base + "/v1/vision/custom/list"])
+        #expect(try list.status == 200 && ServerProcess.json(list.body)["models"] as? [String] == ["bundled"])
+        #expect(server.stop() == 0)
+        // The options win over the variables; a bad variable is named in the refusal.
+        let given = try ServerProcess(
+            ["--model", "ssd=" + Self.ssd], environment: ["VISION_TASKS_LISTEN": "nowhere", "VISION_TASKS_MODEL": "x"])
+        defer { _ = given.stop() }
+        let models = try ServerProcess.curl([given.base + "/v1/vision/custom/list"])
+        #expect(try ServerProcess.json(models.body)["models"] as? [String] == ["ssd"])
+        #expect(given.stop() == 0)
+        let refusals: [([String: String], String)] = [
+            (
+                ["VISION_TASKS_LISTEN": "nowhere", "VISION_TASKS_MODEL": Self.ssd],
+                "vision-tasks: usage error: VISION_TASKS_LISTEN takes HOST:PORT (e.g. 127.0.0.1:8080 or [::1]:8080), "
+                    + "got 'nowhere'"
+            ),
+            (
+                ["VISION_TASKS_LISTEN": "127.0.0.1:0"],
+                "vision-tasks: usage error: serve needs at least one --model NAME=PATH (or $VISION_TASKS_MODEL)"
+            ),
+        ]
+        for (environment, message) in refusals {
+            var clean = environment
+            if clean["VISION_TASKS_MODEL"] == nil { clean["VISION_TASKS_MODEL"] = "" }
+            let r = try AppProcess.run(["serve"], environment: clean)
+            #expect(r.status == 64 && r.stderr.contains(message), "\(r.stderr)")
+        }
+    }
+
     @Test("/v1/video runs the pipeline in-process: its records are `detect`'s on the clip; bad uploads are 400")
     func videoRoute() throws {
         let dir = try AppProcess.folder("video")

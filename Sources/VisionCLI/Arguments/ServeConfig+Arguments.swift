@@ -11,10 +11,12 @@ extension ServeConfig {
     static let options = [
         OptionSpec(
             .listen, .text, "HOST:PORT", default: "\(standard.host):\(standard.port)",
-            help: "where to listen (a numeric address; port 0: any free one). Other interfaces only when asked"),
+            help: "where to listen (a numeric address; port 0: any free one); else $\(listenVariable). Other "
+                + "interfaces only when asked"),
         OptionSpec(
             .model, .text, "NAME=PATH",
-            help: "a model to serve, repeatable (PATH: a .tflite file or a fetched model's name; NAME= optional)"),
+            help: "a model to serve, repeatable (PATH: a .tflite file or a fetched model's name; NAME= optional); "
+                + "else $\(modelVariable)"),
         OptionSpec(
             .workers, .integer(1...64), "N",
             help: "inference workers, each with its own copy of each model (default: CPUs ÷ threads)"),
@@ -67,22 +69,35 @@ extension ServeConfig {
             .delayMs, .integer(0...60_000), "MS", help: "a testing aid: each request waits this long (a slow server)"),
     ]
 
-    /// `serve`'s options; the key may come from `environment` (`VISION_TASKS_API_KEY`).
+    /// The variables that stand for `--listen` and `--model` when they are not given (the container
+    /// image sets them: all interfaces, the model it bundles).
+    static let listenVariable = "VISION_TASKS_LISTEN"
+    static let modelVariable = "VISION_TASKS_MODEL"
+
+    /// `serve`'s options; the key, the address and the model may come from `environment`
+    /// (`VISION_TASKS_API_KEY`, `VISION_TASKS_LISTEN`, `VISION_TASKS_MODEL`).
     init(_ p: ParsedCommand, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         self.init()
         // The key first: a server meant to need one never starts without it.
         apiKey = try Self.apiKey(p, environment: environment)
-        let listen = try p.value(.listen, as: String.self)
+        let fromEnvironment = p.has(.listen) ? nil : environment[Self.listenVariable]
+        let listen = try fromEnvironment ?? p.value(.listen, as: String.self)
         guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
             (0...65535).contains(port)
-        else { throw CLIError.usage("--listen takes HOST:PORT (e.g. 127.0.0.1:8080 or [::1]:8080), got '\(listen)'") }
+        else {
+            let from = fromEnvironment == nil ? "--listen" : Self.listenVariable
+            throw CLIError.usage("\(from) takes HOST:PORT (e.g. 127.0.0.1:8080 or [::1]:8080), got '\(listen)'")
+        }
         host = String(listen[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         self.port = port
-        for spec in p.all(.model) {
+        let specs = p.all(.model).isEmpty ? environment[Self.modelVariable].map { [$0] } ?? [] : p.all(.model)
+        for spec in specs where !spec.isEmpty {
             let (name, path) = Self.split(spec)
             models.append((name, try ModelZoo.resolve(path)))
         }
-        guard !models.isEmpty else { throw CLIError.usage("serve needs at least one --model NAME=PATH") }
+        guard !models.isEmpty else {
+            throw CLIError.usage("serve needs at least one --model NAME=PATH (or $\(Self.modelVariable))")
+        }
         threads = try p.value(.threads, as: Int.self)
         workers = p.int(.workers) ?? max(1, ProcessInfo.processInfo.activeProcessorCount / threads)
         maxQueue = try p.value(.maxQueue, as: Int.self)

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# `make image`: builds the Containerfile as localhost/vision-tasks:latest and :VERSION with podman, offline
+# but for Debian's mirror (the base made from Debian's packages when no registry answers; Debian's
+# swiftlang and libraries from deb.debian.org). Stages what the build copies into .image/: LiteRT's
+# libLiteRt.so (scripts/fetch-litert.sh, sha256-checked) and the bundled model from the shared assets.
+# Prints the image's size.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$image_root"
+image_podman_setup
+scripts/fetch-litert.sh >/dev/null
+assets=${VISION_TASKS_ASSETS:-$image_root/../shared}
+[ -f "$assets/models/$image_model" ] || image_die "$assets/models/$image_model is missing (VISION_TASKS_ASSETS)"
+mkdir -p .image/models
+cp -f .litert/lib/libLiteRt.so .image/libLiteRt.so
+cp -f "$assets/models/$image_model" .image/models/
+scripts/image/base.sh
+image_log "building $image_name:latest and :$image_version (podman build; the first build ~15 min, then incremental)"
+started=$(date +%s)
+podman build --network host --format docker --layers \
+  -t "$image_name:latest" -t "$image_name:$image_version" -f Containerfile . >.cache/image/build.log 2>&1 \
+  || { tail -30 .cache/image/build.log >&2; image_die "podman build failed; log: .cache/image/build.log"; }
+size=$(podman image inspect --format '{{.Size}}' "$image_name:latest")
+image_log "built $image_name:$image_version in $(( $(date +%s) - started )) s: $(awk -v s="$size" 'BEGIN { printf "%.0f MB", s / 1e6 }')"
