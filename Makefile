@@ -4,7 +4,7 @@ export VISION_TASKS_ASSETS ?= $(abspath $(CURDIR)/../shared)
 export LITERT_LIBRARY ?= $(CURDIR)/.litert/lib/libLiteRt.so
 SWIFT ?= swift
 
-.PHONY: setup build demo test lint api avx2 help bench-serve serve-campaign downstream arm64 arm64-goldens test-slurm bench bench-track bench-throughput tracking goldens eval-goldens yolo-fixtures fuzz sanitize campaign clean
+.PHONY: setup image image-check build demo test lint api avx2 help bench-serve serve-campaign downstream arm64 arm64-goldens test-slurm bench bench-track bench-throughput tracking goldens eval-goldens yolo-fixtures fuzz sanitize campaign clean
 
 ## setup: system libraries (apt, when missing) and LiteRT's libLiteRt.so (PyPI, sha256-checked).
 setup:
@@ -73,6 +73,18 @@ arm64-goldens: setup
 ## bench: release benchmarks (ours vs raw LiteRT; add MEDIAPIPE=1 for MediaPipe 1.2.2 side by side).
 bench: build
 	@scripts/bench/bench.sh
+
+## image: the OCI image (Containerfile) with podman: localhost/vision-tasks:latest and :VERSION, built with
+## Debian's Swift on debian:trixie-slim (made from Debian's packages when no registry answers); prints its size.
+## VIDEO=yes adds Debian's FFmpeg libraries for /v1/video (tags :latest-video, :VERSION-video).
+image: setup
+	@scripts/image/build.sh
+
+## image-check: builds the image if needed and runs it: Frigate's post and pydoods get detect's rows, the key
+## from a mounted file, /healthz and the HEALTHCHECK, SIGTERM, the default command.
+image-check: setup
+	$(SWIFT) build --product vision-tasks
+	@scripts/image/check.sh .build/debug/vision-tasks
 
 ## bench-serve: vision-tasks serve vs MediaPipe 1.2.2 behind FastAPI/uvicorn (wrk, loopback): throughput and
 ## latency at concurrency 1/4/16, Frigate's 320×320 frame, memory over 10,000 requests, overload.

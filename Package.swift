@@ -34,9 +34,9 @@ let package = Package(
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("deflate")]),
         // The preprocessor's vector sampler (AVX2 intrinsics, which Swift cannot reach).
         .target(name: "CImaging"),
-        // FFmpeg's libraries (libavformat, libavcodec, libswscale, libavdevice for cameras) behind a small C layer.
-        .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"),
-                                                  .linkedLibrary("swscale"), .linkedLibrary("avutil"), .linkedLibrary("avdevice")]),
+        // FFmpeg's libraries (libavformat, libavcodec, libswscale, libavdevice for cameras) behind a small C layer,
+        // opened at run time (dlopen): built against their headers, needed only to read or write video.
+        .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
         // The serve protocols' parsing, pure and fuzzed: Frigate's ZMQ requests, typed query arguments.
         .target(name: "ServeProtocol"),
         // libmicrohttpd behind a small C layer: the HTTP server of `vision-tasks serve`.

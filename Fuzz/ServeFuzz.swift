@@ -1,6 +1,7 @@
 // libFuzzer target: the serve protocols' parsing (ServeProtocol) — Frigate's ZMQ requests (frames
-// split from the input at 0xFE 0xFF) with the tensor layouts they hold, and the query arguments of
-// our JSON API ("name=value&…" after a first byte of 1).
+// split from the input at 0xFE 0xFF) with the tensor layouts they hold, the query arguments of
+// our JSON API ("name=value&…" after a first byte of 1), and DOODS2's /detect bodies (JSON after a
+// first byte of 2).
 import Foundation
 import ServeProtocol
 
@@ -16,6 +17,14 @@ public func initialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutable
             ("planar.bin", frames([Array(#"{"shape": [1, 3, 2, 4], "dtype": "uint8"}"#.utf8), tensor])),
             ("float.bin", frames([Array(#"{"shape": [1, 3, 1, 2], "dtype": "float32"}"#.utf8), tensor])),
             ("query.bin", [1] + Array("maxResults=3&scoreThreshold=0.5&allow=dog,cat&roi=0.1,0.1,0.5,0.5&model=ssd".utf8)),
+            (
+                "doods.bin",
+                [2]
+                    + Array(
+                        (#"{"id": "a", "detector_name": "default", "data": "/9j/4AAQ", "detect": {"*": 50, "dog": 30}, "#
+                            + #""regions": [{"id": "r", "top": 0, "left": 0.1, "bottom": 0.5, "right": 1, "covers": true, "#
+                            + #""detect": {"person": 40}}]}"#).utf8)
+            ),
         ]
     }
     return 0
@@ -26,6 +35,10 @@ public func fuzzServe(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     guard let mode = bytes.first else { return 0 }
     let rest = Array(bytes.dropFirst())
+    if mode == 2 {
+        _ = try? DoodsRequest.parse(rest)
+        return 0
+    }
     if mode == 1 {
         let text = String(decoding: rest, as: UTF8.self)
         let pairs = text.split(separator: "&").map { pair -> (name: String, value: String) in

@@ -64,7 +64,7 @@ build() {
   swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-picture" Fuzz/FuzzSeeds.swift Fuzz/PictureSeeds.swift Fuzz/PictureFuzz.swift \
     -L "$out" -lImaging -lLocking -lCJPEG -lCPNG -lCImaging -lFileInput -ljpeg -lpng16 -ldeflate -lz -lcrypto
   swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-video" Fuzz/FuzzSeeds.swift Fuzz/VideoSeeds.swift Fuzz/VideoFuzz.swift \
-    -L "$out" -lCFFmpeg -lavformat -lavcodec -lswscale -lavutil -lavdevice
+    -L "$out" -lCFFmpeg -ldl
   module ServeProtocol $(find Sources/ServeProtocol -name "*.swift" | sort)
   swiftc "${flags[@]}" -I "$out" "${maps[@]}" -o "$out/fuzz-serve" Fuzz/FuzzSeeds.swift Fuzz/ServeFuzz.swift -L "$out" -lServeProtocol
   # C only: our layer over libmicrohttpd, instrumented, with the library itself.

@@ -2,13 +2,7 @@
 // close/finish/discard, on every path.
 #include "CFFmpeg.h"
 
-#include <libavcodec/avcodec.h>
-#include <libavdevice/avdevice.h>
-#include <libavformat/avformat.h>
-#include <libavutil/error.h>
-#include <libavutil/imgutils.h>
-#include <libavutil/opt.h>
-#include <libswscale/swscale.h>
+#include "FFmpegLibrary.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,14 +11,18 @@ static void set_error(char *err, size_t len, const char *what, int code) {
   if (!err || len == 0) return;
   if (code) {
     char text[AV_ERROR_MAX_STRING_SIZE] = {0};
-    av_strerror(code, text, sizeof text);
+    FF(av_strerror)(code, text, sizeof text);
     snprintf(err, len, "%s: %s", what, text);
   } else {
     snprintf(err, len, "%s", what);
   }
 }
 
-void vt_video_quiet(void) { av_log_set_level(AV_LOG_QUIET); }
+void vt_video_quiet(void) {
+  if (vt_ffmpeg_load(0, NULL, 0) == 0) FF(av_log_set_level)(AV_LOG_QUIET);
+}
+
+int vt_video_available(char *err, size_t err_len) { return vt_ffmpeg_load(0, err, err_len) == 0; }
 
 // Colour conversion flags: exact rounding, full chroma interpolation (no nearest-neighbour chroma).
 static const int kConvertFlags = SWS_BILINEAR | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT | SWS_FULL_CHR_H_INP;
@@ -54,11 +52,11 @@ struct vt_video_reader {
 
 void vt_video_close(vt_video_reader *r) {
   if (!r) return;
-  sws_freeContext(r->sws);
-  av_frame_free(&r->frame);
-  av_packet_free(&r->packet);
-  avcodec_free_context(&r->decoder);
-  avformat_close_input(&r->format);
+  FF(sws_freeContext)(r->sws);
+  FF(av_frame_free)(&r->frame);
+  FF(av_packet_free)(&r->packet);
+  FF(avcodec_free_context)(&r->decoder);
+  FF(avformat_close_input)(&r->format);
   free(r->rgb);
   free(r);
 }
@@ -74,6 +72,7 @@ static int open_reader(const char *path, int live, int threads, int64_t max_pixe
   if (!path || !out || !info) { set_error(err, err_len, "missing argument", 0); return VT_VIDEO_ERR_ARGUMENT; }
   *out = NULL;
   memset(info, 0, sizeof *info);
+  if (vt_ffmpeg_load(live && strncmp(path, "/dev/", 5) == 0, err, err_len) != 0) return VT_VIDEO_ERR_OPEN;
   vt_video_reader *r = calloc(1, sizeof *r);
   if (!r) { set_error(err, err_len, "out of memory", 0); return VT_VIDEO_ERR_LIMIT; }
   r->max_pixels = max_pixels > 0 ? max_pixels : INT64_MAX;
@@ -83,26 +82,26 @@ static int open_reader(const char *path, int live, int threads, int64_t max_pixe
   if (!live) {
     // Only local files, and only video containers: a "video" that is really a playlist or a
     // concat script (HLS, concat, image2 patterns …) could make FFmpeg open other files or URLs.
-    av_dict_set(&options, "protocol_whitelist", "file", 0);
-    av_dict_set(&options, "format_whitelist", kVideoContainers, 0);
+    FF(av_dict_set)(&options, "protocol_whitelist", "file", 0);
+    FF(av_dict_set)(&options, "format_whitelist", kVideoContainers, 0);
   } else if (strncmp(path, "/dev/", 5) == 0) {
     // A camera: Video4Linux2 through libavdevice.
-    avdevice_register_all();
-    forced = av_find_input_format("v4l2");
+    FF(avdevice_register_all)();
+    forced = FF(av_find_input_format)("v4l2");
     if (!forced) { set_error(err, err_len, "this FFmpeg has no Video4Linux2 input (libavdevice)", 0); free(r); return VT_VIDEO_ERR_OPEN; }
   } else {
     // A stream: network protocols allowed, reads time out instead of hanging (10 s).
-    av_dict_set(&options, "protocol_whitelist", kLiveProtocols, 0);
-    av_dict_set(&options, "format_whitelist", kLiveContainers, 0);
-    av_dict_set(&options, "rw_timeout", "10000000", 0);
+    FF(av_dict_set)(&options, "protocol_whitelist", kLiveProtocols, 0);
+    FF(av_dict_set)(&options, "format_whitelist", kLiveContainers, 0);
+    FF(av_dict_set)(&options, "rw_timeout", "10000000", 0);
   }
-  int ret = avformat_open_input(&r->format, path, forced, &options);
-  av_dict_free(&options);
+  int ret = FF(avformat_open_input)(&r->format, path, forced, &options);
+  FF(av_dict_free)(&options);
   if (ret < 0) { set_error(err, err_len, live ? "cannot open the live source" : "cannot open the file as a video", ret); vt_video_close(r); return VT_VIDEO_ERR_OPEN; }
-  ret = avformat_find_stream_info(r->format, NULL);
+  ret = FF(avformat_find_stream_info)(r->format, NULL);
   if (ret < 0) { set_error(err, err_len, "cannot read the stream information", ret); vt_video_close(r); return VT_VIDEO_ERR_OPEN; }
   const AVCodec *codec = NULL;
-  ret = av_find_best_stream(r->format, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+  ret = FF(av_find_best_stream)(r->format, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
   if (ret < 0 || !codec) {
     set_error(err, err_len, ret == AVERROR_DECODER_NOT_FOUND ? "no decoder for the video stream" : "the file has no video stream", 0);
     vt_video_close(r);
@@ -110,9 +109,9 @@ static int open_reader(const char *path, int live, int threads, int64_t max_pixe
   }
   r->stream = ret;
   AVStream *st = r->format->streams[r->stream];
-  r->decoder = avcodec_alloc_context3(codec);
+  r->decoder = FF(avcodec_alloc_context3)(codec);
   if (!r->decoder) { set_error(err, err_len, "out of memory", 0); vt_video_close(r); return VT_VIDEO_ERR_LIMIT; }
-  ret = avcodec_parameters_to_context(r->decoder, st->codecpar);
+  ret = FF(avcodec_parameters_to_context)(r->decoder, st->codecpar);
   if (ret < 0) { set_error(err, err_len, "bad codec parameters", ret); vt_video_close(r); return VT_VIDEO_ERR_OPEN; }
   if ((int64_t)r->decoder->width * r->decoder->height > r->max_pixels) {
     snprintf(err, err_len, "frames of %dx%d pixels are larger than the limit of %lld pixels",
@@ -123,21 +122,21 @@ static int open_reader(const char *path, int live, int threads, int64_t max_pixe
   r->decoder->thread_count = threads > 0 ? threads : 0;
   // Damaged bitstreams are reported, not silently concealed.
   r->decoder->err_recognition |= AV_EF_EXPLODE | AV_EF_CRCCHECK;
-  ret = avcodec_open2(r->decoder, codec, NULL);
+  ret = FF(avcodec_open2)(r->decoder, codec, NULL);
   if (ret < 0) { set_error(err, err_len, "cannot open the decoder", ret); vt_video_close(r); return VT_VIDEO_ERR_OPEN; }
-  r->packet = av_packet_alloc();
-  r->frame = av_frame_alloc();
+  r->packet = FF(av_packet_alloc)();
+  r->frame = FF(av_frame_alloc)();
   if (!r->packet || !r->frame) { set_error(err, err_len, "out of memory", 0); vt_video_close(r); return VT_VIDEO_ERR_LIMIT; }
   r->time_base = st->time_base;
-  r->rate = av_guess_frame_rate(r->format, st, NULL);
+  r->rate = FF(av_guess_frame_rate)(r->format, st, NULL);
   info->width = r->decoder->width;
   info->height = r->decoder->height;
   info->fps_num = r->rate.num > 0 && r->rate.den > 0 ? r->rate.num : 0;
   info->fps_den = r->rate.num > 0 && r->rate.den > 0 ? r->rate.den : 1;
   if (st->duration != AV_NOPTS_VALUE && st->duration > 0)
-    info->duration_ms = av_rescale_q(st->duration, st->time_base, (AVRational){1, 1000});
+    info->duration_ms = FF(av_rescale_q)(st->duration, st->time_base, (AVRational){1, 1000});
   else if (r->format->duration != AV_NOPTS_VALUE && r->format->duration > 0)
-    info->duration_ms = av_rescale_q(r->format->duration, AV_TIME_BASE_Q, (AVRational){1, 1000});
+    info->duration_ms = FF(av_rescale_q)(r->format->duration, AV_TIME_BASE_Q, (AVRational){1, 1000});
   else
     info->duration_ms = -1;
   info->frame_count = st->nb_frames > 0 ? st->nb_frames : 0;
@@ -173,15 +172,15 @@ static int convert_frame(vt_video_reader *r, const uint8_t **rgb, int *width, in
     case AV_PIX_FMT_YUVJ444P: src = AV_PIX_FMT_YUV444P; full_range = 1; break;
     default: break;
   }
-  r->sws = sws_getCachedContext(r->sws, f->width, f->height, src, f->width, f->height, AV_PIX_FMT_RGB24,
+  r->sws = FF(sws_getCachedContext)(r->sws, f->width, f->height, src, f->width, f->height, AV_PIX_FMT_RGB24,
                                 kConvertFlags, NULL, NULL, NULL);
   if (!r->sws) {
-    snprintf(err, err_len, "cannot convert pixel format %s to RGB", av_get_pix_fmt_name(src) ? av_get_pix_fmt_name(src) : "?");
+    snprintf(err, err_len, "cannot convert pixel format %s to RGB", FF(av_get_pix_fmt_name)(src) ? FF(av_get_pix_fmt_name)(src) : "?");
     return VT_VIDEO_ERR_CORRUPT;
   }
   int space = f->colorspace == AVCOL_SPC_BT709 ? SWS_CS_ITU709 : SWS_CS_DEFAULT;
-  const int *table = sws_getCoefficients(space);
-  sws_setColorspaceDetails(r->sws, table, full_range, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16);
+  const int *table = FF(sws_getCoefficients)(space);
+  FF(sws_setColorspaceDetails)(r->sws, table, full_range, FF(sws_getCoefficients)(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16);
   size_t row = (size_t)f->width * 3;
   size_t row_aligned = (row + 63) & ~(size_t)63;
   size_t needed = row_aligned * (size_t)f->height;
@@ -193,7 +192,7 @@ static int convert_frame(vt_video_reader *r, const uint8_t **rgb, int *width, in
   }
   uint8_t *dst[4] = {r->rgb, NULL, NULL, NULL};
   int dst_stride[4] = {(int)row_aligned, 0, 0, 0};
-  int rows = sws_scale(r->sws, (const uint8_t *const *)f->data, f->linesize, 0, f->height, dst, dst_stride);
+  int rows = FF(sws_scale)(r->sws, (const uint8_t *const *)f->data, f->linesize, 0, f->height, dst, dst_stride);
   if (rows != f->height) { set_error(err, err_len, "colour conversion failed", 0); return VT_VIDEO_ERR_CORRUPT; }
   *rgb = r->rgb;
   *width = f->width;
@@ -206,12 +205,12 @@ static int convert_frame(vt_video_reader *r, const uint8_t **rgb, int *width, in
 // past the end of the file: the demuxer then ends early without an error.
 static int is_truncated(vt_video_reader *r) {
   if (r->live || !r->format->pb) return 0;
-  int64_t size = avio_size(r->format->pb);
+  int64_t size = FF(avio_size)(r->format->pb);
   if (size <= 0) return 0;
   AVStream *st = r->format->streams[r->stream];
-  int count = avformat_index_get_entries_count(st);
+  int count = FF(avformat_index_get_entries_count)(st);
   if (count <= 0) return 0;
-  const AVIndexEntry *last = avformat_index_get_entry(st, count - 1);
+  const AVIndexEntry *last = FF(avformat_index_get_entry)(st, count - 1);
   return last && last->pos >= 0 && last->size > 0 && last->pos + last->size > size;
 }
 
@@ -220,23 +219,23 @@ int vt_video_next(vt_video_reader *r, const uint8_t **rgb, int *width, int *heig
   if (!r || !rgb || !width || !height || !stride || !pts_ms) { set_error(err, err_len, "missing argument", 0); return VT_VIDEO_ERR_ARGUMENT; }
   if (r->finished) return VT_VIDEO_END;
   for (;;) {
-    int ret = avcodec_receive_frame(r->decoder, r->frame);
+    int ret = FF(avcodec_receive_frame)(r->decoder, r->frame);
     if (ret == 0) {
       if (r->frame->decode_error_flags || (r->frame->flags & AV_FRAME_FLAG_CORRUPT)) {
-        av_frame_unref(r->frame);
+        FF(av_frame_unref)(r->frame);
         r->finished = 1;
         snprintf(err, err_len, "frame %lld is damaged (the stream is corrupt)", (long long)r->decoded + 1);
         return VT_VIDEO_ERR_CORRUPT;
       }
       int64_t ts = r->frame->best_effort_timestamp;
       if (ts != AV_NOPTS_VALUE)
-        *pts_ms = av_rescale_q(ts, r->time_base, (AVRational){1, 1000});
+        *pts_ms = FF(av_rescale_q)(ts, r->time_base, (AVRational){1, 1000});
       else if (r->rate.num > 0 && r->rate.den > 0)
-        *pts_ms = av_rescale_q(r->decoded, av_inv_q(r->rate), (AVRational){1, 1000});
+        *pts_ms = FF(av_rescale_q)(r->decoded, av_inv_q(r->rate), (AVRational){1, 1000});
       else
         *pts_ms = r->decoded * 33;
       int status = convert_frame(r, rgb, width, height, stride, err, err_len);
-      av_frame_unref(r->frame);
+      FF(av_frame_unref)(r->frame);
       if (status != VT_VIDEO_OK) { r->finished = 1; return status; }
       r->decoded += 1;
       return VT_VIDEO_OK;
@@ -248,7 +247,7 @@ int vt_video_next(vt_video_reader *r, const uint8_t **rgb, int *width, int *heig
       return VT_VIDEO_ERR_CORRUPT;
     }
     if (r->flushing) { r->finished = 1; return VT_VIDEO_END; }
-    ret = av_read_frame(r->format, r->packet);
+    ret = FF(av_read_frame)(r->format, r->packet);
     if (ret == AVERROR_EOF) {
       // A container that ends before its index says it should is truncated.
       if (r->format->pb && r->format->pb->error < 0) {
@@ -259,11 +258,11 @@ int vt_video_next(vt_video_reader *r, const uint8_t **rgb, int *width, int *heig
       if (is_truncated(r)) {
         r->finished = 1;
         snprintf(err, err_len, "the file is truncated: its index has frames past the end of the file (%lld bytes)",
-                 (long long)avio_size(r->format->pb));
+                 (long long)FF(avio_size)(r->format->pb));
         return VT_VIDEO_ERR_CORRUPT;
       }
       r->flushing = 1;
-      ret = avcodec_send_packet(r->decoder, NULL);
+      ret = FF(avcodec_send_packet)(r->decoder, NULL);
       if (ret < 0 && ret != AVERROR_EOF) {
         r->finished = 1;
         set_error(err, err_len, "decoding failed at the end of the stream", ret);
@@ -276,15 +275,15 @@ int vt_video_next(vt_video_reader *r, const uint8_t **rgb, int *width, int *heig
       set_error(err, err_len, "the file is damaged or truncated after the last good frame", ret);
       return VT_VIDEO_ERR_CORRUPT;
     }
-    if (r->packet->stream_index != r->stream) { av_packet_unref(r->packet); continue; }
+    if (r->packet->stream_index != r->stream) { FF(av_packet_unref)(r->packet); continue; }
     if (r->packet->flags & AV_PKT_FLAG_CORRUPT) {
-      av_packet_unref(r->packet);
+      FF(av_packet_unref)(r->packet);
       r->finished = 1;
       set_error(err, err_len, "the file is truncated: its last packet is incomplete", 0);
       return VT_VIDEO_ERR_CORRUPT;
     }
-    ret = avcodec_send_packet(r->decoder, r->packet);
-    av_packet_unref(r->packet);
+    ret = FF(avcodec_send_packet)(r->decoder, r->packet);
+    FF(av_packet_unref)(r->packet);
     if (ret < 0 && ret != AVERROR(EAGAIN)) {
       r->finished = 1;
       set_error(err, err_len, "the stream is damaged after the last good frame", ret);
@@ -311,13 +310,13 @@ struct vt_video_writer {
 
 void vt_video_writer_discard(vt_video_writer *w) {
   if (!w) return;
-  sws_freeContext(w->sws);
-  av_frame_free(&w->frame);
-  av_packet_free(&w->packet);
-  avcodec_free_context(&w->encoder);
+  FF(sws_freeContext)(w->sws);
+  FF(av_frame_free)(&w->frame);
+  FF(av_packet_free)(&w->packet);
+  FF(avcodec_free_context)(&w->encoder);
   if (w->format) {
-    if (w->file_open) avio_closep(&w->format->pb);
-    avformat_free_context(w->format);
+    if (w->file_open) FF(avio_closep)(&w->format->pb);
+    FF(avformat_free_context)(w->format);
   }
   free(w);
 }
@@ -329,21 +328,22 @@ int vt_video_writer_open(const char *path, int width, int height, int fps_num, i
     return VT_VIDEO_ERR_ARGUMENT;
   }
   *out = NULL;
+  if (vt_ffmpeg_load(0, err, err_len) != 0) return VT_VIDEO_ERR_OPEN;
   vt_video_writer *w = calloc(1, sizeof *w);
   if (!w) { set_error(err, err_len, "out of memory", 0); return VT_VIDEO_ERR_LIMIT; }
   w->last_pts = INT64_MIN;
   w->source_width = width;
   w->source_height = height;
-  int ret = avformat_alloc_output_context2(&w->format, NULL, NULL, path);
+  int ret = FF(avformat_alloc_output_context2)(&w->format, NULL, NULL, path);
   if (ret < 0 || !w->format) {
     set_error(err, err_len, "unknown output container (use .mp4, .mkv or .avi)", ret);
     vt_video_writer_discard(w);
     return VT_VIDEO_ERR_ARGUMENT;
   }
-  const AVCodec *codec = avcodec_find_encoder_by_name("libx264");
-  if (!codec) codec = avcodec_find_encoder(AV_CODEC_ID_MPEG4);
+  const AVCodec *codec = FF(avcodec_find_encoder_by_name)("libx264");
+  if (!codec) codec = FF(avcodec_find_encoder)(AV_CODEC_ID_MPEG4);
   if (!codec) { set_error(err, err_len, "no H.264 or MPEG-4 encoder in this FFmpeg", 0); vt_video_writer_discard(w); return VT_VIDEO_ERR_WRITE; }
-  w->encoder = avcodec_alloc_context3(codec);
+  w->encoder = FF(avcodec_alloc_context3)(codec);
   if (!w->encoder) { set_error(err, err_len, "out of memory", 0); vt_video_writer_discard(w); return VT_VIDEO_ERR_LIMIT; }
   // 4:2:0 needs even sides: an odd side is scaled by one pixel.
   w->width = width & ~1 ? width & ~1 : 2;
@@ -359,34 +359,34 @@ int vt_video_writer_open(const char *path, int width, int height, int fps_num, i
   if (codec->id == AV_CODEC_ID_H264) {
     char quality[16];
     snprintf(quality, sizeof quality, "%d", crf < 0 ? 0 : crf > 51 ? 51 : crf);
-    av_opt_set(w->encoder->priv_data, "crf", quality, 0);
-    av_opt_set(w->encoder->priv_data, "preset", "veryfast", 0);
+    FF(av_opt_set)(w->encoder->priv_data, "crf", quality, 0);
+    FF(av_opt_set)(w->encoder->priv_data, "preset", "veryfast", 0);
   }
-  ret = avcodec_open2(w->encoder, codec, NULL);
+  ret = FF(avcodec_open2)(w->encoder, codec, NULL);
   if (ret < 0) { set_error(err, err_len, "cannot open the encoder", ret); vt_video_writer_discard(w); return VT_VIDEO_ERR_WRITE; }
-  w->stream = avformat_new_stream(w->format, NULL);
+  w->stream = FF(avformat_new_stream)(w->format, NULL);
   if (!w->stream) { set_error(err, err_len, "out of memory", 0); vt_video_writer_discard(w); return VT_VIDEO_ERR_LIMIT; }
   w->stream->time_base = w->encoder->time_base;
   w->stream->avg_frame_rate = w->encoder->framerate;
-  ret = avcodec_parameters_from_context(w->stream->codecpar, w->encoder);
+  ret = FF(avcodec_parameters_from_context)(w->stream->codecpar, w->encoder);
   if (ret < 0) { set_error(err, err_len, "cannot set the stream parameters", ret); vt_video_writer_discard(w); return VT_VIDEO_ERR_WRITE; }
   if (!(w->format->oformat->flags & AVFMT_NOFILE)) {
-    ret = avio_open(&w->format->pb, path, AVIO_FLAG_WRITE);
+    ret = FF(avio_open)(&w->format->pb, path, AVIO_FLAG_WRITE);
     if (ret < 0) { set_error(err, err_len, "cannot create the output file", ret); vt_video_writer_discard(w); return VT_VIDEO_ERR_WRITE; }
     w->file_open = 1;
   }
-  ret = avformat_write_header(w->format, NULL);
+  ret = FF(avformat_write_header)(w->format, NULL);
   if (ret < 0) { set_error(err, err_len, "cannot write the container header", ret); vt_video_writer_discard(w); return VT_VIDEO_ERR_WRITE; }
   w->header_written = 1;
-  w->frame = av_frame_alloc();
-  w->packet = av_packet_alloc();
+  w->frame = FF(av_frame_alloc)();
+  w->packet = FF(av_packet_alloc)();
   if (!w->frame || !w->packet) { set_error(err, err_len, "out of memory", 0); vt_video_writer_discard(w); return VT_VIDEO_ERR_LIMIT; }
   w->frame->format = AV_PIX_FMT_YUV420P;
   w->frame->width = w->width;
   w->frame->height = w->height;
-  ret = av_frame_get_buffer(w->frame, 0);
+  ret = FF(av_frame_get_buffer)(w->frame, 0);
   if (ret < 0) { set_error(err, err_len, "out of memory", ret); vt_video_writer_discard(w); return VT_VIDEO_ERR_LIMIT; }
-  w->sws = sws_getContext(width, height, AV_PIX_FMT_RGB24, w->width, w->height, AV_PIX_FMT_YUV420P,
+  w->sws = FF(sws_getContext)(width, height, AV_PIX_FMT_RGB24, w->width, w->height, AV_PIX_FMT_YUV420P,
                           kConvertFlags, NULL, NULL, NULL);
   if (!w->sws) { set_error(err, err_len, "cannot set up the colour conversion", 0); vt_video_writer_discard(w); return VT_VIDEO_ERR_WRITE; }
   *out = w;
@@ -395,16 +395,16 @@ int vt_video_writer_open(const char *path, int width, int height, int fps_num, i
 
 // Sends `frame` (NULL flushes) and writes every packet the encoder has ready.
 static int encode(vt_video_writer *w, AVFrame *frame, char *err, size_t err_len) {
-  int ret = avcodec_send_frame(w->encoder, frame);
+  int ret = FF(avcodec_send_frame)(w->encoder, frame);
   if (ret < 0 && !(frame == NULL && ret == AVERROR_EOF)) { set_error(err, err_len, "encoding failed", ret); return VT_VIDEO_ERR_WRITE; }
   for (;;) {
-    ret = avcodec_receive_packet(w->encoder, w->packet);
+    ret = FF(avcodec_receive_packet)(w->encoder, w->packet);
     if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF) return VT_VIDEO_OK;
     if (ret < 0) { set_error(err, err_len, "encoding failed", ret); return VT_VIDEO_ERR_WRITE; }
-    av_packet_rescale_ts(w->packet, w->encoder->time_base, w->stream->time_base);
+    FF(av_packet_rescale_ts)(w->packet, w->encoder->time_base, w->stream->time_base);
     w->packet->stream_index = w->stream->index;
-    ret = av_interleaved_write_frame(w->format, w->packet);
-    av_packet_unref(w->packet);
+    ret = FF(av_interleaved_write_frame)(w->format, w->packet);
+    FF(av_packet_unref)(w->packet);
     if (ret < 0) { set_error(err, err_len, "writing the output file failed", ret); return VT_VIDEO_ERR_WRITE; }
   }
 }
@@ -415,12 +415,12 @@ int vt_video_writer_write(vt_video_writer *w, const uint8_t *rgb, int stride, in
     snprintf(err, err_len, "frame timestamps must increase: %lld ms after %lld ms", (long long)pts_ms, (long long)w->last_pts);
     return VT_VIDEO_ERR_ARGUMENT;
   }
-  int ret = av_frame_make_writable(w->frame);
+  int ret = FF(av_frame_make_writable)(w->frame);
   if (ret < 0) { set_error(err, err_len, "out of memory", ret); return VT_VIDEO_ERR_LIMIT; }
   const uint8_t *src[4] = {rgb, NULL, NULL, NULL};
   int src_stride[4] = {stride, 0, 0, 0};
   if (stride < w->source_width * 3) { set_error(err, err_len, "row stride smaller than the frame width", 0); return VT_VIDEO_ERR_ARGUMENT; }
-  sws_scale(w->sws, src, src_stride, 0, w->source_height, w->frame->data, w->frame->linesize);
+  FF(sws_scale)(w->sws, src, src_stride, 0, w->source_height, w->frame->data, w->frame->linesize);
   w->frame->pts = pts_ms;
   w->last_pts = pts_ms;
   return encode(w, w->frame, err, err_len);
@@ -430,7 +430,7 @@ int vt_video_writer_finish(vt_video_writer *w, char *err, size_t err_len) {
   if (!w) { set_error(err, err_len, "missing argument", 0); return VT_VIDEO_ERR_ARGUMENT; }
   int status = encode(w, NULL, err, err_len);
   if (status == VT_VIDEO_OK && w->header_written) {
-    int ret = av_write_trailer(w->format);
+    int ret = FF(av_write_trailer)(w->format);
     if (ret < 0) { set_error(err, err_len, "cannot finish the output file", ret); status = VT_VIDEO_ERR_WRITE; }
   }
   vt_video_writer_discard(w);

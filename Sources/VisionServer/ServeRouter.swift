@@ -355,6 +355,9 @@ package final class ServeRouter: Sendable {
     /// stream mode: tracking IDs) or `detect` (video mode) with its records and its annotated H.264 copy;
     /// the reply holds the records and where to download the video.
     private func video(_ request: HTTPRequest, _ answer: Answer) throws {
+        if let missing = VideoLibrary.unavailableReason {
+            throw ServeError(501, "This server cannot read video: \(missing).")
+        }
         let q = QueryReader(request.query)
         let task = q.text("task") ?? "track"
         guard task == "track" || task == "detect" else {

@@ -15,8 +15,7 @@ final class ServerProcess: @unchecked Sendable {
     /// Starts the server with `arguments` (after `serve --listen 127.0.0.1:0`, or `serve` alone when
     /// `listen` is false) and `environment` added to this process's, and waits until it listens (at most
     /// `seconds`).
-    init(_ arguments: [String], environment: [String: String] = [:], seconds: Double = 90, listen: Bool = true) throws
-    {
+    init(_ arguments: [String], environment: [String: String] = [:], seconds: Double = 90, listen: Bool = true) throws {
         try #require(FileManager.default.isExecutableFile(atPath: AppProcess.binary), "build vision-tasks first")
         process.executableURL = URL(fileURLWithPath: AppProcess.binary)
         process.arguments = ["serve"] + (listen ? ["--listen", "127.0.0.1:0"] : []) + arguments

@@ -20,5 +20,5 @@ mmdebstrap --variant=minbase --quiet \
   --dpkgopt='path-exclude=/usr/share/lintian/*' --dpkgopt='path-exclude=/usr/share/groff/*' \
   --customize-hook='rm -rf "$1"/var/lib/apt/lists/* "$1"/var/cache/apt/*.bin "$1"/var/log/*.log' \
   trixie "$tmp/rootfs.tar" "$mirror"
-podman import --change 'CMD ["bash"]' "$tmp/rootfs.tar" "$image" >/dev/null
+podman import --quiet --change 'CMD ["bash"]' "$tmp/rootfs.tar" "$image" >/dev/null
 echo "image: $image made ($(podman image inspect --format '{{.Size}}' "$image" | awk '{ printf "%.0f MB", $1 / 1e6 }'))" >&2

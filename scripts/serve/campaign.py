@@ -1,14 +1,16 @@
 """A bad-input campaign against a running `vision-tasks serve` (started here on loopback): cut
 multipart forms, huge headers, wrong content types, empty bodies, a declared 1 GB body, random bytes,
-non-pictures, damaged JPEGs, unknown routes, methods and arguments; ZMQ requests of the wrong shape,
+non-pictures, damaged JPEGs, unknown routes, methods and arguments; DOODS2 requests with bad base64,
+wrong JSON types, huge region lists, unknown labels and detectors (each must be a 4xx); ZMQ requests of the wrong shape,
 dtype and size, garbage frames and broken model uploads. After each kind the server must still be
-up; every HTTP answer must be a clear error (our JSON error, DeepStack's `success: false`, or
+up; every HTTP answer must be a clear error (our JSON error, DeepStack's `success: false`, DOODS' `error`, or
 libmicrohttpd's own status for a request it cannot read); resident memory must stay bounded.
 Prints the counts as JSON; exits 1 when the server went down or an answer was unclear.
 
   campaign.py VISION_TASKS MODEL PICTURE [--rounds N]
 """
 import argparse
+import base64
 import json
 import os
 import random
@@ -80,11 +82,12 @@ def clear(response):
     return "error" in body or body.get("success") is False
 
 
-def http(kind, method, path, **kw):
+def http(kind, method, path, client_error=False, **kw):
+    """One request; its answer must be clear (and a 4xx when `client_error`)."""
     try:
         r = requests.request(method, base + path, timeout=20, **kw)
         count(kind, str(r.status_code))
-        if not clear(r):
+        if not clear(r) or (client_error and not 400 <= r.status_code < 500):
             unclear.append((kind, r.status_code, r.text[:200]))
     except requests.exceptions.RequestException as e:
         count(kind, type(e).__name__)
@@ -152,6 +155,26 @@ for round_ in range(args.rounds):
          rng.choice(["/v1/nothing", "/v1/detect", "/admin", "/v1/vision/custom/../../etc", "/v1/track/" + "x" * 100]))
     http("bad arguments", "POST", "/v1/detect?" + rng.choice(["maxResults=0", "maxResults=x", "scoreThreshold=nan",
                                                             "roi=1,2,3", "model=nope", "allow=a&deny=b", "zz=1"]), data=jpeg)
+    # DOODS2's /detect: each of these is the caller's mistake, answered 4xx with DOODS' `error`.
+    b64 = base64.b64encode(jpeg).decode()
+    bad_doods = rng.choice([
+        {"data": b64[: rng.randrange(1, len(b64))] + "!"},
+        {"data": base64.b64encode(os.urandom(rng.randrange(1, 3000))).decode(), "detect": {"*": 0}},
+        {"data": b64, "detect": rng.choice([["person"], "person", 5, {"person": "high"}, {"person": -1}, {"person": 1e9},
+                                            {"person": True}, {"person": None}])},
+        {"data": b64, "regions": [{"top": rng.random(), "detect": {"*": 0}}] * rng.randrange(65, 5000)},
+        {"data": b64, "regions": [{"top": rng.choice([-1, 2, "x", None, True]), "detect": {}}]},
+        {"data": b64, "regions": rng.choice(["all", 5, {"top": 0}, [[0, 0, 1, 1]], [{"covers": "yes"}]])},
+        {"data": b64, "detect": {f"unicorn{i}": 50 for i in range(rng.randrange(1, 3000))}},
+        {"data": rng.choice([None, 7, [], {}, ""])},
+        {"data": b64, "detector_name": rng.choice(["nope", 7, "../x", ["default"]])},
+        {"data": b64, "image": "jpeg", "preprocess": ["grayscale"]},
+    ])
+    http("DOODS bad request", "POST", "/detect", client_error=True, json=bad_doods)
+    http("DOODS not JSON", "POST", "/detect", client_error=True,
+         data=rng.choice([b"", b"[1,", os.urandom(300), b"null", b'"x"', b"{" * 5000]))
+    http("DOODS wrong method", rng.choice(["GET", "PUT", "DELETE"]), "/detect", client_error=True)
+    http("probes", "GET", rng.choice(["/detectors", "/v1/status/updateavailable", "/v1/server/status/ping"]))
     alive(f"round {round_} (HTTP)")
 
 # ZMQ: a REQ socket as Frigate's, recreated after each exchange (a dropped message leaves REQ stuck).

@@ -1,7 +1,8 @@
 // A small, safe C layer over FFmpeg's libraries (libavformat, libavcodec, libswscale, libavutil):
 // open a video file, decode its frames one at a time into packed RGB, and encode RGB frames into a
 // video file. Every call returns a status and, on failure, a message; FFmpeg's own structures never
-// cross into Swift.
+// cross into Swift. The libraries are opened at run time on first use (FFmpegLibrary.h): without
+// them, opening a video fails with a message saying what to install.
 #ifndef VISIONTASKS_CFFMPEG_H
 #define VISIONTASKS_CFFMPEG_H
 
@@ -89,6 +90,10 @@ void vt_video_writer_discard(vt_video_writer *writer);
 
 /// Quietens FFmpeg's own logging (errors come back as messages).
 void vt_video_quiet(void);
+
+/// Whether FFmpeg's libraries can be loaded (they are opened at run time, on first use): 1, or 0 with
+/// `err` saying which library is missing and what to install.
+int vt_video_available(char *err, size_t err_len);
 
 #ifdef __cplusplus
 }
