@@ -180,7 +180,7 @@ package final class FrigateZMQ: Sendable {
             deadline: DispatchTime.now().uptimeNanoseconds + UInt64(self.config.timeoutMs) * 1_000_000,
             run: { tasks in
                 do {
-                    let task = try tasks.task("deepstack|" + model.path, as: DetectTask.self) { try DetectTask(config) }
+                    let task = try tasks.task(model.detectorTaskKey, as: DetectTask.self) { try DetectTask(config) }
                     let detections = try task.detections(inputTensor: input)
                     metrics.inference(model: model.name, seconds: task.lastInferenceSeconds)
                     result.withLock { $0 = Self.rows(detections, width: width, height: height) }

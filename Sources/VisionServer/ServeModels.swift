@@ -39,6 +39,10 @@ package final class ServeModels: Sendable {
             return config
         }
 
+        /// The key of a worker's task made with ``detectorConfig(threads:)``: one instance per worker,
+        /// shared by the detection services, Frigate's ZMQ detector and the warm-up.
+        package var detectorTaskKey: String { "detector|" + path }
+
         /// What `/v1/models` and DeepStack's list say of it.
         package var json: JSONValue {
             .object([

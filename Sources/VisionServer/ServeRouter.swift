@@ -169,6 +169,16 @@ package final class ServeRouter: Sendable {
 
     /// The request's picture, or the refusal saying why there is none.
     private func picture(_ request: HTTPRequest) throws -> (bytes: [UInt8], name: String?) {
+        try checkBody(request)
+        guard let picture = request.picture, !picture.bytes.isEmpty else {
+            throw ServeError(
+                400, "No picture: post a JPEG or PNG as the body, or as a multipart form's 'image' part (DeepStack's).")
+        }
+        return picture
+    }
+
+    /// The refusal of a body that did not arrive whole: larger than `--max-body`, or a form that cannot be read.
+    private func checkBody(_ request: HTTPRequest) throws {
         switch request.bodyState {
         case .tooLarge:
             throw ServeError(
@@ -176,11 +186,6 @@ package final class ServeRouter: Sendable {
         case .malformedForm: throw ServeError(400, "The multipart form could not be read.")
         case .complete: break
         }
-        guard let picture = request.picture, !picture.bytes.isEmpty else {
-            throw ServeError(
-                400, "No picture: post a JPEG or PNG as the body, or as a multipart form's 'image' part (DeepStack's).")
-        }
-        return picture
     }
 
     /// Queues `job`; a full queue or draining refuses it (503 with Retry-After). With `--delay-ms` (a
@@ -227,33 +232,47 @@ package final class ServeRouter: Sendable {
             }
             minConfidence = value
         }
-        // Every detection; min_confidence filters them (the same boxes above it). Shared with Frigate's ZMQ.
-        let config = model.detectorConfig(threads: self.config.threads)
-        let key = "deepstack|" + model.path
         let limit = self.config.maxPredictions
         let threshold = minConfidence
+        try detectionJob(answer, dialect: .deepStack, model: model, picture: picture.bytes) {
+            result, _, inference, t0 in
+            let now = DispatchTime.now().uptimeNanoseconds
+            let body = DeepStackReply.success(
+                DeepStackReply.predictions(result, minConfidence: threshold, limit: limit), command: command,
+                inferenceMs: inference * 1000, processMs: Double(now - t0) / 1e6,
+                roundTripMs: Double(now - answer.started) / 1e6)
+            return .json(200, body)
+        } failure: { failure in
+            // DeepStack's wording for a picture it cannot read, with the decoder's reason.
+            let status = failure.httpStatus
+            return DeepStackReply.failure(
+                status, status == 400 ? "invalid image file: \(failure.message)" : failure.message)
+        }
+    }
+
+    /// A detection service's job (DeepStack's, DOODS'), on a worker: `model`'s detections on `picture` —
+    /// every one, as Frigate's ZMQ detector and the warm-up run it; the service filters them — made into
+    /// the answer by `reply` (with the decoded picture, the inference seconds and when the job started), or
+    /// a failure by `failure`.
+    private func detectionJob(
+        _ answer: Answer, dialect: Route.Dialect, model: ServeModels.Model, picture: [UInt8],
+        reply: @escaping @Sendable (ObjectDetectorResult, Picture, Double, UInt64) -> HTTPResponse,
+        failure: @escaping @Sendable (ItemFailure) -> HTTPResponse
+    ) throws {
+        let config = model.detectorConfig(threads: self.config.threads)
+        let key = model.detectorTaskKey
         let metrics = metrics
-        try submit(answer, dialect: .deepStack) { tasks in
+        try submit(answer, dialect: dialect) { tasks in
             let t0 = DispatchTime.now().uptimeNanoseconds
             do {
                 let task = try tasks.task(key, as: DetectTask.self) { try DetectTask(config) }
-                let decoded = try Picture.load(bytes: picture.bytes, jpeg: task.jpegDecoding)
+                let decoded = try Picture.load(bytes: picture, jpeg: task.jpegDecoding)
                 let result = try task.detections(decoded)
                 let inference = task.lastInferenceSeconds
                 metrics.inference(model: model.name, seconds: inference)
-                let now = DispatchTime.now().uptimeNanoseconds
-                let body = DeepStackReply.success(
-                    DeepStackReply.predictions(result, minConfidence: threshold, limit: limit), command: command,
-                    inferenceMs: inference * 1000, processMs: Double(now - t0) / 1e6,
-                    roundTripMs: Double(now - answer.started) / 1e6)
-                answer.send(.json(200, body))
+                answer.send(reply(result, decoded, inference, t0))
             } catch {
-                let failure = ItemFailure(error)
-                // DeepStack's wording for a picture it cannot read, with the decoder's reason.
-                let status = failure.httpStatus
-                answer.send(
-                    DeepStackReply.failure(
-                        status, status == 400 ? "invalid image file: \(failure.message)" : failure.message))
+                answer.send(failure(ItemFailure(error)))
             }
         }
     }
@@ -263,10 +282,7 @@ package final class ServeRouter: Sendable {
     /// DOODS2's `/detect`: the JSON request read and checked on the daemon's thread, the detector run as
     /// DeepStack's route runs it (every detection), DOODS2's filters applied to `detect`'s boxes.
     private func doodsDetect(_ request: HTTPRequest, _ answer: Answer) throws {
-        if request.bodyState == .tooLarge {
-            throw ServeError(
-                413, "The request body is larger than \(config.maxBody) bytes (--max-body).", reason: "too_large")
-        }
+        try checkBody(request)
         let parsed: DoodsRequest
         do {
             parsed = try DoodsRequest.parse(request.body)
@@ -284,24 +300,13 @@ package final class ServeRouter: Sendable {
                 "\(model.name) has no label \(unknown.prefix(5).map { "'\($0)'" }.joined(separator: ", ")); "
                     + "GET /detectors lists its labels ('*': any).")
         }
-        let config = model.detectorConfig(threads: self.config.threads)
-        let key = "deepstack|" + model.path
-        let metrics = metrics
-        try submit(answer, dialect: .doods) { tasks in
-            let t0 = DispatchTime.now().uptimeNanoseconds
-            do {
-                let task = try tasks.task(key, as: DetectTask.self) { try DetectTask(config) }
-                let decoded = try Picture.load(bytes: parsed.picture, jpeg: task.jpegDecoding)
-                let result = try task.detections(decoded)
-                metrics.inference(model: model.name, seconds: task.lastInferenceSeconds)
-                let found = DoodsReply.detections(
-                    result, width: decoded.shownWidth, height: decoded.shownHeight, request: parsed)
-                let ms = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
-                answer.send(.json(200, DoodsReply.success(id: parsed.id, found, durationMs: ms)))
-            } catch {
-                let failure = ItemFailure(error)
-                answer.send(DoodsReply.failure(failure.httpStatus, failure.message, id: parsed.id))
-            }
+        try detectionJob(answer, dialect: .doods, model: model, picture: parsed.picture) { result, decoded, _, t0 in
+            let found = DoodsReply.detections(
+                result, width: decoded.shownWidth, height: decoded.shownHeight, request: parsed)
+            let ms = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
+            return .json(200, DoodsReply.success(id: parsed.id, found, durationMs: ms))
+        } failure: { failure in
+            DoodsReply.failure(failure.httpStatus, failure.message, id: parsed.id)
         }
     }
 

@@ -51,7 +51,7 @@ package enum Server {
             // Each worker loads the detectors as DeepStack and Frigate use them before it is ready.
             let tasks = WorkerTasks()
             for model in detectors {
-                _ = try? tasks.task("deepstack|" + model.path, as: DetectTask.self) {
+                _ = try? tasks.task(model.detectorTaskKey, as: DetectTask.self) {
                     try DetectTask(model.detectorConfig(threads: threads))
                 }
             }
