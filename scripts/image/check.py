@@ -6,7 +6,8 @@
   (--network host, --listen 127.0.0.1:PORT, no --model);
 - Frigate's deepstack post and pydoods get `vision-tasks detect`'s rows on PICTURE (run here, from
   BINARY, on the same model file): label, confidence, box within a pixel;
-- /v1/video answers 501 naming the FFmpeg library the slim image leaves out;
+- /v1/video answers 501 naming the FFmpeg library the slim image leaves out (with --video, for the
+  VIDEO=yes image: the clip is run and its annotated copy downloads);
 - a wrong key is refused (401); /healthz answers; the image's HEALTHCHECK passes (`podman healthcheck run`);
 - SIGTERM (`podman stop`) drains and exits 0;
 - the default command with nothing but VISION_TASKS_LISTEN moved to loopback serves the bundled model.
@@ -29,6 +30,7 @@ parser.add_argument("image")
 parser.add_argument("--binary", required=True)
 parser.add_argument("--model", required=True)
 parser.add_argument("--picture", required=True)
+parser.add_argument("--video", help="a clip: the image has FFmpeg (VIDEO=yes), /v1/video must run it")
 args = parser.parse_args()
 failures = []
 summary = {"image": args.image}
@@ -113,13 +115,24 @@ try:
         check(abs(g["top"] * h - b["originY"]) <= 1 and abs(g["left"] * w - b["originX"]) <= 1
               and abs(g["bottom"] * h - b["originY"] - b["height"]) <= 1 and abs(g["right"] * w - b["originX"] - b["width"]) <= 1,
               f"pydoods box {g} vs {b}")
-    # Without FFmpeg in the image, video is refused by name; everything else is served.
-    video = requests.post(base + "/v1/video", data=b"\x00\x00\x00\x18ftypmp42", timeout=30,
-                          headers={"Authorization": "Bearer c0ntainer-s3cret"})
-    summary["video"] = {"status": video.status_code, "message": video.json()["error"]["message"][:160]}
-    check(video.status_code == 501 and "cannot be loaded" in video.text
-          and "install FFmpeg's libraries (Debian: libavformat" in video.text,
-          f"/v1/video without FFmpeg: {video.status_code} {video.text[:300]}")
+    if args.video:
+        # With FFmpeg (VIDEO=yes): the clip is tracked and its annotated copy downloads.
+        video = requests.post(base + "/v1/video?task=detect", data=open(args.video, "rb").read(), timeout=300,
+                              headers={"Authorization": "Bearer c0ntainer-s3cret"})
+        body = video.json()
+        summary["video"] = {"status": video.status_code, "frames": body.get("frames")}
+        check(video.status_code == 200 and body.get("frames", 0) > 0, f"/v1/video: {video.status_code} {video.text[:300]}")
+        copy = requests.get(base + body.get("video", "/"), timeout=60,
+                            headers={"Authorization": "Bearer c0ntainer-s3cret"}) if video.status_code == 200 else None
+        check(copy is not None and copy.status_code == 200 and copy.content[4:8] == b"ftyp", "the annotated video")
+    else:
+        # Without FFmpeg in the image, video is refused by name; everything else is served.
+        video = requests.post(base + "/v1/video", data=b"\x00\x00\x00\x18ftypmp42", timeout=30,
+                              headers={"Authorization": "Bearer c0ntainer-s3cret"})
+        summary["video"] = {"status": video.status_code, "message": video.json()["error"]["message"][:160]}
+        check(video.status_code == 501 and "cannot be loaded" in video.text
+              and "install FFmpeg's libraries (Debian: libavformat" in video.text,
+              f"/v1/video without FFmpeg: {video.status_code} {video.text[:300]}")
     wrong = requests.post(base + "/v1/vision/detection", data={"api_key": "guess"},
                           files={"image": open(args.picture, "rb").read()}, timeout=30)
     check(wrong.status_code == 401, f"a wrong key: {wrong.status_code}")
