@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Release benchmarks of `vision-tasks bench` (1 thread, medians), ours vs the raw LiteRT run per stage,
-and with --mediapipe PYTHON, MediaPipe 1.2.2's Python detect/classify on the same model and photo.
+and with --mediapipe PYTHON, MediaPipe 1.2.2's Python detect/classify on the same model and photo; with
+--openvino PYTHON, OpenVINO (PyPI, reading the .tflite; 1 inference thread, latency hint) too.
 
 With MediaPipe, the comparison is interleaved: ROUNDS rounds of (ours, MediaPipe) — ABAB… — each a
 process of its own pinned to the same CPU (taskset -c CPU), each giving the median of RUNS calls; the
@@ -11,7 +12,15 @@ ours (`MPImage(contentsOfFile:)`) vs MediaPipe's `mp.Image.create_from_file` —
 time (cold: its pages dropped from the page cache; warm) and first call. The CPU's name and flags are
 printed and stored with the results (out/bench.jsonl).
 
-Usage: bench.py --bin VISION_TASKS --assets DIR [--mediapipe PYTHON] [--runs 100] [--rounds 5] [--cpu 1]
+OpenVINO takes its turn in each round after ours (and MediaPipe's), pinned the same way
+(scripts/bench/openvino_bench.py): its inference on the photo's tensor, and file → result with OpenCV
+decoding and resizing. It prints the precision it chose and how many convolutions run in each. Its
+TFLite frontend cannot read TFLite_Detection_PostProcess, so detectors run cut before that op, and
+the op's time is added to OpenVINO's figures as our kernel takes it (one `vision-tasks bench
+--profile` of the model): the op is done by the same code on both sides.
+
+Usage: bench.py --bin VISION_TASKS --assets DIR [--mediapipe PYTHON] [--openvino PYTHON] [--runs 100] [--rounds 5]
+               [--cpu 1]
 """
 import argparse
 import datetime
@@ -69,6 +78,7 @@ def main():
     ap.add_argument("--bin", required=True)
     ap.add_argument("--assets", required=True)
     ap.add_argument("--mediapipe", help="a Python with mediapipe 1.2.2")
+    ap.add_argument("--openvino", help="a Python with scripts/bench/openvino-requirements.txt")
     ap.add_argument("--runs", type=int, default=100)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--cpu", type=int, default=1, help="the CPU both processes are pinned to (-1: unpinned)")
@@ -76,13 +86,16 @@ def main():
     ap.add_argument("--out", default="out/bench.jsonl")
     a = ap.parse_args()
     cpu_index = None if a.cpu < 0 else a.cpu
+    peers = a.mediapipe or a.openvino
     name, flags = cpu()
     here = os.path.dirname(os.path.abspath(__file__))
     print(f"CPU: {name}; flags: {' '.join(flags)}; pinned to CPU {cpu_index if cpu_index is not None else '-'}; "
-          f"{a.runs} runs per process" + (f", {a.rounds} interleaved rounds (ours, MediaPipe, …)" if a.mediapipe else ""))
+          f"{a.runs} runs per process" + (f", {a.rounds} interleaved rounds (ours, then each peer, …)" if peers else ""))
     head = f"{'model':<60} {'image':<13} {'raw_ms':>7} {'pre_ms':>7} {'post_ms':>7} {'task_ms':>8} {'task/raw':>8}"
     if a.mediapipe:
         head += f" {'mediapipe_ms':>12} {'ours/mp':>8} {'spread':>11}"
+    if a.openvino:
+        head += f" {'openvino_ms':>11} {'ours/ov':>8} {'spread':>11}"
     print(head)
     os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
     stamp = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
@@ -96,8 +109,8 @@ def main():
             cli = [e for e in extra if not e.startswith("env:")]
             ours_cmd = pinned([a.bin, "bench", "--model", model_path, "--image", image_path, "--runs", str(a.runs),
                                "--threads", "1", "--json"] + cli, cpu_index)
-            rounds = []
-            for _ in range(a.rounds if a.mediapipe else 1):
+            rounds, ov_rounds = [], []
+            for _ in range(a.rounds if peers else 1):
                 ours = run_json(ours_cmd, env)
                 mp, mp_all = None, None
                 if a.mediapipe:
@@ -105,6 +118,15 @@ def main():
                                               str(a.runs), "5", ours["task"]], cpu_index))
                     mp = mp_all["detect_ms"]
                 rounds.append((ours, mp, mp_all))
+                if a.openvino:
+                    ov_rounds.append(run_json(pinned([a.openvino, os.path.join(here, "openvino_bench.py"), model_path,
+                                                      image_path, str(a.runs), "5"], cpu_index)))
+            # The detection post-processing op OpenVINO cannot run: our kernel's time for it, on both sides.
+            ov_post = 0.0
+            if ov_rounds and ov_rounds[0]["cut_before_postprocess"]:
+                profile = run_json(pinned([a.bin, "bench", "--model", model_path, "--image", image_path, "--runs",
+                                           str(a.runs), "--threads", "1", "--profile", "--json"], cpu_index), env)
+                ov_post = sum(k["ms"] for k in profile["columns"][0]["kinds"] if "post-processing" in k["kind"] or "Detection_PostProcess" in k["kind"])
             med = lambda key: statistics.median(r[0][key] for r in rounds)
             row = f"{model + (' ' + ' '.join(extra) if extra else ''):<60} {image:<13} {med('raw_ms'):7.3f} {med('preprocess_ms'):7.3f} " \
                   f"{med('postprocess_ms'):7.3f} {med('detect_ms'):8.3f} {med('detect_over_raw'):8.3f}"
@@ -118,6 +140,14 @@ def main():
                 row += f" {mp_med:12.3f} {statistics.median(ratios):8.2f} {min(ratios):5.2f}–{max(ratios):<5.2f}"
                 record.update({"mediapipe_ms": mp_med, "mediapipe_rounds_ms": [r[1] for r in rounds],
                                "ours_over_mediapipe": statistics.median(ratios), "ratio_min": min(ratios), "ratio_max": max(ratios)})
+            if a.openvino:
+                ov_ms = [o["infer_ms"] + ov_post for o in ov_rounds]
+                ov_ratios = [r[0]["detect_ms"] / o for r, o in zip(rounds, ov_ms)]
+                row += f" {statistics.median(ov_ms):11.3f} {statistics.median(ov_ratios):8.2f} {min(ov_ratios):5.2f}–{max(ov_ratios):<5.2f}"
+                record.update({"openvino_ms": statistics.median(ov_ms), "openvino_rounds_ms": ov_ms,
+                               "openvino_postprocess_ms": ov_post, "ours_over_openvino": statistics.median(ov_ratios),
+                               "openvino_precision": ov_rounds[0]["precision"],
+                               "openvino_convolutions": ov_rounds[0]["convolution_precisions"]})
             print(row, flush=True)
             mo = lambda key: statistics.median(r[0][key] for r in rounds)
             e2e = f"{'':<4}end to end: decode {mo('decode_ms'):.2f} ms, file → result {mo('file_to_result_ms'):.2f} ms"
@@ -134,6 +164,17 @@ def main():
                 record.update({"mediapipe_decode_ms": mp_dec, "mediapipe_file_to_result_ms": mp_e2e,
                                "file_to_result_over_mediapipe": statistics.median(e2e_ratios), "file_to_result_ratio_min": min(e2e_ratios),
                                "file_to_result_ratio_max": max(e2e_ratios), "decode_over_mediapipe": statistics.median(dec_ratios)})
+            if a.openvino:
+                ov_e2e = [o["file_to_result_ms"] + ov_post for o in ov_rounds]
+                ov_e2e_ratios = [r[0]["file_to_result_ms"] / o for r, o in zip(rounds, ov_e2e)]
+                convs = ", ".join(f"{p} {n}" for p, n in ov_rounds[0]["convolution_precisions"].items())
+                e2e += (f" | OpenVINO ({ov_rounds[0]['precision']}; convolutions: {convs}"
+                        + (f"; + {ov_post:.3f} ms for TFLite_Detection_PostProcess as the left run takes it" if ov_post else "")
+                        + f") decode {statistics.median(o['decode_ms'] for o in ov_rounds):.2f} ms, file → result "
+                        f"{statistics.median(ov_e2e):.2f} ms | ours/ov: file → result {statistics.median(ov_e2e_ratios):.2f} "
+                        f"({min(ov_e2e_ratios):.2f}–{max(ov_e2e_ratios):.2f})")
+                record.update({"openvino_file_to_result_ms": statistics.median(ov_e2e),
+                               "file_to_result_over_openvino": statistics.median(ov_e2e_ratios)})
             print(e2e)
             print(f"{'':<4}load: {mo('load_cold_ms'):.1f} ms cold, {mo('load_warm_ms'):.1f} ms warm; first call {mo('first_call_ms'):.2f} ms", flush=True)
             log.write(json.dumps(record) + "\n")
