@@ -70,7 +70,8 @@ arm64: setup
 arm64-goldens: setup
 	@scripts/arm64/goldens.sh
 
-## bench: release benchmarks (ours vs raw LiteRT; add MEDIAPIPE=1 for MediaPipe 1.2.2 side by side).
+## bench: release benchmarks (ours vs raw LiteRT; add MEDIAPIPE=1 for MediaPipe 1.2.2, OPENVINO=1 for OpenVINO from
+## PyPI, side by side).
 bench: build
 	@scripts/bench/bench.sh
 
