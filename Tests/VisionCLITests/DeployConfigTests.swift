@@ -83,4 +83,48 @@ struct DeployConfigTests {
             try ServerProcess.curl(["-H", "Authorization: Bearer k8s-s3cret", k8s.base + "/v1/models"]).status == 200)
         #expect(k8s.stop() == 0)
     }
+
+    @Test("the systemd unit: systemd-analyze verify finds nothing to say, and serve starts with its ExecStart")
+    func systemdUnit() throws {
+        let path = Self.deploy + "/systemd/vision-tasks.service"
+        let unit = try String(contentsOfFile: path, encoding: .utf8)
+        // ExecStart's words, its continuation lines joined.
+        var words: [String] = []
+        var collecting = false
+        for raw in unit.split(separator: "\n") {
+            var line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("ExecStart=") {
+                collecting = true
+                line = String(line.dropFirst("ExecStart=".count))
+            } else if !collecting {
+                continue
+            }
+            let continues = line.hasSuffix("\\")
+            if continues { line = String(line.dropLast()) }
+            words += line.split(separator: " ").map(String.init)
+            if !continues { break }
+        }
+        #expect(Array(words.prefix(2)) == ["/usr/local/bin/vision-tasks", "serve"], "\(words)")
+        let models = (ServeTests.ssd as NSString).deletingLastPathComponent
+        let arguments = words.dropFirst(2).map {
+            $0.replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:0")
+                .replacingOccurrences(of: "tcp://127.0.0.1:5555", with: "tcp://127.0.0.1:*")
+                .replacingOccurrences(of: "/var/lib/vision-tasks", with: models)
+        }
+        let server = try ServerProcess(Array(arguments), listen: false)
+        defer { _ = server.stop() }
+        #expect(try ServerProcess.curl([server.base + "/readyz"]).status == 200)
+        #expect(server.zmq != nil)
+        #expect(server.stop() == 0)
+        // The unit's syntax as systemd reads it (its program pointed at the built one, which must exist).
+        let analyze = "/usr/bin/systemd-analyze"
+        guard FileManager.default.isExecutableFile(atPath: analyze) else { return }
+        let dir = try AppProcess.folder("unit")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let copy = dir + "/vision-tasks.service"
+        try unit.replacingOccurrences(of: "/usr/local/bin/vision-tasks", with: AppProcess.binary)
+            .write(toFile: copy, atomically: true, encoding: .utf8)
+        let verify = try AppProcess.run(["verify", copy], executable: analyze)
+        #expect(verify.status == 0 && verify.stderr.isEmpty && verify.stdout.isEmpty, "\(verify.stderr)")
+    }
 }
