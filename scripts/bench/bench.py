@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Release benchmarks of `vision-tasks bench` (1 thread, medians), ours vs the raw LiteRT run per stage,
 and with --mediapipe PYTHON, MediaPipe 1.2.2's Python detect/classify on the same model and photo; with
---openvino PYTHON, OpenVINO (PyPI, reading the .tflite; 1 inference thread, latency hint) too.
+--openvino PYTHON, OpenVINO (PyPI, reading the .tflite; 1 inference thread, latency hint) too; with
+--litert-kernels, ours again with every kernel of ours switched off (LiteRT's own kernels throughout).
 
 With MediaPipe, the comparison is interleaved: ROUNDS rounds of (ours, MediaPipe) — ABAB… — each a
 process of its own pinned to the same CPU (taskset -c CPU), each giving the median of RUNS calls; the
@@ -29,6 +30,11 @@ import os
 import statistics
 import subprocess
 import sys
+
+# Every kernel of ours off: the task on LiteRT's own kernels (XNNPACK's and LiteRT's), for --litert-kernels.
+LITERT_KERNELS = {name: "builtin" for name in (
+    "VISION_TASKS_HYBRID_KERNEL", "VISION_TASKS_CONV1X1_KERNEL", "VISION_TASKS_HYBRID_CONV_KERNEL",
+    "VISION_TASKS_FUSED_KERNELS", "VISION_TASKS_DEPTHWISE_KERNEL", "VISION_TASKS_POSTPROCESS_KERNEL")}
 
 PAIRS = [
     ("ssd_mobilenet_v1_coco_quant_metadata.tflite", "dog.jpg", []),
@@ -79,6 +85,7 @@ def main():
     ap.add_argument("--assets", required=True)
     ap.add_argument("--mediapipe", help="a Python with mediapipe 1.2.2")
     ap.add_argument("--openvino", help="a Python with scripts/bench/openvino-requirements.txt")
+    ap.add_argument("--litert-kernels", action="store_true", help="also ours on LiteRT's own kernels, each round")
     ap.add_argument("--runs", type=int, default=100)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--cpu", type=int, default=1, help="the CPU both processes are pinned to (-1: unpinned)")
@@ -86,12 +93,14 @@ def main():
     ap.add_argument("--out", default="out/bench.jsonl")
     a = ap.parse_args()
     cpu_index = None if a.cpu < 0 else a.cpu
-    peers = a.mediapipe or a.openvino
+    peers = a.mediapipe or a.openvino or a.litert_kernels
     name, flags = cpu()
     here = os.path.dirname(os.path.abspath(__file__))
     print(f"CPU: {name}; flags: {' '.join(flags)}; pinned to CPU {cpu_index if cpu_index is not None else '-'}; "
           f"{a.runs} runs per process" + (f", {a.rounds} interleaved rounds (ours, then each peer, …)" if peers else ""))
     head = f"{'model':<60} {'image':<13} {'raw_ms':>7} {'pre_ms':>7} {'post_ms':>7} {'task_ms':>8} {'task/raw':>8}"
+    if a.litert_kernels:
+        head += f" {'litert_k_ms':>11} {'ours/lk':>8}"
     if a.mediapipe:
         head += f" {'mediapipe_ms':>12} {'ours/mp':>8} {'spread':>11}"
     if a.openvino:
@@ -109,9 +118,11 @@ def main():
             cli = [e for e in extra if not e.startswith("env:")]
             ours_cmd = pinned([a.bin, "bench", "--model", model_path, "--image", image_path, "--runs", str(a.runs),
                                "--threads", "1", "--json"] + cli, cpu_index)
-            rounds, ov_rounds = [], []
+            rounds, ov_rounds, lk_rounds = [], [], []
             for _ in range(a.rounds if peers else 1):
                 ours = run_json(ours_cmd, env)
+                if a.litert_kernels:
+                    lk_rounds.append(run_json(ours_cmd, dict(env, **LITERT_KERNELS)))
                 mp, mp_all = None, None
                 if a.mediapipe:
                     mp_all = run_json(pinned([a.mediapipe, os.path.join(here, "mediapipe_bench.py"), model_path, image_path,
@@ -134,6 +145,12 @@ def main():
                       "extra": extra, "runs": a.runs, "rounds": len(rounds), "task": rounds[0][0]["task"],
                       "ours_ms": med("detect_ms"), "raw_ms": med("raw_ms"),
                       "ours_rounds_ms": [r[0]["detect_ms"] for r in rounds]}
+            if a.litert_kernels:
+                lk_ms = statistics.median(r["detect_ms"] for r in lk_rounds)
+                lk_ratio = statistics.median(r[0]["detect_ms"] / l["detect_ms"] for r, l in zip(rounds, lk_rounds))
+                row += f" {lk_ms:11.3f} {lk_ratio:8.2f}"
+                record.update({"litert_kernels_ms": lk_ms, "ours_over_litert_kernels": lk_ratio,
+                               "litert_kernels_file_to_result_ms": statistics.median(l["file_to_result_ms"] for l in lk_rounds)})
             if a.mediapipe:
                 ratios = [r[0]["detect_ms"] / r[1] for r in rounds]
                 mp_med = statistics.median(r[1] for r in rounds)
@@ -164,6 +181,8 @@ def main():
                 record.update({"mediapipe_decode_ms": mp_dec, "mediapipe_file_to_result_ms": mp_e2e,
                                "file_to_result_over_mediapipe": statistics.median(e2e_ratios), "file_to_result_ratio_min": min(e2e_ratios),
                                "file_to_result_ratio_max": max(e2e_ratios), "decode_over_mediapipe": statistics.median(dec_ratios)})
+            if a.litert_kernels:
+                e2e += f" | LiteRT's kernels: file → result {statistics.median(l['file_to_result_ms'] for l in lk_rounds):.2f} ms"
             if a.openvino:
                 ov_e2e = [o["file_to_result_ms"] + ov_post for o in ov_rounds]
                 ov_e2e_ratios = [r[0]["file_to_result_ms"] / o for r, o in zip(rounds, ov_e2e)]
