@@ -71,7 +71,7 @@ arm64-goldens: setup
 	@scripts/arm64/goldens.sh
 
 ## bench: release benchmarks (ours vs raw LiteRT; add MEDIAPIPE=1 for MediaPipe 1.2.2, OPENVINO=1 for OpenVINO from
-## PyPI, side by side).
+## PyPI, LITERT=1 for our task on LiteRT's own kernels; side by side).
 bench: build
 	@scripts/bench/bench.sh
 
