@@ -123,12 +123,15 @@ package struct Route: Sendable, Equatable {
     }
 
     /// The API whose shape `path`'s refusals take: its route's, else DeepStack's under `/v1/vision/`, else ours.
-    package static func dialect(_ path: String) -> Dialect {
-        matching(path).first?.route.dialect ?? (path.hasPrefix("/v1/vision/") ? .deepStack : .ours)
+    /// (`matches`: the path's ``matching(_:)``, when the caller has it already.)
+    package static func dialect(_ path: String, matches: [(route: Route, parameter: String)]? = nil) -> Dialect {
+        (matches ?? matching(path)).first?.route.dialect ?? (path.hasPrefix("/v1/vision/") ? .deepStack : .ours)
     }
 
     /// The route label in the metrics: the declared path (ids and model names left out), or `other`.
-    package static func label(_ path: String) -> String { matching(path).first?.route.path ?? "other" }
+    package static func label(_ path: String, matches: [(route: Route, parameter: String)]? = nil) -> String {
+        (matches ?? matching(path)).first?.route.path ?? "other"
+    }
 
     /// The route table of docs/serving.md (Markdown).
     package static var markdownTable: String {

@@ -51,11 +51,13 @@ package final class ServeRouter: Sendable {
     /// Handles one request (on the daemon's thread: quickly).
     package func handle(_ request: HTTPRequest, _ responder: HTTPResponder) {
         let started = DispatchTime.now().uptimeNanoseconds
-        let route = Route.label(request.path)
+        // The path's routes, matched once: the metrics' label, the refusals' shape and the dispatch read them.
+        let matches = Route.matching(request.path)
+        let route = Route.label(request.path, matches: matches)
         let answer = Answer(responder: responder, route: route, started: started, metrics: metrics)
-        let dialect = Route.dialect(request.path)
+        let dialect = Route.dialect(request.path, matches: matches)
         do {
-            try dispatch(request, answer, dialect: dialect)
+            try dispatch(request, answer, matches: matches)
         } catch let e as ServeError {
             if let reason = e.reason { metrics.refused(reason) }
             answer.send(dialect.failure(e))
@@ -64,9 +66,10 @@ package final class ServeRouter: Sendable {
         }
     }
 
-    private func dispatch(_ request: HTTPRequest, _ answer: Answer, dialect: Route.Dialect) throws {
+    private func dispatch(
+        _ request: HTTPRequest, _ answer: Answer, matches: [(route: Route, parameter: String)]
+    ) throws {
         let path = request.path
-        let matches = Route.matching(path)
         if matches.contains(where: \.route.keyed) || (matches.isEmpty && path.hasPrefix("/v1/")) {
             try authorize(request)
         }

@@ -143,7 +143,8 @@ try:
     podman("stop", "-t", "40", container)
     summary["stopSeconds"] = round(time.monotonic() - t0, 2)
     state = podman("inspect", "--format", "{{.State.ExitCode}}", container).stdout.strip()
-    logs = podman("logs", container).stderr + podman("logs", container).stdout
+    printed = podman("logs", container)
+    logs = printed.stderr + printed.stdout
     summary["exitCode"] = state
     check(state == "0" and "SIGTERM: draining" in logs and "vision-tasks serve: stopped" in logs,
           f"SIGTERM: exit {state}; log: {logs[-500:]}")
