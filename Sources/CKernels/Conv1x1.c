@@ -3,6 +3,9 @@
 // multiplied and added by vpmaddwd into int32, |a·b| ≤ 255² so nothing saturates — and differ in how
 // the input becomes int16 and how the int32 sums become outputs:
 // - uint8: a = x − input zero point; out = XNNPACK's fp32 requantization of bias + Σ a·(w − fzp);
+//   int8 (QS8 × QC8W) runs as the uint8 kind on the bytes with their top bit flipped (x + 128, zero point
+//   izp + 128; w + 128, zero point 128 — the same Σ (x − izp)·w), with a requantization scale per
+//   output channel and the signed zero point, so the output's low byte is the int8 value;
 // - hybrid: each pixel quantized to int8 as XNNPACK's dynamic quantization does, a = q − its zero
 //   point; out = clamp(fma(float(Σ a·w) · pixel scale, channel scale, bias)).
 #pragma clang fp contract(off)
@@ -28,9 +31,12 @@ struct vt_conv1x1 {
   uint8_t *packed;            // [nb][kp][16][2] filter bytes (uint8 or int8 by kind), zero-padded
   int32_t filter_zero_point;  // uint8: subtracted through each row's sum (see prepare)
   int32_t *bias;              // uint8: [nb · 16] int32 bias, zero-padded
-  // uint8
+  // uint8 (and int8, flipped: see the top)
   int32_t input_zero_point, output_zero_point;
-  float scale, low, high;     // requantization scale; clamp bounds (qmin − zp, qmax − zp)
+  float low, high;            // clamp bounds (qmin − zp, qmax − zp)
+  float *scales;              // [nb · 16] the requantization scale of each output channel
+  uint8_t input_flip;         // 0x80 for int8 inputs (x + 128), else 0
+  int is_signed;              // int8 input and output
   // hybrid
   float *channel_scales;      // [nb · 16]
   float *fbias;               // [nb · 16]
@@ -72,28 +78,44 @@ vt_conv1x1 *vt_qconv_create(const vt_qconv_params *p) {
   if (!p || !p->filter || !p->bias || p->in_channels < 1 || p->out_channels < 1 || p->in_channels > (1 << 16) ||
       p->out_channels > (1 << 16) || p->activation < 0 || p->activation > 3)
     return NULL;
+  const int s = p->is_signed != 0;
   const int32_t zps[3] = {p->input_zero_point, p->filter_zero_point, p->output_zero_point};
   for (int i = 0; i < 3; i++)
-    if (zps[i] < 0 || zps[i] > 255) return NULL;
+    if (s ? zps[i] < -128 || zps[i] > 127 || (i == 1 && zps[i] != 0) : zps[i] < 0 || zps[i] > 255) return NULL;
+  if (p->filter_scales && !s) return NULL;
   const float scales[3] = {p->input_scale, p->filter_scale, p->output_scale};
   for (int i = 0; i < 3; i++)
     if (!(scales[i] > 0.0f) || !isfinite(scales[i])) return NULL;
-  const float scale = p->input_scale * p->filter_scale / p->output_scale;
-  if (!(scale > 0.0f) || !(scale < 256.0f)) return NULL;
   vt_conv1x1 *op = alloc_op(kUInt8, p->in_channels, p->out_channels);
   if (!op) return NULL;
-  op->input_zero_point = p->input_zero_point;
+  op->scales = calloc((size_t)op->nb * kNR, sizeof(float));
+  if (!op->scales) {
+    vt_conv1x1_free(op);
+    return NULL;
+  }
+  // Each channel's scale as XNNPACK computes it: input · filter / output, in float.
+  for (int32_t n = 0; n < op->n; n++) {
+    const float filter_scale = p->filter_scales ? p->filter_scales[n] : p->filter_scale;
+    const float scale = p->input_scale * filter_scale / p->output_scale;
+    if (!(filter_scale > 0.0f) || !isfinite(filter_scale) || !(scale > 0.0f) || !(scale < 256.0f)) {
+      vt_conv1x1_free(op);
+      return NULL;
+    }
+    op->scales[n] = scale;
+  }
+  op->is_signed = s;
+  op->input_flip = s ? 0x80 : 0;
+  op->input_zero_point = p->input_zero_point + (s ? 128 : 0);
   op->output_zero_point = p->output_zero_point;
-  op->filter_zero_point = p->filter_zero_point;
-  const vt_requantization r =
-      vt_requantization_make(p->input_scale, p->filter_scale, p->output_scale, p->output_zero_point, p->activation);
-  op->scale = r.scale;
+  op->filter_zero_point = s ? 128 : p->filter_zero_point;
+  const vt_requantization r = vt_requantization_make_typed(p->input_scale, p->filter_scale, p->output_scale,
+                                                           p->output_zero_point, p->activation, s);
   op->low = r.low;
   op->high = r.high;
   memcpy(op->bias, p->bias, (size_t)op->n * sizeof(int32_t));
   for (int32_t n = 0; n < op->n; n++)
     for (int32_t k = 0; k < op->k; k++)
-      *packed_at(op, n, k) = p->filter[(size_t)n * (size_t)op->k + (size_t)k];
+      *packed_at(op, n, k) = (uint8_t)(p->filter[(size_t)n * (size_t)op->k + (size_t)k] ^ op->input_flip);
 
   return op;
 }
@@ -126,6 +148,7 @@ void vt_conv1x1_free(vt_conv1x1 *op) {
   free(op->bias);
   free(op->channel_scales);
   free(op->fbias);
+  free(op->scales);
   free(op->quads);
   free(op->quad_terms);
   free(op);
@@ -134,6 +157,7 @@ void vt_conv1x1_free(vt_conv1x1 *op) {
 int32_t vt_conv1x1_in_channels(const vt_conv1x1 *op) { return op ? op->k : 0; }
 int32_t vt_conv1x1_out_channels(const vt_conv1x1 *op) { return op ? op->n : 0; }
 int vt_conv1x1_is_hybrid(const vt_conv1x1 *op) { return op && op->kind == kHybrid; }
+int vt_conv1x1_is_signed(const vt_conv1x1 *op) { return op && op->is_signed; }
 
 enum { kChunk = 16 * kMR };  // rows prepared and multiplied together (their int16 input stays in L1/L2)
 
@@ -200,7 +224,7 @@ static void prepare_plain(const vt_conv1x1 *op, const void *input, int64_t m0, i
     int16_t *row = a + (size_t)(m - m0) * (size_t)k2;
     if (op->kind == kUInt8) {
       const uint8_t *x = (const uint8_t *)input + (size_t)m * (size_t)k;
-      for (int32_t c = 0; c < k; c++) row[c] = (int16_t)((int32_t)x[c] - op->input_zero_point);
+      for (int32_t c = 0; c < k; c++) row[c] = (int16_t)((int32_t)(x[c] ^ op->input_flip) - op->input_zero_point);
       store_row_correction(op, row, &dequant[m - m0]);
     } else {
       const float *x = (const float *)input + (size_t)m * (size_t)k;
@@ -221,10 +245,10 @@ static void prepare_plain(const vt_conv1x1 *op, const void *input, int64_t m0, i
 
 // --- Outputs -----------------------------------------------------------------------------------
 
-// XNNPACK's fp32 requantization: float(acc) · scale, clamped to the activation's bounds (less the
-// zero point), rounded to nearest-even, plus the zero point.
-static inline __attribute__((always_inline)) uint8_t requantize(const vt_conv1x1 *op, int32_t acc) {
-  float f = (float)acc * op->scale;
+// XNNPACK's fp32 requantization: float(acc) · the channel's scale, clamped to the activation's bounds
+// (less the zero point), rounded to nearest-even, plus the zero point (an int8 output: its low byte).
+static inline __attribute__((always_inline)) uint8_t requantize(const vt_conv1x1 *op, int32_t n, int32_t acc) {
+  float f = (float)acc * op->scales[n];
   f = f < op->low ? op->low : f;
   f = f > op->high ? op->high : f;
   return (uint8_t)(vt_round_even(f) + op->output_zero_point);
@@ -257,7 +281,7 @@ static void rows_plain(const vt_conv1x1 *op, const void *input, int64_t m0, int6
       }
       const int32_t acc = (int32_t)sum;
       const size_t at = (size_t)m * (size_t)op->n + (size_t)n;
-      if (op->kind == kUInt8) ((uint8_t *)output)[at] = requantize(op, acc);
+      if (op->kind == kUInt8) ((uint8_t *)output)[at] = requantize(op, n, acc);
       else ((float *)output)[at] = dequantize(op, acc, dequant[m - c0], n);
     }
   }
@@ -364,9 +388,11 @@ __attribute__((target("avx2"))) static void prepare_avx2(const vt_conv1x1 *op, c
     if (op->kind == kUInt8) {
       const uint8_t *x = (const uint8_t *)input + (size_t)m * (size_t)k;
       const __m256i izp = _mm256_set1_epi16((int16_t)op->input_zero_point);
+      const __m128i flip = _mm_set1_epi8((char)op->input_flip);
       for (; c + 16 <= k; c += 16)
-        _mm256_storeu_si256((__m256i *)(row + c), _mm256_sub_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(x + c))), izp));
-      for (; c < k; c++) row[c] = (int16_t)((int32_t)x[c] - op->input_zero_point);
+        _mm256_storeu_si256((__m256i *)(row + c),
+                            _mm256_sub_epi16(_mm256_cvtepu8_epi16(_mm_xor_si128(_mm_loadu_si128((const __m128i *)(x + c)), flip)), izp));
+      for (; c < k; c++) row[c] = (int16_t)((int32_t)(x[c] ^ op->input_flip) - op->input_zero_point);
       store_row_correction(op, row, &dequant[m - m0]);
     } else {
       const float *x = (const float *)input + (size_t)m * (size_t)k;
@@ -453,20 +479,24 @@ __attribute__((target("avx2"))) static inline __attribute__((always_inline)) voi
   }
 }
 
-// The uint8 epilogue for one tile: XNNPACK's fp32 requantization, 16 bytes per row.
+// The uint8 epilogue for one tile: XNNPACK's fp32 requantization with the columns' scales, 16 bytes
+// per row (int8 ones packed with signed saturation: the values are in range either way).
 __attribute__((target("avx2"))) static inline __attribute__((always_inline)) void store_uint8(const vt_conv1x1 *op, __m256i acc[kMR][2], int valid,
-                                                                                             int32_t columns, uint8_t *out, size_t stride) {
-  const __m256 vscale = _mm256_set1_ps(op->scale), vlow = _mm256_set1_ps(op->low), vhigh = _mm256_set1_ps(op->high);
+                                                                                             int32_t columns, const float *scales, uint8_t *out,
+                                                                                             size_t stride) {
+  const __m256 vscale0 = _mm256_loadu_ps(scales), vscale1 = _mm256_loadu_ps(scales + 8);
+  const __m256 vlow = _mm256_set1_ps(op->low), vhigh = _mm256_set1_ps(op->high);
   const __m256i vzp = _mm256_set1_epi32(op->output_zero_point);
 #pragma clang loop unroll(full)
   for (int r = 0; r < kMR; r++) {
     if (r >= valid) continue;
-    __m256 f0 = _mm256_mul_ps(_mm256_cvtepi32_ps(acc[r][0]), vscale), f1 = _mm256_mul_ps(_mm256_cvtepi32_ps(acc[r][1]), vscale);
+    __m256 f0 = _mm256_mul_ps(_mm256_cvtepi32_ps(acc[r][0]), vscale0), f1 = _mm256_mul_ps(_mm256_cvtepi32_ps(acc[r][1]), vscale1);
     f0 = _mm256_min_ps(_mm256_max_ps(f0, vlow), vhigh);
     f1 = _mm256_min_ps(_mm256_max_ps(f1, vlow), vhigh);
     const __m256i i0 = _mm256_add_epi32(_mm256_cvtps_epi32(f0), vzp), i1 = _mm256_add_epi32(_mm256_cvtps_epi32(f1), vzp);
     const __m256i p16 = _mm256_permute4x64_epi64(_mm256_packs_epi32(i0, i1), 0xD8);
-    const __m128i u8 = _mm_packus_epi16(_mm256_castsi256_si128(p16), _mm256_extracti128_si256(p16, 1));
+    const __m128i lo16 = _mm256_castsi256_si128(p16), hi16 = _mm256_extracti128_si256(p16, 1);
+    const __m128i u8 = op->is_signed ? _mm_packs_epi16(lo16, hi16) : _mm_packus_epi16(lo16, hi16);
     uint8_t *dst = out + (size_t)r * stride;
     if (columns == kNR) {
       _mm_storeu_si128((__m128i *)dst, u8);
@@ -539,7 +569,7 @@ __attribute__((target("avx2,fma"))) static inline __attribute__((always_inline))
   tile_avx2(w, kind == kUInt8, rows, op->kp, init, acc);
   const size_t at = (size_t)mb * (size_t)op->n + (size_t)nb * kNR;
   if (kind == kUInt8)
-    store_uint8(op, acc, valid, columns, (uint8_t *)output + at, (size_t)op->n);
+    store_uint8(op, acc, valid, columns, op->scales + nb * kNR, (uint8_t *)output + at, (size_t)op->n);
   else
     store_float(op, acc, valid, columns, op->channel_scales + nb * kNR, op->fbias + nb * kNR, row_slot + (mb - c0), (float *)output + at,
                 (size_t)op->n, stream);
@@ -627,16 +657,17 @@ static inline __attribute__((always_inline)) void prepare_quads(const vt_conv1x1
   const int32_t k = op->k, stride = op->kq * 4;
   if (op->kind == kUInt8) {
     const uint32_t factor = 128u - (uint32_t)op->filter_zero_point;
+    const uint8_t flip = op->input_flip;
     for (int64_t m = c0; m < c1; m++) {
       const uint8_t *x = (const uint8_t *)input + (size_t)m * (size_t)k;
       uint32_t sum = 0;
-      if (k == stride) {  // whole quads: the tiles read the input rows in place (QUAD(rows))
+      if (k == stride && !flip) {  // whole quads: the tiles read the input rows in place (QUAD(rows))
         for (int32_t c = 0; c < k; c++) sum += x[c];
       } else {
         uint8_t *row = rows + (size_t)(m - c0) * (size_t)stride;
         for (int32_t c = 0; c < k; c++) {
-          row[c] = x[c];
-          sum += x[c];
+          row[c] = x[c] ^ flip;
+          sum += row[c];
         }
         for (int32_t c = k; c < stride; c++) row[c] = 0;
       }
@@ -917,6 +948,19 @@ static const uint8_t *referenced_filter(const uint8_t *data, size_t at, const ui
   return vt_filter_digest(filter, (size_t)bytes) == digest ? filter : NULL;
 }
 
+// After the bias, both uint8 formats end with an int32 flag, 1 for an int8 op (else 0), and for an int8
+// op the filter's N per-channel scales: the signedness and scales `p` gets, or -1.
+static int decode_signed_tail(const uint8_t *data, size_t size, size_t at, int32_t n, vt_qconv_params *p) {
+  int32_t is_signed;
+  if (size < at + 4) return -1;
+  memcpy(&is_signed, data + at, 4);
+  if (is_signed != 0 && is_signed != 1) return -1;
+  if (size != at + 4 + (is_signed ? (size_t)n * 4 : 0)) return -1;
+  p->is_signed = is_signed;
+  p->filter_scales = is_signed ? (const float *)(data + at + 4) : NULL;
+  return 0;
+}
+
 int vt_qconv_decode_options(const uint8_t *data, size_t size, const uint8_t *model, size_t model_size, vt_qconv_params *p) {
   if (!data || !p || size < kQHeader + 16 || memcmp(data, VT_OPTIONS_QC_MAGIC, 4) != 0) return -1;
   int32_t ints[7];
@@ -926,12 +970,12 @@ int vt_qconv_decode_options(const uint8_t *data, size_t size, const uint8_t *mod
   if (ints[0] != VT_OPTIONS_QC_VERSION || ints[1] < 1 || ints[2] < 1 || ints[1] > (1 << 16) || ints[2] > (1 << 16) || ints[3] < 0 ||
       ints[3] > 3)
     return -1;
-  if (size != kQHeader + 16 + (size_t)ints[2] * 4) return -1;
+  if (size < kQHeader + 16 + (size_t)ints[2] * 4) return -1;
   const uint8_t *filter = referenced_filter(data, kQHeader, model, model_size, ints[1], ints[2]);
   if (!filter) return -1;
   *p = (vt_qconv_params){ints[1], ints[2], ints[3], ints[4], ints[5], ints[6], scales[0], scales[1], scales[2], filter,
-                         (const int32_t *)(data + kQHeader + 16)};
-  return 0;
+                         (const int32_t *)(data + kQHeader + 16), 0, NULL};
+  return decode_signed_tail(data, size, kQHeader + 16 + (size_t)ints[2] * 4, ints[2], p);
 }
 
 int vt_qconvk_decode_options(const uint8_t *data, size_t size, const uint8_t *model, size_t model_size, vt_qconv_params *p,
@@ -946,13 +990,16 @@ int vt_qconvk_decode_options(const uint8_t *data, size_t size, const uint8_t *mo
   if (v[0] != VT_OPTIONS_QK_VERSION || v[1] < 1 || v[2] < 1 || v[1] > (1 << 16) || v[2] > (1 << 16) || v[3] < 0 || v[3] > 3) return -1;
   for (int i = 7; i <= 13; i++)
     if (v[i] < 1 || v[i] > 65536) return -1;
-  if (v[14] < 0 || v[14] > 1 || (int64_t)v[7] * v[8] * v[9] != v[1] || v[4] < 0 || v[4] > 255) return -1;
-  if (size != kHeader + 16 + (size_t)v[2] * 4) return -1;
+  if (v[14] < 0 || v[14] > 1 || (int64_t)v[7] * v[8] * v[9] != v[1] || v[4] < -128 || v[4] > 255) return -1;
+  if (size < kHeader + 16 + (size_t)v[2] * 4) return -1;
   const uint8_t *filter = referenced_filter(data, kHeader, model, model_size, v[1], v[2]);
   if (!filter) return -1;
   *p = (vt_qconv_params){v[1], v[2], v[3], v[4], v[5], v[6], scales[0], scales[1], scales[2], filter,
-                         (const int32_t *)(data + kHeader + 16)};
-  *g = (vt_window){v[7], v[8], v[9], v[10], v[11], v[12], v[13], v[14], v[4], 0};
+                         (const int32_t *)(data + kHeader + 16), 0, NULL};
+  if (decode_signed_tail(data, size, kHeader + 16 + (size_t)v[2] * 4, v[2], p) != 0) return -1;
+  if (p->is_signed ? v[4] > 127 : v[4] < 0) return -1;
+  // Padding taps read the input's zero point: its byte as stored (an int8 one's two's complement).
+  *g = (vt_window){v[7], v[8], v[9], v[10], v[11], v[12], v[13], v[14], (int32_t)(uint8_t)v[4], 0};
   return 0;
 }
 

@@ -10,7 +10,7 @@
 //   fv_from(qv) (vcvtdq2ps), fv_load(const float *), fv_set1(float), fv_mul, fv_fmadd(a, b, c) (a·b + c,
 //   one rounding), fv_max(a, b) (vmaxps: b unless a > b), fv_min(a, b) (vminps: b unless a < b),
 //   qv_round(fv) (vcvtps2dq, nearest-even), qv_store_u8(uint8_t *, qv, n) (the low byte of the first n
-//   lanes, values already 0…255), fv_store(float *, fv, n) (the first n lanes).
+//   lanes, values already 0…255, or −128…127 for int8), fv_store(float *, fv, n) (the first n lanes).
 //
 // Arithmetic (docs/conv1x1.md): filters are packed as signed bytes in quads of input channels, the
 // uint8 kind's as w − 128; activations as unsigned bytes (the uint8 kind's x as is, the hybrid kind's
@@ -43,7 +43,7 @@ static QUAD_TARGET inline __attribute__((always_inline)) void QUAD(tile)(const v
   }
   const int32_t columns = op->n - nb * 16 < 16 ? op->n - nb * 16 : 16;
   if (op->kind == kUInt8) {
-    const fv scale = fv_set1(op->scale), low = fv_set1(op->low), high = fv_set1(op->high);
+    const fv scale = fv_load(op->scales + (size_t)nb * 16), low = fv_set1(op->low), high = fv_set1(op->high);
     const qv zp = qv_set1(op->output_zero_point);
     // Unrolled with a guard rather than a loop to `valid`: the accumulators stay in registers.
 #pragma clang loop unroll(full)
@@ -79,7 +79,8 @@ static QUAD_TARGET void QUAD(rows)(const vt_conv1x1 *op, const void *input, int6
     const int64_t c1 = c0 + kChunk < m1 ? c0 + kChunk : m1;
     prepare_quads(op, QUAD_PREPARE, QUAD_PREPARE_BYTES, input, c0, c1, a, rows, row_terms, slot);
     // uint8 rows of whole quads are read in place (prepare_quads made their row terms only).
-    const uint8_t *bytes = op->kind == kUInt8 && op->k == op->kq * 4 ? (const uint8_t *)input + (size_t)c0 * (size_t)op->k : rows;
+    const uint8_t *bytes =
+        op->kind == kUInt8 && op->k == op->kq * 4 && !op->input_flip ? (const uint8_t *)input + (size_t)c0 * (size_t)op->k : rows;
     for (int64_t mb = c0; mb < c1; mb += kQuadMR) {
       const int valid = c1 - mb < kQuadMR ? (int)(c1 - mb) : kQuadMR;
       for (int32_t nb = 0; nb < op->nb; nb++) QUAD(tile)(op, nb, mb, c0, valid, bytes, row_terms, slot, output, stream);

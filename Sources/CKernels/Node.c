@@ -444,7 +444,7 @@ static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in,
   const int cdw = n->kind == kConvDepthwise;
   const int quantized = qdw || (conv && !vt_conv1x1_is_hybrid(n->conv));
   if (n->kind == kNone) return fail(n, "the node was not initialized");
-  const int int8 = qdw && vt_qdw_is_signed(n->qdw);
+  const int int8 = (qdw && vt_qdw_is_signed(n->qdw)) || (conv && vt_conv1x1_is_signed(n->conv));
   if (get_type(in[0], &t) != 0 || t.layout.rank != 4 || t.element_type != (int8 ? 9 /* int8 */ : quantized ? 3 /* uint8 */ : 1 /* float32 */))
     return fail(n, int8        ? "the input is not an int8 NHWC tensor"
                    : quantized ? "the input is not a uint8 NHWC tensor"

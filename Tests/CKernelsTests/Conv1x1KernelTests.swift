@@ -21,11 +21,21 @@ struct Conv1x1KernelTests {
             oscale: Float, activation: Int8, bias: Bool
         /// A spatial convolution's window (1×1, stride 1 by default): kernel, strides, dilations, VALID.
         var kh = 1, kw = 1, sh = 1, sw = 1, dh = 1, dw = 1, valid = false
+        /// int8 (QS8 × QC8W: zero points −128…127, the filter's 0) with a scale per output channel.
+        var signed = false
         var spatial: Bool { kh != 1 || kw != 1 || sh != 1 || sw != 1 }
         var description: String {
             let window = spatial ? " \(kh)x\(kw)/\(sh),\(sw) d\(dh),\(dw)\(valid ? " VALID" : " SAME")" : ""
-            return "\(h)x\(w)x\(k)→\(n)\(window) zp \(izp)/\(fzp)/\(ozp) act\(activation)\(bias ? "" : " no bias")"
+            return "\(signed ? "int8 " : "")\(h)x\(w)x\(k)→\(n)\(window) zp \(izp)/\(fzp)/\(ozp) act\(activation)"
+                + (bias ? "" : " no bias")
         }
+        /// The filter's scales: one, or (int8) one per output channel, spread over 0.25…4 × `fscale` so
+        /// that the channels' requantization scales differ in every bit.
+        var filterScales: [Float] {
+            signed ? (0..<n).map { fscale * (0.25 + Float(($0 * 7_919) % 1_000) / 266) } : [fscale]
+        }
+        /// The input's and output's tensor type.
+        var type: TensorType { signed ? .int8 : .uint8 }
         /// The output's height and width (TensorFlow's SAME or VALID).
         var outputSize: (h: Int, w: Int) {
             let eh = (kh - 1) * dh + 1, ew = (kw - 1) * dw + 1
@@ -83,6 +93,30 @@ struct Conv1x1KernelTests {
         Case(
             h: 3, w: 4, k: 2, n: 5, izp: 1, fzp: 254, ozp: 200, iscale: 0.3, fscale: 0.2, oscale: 0.7, activation: 0,
             bias: true, kh: 5, kw: 7, sh: 1, sw: 3),
+        // int8 with per-channel filter scales (TF2's post-training quantization, XNNPACK's QS8 × QC8W):
+        // MobileNet v2's expansions and projections, its first 3×3 stride-2 layer, every activation,
+        // zero points at both ends, channel tails, a 1×1 K of 1, dilations and VALID.
+        Case(
+            h: 28, w: 28, k: 32, n: 192, izp: -128, fzp: 0, ozp: -128, iscale: 0.0235, fscale: 0.004, oscale: 0.0235,
+            activation: 3, bias: true, signed: true),
+        Case(
+            h: 14, w: 14, k: 384, n: 64, izp: -3, fzp: 0, ozp: 5, iscale: 0.02, fscale: 0.003, oscale: 0.09,
+            activation: 0, bias: true, signed: true),
+        Case(
+            h: 7, w: 9, k: 13, n: 23, izp: 127, fzp: 0, ozp: 127, iscale: 0.05, fscale: 0.02, oscale: 0.013,
+            activation: 1, bias: true, signed: true),
+        Case(
+            h: 3, w: 5, k: 1, n: 3, izp: 0, fzp: 0, ozp: -20, iscale: 0.5, fscale: 0.25, oscale: 0.125,
+            activation: 2, bias: true, signed: true),
+        Case(
+            h: 31, w: 33, k: 3, n: 32, izp: -1, fzp: 0, ozp: -128, iscale: 0.0078, fscale: 0.03, oscale: 0.0235,
+            activation: 3, bias: true, kh: 3, kw: 3, sh: 2, sw: 2, signed: true),
+        Case(
+            h: 13, w: 11, k: 7, n: 19, izp: 100, fzp: 0, ozp: -7, iscale: 0.02, fscale: 0.05, oscale: 0.09,
+            activation: 0, bias: true, kh: 3, kw: 3, dh: 2, dw: 3, signed: true),
+        Case(
+            h: 9, w: 12, k: 5, n: 17, izp: -60, fzp: 0, ozp: 30, iscale: 0.04, fscale: 0.02, oscale: 0.05,
+            activation: 1, bias: true, kh: 3, kw: 2, valid: true, signed: true),
     ]
 
     typealias Random = TestRandom
@@ -93,22 +127,23 @@ struct Conv1x1KernelTests {
             .init(scales: [scale], zeroPoints: [zp])
         }
         let input = b.addTensor(
-            Tensor(name: "input", shape: [1, c.h, c.w, c.k], type: .uint8, quantization: q(c.iscale, c.izp)))
+            Tensor(name: "input", shape: [1, c.h, c.w, c.k], type: c.type, quantization: q(c.iscale, c.izp)))
         let weights = (0..<(c.n * c.kh * c.kw * c.k)).map { _ in UInt8(truncatingIfNeeded: r.next()) }
+        let scales = c.filterScales
         let filter = b.addTensor(
             Tensor(
-                name: "filter", shape: [c.n, c.kh, c.kw, c.k], type: .uint8, buffer: b.addBuffer(weights),
-                quantization: q(c.fscale, c.fzp)))
+                name: "filter", shape: [c.n, c.kh, c.kw, c.k], type: c.type, buffer: b.addBuffer(weights),
+                quantization: .init(scales: scales, zeroPoints: scales.map { _ in c.fzp })))
         let values = (0..<c.n).map { _ in c.bias ? Int32(truncatingIfNeeded: Int(r.next() % 40_001) - 20_000) : 0 }
         let bytes = values.flatMap { v in withUnsafeBytes(of: v.littleEndian) { Array($0) } }
         let bias = b.addTensor(
             Tensor(
                 name: "bias", shape: [c.n], type: .int32, buffer: b.addBuffer(bytes),
-                quantization: q(c.iscale * c.fscale, 0)))
+                quantization: .init(scales: scales.map { c.iscale * $0 }, zeroPoints: scales.map { _ in 0 })))
         let inputs = [input, filter, bias]
         let output = b.addTensor(
             Tensor(
-                name: "output", shape: [1, c.outputSize.h, c.outputSize.w, c.n], type: .uint8,
+                name: "output", shape: [1, c.outputSize.h, c.outputSize.w, c.n], type: c.type,
                 quantization: q(c.oscale, c.ozp)))
         let code = b.opcode(OperatorCode(builtinCode: 3))
         // Conv2DOptions: padding, stride_w, stride_h, activation, dilation_w, dilation_h.
@@ -141,8 +176,8 @@ struct Conv1x1KernelTests {
                 switch trial {
                 case 0: return UInt8(truncatingIfNeeded: r.next())
                 case 1: return i % 2 == 0 ? 255 : 0
-                case 2: return UInt8(truncatingIfNeeded: r.next() % 8) &+ UInt8(c.izp) &- 4
-                default: return UInt8(c.izp)
+                case 2: return UInt8(truncatingIfNeeded: r.next() % 8) &+ UInt8(truncatingIfNeeded: c.izp) &- 4
+                default: return UInt8(truncatingIfNeeded: c.izp)
                 }
             }
             let a = try runModel(builtin, input)
@@ -182,10 +217,13 @@ struct Conv1x1KernelTests {
     }
 
     @Test(
-        "uint8 classifiers: their 1×1 and first 3×3 convolutions run on the kernel; scores identical to LiteRT's",
+        "uint8 and int8 classifiers: their 1×1 and first 3×3 convolutions run on the kernel; scores identical to LiteRT's",
         arguments: [
             "mobilenet_v2_1.0_224_quant.tflite", "mobilenet_v1_0.25_128_quant.tflite",
             "mobilenet_v2_1.0_224_inat_bird_quant.tflite",
+            // int8 with per-channel filter scales (TF2's post-training quantization): XNNPACK runs its 1×1
+            // convolutions as QS8 × QC8W fully-connected GEMMs, its first as an IGEMM.
+            "tf2_mobilenet_v2_1.0_224_ptq.tflite",
         ])
     func classifiers(name: String) throws {
         let path = TestAssets.model(name)
@@ -251,7 +289,9 @@ struct Conv1x1KernelTests {
         return outputs
     }
 
-    @Test("uint8: every path — scalar, AVX2, AVX-512 VNNI, and the VNNI kernel in portable C — gives the same bytes")
+    @Test(
+        "uint8 and int8: every path — scalar, AVX2, AVX-512 VNNI, and the VNNI kernel in portable C — gives the same bytes"
+    )
     func pathsUInt8() throws {
         #expect(["vnni", "avx2", "scalar"].contains(CompiledModel.conv1x1KernelPath))
         var r = Random(state: 99)
@@ -266,15 +306,19 @@ struct Conv1x1KernelTests {
             let weights = (0..<(c.n * c.k)).map { _ in UInt8(truncatingIfNeeded: r.next()) }
             let bias = (0..<c.n).map { _ in Int32(truncatingIfNeeded: Int(r.next() % 40_001) - 20_000) }
             let input = (0..<(c.h * c.w * c.k)).map { _ in UInt8(truncatingIfNeeded: r.next()) }
+            let scales = c.filterScales
             let op: OpaquePointer? = weights.withUnsafeBufferPointer { w in
                 bias.withUnsafeBufferPointer { b in
-                    var p = vt_qconv_params(
-                        in_channels: Int32(c.k), out_channels: Int32(c.n), activation: Int32(c.activation),
-                        input_zero_point: Int32(c.izp), filter_zero_point: Int32(c.fzp),
-                        output_zero_point: Int32(c.ozp),
-                        input_scale: c.iscale, filter_scale: c.fscale, output_scale: c.oscale, filter: w.baseAddress,
-                        bias: b.baseAddress)
-                    return vt_qconv_create(&p)
+                    scales.withUnsafeBufferPointer { fs in
+                        var p = vt_qconv_params(
+                            in_channels: Int32(c.k), out_channels: Int32(c.n), activation: Int32(c.activation),
+                            input_zero_point: Int32(c.izp), filter_zero_point: Int32(c.fzp),
+                            output_zero_point: Int32(c.ozp),
+                            input_scale: c.iscale, filter_scale: c.fscale, output_scale: c.oscale,
+                            filter: w.baseAddress, bias: b.baseAddress, is_signed: c.signed ? 1 : 0,
+                            filter_scales: c.signed ? fs.baseAddress : nil)
+                        return vt_qconv_create(&p)
+                    }
                 }
             }
             let kernel = try #require(op)
@@ -347,7 +391,7 @@ struct Conv1x1KernelTests {
                     var p = vt_qconv_params(
                         in_channels: 2, out_channels: 2, activation: 0, input_zero_point: 0, filter_zero_point: 0,
                         output_zero_point: 0, input_scale: 1, filter_scale: 1, output_scale: 1,
-                        filter: wp.baseAddress, bias: bp.baseAddress)
+                        filter: wp.baseAddress, bias: bp.baseAddress, is_signed: 0, filter_scales: nil)
                     edit(&p)
                     let op = vt_qconv_create(&p)
                     defer { vt_conv1x1_free(op) }
@@ -365,6 +409,34 @@ struct Conv1x1KernelTests {
             make {
                 $0.activation = 1; $0.output_zero_point = 255
             })  // [255, 255]: allowed
+        // int8: zero points −128…127, the filter's 0; per-channel scales only for int8, each giving a
+        // requantization scale below 256.
+        #expect(
+            make {
+                $0.is_signed = 1; $0.input_zero_point = -128; $0.output_zero_point = 127
+            })
+        #expect(
+            !make {
+                $0.is_signed = 1; $0.input_zero_point = 128
+            })
+        #expect(
+            !make {
+                $0.is_signed = 1; $0.filter_zero_point = 1
+            })
+        let good: [Float] = [0.5, 2], bad: [Float] = [0.5, 256]
+        good.withUnsafeBufferPointer { g in
+            #expect(
+                make {
+                    $0.is_signed = 1; $0.filter_scales = g.baseAddress
+                })
+            #expect(!make { $0.filter_scales = g.baseAddress })  // a uint8 op has one scale
+        }
+        bad.withUnsafeBufferPointer { b in
+            #expect(
+                !make {
+                    $0.is_signed = 1; $0.filter_scales = b.baseAddress
+                })
+        }
     }
 }
 

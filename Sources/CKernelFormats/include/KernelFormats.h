@@ -6,17 +6,18 @@
 #ifndef VISIONTASKS_KERNEL_FORMATS_H
 #define VISIONTASKS_KERNEL_FORMATS_H
 
-/// Uint8 1×1 CONV_2D: version, six int32 (input channels K, output channels N, activation, input /
+/// Uint8 or int8 1×1 CONV_2D: version, six int32 (input channels K, output channels N, activation, input /
 /// filter / output zero points), three float32 scales (input, filter, output), the filter's place, the
-/// int32 bias.
+/// int32 bias, an int32 flag (1: int8 input, filter and output), and for int8 the filter's N
+/// per-channel float32 scales.
 #define VT_OPTIONS_QC_MAGIC "VTQC"
-enum { VT_OPTIONS_QC_VERSION = 2 };
+enum { VT_OPTIONS_QC_VERSION = 3 };
 
-/// Uint8 CONV_2D of other sizes (im2col, then the 1×1 kernel's GEMM): version, fifteen int32 (K =
+/// Uint8 or int8 CONV_2D of other sizes (im2col, then the 1×1 kernel's GEMM): version, fifteen int32 (K =
 /// kh·kw·in, N, activation, the three zero points, kh, kw, input channels, strides h/w, dilations h/w,
-/// padding), the three scales, the filter's place, the int32 bias.
+/// padding), the three scales, the filter's place, the int32 bias, then the flag and scales of VTQC.
 #define VT_OPTIONS_QK_MAGIC "VTQK"
-enum { VT_OPTIONS_QK_VERSION = 1 };
+enum { VT_OPTIONS_QK_VERSION = 2 };
 
 /// Hybrid 1×1 CONV_2D (float input, int8 filter): version, three int32 (K, N, activation), the filter's
 /// place, the per-channel float32 scales, the float32 bias.

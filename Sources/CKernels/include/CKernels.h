@@ -108,16 +108,22 @@ int vt_hdw_decode_options(const uint8_t *data, size_t size, vt_hdw_params *p);
 //   QD8 × QC8W GEMM, a float epilogue with one fused multiply-add.
 
 /// A uint8 1×1, stride-1 CONV_2D: output[p][n] = requantize(bias[n] + Σk (input[p][k] − izp)·(filter[n][k] − fzp)).
+/// With `is_signed`, an int8 one (XNNPACK's QS8 × QC8W GEMM): int8 input and output (zero points
+/// −128…127), an int8 filter with zero point 0 and, when `filter_scales` is given, a scale per output
+/// channel (requantization scale input · filter[n] / output, in float, as XNNPACK computes it).
 typedef struct {
   int32_t in_channels, out_channels;
   /// 0 NONE, 1 RELU, 2 RELU_N1_TO_1, 3 RELU6 (TFLite's ActivationFunctionType).
   int32_t activation;
   int32_t input_zero_point, filter_zero_point, output_zero_point;
   float input_scale, filter_scale, output_scale;
-  /// [out_channels][in_channels].
+  /// [out_channels][in_channels] (int8 bytes when `is_signed`).
   const uint8_t *filter;
   /// Per output channel.
   const int32_t *bias;
+  int32_t is_signed;
+  /// NULL (the filter's one scale), or one per output channel.
+  const float *filter_scales;
 } vt_qconv_params;
 
 /// A hybrid 1×1, stride-1 CONV_2D (float32 in and out, int8 symmetric per-channel filter).
@@ -145,6 +151,8 @@ int32_t vt_conv1x1_in_channels(const vt_conv1x1 *op);
 int32_t vt_conv1x1_out_channels(const vt_conv1x1 *op);
 /// Whether the op is the hybrid kind (float32 tensors) rather than uint8.
 int vt_conv1x1_is_hybrid(const vt_conv1x1 *op);
+/// Whether the op takes and gives int8 tensors (a signed quantized op).
+int vt_conv1x1_is_signed(const vt_conv1x1 *op);
 /// Bytes of scratch for a run on `threads` threads (1…64), whatever the number of pixels.
 size_t vt_conv1x1_scratch_size(const vt_conv1x1 *op, int32_t threads);
 /// The op on `pixels` input pixels ([pixels][in_channels] → [pixels][out_channels], uint8 or float32

@@ -1,19 +1,26 @@
 import CKernelFormats
 
-/// The ops VisionTasks' 1×1 convolution kernel takes (see `customKernelOps`), uint8 and hybrid, and the
-/// spatial uint8 convolutions it runs after im2col.
+/// The ops VisionTasks' 1×1 convolution kernel takes (see `customKernelOps`), uint8, int8 and hybrid, and
+/// the spatial uint8 and int8 convolutions it runs after im2col.
 ///
 /// Uint8: every CONV_2D with a uint8 input and output, a constant uint8 [N, 1, 1, K] filter, a constant int32 (or no)
 /// bias quantized at input scale × filter scale, per-tensor quantization, stride 1 and a fused activation among NONE,
 /// RELU, RELU_N1_TO_1 and
-/// RELU6. Its custom options: "VTQC", version 2, six int32 (input channels K, output channels N,
+/// RELU6. Its custom options: "VTQC", version 3, six int32 (input channels K, output channels N,
 /// activation, input/filter/output zero points), three float32 scales (input, filter, output), the
-/// filter's place in the model and its digest (``filterPlace(_:)``), the int32 bias (little endian).
+/// filter's place in the model and its digest (``filterPlace(_:)``), the int32 bias (little endian), an
+/// int32 flag 0.
 ///
-/// Spatial uint8: every other uint8 CONV_2D with the same quantization (any kernel size, strides,
-/// dilations, SAME or VALID). Its custom options: "VTQK", version 1, fifteen int32 (K = kh·kw·in, N,
-/// activation, the three zero points, kh, kw, input channels, strides h/w, dilations h/w, padding), the
-/// three scales, the filter's place and digest, the int32 bias (little endian).
+/// Int8 (XNNPACK's QS8 × QC8W): the same with int8 input and output (per tensor), an int8 filter with
+/// zero points 0 and a scale per output channel (quantized dimension 0) or one, and a constant int32
+/// bias quantized at input scale × each channel's filter scale (XNNPACK refuses per-channel CONV_2D
+/// without one, and LiteRT's own kernel then runs it with another requantization); the flag is 1 and
+/// the N per-channel scales follow.
+///
+/// Spatial uint8 and int8: every other such CONV_2D (any kernel size, strides, dilations, SAME or
+/// VALID). Its custom options: "VTQK", version 2, fifteen int32 (K = kh·kw·in, N, activation, the three
+/// zero points, kh, kw, input channels, strides h/w, dilations h/w, padding), the three scales, the
+/// filter's place and digest, the int32 bias (little endian), then the flag and scales of "VTQC".
 ///
 /// Hybrid: every CONV_2D with a float32 input and output, a constant int8 [N, 1, 1, K] filter with
 /// symmetric per-channel (or per-tensor) scales, a constant float32 (or no) bias, stride 1, K + N > 2
@@ -29,19 +36,33 @@ extension ModelFile {
         -> [UInt8]?
     {
         guard let (input, filter, output) = kernelOperands(op, code: 3, sg),  // CONV_2D
-            input.type == .uint8, output.type == .uint8, filter.type == .uint8, filter.shape.count == 4,
-            input.shape.count == 4, output.shape.count == 4
+            filter.shape.count == 4, input.shape.count == 4, output.shape.count == 4
         else { return nil }
+        // uint8 throughout, or int8 (XNNPACK's QS8 × QC8W: the filter's zero points 0, its scales per
+        // output channel or one).
+        let signed = input.type == .int8
+        guard
+            signed
+                ? output.type == .int8 && filter.type == .int8
+                : input.type == .uint8 && output.type == .uint8
+                    && filter.type == .uint8
+        else { return nil }
+        if signed, op.inputs.count < 3 || op.inputs[2] < 0 { return nil }
         let n = filter.shape[0], kh = filter.shape[1], kw = filter.shape[2], c = filter.shape[3]
         let k = kh * kw * c
         guard n >= 1, kh >= 1, kw >= 1, c >= 1, k <= 1 << 16, n <= 1 << 16, input.shape[3] == c, output.shape[3] == n,
-            let iq = Self.perTensor(input), let fq = Self.perTensor(filter), let oq = Self.perTensor(output)
+            let iq = Self.perTensor(input, signed: signed), let oq = Self.perTensor(output, signed: signed),
+            let fq = signed
+                ? Self.perChannel(filter, count: n) : Self.perTensor(filter).map({ ([$0.scale], $0.zeroPoint) })
         else { return nil }
         guard let weights = try bufferRange(filter.buffer), weights.count == n * k else { return nil }
-        guard let bias = try quantizedBias(op, sg, count: n, input: iq.scale, filter: fq.scale) else { return nil }
+        guard let bias = try quantizedBias(op, sg, count: n, input: iq.scale, filters: fq.scales) else { return nil }
         guard let window = try Self.convWindow(opTable) else { return nil }
-        let scale = iq.scale * fq.scale / oq.scale
-        guard scale > 0, scale < 256 else { return nil }  // what XNNPACK accepts
+        let channelScales = fq.scales.count == 1 ? [Float](repeating: fq.scales[0], count: n) : fq.scales
+        for filterScale in channelScales {
+            let scale = iq.scale * filterScale / oq.scale
+            guard scale > 0, scale < 256 else { return nil }  // what XNNPACK accepts
+        }
         let pointwise = kh == 1 && kw == 1 && window.strides == [1, 1]
         guard pointwise != spatial else { return nil }
         var out: [UInt8] = Array((spatial ? VT_OPTIONS_QK_MAGIC : VT_OPTIONS_QC_MAGIC).utf8)
@@ -55,9 +76,13 @@ extension ModelFile {
                 int32(v)
             }
         }
-        for v in [iq.scale, fq.scale, oq.scale] { withUnsafeBytes(of: v.bitPattern.littleEndian) { out += $0 } }
+        for v in [iq.scale, fq.scales[0], oq.scale] { withUnsafeBytes(of: v.bitPattern.littleEndian) { out += $0 } }
         out += filterPlace(weights)
         out += bias
+        int32(signed ? 1 : 0)
+        if signed {
+            for v in channelScales { withUnsafeBytes(of: v.bitPattern.littleEndian) { out += $0 } }
+        }
         return out
     }
 
@@ -166,6 +191,17 @@ extension ModelFile {
     static func unitStrideActivation(_ opTable: FlatTable) throws -> Int32? {
         guard let window = try convWindow(opTable), window.strides == [1, 1] else { return nil }
         return window.activation
+    }
+
+    /// An int8 filter's scales — one per output channel (quantized dimension 0) or one — when every zero
+    /// point is 0 and every scale positive and finite (what XNNPACK's QC8W filters are).
+    static func perChannel(_ t: Tensor, count: Int) -> (scales: [Float], zeroPoint: Int32)? {
+        guard let q = t.quantization, q.zeroPoints.allSatisfy({ $0 == 0 }), !q.scales.isEmpty,
+            q.scales.allSatisfy({ $0.isFinite && $0 > 0 }),
+            q.scales.count == 1 || (q.scales.count == count && q.quantizedDimension == 0),
+            q.zeroPoints.count == q.scales.count
+        else { return nil }
+        return (q.scales, 0)
     }
 
     /// A uint8 (`signed`: int8) tensor's per-tensor scale (positive, finite) and zero point (0…255; −128…127).
