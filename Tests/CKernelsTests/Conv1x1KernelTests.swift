@@ -217,7 +217,7 @@ struct Conv1x1KernelTests {
     }
 
     @Test(
-        "uint8 and int8 classifiers: their 1×1 and first 3×3 convolutions run on the kernel; scores identical to LiteRT's",
+        "uint8 and int8 classifiers: their 1×1 and first 3×3 convolutions on the kernel; scores identical to LiteRT's",
         arguments: [
             "mobilenet_v2_1.0_224_quant.tflite", "mobilenet_v1_0.25_128_quant.tflite",
             "mobilenet_v2_1.0_224_inat_bird_quant.tflite",
@@ -290,7 +290,7 @@ struct Conv1x1KernelTests {
     }
 
     @Test(
-        "uint8 and int8: every path — scalar, AVX2, AVX-512 VNNI, and the VNNI kernel in portable C — gives the same bytes"
+        "uint8 and int8: every path — scalar, AVX2, AVX-512 VNNI, the VNNI kernel in portable C — gives the same bytes"
     )
     func pathsUInt8() throws {
         #expect(["vnni", "avx2", "scalar"].contains(CompiledModel.conv1x1KernelPath))
