@@ -645,6 +645,20 @@ static int make_quads(vt_conv1x1 *op) {
 
 int vt_conv1x1_prepare(vt_conv1x1 *op) { return op ? make_quads(op) : -1; }
 
+// to[i] = from[i] ^ 0x80 for i < n: int8 bytes as unsigned ones (x + 128), 32 at a time in the
+// vectors of the function it is inlined into.
+static inline __attribute__((always_inline)) void flip_bytes(uint8_t *restrict to, const uint8_t *restrict from, size_t n) {
+  typedef uint8_t bytes32 __attribute__((vector_size(32), aligned(1)));
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    bytes32 v;
+    memcpy(&v, from + i, 32);
+    v ^= (uint8_t)0x80;
+    memcpy(to + i, &v, 32);
+  }
+  for (; i < n; i++) to[i] = from[i] ^ 0x80;
+}
+
 // Rows c0..<c1 as unsigned bytes, kq·4 each (zero-padded), and each row's term: uint8 kind
 // (128 − fzp)·Σx; hybrid kind −(128 + zp), its pixel scale in `slot` (the int16 rows made by
 // `prepare` give q − zp, hence q + 128).
@@ -657,16 +671,31 @@ static inline __attribute__((always_inline)) void prepare_quads(const vt_conv1x1
   const int32_t k = op->k, stride = op->kq * 4;
   if (op->kind == kUInt8) {
     const uint32_t factor = 128u - (uint32_t)op->filter_zero_point;
-    const uint8_t flip = op->input_flip;
+    if (op->input_flip) {
+      // int8: the filter's zero point is 128 (w + 128), so the row terms are 0 and only the bytes are
+      // flipped (rows padded to whole quads with zeros: their filter bytes are 0).
+      if (k == stride) {  // whole quads: the chunk's rows are one span
+        flip_bytes(rows, (const uint8_t *)input + (size_t)c0 * (size_t)k, (size_t)(c1 - c0) * (size_t)k);
+        memset(row_terms, 0, (size_t)(c1 - c0) * sizeof(int32_t));
+        return;
+      }
+      for (int64_t m = c0; m < c1; m++) {
+        uint8_t *row = rows + (size_t)(m - c0) * (size_t)stride;
+        flip_bytes(row, (const uint8_t *)input + (size_t)m * (size_t)k, (size_t)k);
+        for (int32_t c = k; c < stride; c++) row[c] = 0;
+        row_terms[m - c0] = 0;
+      }
+      return;
+    }
     for (int64_t m = c0; m < c1; m++) {
       const uint8_t *x = (const uint8_t *)input + (size_t)m * (size_t)k;
       uint32_t sum = 0;
-      if (k == stride && !flip) {  // whole quads: the tiles read the input rows in place (QUAD(rows))
+      if (k == stride) {  // whole quads: the tiles read the input rows in place (QUAD(rows))
         for (int32_t c = 0; c < k; c++) sum += x[c];
       } else {
         uint8_t *row = rows + (size_t)(m - c0) * (size_t)stride;
         for (int32_t c = 0; c < k; c++) {
-          row[c] = x[c] ^ flip;
+          row[c] = x[c];
           sum += row[c];
         }
         for (int32_t c = k; c < stride; c++) row[c] = 0;
@@ -731,6 +760,14 @@ static inline fv_portable fvp_min(fv_portable a, fv_portable b) { for (int i = 0
 static inline qv_portable qvp_round(fv_portable a) { qv_portable r; for (int i = 0; i < 16; i++) r.v[i] = cvt_rne(a.v[i]); return r; }
 static inline void qvp_store_u8(uint8_t *p, qv_portable a, int32_t n) { for (int i = 0; i < n; i++) p[i] = (uint8_t)a.v[i]; }
 static inline void fvp_store(float *p, fv_portable a, int32_t n) { memcpy(p, a.v, (size_t)n * sizeof(float)); }
+static inline void qvp_store4_u8(uint8_t *to, size_t stride, const qv_portable q[4], int32_t zp, int32_t qmin, int is_signed, int32_t n) {
+  for (int j = 0; j < 4; j++)
+    for (int i = 0; i < n; i++) {
+      int32_t v = sat16(sat16(q[j].v[i]) + zp);
+      v = is_signed ? (v < -128 ? -128 : v > 127 ? 127 : v) : (v < 0 ? 0 : v > 255 ? 255 : v);
+      to[(size_t)j * stride + (size_t)i] = (uint8_t)(v > qmin ? v : qmin);
+    }
+}
 
 #define qv qv_portable
 #define fv fv_portable
@@ -748,6 +785,7 @@ static inline void fvp_store(float *p, fv_portable a, int32_t n) { memcpy(p, a.v
 #define fv_min fvp_min
 #define qv_round qvp_round
 #define qv_store_u8 qvp_store_u8
+#define qv_store4_u8 qvp_store4_u8
 #define fv_store fvp_store
 #define fv_stream fvp_store
 #define QUAD_FENCE()
@@ -760,6 +798,30 @@ static inline void fvp_store(float *p, fv_portable a, int32_t n) { memcpy(p, a.v
 #if defined(__x86_64__) || defined(__i386__)
 // The hardware variant: the same operations as AVX-512 (VNNI) instructions.
 #define VT_AVX512VNNI __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,avx2,fma")))
+
+// Four rows of 16 int32 lanes to bytes (see qv_store4_u8 in Conv1x1Quad.h): the packs interleave the
+// rows by 128-bit lane (lane L holds columns 4L…4L + 3 of rows 0, 1, 2, 3), a dword permutation
+// gathers each row's 16 bytes into one lane.
+static VT_AVX512VNNI inline __attribute__((always_inline)) void vnni_store4_u8(uint8_t *to, size_t stride, const __m512i q[4], int32_t zp,
+                                                                                int32_t qmin, int is_signed, int32_t n) {
+  const __m512i z = _mm512_set1_epi16((int16_t)zp);
+  const __m512i a = _mm512_adds_epi16(_mm512_packs_epi32(q[0], q[1]), z), b = _mm512_adds_epi16(_mm512_packs_epi32(q[2], q[3]), z);
+  const __m512i bytes = is_signed ? _mm512_max_epi8(_mm512_packs_epi16(a, b), _mm512_set1_epi8((char)qmin))
+                                  : _mm512_max_epu8(_mm512_packus_epi16(a, b), _mm512_set1_epi8((char)qmin));
+  const __m512i rows = _mm512_permutexvar_epi32(_mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), bytes);
+  if (n == 16) {
+    _mm_storeu_si128((__m128i *)(void *)to, _mm512_castsi512_si128(rows));
+    _mm_storeu_si128((__m128i *)(void *)(to + stride), _mm512_extracti32x4_epi32(rows, 1));
+    _mm_storeu_si128((__m128i *)(void *)(to + 2 * stride), _mm512_extracti32x4_epi32(rows, 2));
+    _mm_storeu_si128((__m128i *)(void *)(to + 3 * stride), _mm512_extracti32x4_epi32(rows, 3));
+  } else {
+    const __mmask16 m = (__mmask16)((1u << n) - 1u);
+    _mm_mask_storeu_epi8((void *)to, m, _mm512_castsi512_si128(rows));
+    _mm_mask_storeu_epi8((void *)(to + stride), m, _mm512_extracti32x4_epi32(rows, 1));
+    _mm_mask_storeu_epi8((void *)(to + 2 * stride), m, _mm512_extracti32x4_epi32(rows, 2));
+    _mm_mask_storeu_epi8((void *)(to + 3 * stride), m, _mm512_extracti32x4_epi32(rows, 3));
+  }
+}
 #define qv __m512i
 #define fv __m512
 #define qv_load(p) _mm512_loadu_si512((const void *)(p))
@@ -776,6 +838,7 @@ static inline void fvp_store(float *p, fv_portable a, int32_t n) { memcpy(p, a.v
 #define fv_min _mm512_min_ps
 #define qv_round _mm512_cvtps_epi32
 #define qv_store_u8(p, a, n) _mm_mask_storeu_epi8((void *)(p), (__mmask16)((1u << (n)) - 1u), _mm512_cvtepi32_epi8(a))
+#define qv_store4_u8 vnni_store4_u8
 #define fv_store(p, a, n) _mm512_mask_storeu_ps((void *)(p), (__mmask16)((1u << (n)) - 1u), (a))
 #define fv_stream(p, a, n) (((n) == 16 && ((uintptr_t)(p) & 63) == 0) ? _mm512_stream_ps((void *)(p), (a)) : fv_store((p), (a), (n)))
 #define QUAD_FENCE() _mm_sfence()

@@ -10,7 +10,10 @@
 //   fv_from(qv) (vcvtdq2ps), fv_load(const float *), fv_set1(float), fv_mul, fv_fmadd(a, b, c) (a·b + c,
 //   one rounding), fv_max(a, b) (vmaxps: b unless a > b), fv_min(a, b) (vminps: b unless a < b),
 //   qv_round(fv) (vcvtps2dq, nearest-even), qv_store_u8(uint8_t *, qv, n) (the low byte of the first n
-//   lanes, values already 0…255, or −128…127 for int8), fv_store(float *, fv, n) (the first n lanes).
+//   lanes, values already 0…255, or −128…127 for int8), fv_store(float *, fv, n) (the first n lanes),
+//   qv_store4_u8(uint8_t *to, size_t stride, qv q[4], zp, qmin, is_signed, n) (four rows' first n lanes
+//   at to + j·stride: each lane saturated to int16 (vpackssdw), plus zp saturated (vpaddsw), saturated
+//   to int8 or uint8 (vpacksswb / vpackuswb), at least qmin (vpmaxsb / vpmaxub)).
 //
 // Arithmetic (docs/conv1x1.md): filters are packed as signed bytes in quads of input channels, the
 // uint8 kind's as w − 128; activations as unsigned bytes (the uint8 kind's x as is, the hybrid kind's
@@ -18,26 +21,28 @@
 // per-row term (128 − fzp)·Σx and a per-column term (bias − izp·Σw + K·izp·fzp), and the hybrid
 // Σ (q − zp)·w through − (128 + zp)·Σw.
 
-// One tile: rows mb..<mb + valid of the chunk starting at row c0, × the 16 columns of block nb.
-static QUAD_TARGET inline __attribute__((always_inline)) void QUAD(tile)(const vt_conv1x1 *op, int32_t nb, int64_t mb, int64_t c0, int valid,
+// One tile: the `mr` rows from mb (of the chunk starting at row c0) × the 16 columns of block nb. `mr`
+// is a constant where the tile is inlined, so each row count has its own code, accumulators in
+// registers and no guards.
+static QUAD_TARGET inline __attribute__((always_inline)) void QUAD(tile)(const vt_conv1x1 *op, int32_t nb, int64_t mb, int64_t c0, const int mr,
                                                                           const uint8_t *rows, const int32_t *row_terms, const float *pixel_scales,
                                                                           void *output, int stream) {
   const int32_t kq = op->kq, stride = kq * 4;
   const uint8_t *w = op->quads + (size_t)nb * (size_t)kq * 64;
+  const uint8_t *x = rows + (size_t)(mb - c0) * (size_t)stride;
   const qv column = qv_load(op->quad_terms + (size_t)nb * 16);
   qv acc[kQuadMR];
 #pragma clang loop unroll(full)
-  for (int r = 0; r < kQuadMR; r++) {
-    const int64_t row = (r < valid ? mb + r : mb) - c0;
-    acc[r] = op->kind == kUInt8 ? qv_add(column, qv_set1(row_terms[row])) : qv_mullo(column, qv_set1(row_terms[row]));
+  for (int r = 0; r < mr; r++) {
+    const int32_t term = row_terms[mb - c0 + r];
+    acc[r] = op->kind == kUInt8 ? qv_add(column, qv_set1(term)) : qv_mullo(column, qv_set1(term));
   }
   for (int32_t p = 0; p < kq; p++) {
     const uint8_t *wp = w + (size_t)p * 64;
 #pragma clang loop unroll(full)
-    for (int r = 0; r < kQuadMR; r++) {
-      const int64_t row = (r < valid ? mb + r : mb) - c0;
+    for (int r = 0; r < mr; r++) {
       int32_t quad;
-      memcpy(&quad, rows + (size_t)row * (size_t)stride + (size_t)p * 4, 4);
+      memcpy(&quad, x + (size_t)r * (size_t)stride + (size_t)p * 4, 4);
       acc[r] = qv_dpbusd(acc[r], quad, wp);
     }
   }
@@ -45,26 +50,58 @@ static QUAD_TARGET inline __attribute__((always_inline)) void QUAD(tile)(const v
   if (op->kind == kUInt8) {
     const fv scale = fv_load(op->scales + (size_t)nb * 16), low = fv_set1(op->low), high = fv_set1(op->high);
     const qv zp = qv_set1(op->output_zero_point);
-    // Unrolled with a guard rather than a loop to `valid`: the accumulators stay in registers.
+    uint8_t *to = (uint8_t *)output + (size_t)mb * (size_t)op->n + (size_t)nb * 16;
+    // Four rows at a time as XNNPACK stores them: the float clamped above only, rounded, then packed
+    // to int16 with saturation, the zero point added with saturation, packed to bytes with saturation
+    // and clamped below (the same bytes as clamping both ends in float: the bounds are whole numbers).
+    const int32_t qmin = (int32_t)op->low + op->output_zero_point;
 #pragma clang loop unroll(full)
-    for (int r = 0; r < kQuadMR; r++) {
-      if (r < valid) {
-        const fv f = fv_min(fv_max(fv_mul(fv_from(acc[r]), scale), low), high);
-        qv_store_u8((uint8_t *)output + (size_t)(mb + r) * (size_t)op->n + (size_t)nb * 16, qv_add(qv_round(f), zp), columns);
-      }
+    for (int r = 0; r + 4 <= mr; r += 4) {
+      qv q[4];
+#pragma clang loop unroll(full)
+      for (int j = 0; j < 4; j++) q[j] = qv_round(fv_min(fv_mul(fv_from(acc[r + j]), scale), high));
+      qv_store4_u8(to + (size_t)r * (size_t)op->n, (size_t)op->n, q, op->output_zero_point, qmin, op->is_signed, columns);
+    }
+#pragma clang loop unroll(full)
+    for (int r = mr / 4 * 4; r < mr; r++) {
+      const fv f = fv_min(fv_max(fv_mul(fv_from(acc[r]), scale), low), high);
+      qv_store_u8(to + (size_t)r * (size_t)op->n, qv_add(qv_round(f), zp), columns);
     }
   } else {
     const fv s = fv_load(op->channel_scales + (size_t)nb * 16), b = fv_load(op->fbias + (size_t)nb * 16);
     const fv lo = fv_set1(op->min), hi = fv_set1(op->max);
 #pragma clang loop unroll(full)
-    for (int r = 0; r < kQuadMR; r++) {
-      if (r < valid) {
-        const fv v = fv_fmadd(fv_mul(fv_from(acc[r]), fv_set1(pixel_scales[mb + r - c0])), s, b);
-        float *to = (float *)output + (size_t)(mb + r) * (size_t)op->n + (size_t)nb * 16;
-        if (stream) fv_stream(to, fv_min(fv_max(v, lo), hi), columns);
-        else fv_store(to, fv_min(fv_max(v, lo), hi), columns);
+    for (int r = 0; r < mr; r++) {
+      const fv v = fv_fmadd(fv_mul(fv_from(acc[r]), fv_set1(pixel_scales[mb + r - c0])), s, b);
+      float *to = (float *)output + (size_t)(mb + r) * (size_t)op->n + (size_t)nb * 16;
+      if (stream) fv_stream(to, fv_min(fv_max(v, lo), hi), columns);
+      else fv_store(to, fv_min(fv_max(v, lo), hi), columns);
+    }
+  }
+}
+
+// The tiles of rows mb..<mb + count (at most kQuadMR) × every column block: a full tile's rows at
+// once, a tail in tiles of 8, 4, 2 and 1 rows (no row computed twice: M = 1, a classifier's last
+// op, costs one row).
+static QUAD_TARGET inline __attribute__((always_inline)) void QUAD(tiles)(const vt_conv1x1 *op, int64_t mb, int64_t c0, int count,
+                                                                           const uint8_t *rows, const int32_t *row_terms,
+                                                                           const float *pixel_scales, void *output, int stream) {
+  if (count == kQuadMR) {
+    for (int32_t nb = 0; nb < op->nb; nb++) QUAD(tile)(op, nb, mb, c0, kQuadMR, rows, row_terms, pixel_scales, output, stream);
+    return;
+  }
+  for (int step = 8; step >= 1; step /= 2) {
+    if (count < step) continue;
+    for (int32_t nb = 0; nb < op->nb; nb++) {
+      switch (step) {
+      case 8: QUAD(tile)(op, nb, mb, c0, 8, rows, row_terms, pixel_scales, output, stream); break;
+      case 4: QUAD(tile)(op, nb, mb, c0, 4, rows, row_terms, pixel_scales, output, stream); break;
+      case 2: QUAD(tile)(op, nb, mb, c0, 2, rows, row_terms, pixel_scales, output, stream); break;
+      default: QUAD(tile)(op, nb, mb, c0, 1, rows, row_terms, pixel_scales, output, stream); break;
       }
     }
+    mb += step;
+    count -= step;
   }
 }
 
@@ -82,8 +119,8 @@ static QUAD_TARGET void QUAD(rows)(const vt_conv1x1 *op, const void *input, int6
     const uint8_t *bytes =
         op->kind == kUInt8 && op->k == op->kq * 4 && !op->input_flip ? (const uint8_t *)input + (size_t)c0 * (size_t)op->k : rows;
     for (int64_t mb = c0; mb < c1; mb += kQuadMR) {
-      const int valid = c1 - mb < kQuadMR ? (int)(c1 - mb) : kQuadMR;
-      for (int32_t nb = 0; nb < op->nb; nb++) QUAD(tile)(op, nb, mb, c0, valid, bytes, row_terms, slot, output, stream);
+      const int count = c1 - mb < kQuadMR ? (int)(c1 - mb) : kQuadMR;
+      QUAD(tiles)(op, mb, c0, count, bytes, row_terms, slot, output, stream);
     }
   }
   if (stream) QUAD_FENCE();
@@ -106,6 +143,7 @@ static QUAD_TARGET void QUAD(rows)(const vt_conv1x1 *op, const void *input, int6
 #undef fv_min
 #undef qv_round
 #undef qv_store_u8
+#undef qv_store4_u8
 #undef fv_store
 #undef fv_stream
 #undef QUAD_FENCE
