@@ -5,7 +5,7 @@ import TFLiteModel
 /// Which of VisionTasks' exact kernels a model is compiled with, in place of LiteRT's built-in ones: one
 /// `Sendable` value, decided once per process from the CPU's paths and the environment's switches
 /// (``standard``), or given whole (``builtin``; `bench --profile`'s columns; the kernel tests through
-/// ``with(hybridDepthwise:conv1x1:hybridConv:fusions:depthwise:postProcess:)``). Every kernel's results
+/// ``with(hybridDepthwise:conv1x1:hybridConv:fusions:depthwise:postProcess:int8SpatialConv:)``). Every kernel's results
 /// are bit-identical to LiteRT's; the choice is about speed.
 package struct KernelChoice: Sendable, Equatable, CustomStringConvertible {
     /// Hybrid depthwise convolutions (float input, int8 filter) on the exact hybrid kernel.
@@ -21,10 +21,15 @@ package struct KernelChoice: Sendable, Equatable, CustomStringConvertible {
     package var depthwise: Bool
     /// `TFLite_Detection_PostProcess` on the exact post-processing kernel.
     package var postProcess: Bool
+    /// With ``conv1x1``: int8 convolutions other than 1×1 on it too (im2col, then the GEMM). Off by
+    /// default: XNNPACK's indirect GEMM, which also absorbs a PAD before the convolution, is faster on
+    /// the YOLO int8 models (and as fast on MobileNet v2's first layer).
+    package var int8SpatialConv: Bool
 
     /// Every kernel as given.
     package init(
-        hybridDepthwise: Bool, conv1x1: Bool, hybridConv: Bool, fusions: Bool, depthwise: Bool, postProcess: Bool
+        hybridDepthwise: Bool, conv1x1: Bool, hybridConv: Bool, fusions: Bool, depthwise: Bool, postProcess: Bool,
+        int8SpatialConv: Bool = false
     ) {
         self.hybridDepthwise = hybridDepthwise
         self.conv1x1 = conv1x1
@@ -32,6 +37,7 @@ package struct KernelChoice: Sendable, Equatable, CustomStringConvertible {
         self.fusions = fusions
         self.depthwise = depthwise
         self.postProcess = postProcess
+        self.int8SpatialConv = int8SpatialConv
     }
 
     /// LiteRT's built-in kernels only.
@@ -45,8 +51,8 @@ package struct KernelChoice: Sendable, Equatable, CustomStringConvertible {
     /// The default on this CPU and build — each kernel where it is the faster and was compiled optimized
     /// (a release build) — with the environment's switches applied: `VISION_TASKS_HYBRID_KERNEL`,
     /// `VISION_TASKS_CONV1X1_KERNEL`, `VISION_TASKS_HYBRID_CONV_KERNEL` (else the 1×1 switch),
-    /// `VISION_TASKS_FUSED_KERNELS`, `VISION_TASKS_DEPTHWISE_KERNEL`, `VISION_TASKS_POSTPROCESS_KERNEL`:
-    /// `builtin` turns one off, `ours` on in any build.
+    /// `VISION_TASKS_FUSED_KERNELS`, `VISION_TASKS_DEPTHWISE_KERNEL`, `VISION_TASKS_POSTPROCESS_KERNEL`,
+    /// `VISION_TASKS_INT8_SPATIAL_KERNEL` (off unless `ours`): `builtin` turns one off, `ours` on in any build.
     package init(environment: [String: String]) {
         func choice(_ names: [String], otherwise: Bool) -> Bool {
             switch names.lazy.compactMap({ environment[$0] }).first {
@@ -67,13 +73,14 @@ package struct KernelChoice: Sendable, Equatable, CustomStringConvertible {
             depthwise: choice(
                 ["VISION_TASKS_DEPTHWISE_KERNEL"],
                 otherwise: optimized && CompiledModel.quantizedDepthwiseKernelPath != "scalar"),
-            postProcess: choice(["VISION_TASKS_POSTPROCESS_KERNEL"], otherwise: optimized))
+            postProcess: choice(["VISION_TASKS_POSTPROCESS_KERNEL"], otherwise: optimized),
+            int8SpatialConv: choice(["VISION_TASKS_INT8_SPATIAL_KERNEL"], otherwise: false))
     }
 
     /// This choice with the kernels named changed (the others as they are).
     package func with(
         hybridDepthwise: Bool? = nil, conv1x1: Bool? = nil, hybridConv: Bool? = nil, fusions: Bool? = nil,
-        depthwise: Bool? = nil, postProcess: Bool? = nil
+        depthwise: Bool? = nil, postProcess: Bool? = nil, int8SpatialConv: Bool? = nil
     ) -> KernelChoice {
         var c = self
         c.hybridDepthwise = hybridDepthwise ?? c.hybridDepthwise
@@ -82,6 +89,7 @@ package struct KernelChoice: Sendable, Equatable, CustomStringConvertible {
         c.fusions = fusions ?? c.fusions
         c.depthwise = depthwise ?? c.depthwise
         c.postProcess = postProcess ?? c.postProcess
+        c.int8SpatialConv = int8SpatialConv ?? c.int8SpatialConv
         return c
     }
 
@@ -89,6 +97,7 @@ package struct KernelChoice: Sendable, Equatable, CustomStringConvertible {
     /// dequantized for speed: `optimizeHybridModels`).
     package func customKernels(optimizeHybridModels: Bool) -> ModelFile.CustomKernels {
         var kernels: ModelFile.CustomKernels = conv1x1 ? [.quantizedConv, .quantizedSpatialConv] : []
+        if conv1x1 && int8SpatialConv { kernels.insert(.int8SpatialConv) }
         if conv1x1 && hybridConv {
             kernels.insert(.hybridConv)
             if fusions {
@@ -106,7 +115,8 @@ package struct KernelChoice: Sendable, Equatable, CustomStringConvertible {
     package var description: String {
         let on = [
             ("hybrid-depthwise", hybridDepthwise), ("conv1x1", conv1x1), ("hybrid-conv", conv1x1 && hybridConv),
-            ("fusions", conv1x1 && hybridConv && fusions), ("depthwise", depthwise), ("postprocess", postProcess),
+            ("fusions", conv1x1 && hybridConv && fusions), ("int8-spatial", conv1x1 && int8SpatialConv),
+            ("depthwise", depthwise), ("postprocess", postProcess),
         ].filter(\.1).map(\.0)
         return on.isEmpty ? "builtin" : on.joined(separator: ", ")
     }

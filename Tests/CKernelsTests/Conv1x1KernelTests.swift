@@ -165,8 +165,11 @@ struct Conv1x1KernelTests {
         var r = Random(state: 0x2545_F491_4F6C_DD1D &+ UInt64(c.k * 977 + c.n))
         let bytes = try Self.model(c, &r)
         let builtin = try ModelResources(bytes: bytes, kernels: .standard.with(hybridDepthwise: false, conv1x1: false))
-        let ours = try ModelResources(bytes: bytes, kernels: .standard.with(conv1x1: true))
+        let ours = try ModelResources(bytes: bytes, kernels: .standard.with(conv1x1: true, int8SpatialConv: true))
         let kinds = [ours.quantizedConvOps, ours.quantizedSpatialConvOps]
+        // int8 spatial convolutions stay XNNPACK's unless asked for.
+        let plain = try ModelResources(bytes: bytes, kernels: .standard.with(conv1x1: true, int8SpatialConv: false))
+        #expect(plain.quantizedSpatialConvOps == (c.spatial && !c.signed ? 1 : 0))
         let expected = c.spatial ? [0, 1] : [1, 0]
         #expect(builtin.customOps.isEmpty)
         #expect(kinds == expected)
@@ -228,8 +231,10 @@ struct Conv1x1KernelTests {
     func classifiers(name: String) throws {
         let path = TestAssets.model(name)
         let builtin = try ModelResources(path: path, kernels: .standard.with(conv1x1: false))
-        let ours = try ModelResources(path: path, kernels: .standard.with(conv1x1: true))
+        let ours = try ModelResources(path: path, kernels: .standard.with(conv1x1: true, int8SpatialConv: true))
         #expect(builtin.customOps.isEmpty && ours.quantizedConvOps > 10 && ours.quantizedSpatialConvOps == 1)
+        let plain = try ModelResources(path: path, kernels: .standard.with(conv1x1: true, int8SpatialConv: false))
+        #expect(plain.quantizedSpatialConvOps == (name.hasPrefix("tf2") ? 0 : 1))
         let a = try CompiledModel(model: builtin.runtimeModel, threads: 1)
         let count = a.inputs[0].byteCount
         var r = Random(state: 13)
@@ -241,6 +246,42 @@ struct Conv1x1KernelTests {
                 }
                 #expect(
                     try a.outputs(for: input) == b.outputs(for: input), "\(name), \(threads) threads, trial \(trial)")
+            }
+        }
+    }
+
+    @Test(
+        "YOLO int8 fixtures: their int8 1×1 (and, when asked, spatial) convolutions on the kernel; outputs identical",
+        arguments: ["yolov8t_int8.tflite", "yolov8t_int8io.tflite"])
+    func yoloInt8(name: String) throws {
+        let path = TestAssets.packageRoot.appendingPathComponent("Tests/Fixtures/yolo/\(name)").path
+        let builtin = try ModelResources(path: path, kernels: .standard.with(conv1x1: false, depthwise: false))
+        let a = try CompiledModel(model: builtin.runtimeModel, threads: 1)
+        let input = try #require(a.inputs.first)
+        var r = Random(state: 29)
+        // Pictures as the task gives them: floats in 0…1, or int8 bytes.
+        let inputs: [[UInt8]] = (0..<2).map { trial in
+            if input.elementType == .float32 {
+                let floats = (0..<(input.byteCount / 4)).map { i in
+                    trial == 0 ? Float(r.next() % 256) / 255 : Float(i % 97) / 96
+                }
+                return floats.withUnsafeBytes { Array($0) }
+            }
+            return (0..<input.byteCount).map { i in
+                trial == 0 ? UInt8(truncatingIfNeeded: r.next()) : UInt8(truncatingIfNeeded: i % 97 &* 3)
+            }
+        }
+        for spatial in [false, true] {
+            let ours = try ModelResources(
+                path: path, kernels: .standard.with(conv1x1: true, depthwise: false, int8SpatialConv: spatial))
+            #expect(builtin.customOps.isEmpty && ours.quantizedConvOps > 5)
+            #expect(spatial ? ours.quantizedSpatialConvOps > 5 : ours.quantizedSpatialConvOps == 0)
+            for threads in [1, 2] {
+                let b = try CompiledModel(model: ours.runtimeModel, threads: threads, customOps: ours.customOps)
+                for (trial, bytes) in inputs.enumerated() {
+                    let same = try a.outputs(for: bytes) == b.outputs(for: bytes)
+                    #expect(same, "\(name), spatial \(spatial), \(threads) threads, trial \(trial)")
+                }
             }
         }
     }

@@ -29,6 +29,14 @@ struct KernelChoiceTests {
             "VISION_TASKS_CONV1X1_KERNEL": "ours", "VISION_TASKS_HYBRID_CONV_KERNEL": "builtin",
         ])
         #expect(hybridOff.conv1x1 && !hybridOff.hybridConv)
+        // int8 spatial convolutions: off by default, on with `ours` (and only with the 1×1 kernel).
+        #expect(!KernelChoice(environment: [:]).int8SpatialConv)
+        let int8Spatial = KernelChoice(environment: [
+            "VISION_TASKS_CONV1X1_KERNEL": "ours", "VISION_TASKS_INT8_SPATIAL_KERNEL": "ours",
+        ])
+        #expect(int8Spatial.int8SpatialConv && int8Spatial.description.contains("int8-spatial"))
+        #expect(int8Spatial.customKernels(optimizeHybridModels: false).contains(.int8SpatialConv))
+        #expect(!int8Spatial.with(conv1x1: false).customKernels(optimizeHybridModels: false).contains(.int8SpatialConv))
         // Any other value is the default's.
         #expect(KernelChoice(environment: ["VISION_TASKS_CONV1X1_KERNEL": "maybe"]) == KernelChoice(environment: [:]))
     }

@@ -18,7 +18,7 @@ import CKernelFormats
 /// the N per-channel scales follow.
 ///
 /// Spatial uint8 and int8: every other such CONV_2D (any kernel size, strides, dilations, SAME or
-/// VALID). Its custom options: "VTQK", version 2, fifteen int32 (K = kh·kw·in, N, activation, the three
+/// VALID); int8 ones only when asked (``CustomKernels/int8SpatialConv``). Its custom options: "VTQK", version 2, fifteen int32 (K = kh·kw·in, N, activation, the three
 /// zero points, kh, kw, input channels, strides h/w, dilations h/w, padding), the three scales, the
 /// filter's place and digest, the int32 bias (little endian), then the flag and scales of "VTQC".
 ///
@@ -28,10 +28,11 @@ import CKernelFormats
 /// activations. Its custom options: "VTHC", version 2, three int32 (K, N, activation), the filter's
 /// place in the model and digest, the per-channel scales, the bias (little endian).
 extension ModelFile {
-    /// The custom options for op `op` if it is a uint8 1×1 convolution our kernel computes ("VTQC"), or
-    /// with `spatial` any other uint8 convolution XNNPACK takes ("VTQK": im2col and the same GEMM).
+    /// The custom options for op `op` if it is a uint8 or int8 1×1 convolution our kernel computes
+    /// ("VTQC"), or with `spatial` any other uint8 (with `int8`, also int8) convolution XNNPACK takes
+    /// ("VTQK": im2col and the same GEMM).
     func quantizedConvOptions(
-        _ op: Operator, _ opTable: FlatTable, _ sg: Subgraph, spatial: Bool = false
+        _ op: Operator, _ opTable: FlatTable, _ sg: Subgraph, spatial: Bool = false, int8: Bool = true
     ) throws
         -> [UInt8]?
     {
@@ -48,6 +49,7 @@ extension ModelFile {
                     && filter.type == .uint8
         else { return nil }
         if signed, op.inputs.count < 3 || op.inputs[2] < 0 { return nil }
+        if signed, spatial, !int8 { return nil }
         let n = filter.shape[0], kh = filter.shape[1], kw = filter.shape[2], c = filter.shape[3]
         let k = kh * kw * c
         guard n >= 1, kh >= 1, kw >= 1, c >= 1, k <= 1 << 16, n <= 1 << 16, input.shape[3] == c, output.shape[3] == n,

@@ -35,6 +35,9 @@ extension ModelFile {
         /// convolution makes becomes one op with it, the convolution's rows made in cache as the window
         /// reaches them (ModelFile+KernelFusions.swift): custom codes `VisionTasksHybridConvDepthwise_<k>`.
         package static let hybridConvDepthwise = CustomKernels(rawValue: 256)
+        /// With ``quantizedSpatialConv``: int8 ones (per-channel filter scales) too, which are otherwise
+        /// left to XNNPACK.
+        package static let int8SpatialConv = CustomKernels(rawValue: 512)
 
         /// The custom-code prefix of a single kind's rewritten ops (`<prefix>_<k>`).
         package var codePrefix: String {
@@ -112,7 +115,8 @@ extension ModelFile {
             } else if kernels.contains(.hybridConv), let blob = try hybridConvOptions(op, opTable, sg) {
                 blobs[i] = (CustomKernels.hybridConv.codePrefix, blob)
             } else if kernels.contains(.quantizedSpatialConv),
-                let blob = try quantizedConvOptions(op, opTable, sg, spatial: true)
+                let blob = try quantizedConvOptions(
+                    op, opTable, sg, spatial: true, int8: kernels.contains(.int8SpatialConv))
             {
                 blobs[i] = (CustomKernels.quantizedSpatialConv.codePrefix, blob)
             }
