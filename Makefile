@@ -4,7 +4,7 @@ export VISION_TASKS_ASSETS ?= $(abspath $(CURDIR)/../shared)
 export LITERT_LIBRARY ?= $(CURDIR)/.litert/lib/libLiteRt.so
 SWIFT ?= swift
 
-.PHONY: setup image image-check build demo test lint api avx2 help bench-serve serve-campaign downstream arm64 arm64-goldens test-slurm bench bench-track bench-throughput tracking goldens eval-goldens yolo-fixtures fuzz sanitize campaign clean
+.PHONY: setup image image-check build demo test lint api avx2 help bench-serve serve-campaign downstream arm64 arm64-goldens test-slurm bench roofline bench-track bench-throughput tracking goldens eval-goldens yolo-fixtures fuzz sanitize campaign clean
 
 ## setup: system libraries (apt, when missing) and LiteRT's libLiteRt.so (PyPI, sha256-checked).
 setup:
@@ -74,6 +74,11 @@ arm64-goldens: setup
 ## PyPI, LITERT=1 for our task on LiteRT's own kernels; side by side).
 bench: build
 	@scripts/bench/bench.sh
+
+## roofline: this core's multiply-add peak for the exact kernels' inner loops (VNNI and AVX2, a micro-benchmark)
+## and each shared model's multiply-adds and time at that peak, to compare with `make bench`'s inference.
+roofline: setup
+	@scripts/bench/roofline.sh
 
 ## image: the OCI image (Containerfile) with podman: localhost/vision-tasks:latest and :VERSION, built with
 ## Debian's Swift on debian:trixie-slim (made from Debian's packages when no registry answers); prints its size.
