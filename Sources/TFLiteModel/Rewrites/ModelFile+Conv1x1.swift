@@ -17,10 +17,11 @@ import CKernelFormats
 /// without one, and LiteRT's own kernel then runs it with another requantization); the flag is 1 and
 /// the N per-channel scales follow.
 ///
-/// Spatial uint8 and int8: every other such CONV_2D (any kernel size, strides, dilations, SAME or
-/// VALID); int8 ones only when asked (``CustomKernels/int8SpatialConv``). Its custom options: "VTQK", version 2, fifteen int32 (K = kh·kw·in, N, activation, the three
-/// zero points, kh, kw, input channels, strides h/w, dilations h/w, padding), the three scales, the
-/// filter's place and digest, the int32 bias (little endian), then the flag and scales of "VTQC".
+/// Spatial uint8 and int8: every other such CONV_2D (any kernel size, strides, dilations, SAME or VALID); int8 ones
+/// only when asked (``CustomKernels/int8SpatialConv``). Its custom options: "VTQK", version 2, fifteen int32 (K =
+/// kh·kw·in, N, activation, the three zero points, kh, kw, input channels, strides h/w, dilations h/w, padding),
+/// the three scales, the filter's place and digest, the int32 bias (little endian), then the flag and scales of
+/// "VTQC".
 ///
 /// Hybrid: every CONV_2D with a float32 input and output, a constant int8 [N, 1, 1, K] filter with
 /// symmetric per-channel (or per-tensor) scales, a constant float32 (or no) bias, stride 1, K + N > 2
