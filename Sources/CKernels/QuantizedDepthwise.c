@@ -29,7 +29,12 @@ struct vt_qdw {
   // there are fewer than 16), in the unpacks' order:
   int16_t *filter_packed;  // [blocks][pairs][lo, hi][16] w − fzp, 0 past the taps and channels
   int32_t *bias_packed;    // [blocks][lo, hi][8] bias − izp·Σ_t (w − fzp)
-  uint8_t *zero_row;       // channels + 32 bytes of the input zero point: what a tap in the padding reads
+  uint8_t *zero_row;       // channels + 64 bytes of the input zero point: what a tap in the padding reads
+  // int8 on the dot-product path (QuantizedDepthwiseQuad.h), per block of 64 channels, channel 4i + j in
+  // lane i of phase j (0 past the channels):
+  int8_t *quad_filter;     // [blocks64][taps][j][64] w in byte j of lane i, the lane's other bytes 0
+  int32_t *quad_bias;      // [blocks64][j][16] bias − (izp + 128)·Σ_t w_t
+  float *quad_scale;       // [blocks64][j][16] each channel's requantization scale (1 past the channels)
 };
 
 // A stored byte's value: uint8, or int8 (two's complement).
@@ -37,6 +42,31 @@ static inline int32_t filter_value(uint8_t b, int sgn) { return sgn ? (int32_t)(
 
 // Lane j (0…7) of the sums after unpacklo (hi: + 4) holds channel 8·(j / 4) + j % 4 of the block.
 static int32_t lane_channel(int32_t j, int hi) { return 8 * (j / 4) + j % 4 + (hi ? 4 : 0); }
+
+// The int8 op's filter, bias and scales for the dot-product path (see the struct); 0, or -1 when out of
+// memory.
+static int make_quads(vt_qdw *op) {
+  const size_t c = (size_t)op->channels, taps = (size_t)op->taps, blocks = (c + 63) / 64;
+  op->quad_filter = aligned_alloc(64, blocks * taps * 256);
+  op->quad_bias = aligned_alloc(64, blocks * 64 * sizeof(int32_t));
+  op->quad_scale = aligned_alloc(64, blocks * 64 * sizeof(float));
+  if (!op->quad_filter || !op->quad_bias || !op->quad_scale) return -1;
+  memset(op->quad_filter, 0, blocks * taps * 256);
+  for (size_t b = 0; b < blocks; b++)
+    for (size_t j = 0; j < 4; j++)
+      for (size_t i = 0; i < 16; i++) {
+        const size_t ch = b * 64 + 4 * i + j, lane = b * 64 + j * 16 + i;
+        uint32_t sum = 0;  // int32 wrap-around, as the vectors do
+        for (size_t t = 0; ch < c && t < taps; t++) {
+          const int8_t v = (int8_t)op->filter[t * c + ch];
+          sum += (uint32_t)(int32_t)v;
+          op->quad_filter[((b * taps + t) * 4 + j) * 64 + 4 * i + j] = v;
+        }
+        op->quad_bias[lane] = ch < c ? (int32_t)((uint32_t)op->bias[ch] - (uint32_t)(op->input_zero_point + 128) * sum) : 0;
+        op->quad_scale[lane] = ch < c ? op->channel_scale[ch] : 1.0f;
+      }
+  return 0;
+}
 
 vt_qdw *vt_qdw_create(const vt_qdw_params *p) {
   if (!p || !p->filter || !p->bias || p->kernel_h < 1 || p->kernel_w < 1 || p->channels < 1 || p->channels > (1 << 20) ||
@@ -91,7 +121,7 @@ vt_qdw *vt_qdw_create(const vt_qdw_params *p) {
   const size_t c = (size_t)p->channels, taps = (size_t)op->taps, blocks = (size_t)op->blocks, pairs = (size_t)op->pairs;
   op->filter = malloc(taps * c);
   op->bias = malloc(c * sizeof(int32_t));
-  op->zero_row = malloc(c + 32);
+  op->zero_row = malloc(c + 64);
   op->filter_packed = op->pairs <= kMaxPairs ? aligned_alloc(32, blocks * pairs * 32 * sizeof(int16_t)) : NULL;
   op->bias_packed = aligned_alloc(32, blocks * 16 * sizeof(int32_t));
   op->scale_packed = aligned_alloc(32, blocks * 16 * sizeof(float));
@@ -102,7 +132,13 @@ vt_qdw *vt_qdw_create(const vt_qdw_params *p) {
   }
   memcpy(op->filter, p->filter, taps * c);
   memcpy(op->bias, p->bias, c * sizeof(int32_t));
-  memset(op->zero_row, (uint8_t)p->input_zero_point, c + 32);
+  memset(op->zero_row, (uint8_t)p->input_zero_point, c + 64);
+  // (32 channels or fewer fill at most half of the dot-product path's 64 lanes: the pairs kernel is
+  // the faster there.)
+  if (sgn && c > 32 && op->pairs <= kMaxPairs && make_quads(op) != 0) {
+    vt_qdw_free(op);
+    return NULL;
+  }
   for (size_t b = 0; b < blocks; b++) {
     // A last partial block covers the last 16 channels when there are 16 or more (the kernel recomputes
     // a few channels rather than gather the rest), else the channels from its start.
@@ -134,6 +170,9 @@ void vt_qdw_free(vt_qdw *op) {
   free(op->bias);
   free(op->zero_row);
   free(op->filter_packed);
+  free(op->quad_filter);
+  free(op->quad_bias);
+  free(op->quad_scale);
   free(op->bias_packed);
   free(op->scale_packed);
   free(op->channel_scale);
@@ -339,6 +378,95 @@ static inline void qvp_store_u8(uint8_t *dst, qv_portable lo, qv_portable hi, co
 #define QD_TARGET
 #include "QuantizedDepthwiseRows.h"
 
+// The int8 dot-product kernel (QuantizedDepthwiseQuad.h) in portable C: each instruction lane by lane.
+typedef struct {
+  uint8_t b[64];
+} zv_portable;
+static inline zv_portable zvp_load_flipped(const uint8_t *p, int32_t n) {
+  zv_portable r;
+  memset(r.b, 0, 64);
+  for (int32_t i = 0; i < n; i++) r.b[i] = p[i] ^ 0x80;
+  return r;
+}
+static inline zv_portable zvp_load32(const int32_t *p) {
+  zv_portable r;
+  memcpy(r.b, p, 64);
+  return r;
+}
+// vpdpbusd: each int32 lane plus the four products of its unsigned bytes of x and signed bytes of w.
+static inline zv_portable zvp_dpbusd(zv_portable acc, zv_portable x, const int8_t *w) {
+  for (int l = 0; l < 16; l++) {
+    int32_t lane, sum = 0;
+    memcpy(&lane, acc.b + 4 * l, 4);
+    for (int k = 0; k < 4; k++) sum += (int32_t)x.b[4 * l + k] * (int32_t)w[4 * l + k];
+    lane = (int32_t)((uint32_t)lane + (uint32_t)sum);
+    memcpy(acc.b + 4 * l, &lane, 4);
+  }
+  return acc;
+}
+static inline int32_t sat(int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : v > hi ? hi : v; }
+// Channel 4i + j from lane i of acc[j]: float(sum) · scale, minps with `high`, cvtps2dq (nearest-even;
+// INT32_MIN out of range), then vpackssdw's, vpaddsw's, vpacksswb's saturations and vpmaxsb with qmin.
+static inline void zvp_store_requantized(uint8_t *dst, const zv_portable acc[4], const float *scales, float high, int32_t zp, int32_t qmin,
+                                         int32_t n) {
+  for (int j = 0; j < 4; j++)
+    for (int i = 0; i < 16; i++) {
+      const int32_t ch = 4 * i + j;
+      if (ch >= n) continue;
+      int32_t a;
+      memcpy(&a, acc[j].b + 4 * i, 4);
+      float f = (float)a * scales[16 * j + i];
+      f = f < high ? f : high;
+      const int32_t q = f >= -2147483648.0f ? vt_round_even(f) : INT32_MIN;
+      dst[ch] = (uint8_t)(int8_t)sat(sat(sat(q, -32768, 32767) + zp, -32768, 32767), qmin, 127);
+    }
+}
+#define zv zv_portable
+#define zv_load_flipped zvp_load_flipped
+#define zv_load32 zvp_load32
+#define zv_dpbusd zvp_dpbusd
+#define zv_store_requantized zvp_store_requantized
+#define QDQ(name) qdq_portable_##name
+#define QDQ_TARGET
+#include "QuantizedDepthwiseQuad.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#define VT_QDQ_VNNI __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
+static VT_QDQ_VNNI inline __attribute__((always_inline)) __mmask64 qdq_mask(int32_t n) {
+  return n >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << n) - 1);
+}
+static VT_QDQ_VNNI inline __attribute__((always_inline)) __m512i qdq_load_flipped(const uint8_t *p, int32_t n) {
+  const __m512i flip = _mm512_set1_epi8((char)0x80);
+  if (n >= 64) return _mm512_xor_si512(_mm512_loadu_si512((const void *)p), flip);
+  const __mmask64 m = qdq_mask(n);
+  return _mm512_maskz_mov_epi8(m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, (const void *)p), flip));
+}
+// The four phases' sums requantized, packed with saturation (lane L of the packs then holds channel
+// 16L + 4k + j at byte 4j + k) and put in channel order by one byte shuffle per lane.
+static VT_QDQ_VNNI inline __attribute__((always_inline)) void qdq_store(uint8_t *dst, const __m512i acc[4], const float *scales, float high,
+                                                                         int32_t zp, int32_t qmin, int32_t n) {
+  const __m512 vhigh = _mm512_set1_ps(high);
+  __m512i q[4];
+  for (int j = 0; j < 4; j++)
+    q[j] = _mm512_cvtps_epi32(_mm512_min_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(acc[j]), _mm512_load_ps(scales + 16 * j)), vhigh));
+  const __m512i z = _mm512_set1_epi16((int16_t)zp);
+  const __m512i a = _mm512_adds_epi16(_mm512_packs_epi32(q[0], q[1]), z), b = _mm512_adds_epi16(_mm512_packs_epi32(q[2], q[3]), z);
+  const __m512i bytes = _mm512_max_epi8(_mm512_packs_epi16(a, b), _mm512_set1_epi8((char)qmin));
+  const __m512i order = _mm512_set4_epi32(0x0F0B0703, 0x0E0A0602, 0x0D090501, 0x0C080400);
+  const __m512i channels = _mm512_shuffle_epi8(bytes, order);
+  if (n >= 64) _mm512_storeu_si512((void *)dst, channels);
+  else _mm512_mask_storeu_epi8((void *)dst, qdq_mask(n), channels);
+}
+#define zv __m512i
+#define zv_load_flipped qdq_load_flipped
+#define zv_load32(p) _mm512_load_si512((const void *)(p))
+#define zv_dpbusd(acc, x, w) _mm512_dpbusd_epi32((acc), (x), _mm512_load_si512((const void *)(w)))
+#define zv_store_requantized qdq_store
+#define QDQ(name) qdq_vnni_##name
+#define QDQ_TARGET VT_QDQ_VNNI
+#include "QuantizedDepthwiseQuad.h"
+#endif
+
 typedef void (*qdw_rows_fn)(const vt_qdw *, const uint8_t *, int32_t, int32_t, int32_t, int32_t, int32_t, int32_t, int32_t, uint8_t *);
 
 typedef struct {
@@ -390,11 +518,14 @@ int vt_qdw_run_path(const vt_qdw *op, vt_path path, const uint8_t *input, int32_
   if (path == VT_PATH_DEFAULT) path = vt_qdw_path();
   switch (path) {
   case VT_PATH_SCALAR: return run_rows(rows_scalar, op, input, batches, h, w, output, threads, pool);
-  case VT_PATH_VNNI_PORTABLE: return run_rows(qd_portable_rows, op, input, batches, h, w, output, threads, pool);
+  case VT_PATH_VNNI_PORTABLE:
+    return run_rows(op && op->quad_filter ? qdq_portable_rows : qd_portable_rows, op, input, batches, h, w, output, threads, pool);
 #if defined(__x86_64__) || defined(__i386__)
   case VT_PATH_AVX2:
     return vt_cpu_features()->avx2 ? run_rows(qd_avx2_rows, op, input, batches, h, w, output, threads, pool) : -2;
-  case VT_PATH_VNNI: return vt_cpu_vnni() ? run_rows(qd_vnni_rows, op, input, batches, h, w, output, threads, pool) : -2;
+  case VT_PATH_VNNI:
+    if (!vt_cpu_vnni()) return -2;
+    return run_rows(op && op->quad_filter ? qdq_vnni_rows : qd_vnni_rows, op, input, batches, h, w, output, threads, pool);
 #else
   case VT_PATH_AVX2:
   case VT_PATH_VNNI: return -2;

@@ -63,6 +63,12 @@ struct QuantizedDepthwiseKernelTests {
         Case(
             h: 6, w: 9, c: 33, kh: 5, kw: 5, sw: 2, izp: -3, fzp: 0, ozp: 0, activation: 2, signed: true,
             perTensor: true),
+        // The dot-product path's shapes (more than 32 channels, in blocks of 64, interior pixels three at a
+        // time): one whole block with dilations, a tail of 8 after three blocks with outputs saturating
+        // at both ends, vertical stride 2 alone.
+        Case(h: 11, w: 17, c: 64, dh: 2, dw: 2, izp: -100, fzp: 0, ozp: 50, activation: 0, signed: true),
+        Case(h: 10, w: 23, c: 200, izp: 0, fzp: 0, ozp: -128, oscale: 0.004, activation: 0, signed: true),
+        Case(h: 9, w: 14, c: 130, sh: 2, izp: 127, fzp: 0, ozp: 10, activation: 3, signed: true),
     ]
 
     typealias Random = TestRandom
