@@ -35,6 +35,8 @@ struct vt_qdw {
   int8_t *quad_filter;     // [blocks64][taps][j][64] w in byte j of lane i, the lane's other bytes 0
   int32_t *quad_bias;      // [blocks64][j][16] bias − (izp + 128)·Σ_t w_t
   float *quad_scale;       // [blocks64][j][16] each channel's requantization scale (1 past the channels)
+  int32_t quad_pixels;     // pixels per block of 64 bytes: 2 for 32 channels at horizontal stride 1 (the
+                           // channels twice), else 1
 };
 
 // A stored byte's value: uint8, or int8 (two's complement).
@@ -47,6 +49,8 @@ static int32_t lane_channel(int32_t j, int hi) { return 8 * (j / 4) + j % 4 + (h
 // memory.
 static int make_quads(vt_qdw *op) {
   const size_t c = (size_t)op->channels, taps = (size_t)op->taps, blocks = (c + 63) / 64;
+  op->quad_pixels = c == 32 && op->stride_w == 1 ? 2 : 1;
+  const size_t width = op->quad_pixels * c;  // lanes holding a channel (its channel: lane % c)
   op->quad_filter = aligned_alloc(64, blocks * taps * 256);
   op->quad_bias = aligned_alloc(64, blocks * 64 * sizeof(int32_t));
   op->quad_scale = aligned_alloc(64, blocks * 64 * sizeof(float));
@@ -55,15 +59,16 @@ static int make_quads(vt_qdw *op) {
   for (size_t b = 0; b < blocks; b++)
     for (size_t j = 0; j < 4; j++)
       for (size_t i = 0; i < 16; i++) {
-        const size_t ch = b * 64 + 4 * i + j, lane = b * 64 + j * 16 + i;
+        const size_t at = b * 64 + 4 * i + j, ch = at % c, lane = b * 64 + j * 16 + i;
+        const int inside = at < width;
         uint32_t sum = 0;  // int32 wrap-around, as the vectors do
-        for (size_t t = 0; ch < c && t < taps; t++) {
+        for (size_t t = 0; inside && t < taps; t++) {
           const int8_t v = (int8_t)op->filter[t * c + ch];
           sum += (uint32_t)(int32_t)v;
           op->quad_filter[((b * taps + t) * 4 + j) * 64 + 4 * i + j] = v;
         }
-        op->quad_bias[lane] = ch < c ? (int32_t)((uint32_t)op->bias[ch] - (uint32_t)(op->input_zero_point + 128) * sum) : 0;
-        op->quad_scale[lane] = ch < c ? op->channel_scale[ch] : 1.0f;
+        op->quad_bias[lane] = inside ? (int32_t)((uint32_t)op->bias[ch] - (uint32_t)(op->input_zero_point + 128) * sum) : 0;
+        op->quad_scale[lane] = inside ? op->channel_scale[ch] : 1.0f;
       }
   return 0;
 }
@@ -133,9 +138,9 @@ vt_qdw *vt_qdw_create(const vt_qdw_params *p) {
   memcpy(op->filter, p->filter, taps * c);
   memcpy(op->bias, p->bias, c * sizeof(int32_t));
   memset(op->zero_row, (uint8_t)p->input_zero_point, c + 64);
-  // (32 channels or fewer fill at most half of the dot-product path's 64 lanes: the pairs kernel is
-  // the faster there.)
-  if (sgn && c > 32 && op->pairs <= kMaxPairs && make_quads(op) != 0) {
+  // (Fewer than 32 channels, or 32 at a horizontal stride of 2, fill at most half of the dot-product
+  // path's 64 lanes: the pairs kernel is the faster there.)
+  if (sgn && (c > 32 || (c == 32 && p->stride_w == 1)) && op->pairs <= kMaxPairs && make_quads(op) != 0) {
     vt_qdw_free(op);
     return NULL;
   }

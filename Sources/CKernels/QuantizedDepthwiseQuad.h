@@ -21,10 +21,11 @@
 // Block b of `m` output pixels (1 or 3, a constant where inlined): pixel d's taps are src[t] + d·next.
 // Three pixels give twelve independent sums (a dot product's latency is several cycles; one pixel's
 // four phases alone would wait on it) and share each tap's filter loads.
+// `n`: the block's bytes (64, or fewer in a last block).
 static QDQ_TARGET inline __attribute__((always_inline)) void QDQ(block)(const vt_qdw *op, const uint8_t *const *src, size_t next, int32_t b,
-                                                                         const int m, uint8_t *dst, size_t dst_next, float high, int32_t zp,
-                                                                         int32_t qmin) {
-  const int32_t c = op->channels, taps = op->taps, n = c - b * 64 < 64 ? c - b * 64 : 64;
+                                                                         int32_t n, const int m, uint8_t *dst, size_t dst_next, float high,
+                                                                         int32_t zp, int32_t qmin) {
+  const int32_t taps = op->taps;
   const int32_t *bias = op->quad_bias + (size_t)b * 64;
   zv acc[3][4];
 #pragma clang loop unroll(full)
@@ -45,10 +46,13 @@ static QDQ_TARGET inline __attribute__((always_inline)) void QDQ(block)(const vt
     zv_store_requantized(dst + (size_t)b * 64 + (size_t)d * dst_next, acc[d], op->quad_scale + (size_t)b * 64, high, zp, qmin, n);
 }
 
-// Output rows oy0..<oy1 of one image `in` (h×w) into `out`: interior pixels three at a time.
+// Output rows oy0..<oy1 of one image `in` (h×w) into `out`: interior pixels three at a time. With 32
+// channels and a horizontal stride of 1 (op->quad_pixels 2), a block's 64 bytes are two neighbouring
+// pixels' channels — for each tap, the two output pixels' inputs side by side — and the filter holds the
+// 32 channels twice: interior pixels go six at a time, a pixel by the border alone (its 32 bytes).
 static QDQ_TARGET void QDQ(rows)(const vt_qdw *op, const uint8_t *in, int32_t h, int32_t w, int32_t ow, int32_t pad_h, int32_t pad_w,
                                  int32_t oy0, int32_t oy1, uint8_t *out) {
-  const int32_t c = op->channels, taps = op->taps, blocks = (c + 63) / 64;
+  const int32_t c = op->channels, taps = op->taps, blocks = (c + 63) / 64, per = op->quad_pixels;
   const uint8_t *src[2 * kMaxPairs];
   size_t offsets[2 * kMaxPairs];
   for (int32_t t = 0; t < taps; t++)
@@ -57,7 +61,8 @@ static QDQ_TARGET void QDQ(rows)(const vt_qdw *op, const uint8_t *in, int32_t h,
   const int32_t span_h = (op->kernel_h - 1) * op->dilation_h, span_w = (op->kernel_w - 1) * op->dilation_w;
   const float high = op->requantization.high;
   const int32_t zp = op->requantization.zero_point, qmin = (int32_t)op->requantization.low + zp;
-  const size_t next = (size_t)op->stride_w * (size_t)c;
+  const size_t next = (size_t)per * (size_t)op->stride_w * (size_t)c, dst_next = (size_t)per * (size_t)c;
+  const int32_t group = 3 * per;  // output pixels of a three-block step
   for (int32_t oy = oy0; oy < oy1; oy++) {
     const int32_t iy = oy * op->stride_h - pad_h;
     const int rows_inside = iy >= 0 && iy + span_h < h;
@@ -71,13 +76,14 @@ static QDQ_TARGET void QDQ(rows)(const vt_qdw *op, const uint8_t *in, int32_t h,
       } else {
         tap_sources(op, in, h, w, pad_h, pad_w, oy, ox, src);
       }
-      // Three pixels when the third's window is inside the picture too.
-      const int three = interior && ox + 2 < ow && ix + 2 * op->stride_w + span_w < w;
+      // A whole group when its last pixel's window is inside the picture too.
+      const int whole = interior && ox + group - 1 < ow && ix + (group - 1) * op->stride_w + span_w < w;
       for (int32_t b = 0; b < blocks; b++) {
-        if (three) QDQ(block)(op, src, next, b, 3, dst, (size_t)c, high, zp, qmin);
-        else QDQ(block)(op, src, next, b, 1, dst, (size_t)c, high, zp, qmin);
+        const int32_t n = whole ? (per > 1 ? 64 : (c - b * 64 < 64 ? c - b * 64 : 64)) : (c - b * 64 < 64 ? c - b * 64 : 64);
+        if (whole) QDQ(block)(op, src, next, b, n, 3, dst, dst_next, high, zp, qmin);
+        else QDQ(block)(op, src, next, b, n, 1, dst, dst_next, high, zp, qmin);
       }
-      ox += three ? 3 : 1;
+      ox += whole ? group : 1;
     }
   }
 }

@@ -69,6 +69,11 @@ struct QuantizedDepthwiseKernelTests {
         Case(h: 11, w: 17, c: 64, dh: 2, dw: 2, izp: -100, fzp: 0, ozp: 50, activation: 0, signed: true),
         Case(h: 10, w: 23, c: 200, izp: 0, fzp: 0, ozp: -128, oscale: 0.004, activation: 0, signed: true),
         Case(h: 9, w: 14, c: 130, sh: 2, izp: 127, fzp: 0, ozp: 10, activation: 3, signed: true),
+        // 32 channels at stride 1: two pixels per block, six at a time, odd widths leaving some alone;
+        // at stride 2 the pairs kernel.
+        Case(h: 13, w: 19, c: 32, izp: -128, fzp: 0, ozp: -128, signed: true),
+        Case(h: 8, w: 10, c: 32, dw: 2, izp: 3, fzp: 0, ozp: -1, activation: 1, signed: true),
+        Case(h: 9, w: 9, c: 32, sh: 2, sw: 2, izp: -128, fzp: 0, ozp: -128, signed: true),
     ]
 
     typealias Random = TestRandom
