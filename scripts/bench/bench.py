@@ -50,6 +50,7 @@ PAIRS = [
     ("mobilenet_v2_1.0_224_quant.tflite", "cat_720p.jpg", []),
     ("mobilenet_v1_0.25_128_quant.tflite", "cat_720p.jpg", []),
     ("tf2_mobilenet_v2_1.0_224_ptq.tflite", "cat_720p.jpg", []),
+    ("tf2_mobilenet_v2_1.0_224_ptq.tflite", "person.jpg", []),
     ("mobilenet_v2_1.0_224_inat_bird_quant.tflite", "bird.png", []),
     ("aiy_vision_classifier_birds_V1_3.tflite", "bird.png", []),
 ]
