@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { kNone, kHybridDepthwise, kConv1x1, kConvWindow, kQuantizedDepthwise, kPostProcess, kConvGroup, kConvDepthwise };
+enum { kNone, kHybridDepthwise, kConv1x1, kConvWindow, kQuantizedDepthwise, kPostProcess, kConvGroup, kConvDepthwise, kRequantize };
 enum { kMaxGroup = 64, kMaxSlots = 1 << 16 };
 
 // A range one node takes of its output for the hybrid depthwise nodes that read it (see "VTLK").
@@ -58,6 +58,7 @@ struct vt_node {
   vt_qdw *qdw;        // kQuantizedDepthwise
   vt_dpp *dpp;        // kPostProcess
   vt_cdw *cdw;        // kConvDepthwise
+  vt_requant8_params requant;  // kRequantize
   vt_conv1x1 **members;  // kConvGroup: its hybrid 1×1 convolutions, in input order
   int32_t member_count, depth;
   int32_t range_out;  // a hybrid 1×1 node: the slot it puts its output's range in (-1: none)
@@ -121,6 +122,11 @@ static LiteRtStatus init_kind(vt_node *n, const uint8_t *data, size_t size) {
     n->cdw = vt_cdw_create_from_options(data, size, n->context->model, n->context->model_size);
     if (!n->cdw) return fail(n, "malformed custom options, or the filter they name is not in the model");
     n->kind = kConvDepthwise;
+    return 0;
+  }
+  if (size >= 4 && memcmp(data, VT_OPTIONS_RQ_MAGIC, 4) == 0) {
+    if (vt_requant8_decode_options(data, size, &n->requant) != 0) return fail(n, "malformed custom options");
+    n->kind = kRequantize;
     return 0;
   }
   if (size >= 4 && memcmp(data, VT_OPTIONS_QD_MAGIC, 4) == 0) {
@@ -308,6 +314,45 @@ static LiteRtStatus post_process_run(vt_node *n, size_t n_in, const LiteRtTensor
   return status == 0 ? 0 : fail(n, "the box encodings or scores do not match the op (types, anchors, classes)");
 }
 
+// Requantization: the output has the input's shape, any rank.
+static LiteRtStatus requant_layouts(vt_node *n, size_t n_in, const LiteRtLayout *in, size_t n_out, LiteRtLayout *out) {
+  if (n_in != 1 || n_out != 1 || !in || !out) return fail(n, "expected 1 input and 1 output");
+  if (in[0].rank > 8) return fail(n, "the input has more than 8 dimensions");
+  out[0] = in[0];
+  out[0].has_strides = 0;
+  memset(out[0].strides, 0, sizeof out[0].strides);
+  return 0;
+}
+
+static LiteRtStatus requant_run(vt_node *n, size_t n_in, const LiteRtTensorBuffer *in, size_t n_out, LiteRtTensorBuffer *out) {
+  if (n_in != 1 || n_out != 1) return fail(n, "expected 1 input and 1 output");
+  const LiteRtGetTensorBufferTensorTypeFn get_type = (LiteRtGetTensorBufferTensorTypeFn)n->api.get_tensor_type;
+  const LiteRtLockTensorBufferFn lock = (LiteRtLockTensorBufferFn)n->api.lock;
+  const LiteRtUnlockTensorBufferFn unlock = (LiteRtUnlockTensorBufferFn)n->api.unlock;
+  if (!get_type || !lock || !unlock) return fail(n, "missing LiteRT functions");
+  LiteRtRankedTensorType a, b;
+  if (get_type(in[0], &a) != 0 || get_type(out[0], &b) != 0) return fail(n, "cannot read the tensors' types");
+  if (a.element_type != (n->requant.input_signed ? 9 : 3) || b.element_type != (n->requant.output_signed ? 9 : 3))
+    return fail(n, "the tensors are not of the op's 8-bit types");
+  if (a.layout.rank != b.layout.rank || a.layout.rank > 8) return fail(n, "the input and output shapes differ");
+  uint64_t count = 1;
+  for (int32_t i = 0; i < a.layout.rank; i++) {
+    if (a.layout.dimensions[i] < 0 || a.layout.dimensions[i] != b.layout.dimensions[i]) return fail(n, "the input and output shapes differ");
+    count *= (uint64_t)a.layout.dimensions[i];
+    if (count > ((uint64_t)1 << 40)) return fail(n, "the input is too large");
+  }
+  void *src = NULL, *dst = NULL;
+  if (lock(in[0], &src, 0) != 0 || !src) return fail(n, "cannot read the input");
+  if (lock(out[0], &dst, 1) != 0 || !dst) {
+    unlock(in[0]);
+    return fail(n, "cannot write the output");
+  }
+  const int status = vt_requant8_run(&n->requant, src, (size_t)count, dst);
+  unlock(out[0]);
+  unlock(in[0]);
+  return status == 0 ? 0 : fail(n, "the kernel refused the tensors");
+}
+
 // A group: inputs [b][h_i][w_i][K_i], output [b][Σ h_i·w_i·N_i / D][D].
 static LiteRtStatus group_layouts(vt_node *n, size_t n_in, const LiteRtLayout *in, size_t n_out, LiteRtLayout *out) {
   if (n_in != (size_t)n->member_count || n_out != 1 || !in || !out) return fail(n, "the inputs do not match the group's convolutions");
@@ -382,6 +427,7 @@ static LiteRtStatus k_layouts(void *user, size_t n_in, const LiteRtLayout *in, s
   vt_node *n = user;
   if (n && n->kind == kPostProcess) return post_process_layouts(n, n_in, in, n_out, out);
   if (n && n->kind == kConvGroup) return group_layouts(n, n_in, in, n_out, out);
+  if (n && n->kind == kRequantize) return requant_layouts(n, n_in, in, n_out, out);
   if (!n || n_in != 1 || n_out != 1 || !in || !out) return n ? fail(n, "expected 1 input and 1 output") : 1;
   if (in[0].rank != 4) return fail(n, "the input is not NHWC");
   memset(&out[0], 0, sizeof out[0]);
@@ -434,6 +480,7 @@ static LiteRtStatus k_run(void *user, size_t n_in, const LiteRtTensorBuffer *in,
   if (!n || n->error) return 1;
   if (n->kind == kPostProcess) return post_process_run(n, n_in, in, n_out, out);
   if (n->kind == kConvGroup) return group_run(n, n_in, in, n_out, out);
+  if (n->kind == kRequantize) return requant_run(n, n_in, in, n_out, out);
   if (n_in != 1 || n_out != 1) return fail(n, "expected 1 input and 1 output");
   LiteRtRankedTensorType t;
   const LiteRtGetTensorBufferTensorTypeFn get_type = (LiteRtGetTensorBufferTensorTypeFn)n->api.get_tensor_type;

@@ -5,7 +5,7 @@ import TFLiteModel
 /// Which of VisionTasks' exact kernels a model is compiled with, in place of LiteRT's built-in ones: one
 /// `Sendable` value, decided once per process from the CPU's paths and the environment's switches
 /// (``standard``), or given whole (``builtin``; `bench --profile`'s columns; the kernel tests through
-/// ``with(hybridDepthwise:conv1x1:hybridConv:fusions:depthwise:postProcess:int8SpatialConv:)``). Every kernel's results
+/// ``with(hybridDepthwise:conv1x1:hybridConv:fusions:depthwise:postProcess:int8SpatialConv:requantize:)``). Every kernel's results
 /// are bit-identical to LiteRT's; the choice is about speed.
 package struct KernelChoice: Sendable, Equatable, CustomStringConvertible {
     /// Hybrid depthwise convolutions (float input, int8 filter) on the exact hybrid kernel.
@@ -25,11 +25,14 @@ package struct KernelChoice: Sendable, Equatable, CustomStringConvertible {
     /// default: XNNPACK's indirect GEMM, which also absorbs a PAD before the convolution, is faster on
     /// the YOLO int8 models (and as fast on MobileNet v2's first layer).
     package var int8SpatialConv: Bool
+    /// QUANTIZE between 8-bit types at one scale (TF2 post-training quantized models' first op) on the
+    /// requantization kernel.
+    package var requantize: Bool
 
     /// Every kernel as given.
     package init(
         hybridDepthwise: Bool, conv1x1: Bool, hybridConv: Bool, fusions: Bool, depthwise: Bool, postProcess: Bool,
-        int8SpatialConv: Bool = false
+        int8SpatialConv: Bool = false, requantize: Bool = false
     ) {
         self.hybridDepthwise = hybridDepthwise
         self.conv1x1 = conv1x1
@@ -38,12 +41,13 @@ package struct KernelChoice: Sendable, Equatable, CustomStringConvertible {
         self.depthwise = depthwise
         self.postProcess = postProcess
         self.int8SpatialConv = int8SpatialConv
+        self.requantize = requantize
     }
 
     /// LiteRT's built-in kernels only.
     package static let builtin = KernelChoice(
         hybridDepthwise: false, conv1x1: false, hybridConv: false, fusions: false, depthwise: false,
-        postProcess: false)
+        postProcess: false, int8SpatialConv: false, requantize: false)
 
     /// The process's choice: ``init(environment:)`` of its environment, read once.
     package static let standard = KernelChoice(environment: ProcessInfo.processInfo.environment)
@@ -52,7 +56,8 @@ package struct KernelChoice: Sendable, Equatable, CustomStringConvertible {
     /// (a release build) — with the environment's switches applied: `VISION_TASKS_HYBRID_KERNEL`,
     /// `VISION_TASKS_CONV1X1_KERNEL`, `VISION_TASKS_HYBRID_CONV_KERNEL` (else the 1×1 switch),
     /// `VISION_TASKS_FUSED_KERNELS`, `VISION_TASKS_DEPTHWISE_KERNEL`, `VISION_TASKS_POSTPROCESS_KERNEL`,
-    /// `VISION_TASKS_INT8_SPATIAL_KERNEL` (off unless `ours`): `builtin` turns one off, `ours` on in any build.
+    /// `VISION_TASKS_REQUANTIZE_KERNEL`, `VISION_TASKS_INT8_SPATIAL_KERNEL` (off unless `ours`): `builtin` turns
+    /// one off, `ours` on in any build.
     package init(environment: [String: String]) {
         func choice(_ names: [String], otherwise: Bool) -> Bool {
             switch names.lazy.compactMap({ environment[$0] }).first {
@@ -74,13 +79,14 @@ package struct KernelChoice: Sendable, Equatable, CustomStringConvertible {
                 ["VISION_TASKS_DEPTHWISE_KERNEL"],
                 otherwise: optimized && CompiledModel.quantizedDepthwiseKernelPath != "scalar"),
             postProcess: choice(["VISION_TASKS_POSTPROCESS_KERNEL"], otherwise: optimized),
-            int8SpatialConv: choice(["VISION_TASKS_INT8_SPATIAL_KERNEL"], otherwise: false))
+            int8SpatialConv: choice(["VISION_TASKS_INT8_SPATIAL_KERNEL"], otherwise: false),
+            requantize: choice(["VISION_TASKS_REQUANTIZE_KERNEL"], otherwise: optimized))
     }
 
     /// This choice with the kernels named changed (the others as they are).
     package func with(
         hybridDepthwise: Bool? = nil, conv1x1: Bool? = nil, hybridConv: Bool? = nil, fusions: Bool? = nil,
-        depthwise: Bool? = nil, postProcess: Bool? = nil, int8SpatialConv: Bool? = nil
+        depthwise: Bool? = nil, postProcess: Bool? = nil, int8SpatialConv: Bool? = nil, requantize: Bool? = nil
     ) -> KernelChoice {
         var c = self
         c.hybridDepthwise = hybridDepthwise ?? c.hybridDepthwise
@@ -90,6 +96,7 @@ package struct KernelChoice: Sendable, Equatable, CustomStringConvertible {
         c.depthwise = depthwise ?? c.depthwise
         c.postProcess = postProcess ?? c.postProcess
         c.int8SpatialConv = int8SpatialConv ?? c.int8SpatialConv
+        c.requantize = requantize ?? c.requantize
         return c
     }
 
@@ -107,6 +114,7 @@ package struct KernelChoice: Sendable, Equatable, CustomStringConvertible {
         }
         if depthwise { kernels.insert(.quantizedDepthwise) }
         if postProcess { kernels.insert(.detectionPostProcess) }
+        if requantize { kernels.insert(.requantize) }
         if hybridDepthwise && !optimizeHybridModels { kernels.insert(.hybridDepthwise) }
         return kernels
     }
@@ -116,7 +124,7 @@ package struct KernelChoice: Sendable, Equatable, CustomStringConvertible {
         let on = [
             ("hybrid-depthwise", hybridDepthwise), ("conv1x1", conv1x1), ("hybrid-conv", conv1x1 && hybridConv),
             ("fusions", conv1x1 && hybridConv && fusions), ("int8-spatial", conv1x1 && int8SpatialConv),
-            ("depthwise", depthwise), ("postprocess", postProcess),
+            ("depthwise", depthwise), ("postprocess", postProcess), ("requantize", requantize),
         ].filter(\.1).map(\.0)
         return on.isEmpty ? "builtin" : on.joined(separator: ", ")
     }

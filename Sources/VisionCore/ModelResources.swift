@@ -62,6 +62,8 @@ package final class ModelResources: Sendable {
     package var quantizedDepthwiseOps: Int { ModelFile.CustomKernels.quantizedDepthwise.count(in: customOps) }
     /// How many detection post-processing ops run on VisionTasks' exact kernel.
     package var detectionPostProcessOps: Int { ModelFile.CustomKernels.detectionPostProcess.count(in: customOps) }
+    /// How many QUANTIZE ops between 8-bit types run on VisionTasks' requantization kernel.
+    package var requantizeOps: Int { ModelFile.CustomKernels.requantize.count(in: customOps) }
     /// How many hybrid 1×1 convolutions run on VisionTasks' exact kernel.
     package var hybridConvOps: Int { ModelFile.CustomKernels.hybridConv.count(in: customOps) }
 

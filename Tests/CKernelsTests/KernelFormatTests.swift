@@ -14,7 +14,8 @@ import VisionTestSupport
 struct KernelFormatTests {
     /// Every kernel, fusions included (on CPUs where the fused op is exact).
     static let all = KernelChoice(
-        hybridDepthwise: true, conv1x1: true, hybridConv: true, fusions: true, depthwise: true, postProcess: true)
+        hybridDepthwise: true, conv1x1: true, hybridConv: true, fusions: true, depthwise: true, postProcess: true,
+        requantize: true)
 
     /// The options of each custom op `model`'s rewrite makes, and the rewritten model's bytes.
     static func rewrite(_ model: String) throws -> (options: [[UInt8]], model: [UInt8]) {
@@ -65,6 +66,9 @@ struct KernelFormatTests {
                 case VT_OPTIONS_DP_MAGIC:
                     var p = vt_dpp_params()
                     return vt_dpp_decode_options(data, size, &p) == 0
+                case VT_OPTIONS_RQ_MAGIC:
+                    var p = vt_requant8_params()
+                    return vt_requant8_decode_options(data, size, &p) == 0
                 case VT_OPTIONS_CD_MAGIC:
                     guard let op = vt_cdw_create_from_options(data, size, bytes, count) else { return false }
                     vt_cdw_free(op)
@@ -106,7 +110,7 @@ struct KernelFormatTests {
                 "ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite",
                 [VT_OPTIONS_HD_MAGIC, VT_OPTIONS_LK_MAGIC, VT_OPTIONS_CG_MAGIC]
             ),
-            ("tf2_mobilenet_v2_1.0_224_ptq.tflite", [VT_OPTIONS_QD_MAGIC]),
+            ("tf2_mobilenet_v2_1.0_224_ptq.tflite", [VT_OPTIONS_QC_MAGIC, VT_OPTIONS_QD_MAGIC, VT_OPTIONS_RQ_MAGIC]),
         ])
     func roundTrip(model: String, expected: [String]) throws {
         let (options, bytes) = try Self.rewrite(model)

@@ -11,20 +11,23 @@ struct KernelChoiceTests {
         let off = KernelChoice(environment: [
             "VISION_TASKS_HYBRID_KERNEL": "builtin", "VISION_TASKS_CONV1X1_KERNEL": "builtin",
             "VISION_TASKS_DEPTHWISE_KERNEL": "builtin", "VISION_TASKS_POSTPROCESS_KERNEL": "builtin",
+            "VISION_TASKS_REQUANTIZE_KERNEL": "builtin",
         ])
         #expect(off.description == "builtin")
         #expect(!off.hybridConv, "VISION_TASKS_CONV1X1_KERNEL=builtin also leaves hybrid 1×1 to XNNPACK")
         let on = KernelChoice(environment: [
             "VISION_TASKS_HYBRID_KERNEL": "ours", "VISION_TASKS_CONV1X1_KERNEL": "ours",
             "VISION_TASKS_DEPTHWISE_KERNEL": "ours", "VISION_TASKS_POSTPROCESS_KERNEL": "ours",
-            "VISION_TASKS_FUSED_KERNELS": "builtin",
+            "VISION_TASKS_FUSED_KERNELS": "builtin", "VISION_TASKS_REQUANTIZE_KERNEL": "ours",
         ])
         #expect(
             on
                 == KernelChoice(
                     hybridDepthwise: true, conv1x1: true, hybridConv: true, fusions: false, depthwise: true,
-                    postProcess: true))
-        #expect(on.description == "hybrid-depthwise, conv1x1, hybrid-conv, depthwise, postprocess")
+                    postProcess: true, requantize: true))
+        #expect(on.description == "hybrid-depthwise, conv1x1, hybrid-conv, depthwise, postprocess, requantize")
+        #expect(on.customKernels(optimizeHybridModels: false).contains(.requantize))
+        #expect(!on.with(requantize: false).customKernels(optimizeHybridModels: false).contains(.requantize))
         let hybridOff = KernelChoice(environment: [
             "VISION_TASKS_CONV1X1_KERNEL": "ours", "VISION_TASKS_HYBRID_CONV_KERNEL": "builtin",
         ])

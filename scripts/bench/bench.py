@@ -34,7 +34,8 @@ import sys
 # Every kernel of ours off: the task on LiteRT's own kernels (XNNPACK's and LiteRT's), for --litert-kernels.
 LITERT_KERNELS = {name: "builtin" for name in (
     "VISION_TASKS_HYBRID_KERNEL", "VISION_TASKS_CONV1X1_KERNEL", "VISION_TASKS_HYBRID_CONV_KERNEL",
-    "VISION_TASKS_FUSED_KERNELS", "VISION_TASKS_DEPTHWISE_KERNEL", "VISION_TASKS_POSTPROCESS_KERNEL")}
+    "VISION_TASKS_FUSED_KERNELS", "VISION_TASKS_DEPTHWISE_KERNEL", "VISION_TASKS_POSTPROCESS_KERNEL",
+    "VISION_TASKS_REQUANTIZE_KERNEL")}
 
 PAIRS = [
     ("ssd_mobilenet_v1_coco_quant_metadata.tflite", "dog.jpg", []),

@@ -53,6 +53,11 @@ enum { VT_OPTIONS_CD_VERSION = 1 };
 #define VT_OPTIONS_CG_MAGIC "VTCG"
 enum { VT_OPTIONS_CG_VERSION = 1 };
 
+/// QUANTIZE between 8-bit types at one scale: version, four int32 (input zero point, input signed 0/1,
+/// output zero point, output signed 0/1).
+#define VT_OPTIONS_RQ_MAGIC "VTRQ"
+enum { VT_OPTIONS_RQ_VERSION = 1 };
+
 /// A prefix to a node's options linking a hybrid 1×1 convolution's output range to the hybrid
 /// depthwise ops that read it: version, role (1: the producer, 2: a reader), the slot they share.
 #define VT_OPTIONS_LK_MAGIC "VTLK"

@@ -334,6 +334,23 @@ vt_path vt_qdw_path(void);
 /// malformed.
 int vt_qdw_decode_options(const uint8_t *data, size_t size, vt_qdw_params *p);
 
+// --- Requantization between 8-bit types at one scale ------------------------------------------
+// QUANTIZE from uint8 or int8 to uint8 or int8 with the input's scale (TF2 post-training quantized
+// models' first op: uint8 pixels to int8), as LiteRT's built-in kernel computes it: the input less its
+// zero point plus the output's, clamped to the output type.
+
+typedef struct {
+  int32_t input_zero_point, input_signed, output_zero_point, output_signed;
+} vt_requant8_params;
+
+/// 1 when the zero points are in their types' ranges (and the flags 0 or 1), else 0.
+int vt_requant8_valid(const vt_requant8_params *p);
+/// `count` bytes from `input` to `output`: 0, or -1 for invalid parameters.
+int vt_requant8_run(const vt_requant8_params *p, const uint8_t *input, size_t count, uint8_t *output);
+/// Custom options "VTRQ": version 1, four int32 (input zero point, input signed, output zero point,
+/// output signed). 0, or -1 when malformed or invalid.
+int vt_requant8_decode_options(const uint8_t *data, size_t size, vt_requant8_params *p);
+
 // --- Detection post-processing -----------------------------------------------------------------
 // TFLite_Detection_PostProcess with fast NMS and one class per detection (use_regular_nms false,
 // max_classes_per_detection 1), with the outputs of LiteRT 2.3.0's built-in kernel bit for bit:

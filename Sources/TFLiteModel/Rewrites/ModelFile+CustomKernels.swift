@@ -38,6 +38,9 @@ extension ModelFile {
         /// With ``quantizedSpatialConv``: int8 ones (per-channel filter scales) too, which are otherwise
         /// left to XNNPACK.
         package static let int8SpatialConv = CustomKernels(rawValue: 512)
+        /// QUANTIZE between 8-bit types at one scale (uint8 pixels to int8): custom codes
+        /// `VisionTasksRequantize_<k>`.
+        package static let requantize = CustomKernels(rawValue: 1024)
 
         /// The custom-code prefix of a single kind's rewritten ops (`<prefix>_<k>`).
         package var codePrefix: String {
@@ -49,6 +52,7 @@ extension ModelFile {
             case .detectionPostProcess: return "VisionTasksDetectionPostProcess"
             case .hybridConvGroups: return "VisionTasksHybridConvGroup"
             case .hybridConvDepthwise: return "VisionTasksHybridConvDepthwise"
+            case .requantize: return "VisionTasksRequantize"
             default: return "VisionTasksHybridConv"
             }
         }
@@ -108,6 +112,8 @@ extension ModelFile {
                 inputs[i] = made.inputs
             } else if kernels.contains(.hybridDepthwise), let blob = try hybridDepthwiseOptions(op, opTable, sg) {
                 blobs[i] = (CustomKernels.hybridDepthwise.codePrefix, blob)
+            } else if kernels.contains(.requantize), let blob = try requantizeOptions(op, sg) {
+                blobs[i] = (CustomKernels.requantize.codePrefix, blob)
             } else if kernels.contains(.quantizedDepthwise), let blob = try quantizedDepthwiseOptions(op, opTable, sg) {
                 blobs[i] = (CustomKernels.quantizedDepthwise.codePrefix, blob)
             } else if kernels.contains(.quantizedConv), let blob = try quantizedConvOptions(op, opTable, sg) {

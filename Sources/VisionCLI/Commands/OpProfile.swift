@@ -81,6 +81,7 @@ enum OpProfile {
             ("VisionTasksHybridDepthwise", "hybrid depthwise convolution"),
             ("VisionTasksQuantizedDepthwise", "uint8/int8 depthwise convolution"),
             ("VisionTasksDetectionPostProcess", "detection post-processing"),
+            ("VisionTasksRequantize", "8-bit requantization (QUANTIZE)"),
         ] where op.name.hasPrefix(prefix) {
             return ("VisionTasks " + title, true)
         }
