@@ -5,8 +5,8 @@ import TFLiteModel
 /// Which of VisionTasks' exact kernels a model is compiled with, in place of LiteRT's built-in ones: one
 /// `Sendable` value, decided once per process from the CPU's paths and the environment's switches
 /// (``standard``), or given whole (``builtin``; `bench --profile`'s columns; the kernel tests through
-/// ``with(hybridDepthwise:conv1x1:hybridConv:fusions:depthwise:postProcess:int8SpatialConv:requantize:)``). Every kernel's results
-/// are bit-identical to LiteRT's; the choice is about speed.
+/// ``with(hybridDepthwise:conv1x1:hybridConv:fusions:depthwise:postProcess:int8SpatialConv:requantize:)``).
+/// Every kernel's results are bit-identical to LiteRT's; the choice is about speed.
 package struct KernelChoice: Sendable, Equatable, CustomStringConvertible {
     /// Hybrid depthwise convolutions (float input, int8 filter) on the exact hybrid kernel.
     package var hybridDepthwise: Bool

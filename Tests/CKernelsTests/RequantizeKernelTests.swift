@@ -35,7 +35,8 @@ struct RequantizeKernelTests {
         var b = ModelBuilder(description: "requantize")
         let input = b.addTensor(
             Tensor(
-                name: "input", shape: c.shape, type: c.input, quantization: .init(scales: [c.scale], zeroPoints: [c.izp])))
+                name: "input", shape: c.shape, type: c.input,
+                quantization: .init(scales: [c.scale], zeroPoints: [c.izp])))
         let output = b.addTensor(
             Tensor(
                 name: "output", shape: c.shape, type: c.output,
@@ -117,7 +118,8 @@ struct RequantizeKernelTests {
         }
         var q = vt_requant8_params()
         let good = options([Int32(VT_OPTIONS_RQ_VERSION), 127, 0, -1, 1])
-        #expect(vt_requant8_decode_options(good, good.count, &q) == 0 && q.output_zero_point == -1 && q.output_signed == 1)
+        #expect(
+            vt_requant8_decode_options(good, good.count, &q) == 0 && q.output_zero_point == -1 && q.output_signed == 1)
         let wrongVersion = options([Int32(VT_OPTIONS_RQ_VERSION) + 1, 127, 0, -1, 1])
         #expect(vt_requant8_decode_options(wrongVersion, wrongVersion.count, &q) == -1)
         #expect(vt_requant8_decode_options(good, good.count - 1, &q) == -1)

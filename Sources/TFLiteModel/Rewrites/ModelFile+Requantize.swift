@@ -8,14 +8,16 @@ import CKernelFormats
 extension ModelFile {
     /// The custom options for op `op` if it is such a QUANTIZE.
     func requantizeOptions(_ op: Operator, _ sg: Subgraph) throws -> [UInt8]? {
-        guard operatorCodes.indices.contains(op.opcodeIndex), operatorCodes[op.opcodeIndex].builtinCode == 114,  // QUANTIZE
+        let quantize: Int32 = 114
+        guard operatorCodes.indices.contains(op.opcodeIndex), operatorCodes[op.opcodeIndex].builtinCode == quantize,
             op.inputs.count == 1, op.outputs.count == 1, sg.tensors.indices.contains(op.inputs[0]),
             sg.tensors.indices.contains(op.outputs[0])
         else { return nil }
         let input = sg.tensors[op.inputs[0]], output = sg.tensors[op.outputs[0]]
         // An activation, not a constant (a constant's QUANTIZE is the converter's business).
         let constant = input.buffer > 0 ? !(try buffer(input.buffer) ?? []).isEmpty : false
-        guard !constant, [TensorType.uint8, .int8].contains(input.type), [TensorType.uint8, .int8].contains(output.type),
+        guard !constant, [TensorType.uint8, .int8].contains(input.type),
+            [TensorType.uint8, .int8].contains(output.type),
             let iq = Self.perTensor(input, signed: input.type == .int8),
             let oq = Self.perTensor(output, signed: output.type == .int8),
             // One scale: LiteRT's multiplier is then exactly 1 (other ratios round in fixed point).
