@@ -84,7 +84,7 @@ let package = Package(
         .testTarget(name: "VideoTests", dependencies: ["Video", "VisionTestSupport", "Imaging"]),
         .testTarget(name: "VisionAnalyticsTests", dependencies: ["VisionAnalytics", "VisionTestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "CJPEG", "CZlib", "FileInput", "VisionTestSupport"]),
-        .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "VisionTestSupport", "CKernels", "LiteRT", "TFLiteModel", "Imaging", "FileInput"]),
+        .testTarget(name: "VisionCoreTests", dependencies: ["VisionCore", "VisionTestSupport", "CKernels", "CKernelFormats", "LiteRT", "TFLiteModel", "Imaging", "FileInput"]),
         // Our C kernels, bit for bit against LiteRT's own on single ops and whole models.
         .testTarget(name: "CKernelsTests", dependencies: ["CKernels", "CKernelFormats", "FileInput", "VisionCore", "VisionTestSupport", "LiteRT", "TFLiteModel"]),
         .testTarget(name: "VisionCLITests", dependencies: ["VisionCLI", "VisionPipeline", "VisionServer", "VisionTestSupport", "MediaPipeTasksVision", "MLKit", "Video", "Imaging", "LiteRT", "TFLiteModel", "VisionCore"]),

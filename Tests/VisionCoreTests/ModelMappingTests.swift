@@ -1,3 +1,4 @@
+import CKernelFormats
 import CKernels
 import FileInput
 import Foundation
@@ -170,14 +171,15 @@ struct ModelMappingTests {
         let digest = model.withUnsafeBytes { ModelFile.filterDigest(UnsafeRawBufferPointer(rebasing: $0[40..<64])) }
         // version, K, N, activation, izp, fzp, ozp, kh, kw, cin, sh, sw, dh, dw, padding
         func options(_ edit: (inout [Int32]) -> Void = { _ in }) -> [UInt8] {
-            var ints: [Int32] = [1, 12, 2, 3, 128, 120, 0, 2, 2, 3, 2, 2, 1, 1, 0]
+            var ints: [Int32] = [Int32(VT_OPTIONS_QK_VERSION), 12, 2, 3, 128, 120, 0, 2, 2, 3, 2, 2, 1, 1, 0]
             edit(&ints)
             var out = Array("VTQK".utf8)
             for v in ints { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
             for v in [Float(0.5), 0.25, 0.125] { withUnsafeBytes(of: v.bitPattern.littleEndian) { out += $0 } }
             withUnsafeBytes(of: UInt64(24).littleEndian) { out += $0 }
             withUnsafeBytes(of: digest.littleEndian) { out += $0 }
-            for v in [Int32(5), -7] { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
+            // The bias, then the int8 flag (0: a uint8 op, no per-channel scales).
+            for v in [Int32(5), -7, 0] { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
             return out
         }
         func decode(_ o: [UInt8]) -> (status: Int32, window: vt_window) {
@@ -198,8 +200,8 @@ struct ModelMappingTests {
         #expect(decode(options { $0[14] = 2 }).status == -1)  // padding neither SAME nor VALID
         #expect(decode(options { $0[4] = 256 }).status == -1)  // input zero point
         #expect(decode(options { $0[10] = 0 }).status == -1)  // stride
-        #expect(decode(options { $0[0] = 2 }).status == -1)  // version
-        #expect(decode(Array(options().dropLast())).status == -1)  // truncated bias
+        #expect(decode(options { $0[0] = Int32(VT_OPTIONS_QK_VERSION) - 1 }).status == -1)  // the version before (no int8 tail)
+        #expect(decode(Array(options().dropLast(5))).status == -1)  // truncated bias
     }
 
     @Test("the rewrite's filter digest is the kernel's, for every length")
