@@ -200,7 +200,7 @@ struct ModelMappingTests {
         #expect(decode(options { $0[14] = 2 }).status == -1)  // padding neither SAME nor VALID
         #expect(decode(options { $0[4] = 256 }).status == -1)  // input zero point
         #expect(decode(options { $0[10] = 0 }).status == -1)  // stride
-        #expect(decode(options { $0[0] = Int32(VT_OPTIONS_QK_VERSION) - 1 }).status == -1)  // the version before (no int8 tail)
+        #expect(decode(options { $0[0] = Int32(VT_OPTIONS_QK_VERSION) - 1 }).status == -1)  // version 1 (no int8 tail)
         #expect(decode(Array(options().dropLast(5))).status == -1)  // truncated bias
     }
 
