@@ -42,13 +42,7 @@ extension ModelFile {
         else { return nil }
         // uint8 throughout, or int8 (XNNPACK's QS8 × QC8W: the filter's zero points 0, its scales per
         // output channel or one).
-        let signed = input.type == .int8
-        guard
-            signed
-                ? output.type == .int8 && filter.type == .int8
-                : input.type == .uint8 && output.type == .uint8
-                    && filter.type == .uint8
-        else { return nil }
+        guard let signed = Self.eightBitSigned(input: input, filter: filter, output: output) else { return nil }
         if signed, op.inputs.count < 3 || op.inputs[2] < 0 { return nil }
         if signed, spatial, !int8 { return nil }
         let n = filter.shape[0], kh = filter.shape[1], kw = filter.shape[2], c = filter.shape[3]

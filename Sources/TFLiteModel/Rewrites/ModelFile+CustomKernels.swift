@@ -73,6 +73,15 @@ extension ModelFile {
         return (sg.tensors[op.inputs[0]], sg.tensors[op.inputs[1]], sg.tensors[op.outputs[0]])
     }
 
+    /// Whether a convolution's input, filter and output are all int8 (true) or all uint8 (false); nil for
+    /// any other mix (the 8-bit kernels take only these two).
+    static func eightBitSigned(input: Tensor, filter: Tensor, output: Tensor) -> Bool? {
+        let types = [input.type, filter.type, output.type]
+        if types.allSatisfy({ $0 == .int8 }) { return true }
+        if types.allSatisfy({ $0 == .uint8 }) { return false }
+        return nil
+    }
+
     /// The bytes of `op`'s constant bias (input 2) of `type` with `count` 4-byte values for which
     /// `accept` holds; zeros when the op has none; nil when it is not such a constant.
     func kernelBias(

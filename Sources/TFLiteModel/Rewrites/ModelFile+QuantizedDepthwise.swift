@@ -17,12 +17,7 @@ extension ModelFile {
         guard let (input, filter, output) = kernelOperands(op, code: 4, sg),  // DEPTHWISE_CONV_2D
             filter.shape.count == 4, filter.shape[0] == 1, input.shape.count == 4, output.shape.count == 4
         else { return nil }
-        let signed = input.type == .int8
-        guard
-            signed
-                ? output.type == .int8 && filter.type == .int8
-                : input.type == .uint8 && output.type == .uint8
-                    && filter.type == .uint8,
+        guard let signed = Self.eightBitSigned(input: input, filter: filter, output: output),
             let iq = Self.perTensor(input, signed: signed), let oq = Self.perTensor(output, signed: signed)
         else { return nil }
         let kh = filter.shape[1], kw = filter.shape[2], c = filter.shape[3]
