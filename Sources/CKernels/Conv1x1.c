@@ -762,11 +762,7 @@ static inline void qvp_store_u8(uint8_t *p, qv_portable a, int32_t n) { for (int
 static inline void fvp_store(float *p, fv_portable a, int32_t n) { memcpy(p, a.v, (size_t)n * sizeof(float)); }
 static inline void qvp_store4_u8(uint8_t *to, size_t stride, const qv_portable q[4], int32_t zp, int32_t qmin, int is_signed, int32_t n) {
   for (int j = 0; j < 4; j++)
-    for (int i = 0; i < n; i++) {
-      int32_t v = sat16(sat16(q[j].v[i]) + zp);
-      v = is_signed ? (v < -128 ? -128 : v > 127 ? 127 : v) : (v < 0 ? 0 : v > 255 ? 255 : v);
-      to[(size_t)j * stride + (size_t)i] = (uint8_t)(v > qmin ? v : qmin);
-    }
+    for (int i = 0; i < n; i++) to[(size_t)j * stride + (size_t)i] = vt_pack_saturated(q[j].v[i], zp, qmin, is_signed);
 }
 
 #define qv qv_portable
@@ -804,10 +800,7 @@ static inline void qvp_store4_u8(uint8_t *to, size_t stride, const qv_portable q
 // gathers each row's 16 bytes into one lane.
 static VT_AVX512VNNI inline __attribute__((always_inline)) void vnni_store4_u8(uint8_t *to, size_t stride, const __m512i q[4], int32_t zp,
                                                                                 int32_t qmin, int is_signed, int32_t n) {
-  const __m512i z = _mm512_set1_epi16((int16_t)zp);
-  const __m512i a = _mm512_adds_epi16(_mm512_packs_epi32(q[0], q[1]), z), b = _mm512_adds_epi16(_mm512_packs_epi32(q[2], q[3]), z);
-  const __m512i bytes = is_signed ? _mm512_max_epi8(_mm512_packs_epi16(a, b), _mm512_set1_epi8((char)qmin))
-                                  : _mm512_max_epu8(_mm512_packus_epi16(a, b), _mm512_set1_epi8((char)qmin));
+  const __m512i bytes = vt_pack4_saturated_avx512(q, zp, qmin, is_signed);
   const __m512i rows = _mm512_permutexvar_epi32(_mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), bytes);
   if (n == 16) {
     _mm_storeu_si128((__m128i *)(void *)to, _mm512_castsi512_si128(rows));

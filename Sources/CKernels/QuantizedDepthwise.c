@@ -409,7 +409,6 @@ static inline zv_portable zvp_dpbusd(zv_portable acc, zv_portable x, const int8_
   }
   return acc;
 }
-static inline int32_t sat(int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : v > hi ? hi : v; }
 // Channel 4i + j from lane i of acc[j]: float(sum) · scale, minps with `high`, cvtps2dq (nearest-even;
 // INT32_MIN out of range), then vpackssdw's, vpaddsw's, vpacksswb's saturations and vpmaxsb with qmin.
 static inline void zvp_store_requantized(uint8_t *dst, const zv_portable acc[4], const float *scales, float high, int32_t zp, int32_t qmin,
@@ -423,7 +422,7 @@ static inline void zvp_store_requantized(uint8_t *dst, const zv_portable acc[4],
       float f = (float)a * scales[16 * j + i];
       f = f < high ? f : high;
       const int32_t q = f >= -2147483648.0f ? vt_round_even(f) : INT32_MIN;
-      dst[ch] = (uint8_t)(int8_t)sat(sat(sat(q, -32768, 32767) + zp, -32768, 32767), qmin, 127);
+      dst[ch] = vt_pack_saturated(q, zp, qmin, 1);
     }
 }
 #define zv zv_portable
@@ -454,9 +453,7 @@ static VT_QDQ_VNNI inline __attribute__((always_inline)) void qdq_store(uint8_t 
   __m512i q[4];
   for (int j = 0; j < 4; j++)
     q[j] = _mm512_cvtps_epi32(_mm512_min_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(acc[j]), _mm512_load_ps(scales + 16 * j)), vhigh));
-  const __m512i z = _mm512_set1_epi16((int16_t)zp);
-  const __m512i a = _mm512_adds_epi16(_mm512_packs_epi32(q[0], q[1]), z), b = _mm512_adds_epi16(_mm512_packs_epi32(q[2], q[3]), z);
-  const __m512i bytes = _mm512_max_epi8(_mm512_packs_epi16(a, b), _mm512_set1_epi8((char)qmin));
+  const __m512i bytes = vt_pack4_saturated_avx512(q, zp, qmin, 1);
   const __m512i order = _mm512_set4_epi32(0x0F0B0703, 0x0E0A0602, 0x0D090501, 0x0C080400);
   const __m512i channels = _mm512_shuffle_epi8(bytes, order);
   if (n >= 64) _mm512_storeu_si512((void *)dst, channels);

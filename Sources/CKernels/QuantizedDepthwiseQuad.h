@@ -79,7 +79,8 @@ static QDQ_TARGET void QDQ(rows)(const vt_qdw *op, const uint8_t *in, int32_t h,
       // A whole group when its last pixel's window is inside the picture too.
       const int whole = interior && ox + group - 1 < ow && ix + (group - 1) * op->stride_w + span_w < w;
       for (int32_t b = 0; b < blocks; b++) {
-        const int32_t n = whole ? (per > 1 ? 64 : (c - b * 64 < 64 ? c - b * 64 : 64)) : (c - b * 64 < 64 ? c - b * 64 : 64);
+        // A block's bytes: 64, fewer in a last block, all 64 when it holds two pixels of a whole group.
+        const int32_t n = (whole && per > 1) || c - b * 64 >= 64 ? 64 : c - b * 64;
         if (whole) QDQ(block)(op, src, next, b, n, 3, dst, dst_next, high, zp, qmin);
         else QDQ(block)(op, src, next, b, n, 1, dst, dst_next, high, zp, qmin);
       }

@@ -51,6 +51,31 @@ static inline vt_requantization vt_requantization_make(float input_scale, float 
   return vt_requantization_make_typed(input_scale, filter_scale, output_scale, output_zero_point, activation, 0);
 }
 
+// XNNPACK's packed store of one rounded value q (after the float clamp at the high end): saturated to
+// int16 (vpackssdw), plus the zero point with int16 saturation (vpaddsw), saturated to int8 or uint8
+// (vpacksswb / vpackuswb), at least qmin (vpmaxsb / vpmaxub). The byte stored.
+static inline __attribute__((always_inline)) uint8_t vt_pack_saturated(int32_t q, int32_t zp, int32_t qmin, int is_signed) {
+  q = q < -32768 ? -32768 : q > 32767 ? 32767 : q;
+  int32_t v = q + zp;
+  v = v < -32768 ? -32768 : v > 32767 ? 32767 : v;
+  v = is_signed ? (v < -128 ? -128 : v > 127 ? 127 : v) : (v < 0 ? 0 : v > 255 ? 255 : v);
+  return (uint8_t)(v > qmin ? v : qmin);
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+// The same for four vectors of 16 rounded values at once: the packs interleave them by 128-bit lane
+// (lane L holds lanes 4L…4L + 3 of q[0], q[1], q[2], q[3] in that order); the caller puts the bytes
+// where they go.
+__attribute__((target("avx512f,avx512bw"))) static inline __attribute__((always_inline)) __m512i
+vt_pack4_saturated_avx512(const __m512i q[4], int32_t zp, int32_t qmin, int is_signed) {
+  const __m512i z = _mm512_set1_epi16((int16_t)zp);
+  const __m512i a = _mm512_adds_epi16(_mm512_packs_epi32(q[0], q[1]), z), b = _mm512_adds_epi16(_mm512_packs_epi32(q[2], q[3]), z);
+  return is_signed ? _mm512_max_epi8(_mm512_packs_epi16(a, b), _mm512_set1_epi8((char)qmin))
+                   : _mm512_max_epu8(_mm512_packus_epi16(a, b), _mm512_set1_epi8((char)qmin));
+}
+#endif
+
 // The output byte (an int8 output's two's-complement byte); `scale` replaces r->scale (per channel).
 static inline __attribute__((always_inline)) uint8_t vt_requantize_scaled(const vt_requantization *r, float scale, int32_t acc) {
   float f = (float)acc * scale;
