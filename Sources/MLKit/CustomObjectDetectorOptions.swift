@@ -16,8 +16,8 @@ public final class CustomObjectDetectorOptions: CommonObjectDetectorOptions {
     /// The class-agnostic object localizer: any MediaPipe-compatible detector model. nil (default):
     /// the SSD MobileNet v1 COCO model shipped with the package.
     public var localizerModel: LocalModel?
-    /// Objects at most, with ``shouldEnableMultipleObjects`` (default 5, ML Kit's cap; raise it for
-    /// server use). Values below 1 mean 5.
+    /// Objects at most, with ``CommonObjectDetectorOptions/shouldEnableMultipleObjects`` (default 5,
+    /// ML Kit's cap; raise it for server use). Values below 1 mean 5.
     public var maxObjectCount: Int = 5
     /// Localizer score an object needs to be reported in single-image mode (default 0.5; stream
     /// mode's thresholds are in ``trackerOptions``).

@@ -12,7 +12,10 @@ import Locking
 /// ```swift
 /// let reader = try VideoReader(path: "clip.mp4")
 /// while let frame = try reader.nextFrame() {
-///     let objects = try detector.results(in: VisionImage(image: frame.image))
+///     guard let picture = UIImage(rgbPixels: frame.rgbPixels, width: frame.width, height: frame.height) else { break }
+///     let image = VisionImage(image: picture)
+///     image.timestampMs = frame.timestampMs
+///     let objects = try detector.results(in: image)
 /// }
 /// ```
 public final class VideoReader: Sequence, Sendable {

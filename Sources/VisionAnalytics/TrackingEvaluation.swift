@@ -6,16 +6,59 @@ import Foundation
 /// 0.05…0.95), MOTA, MOTP, ID switches, fragmentations, mostly tracked/lost, and IDF1 with IDP/IDR.
 /// IDs are whatever integers the files use; frames with nothing in them count for nothing.
 public struct TrackingEvaluation: Sendable {
-    public let hota: Double, detA: Double, assA: Double, locA: Double
-    public let detRe: Double, detPr: Double, assRe: Double, assPr: Double
+    /// Higher Order Tracking Accuracy: √(DetA × AssA) at each IoU threshold, averaged over the thresholds; 0…1.
+    public let hota: Double
+    /// Detection accuracy: TP / (TP + FN + FP) of the HOTA matching, averaged over the thresholds; 0…1.
+    public let detA: Double
+    /// Association accuracy: over the matched boxes, the mean Jaccard index TPA / (TPA + FNA + FPA) of their
+    /// ground-truth and tracker tracks, averaged over the thresholds; 0…1.
+    public let assA: Double
+    /// Localization accuracy: the mean IoU of the HOTA-matched boxes, averaged over the thresholds; 0…1.
+    public let locA: Double
+    /// Detection recall: TP / (TP + FN) of the HOTA matching, averaged over the thresholds; 0…1.
+    public let detRe: Double
+    /// Detection precision: TP / (TP + FP) of the HOTA matching, averaged over the thresholds; 0…1.
+    public let detPr: Double
+    /// Association recall: the mean TPA / (TPA + FNA) over matched boxes, averaged over the thresholds; 0…1.
+    public let assRe: Double
+    /// Association precision: the mean TPA / (TPA + FPA) over matched boxes, averaged over the thresholds; 0…1.
+    public let assPr: Double
     /// HOTA at each threshold 0.05, 0.10, …, 0.95.
     public let hotaByThreshold: [Double]
-    public let mota: Double, motp: Double
-    public let truePositives: Int, falsePositives: Int, misses: Int
-    public let idSwitches: Int, fragmentations: Int
-    public let mostlyTracked: Int, partlyTracked: Int, mostlyLost: Int
-    public let idf1: Double, idPrecision: Double, idRecall: Double
-    public let idTruePositives: Int, idFalsePositives: Int, idFalseNegatives: Int
+    /// CLEAR MOT accuracy: (TP − FP − ID switches) / ground-truth boxes, i.e. 1 − (misses + FP + IDSW) / GT;
+    /// at most 1, negative when the errors outnumber the ground truth.
+    public let mota: Double
+    /// CLEAR MOT precision: the mean IoU of the CLEAR matches (IoU ≥ 0.5); 0…1, higher is better.
+    public let motp: Double
+    /// CLEAR matches: ground-truth boxes matched to a tracker box with IoU ≥ 0.5, summed over frames (a count).
+    public let truePositives: Int
+    /// Tracker boxes left unmatched by the CLEAR matching (a count).
+    public let falsePositives: Int
+    /// Ground-truth boxes left unmatched by the CLEAR matching, i.e. false negatives (a count).
+    public let misses: Int
+    /// Matches whose tracker ID differs from the one the ground-truth track was last matched to (a count).
+    public let idSwitches: Int
+    /// Fragmentations: times a ground-truth track is matched again after a gap in its matching (a count).
+    public let fragmentations: Int
+    /// Ground-truth tracks matched in more than 80% of their frames (a count of tracks).
+    public let mostlyTracked: Int
+    /// Ground-truth tracks matched in 20% to 80% of their frames (a count of tracks).
+    public let partlyTracked: Int
+    /// Ground-truth tracks matched in less than 20% of their frames (a count of tracks).
+    public let mostlyLost: Int
+    /// Identity F1: IDTP / (IDTP + ½ IDFP + ½ IDFN) under the best one-to-one track assignment; 0…1.
+    public let idf1: Double
+    /// Identity precision: IDTP / (IDTP + IDFP); 0…1.
+    public let idPrecision: Double
+    /// Identity recall: IDTP / (IDTP + IDFN); 0…1.
+    public let idRecall: Double
+    /// Identity true positives: boxes matched (IoU ≥ 0.5) to the tracker track their ground-truth track is assigned
+    /// to by the one-to-one assignment that maximizes them (a count).
+    public let idTruePositives: Int
+    /// Identity false positives: tracker boxes not counted in ``idTruePositives`` (a count).
+    public let idFalsePositives: Int
+    /// Identity false negatives: ground-truth boxes not counted in ``idTruePositives`` (a count).
+    public let idFalseNegatives: Int
 
     /// HOTA's thresholds: numpy's `arange(0.05, 0.99, 0.05)`.
     static let alphas: [Double] = {

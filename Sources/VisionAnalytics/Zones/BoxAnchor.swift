@@ -2,14 +2,23 @@
 /// default (where a person or a car touches the ground, as DeepStream and supervision use).
 /// The raw values are the command line's spellings.
 public enum BoxAnchor: String, Sendable, CaseIterable, Codable {
+    /// The centre of the box.
     case center
+    /// The middle of the left edge.
     case centerLeft = "center-left"
+    /// The middle of the right edge.
     case centerRight = "center-right"
+    /// The middle of the top edge.
     case topCenter = "top-center"
+    /// The top-left corner (the box's origin).
     case topLeft = "top-left"
+    /// The top-right corner.
     case topRight = "top-right"
+    /// The middle of the bottom edge (the default: where an object stands on the ground).
     case bottomCenter = "bottom-center"
+    /// The bottom-left corner.
     case bottomLeft = "bottom-left"
+    /// The bottom-right corner.
     case bottomRight = "bottom-right"
 
     /// The anchor's point in `box`. Midpoints are `(low + high) / 2` of the corner coordinates,
