@@ -485,7 +485,7 @@ struct LabelCommandTests {
 
 @Suite("The app's inputs, shards, resume index and model table")
 struct AppPartsTests {
-    @Test("folders are searched recursively and sorted, hidden files skipped; - reads a list; kinds by extension")
+    @Test("folders (a linked one too) are searched recursively and sorted, hidden files skipped; - reads a list; kinds")
     func inputs() throws {
         let root = try AppProcess.folder("inputs")
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -508,6 +508,11 @@ struct AppPartsTests {
         #expect(throws: PipelineError.self) { try InputCollector.collect([root + "/nothing*.jpg"]) }
         // only a hidden picture and a text file
         #expect(throws: PipelineError.self) { try InputCollector.collect([root + "/d"]) }
+        // a folder given as a symbolic link: walked where it points, its paths under the link's name
+        try FileManager.default.createSymbolicLink(atPath: root + "/link", withDestinationPath: root + "/a")
+        let linked = try InputCollector.collect([root + "/link"])
+        #expect(linked.map(\.relativePath) == ["b/y.jpeg", "c.mp4", "z.PNG"])
+        #expect(linked.map(\.path) == [root + "/link/b/y.jpeg", root + "/link/c.mp4", root + "/link/z.PNG"])
     }
 
     @Test("a shard is a stable hash of the path: independent of the other inputs; schedulers' variables")

@@ -58,7 +58,9 @@ package enum InputCollector {
 
     /// The pictures and videos under `root`, sorted by path, hidden files skipped.
     private static func folder(_ root: String, videos: Bool) throws -> [InputItem] {
-        guard let walker = FileManager.default.enumerator(atPath: root) else {
+        // A folder given as a symbolic link is walked where it points (the walker does not follow its root);
+        // the paths keep the name the caller gave. Links inside it are not followed (no loops).
+        guard let walker = FileManager.default.enumerator(atPath: (root as NSString).resolvingSymlinksInPath) else {
             throw PipelineError.usage("cannot read the folder \(root)")
         }
         var found: [String] = []
