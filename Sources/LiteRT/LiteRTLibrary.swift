@@ -85,6 +85,15 @@ package final class LiteRTLibrary: @unchecked Sendable {
                 + tried.joined(separator: "; ") + "." + otherVersions + " " + installHint)
     }
 
+    /// The directory of the running program's file: the kernel's `/proc/self/exe` (right however the program
+    /// was started — by a path, or by name from `PATH`, where `argv[0]` holds no directory), else `argv[0]`.
+    package static var executableDirectory: URL {
+        let exe =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? (CommandLine.arguments.first ?? "")
+        return URL(fileURLWithPath: exe).resolvingSymlinksInPath().deletingLastPathComponent()
+    }
+
     /// Every place the default search order looks, in order.
     package static func candidates(explicit: String?, environment: [String: String]) -> [String] {
         var list: [String] = []
@@ -94,8 +103,7 @@ package final class LiteRTLibrary: @unchecked Sendable {
         }
         if let file = environment["LITERT_LIBRARY"], !file.isEmpty { list.append(file) }
         if let dir = environment["LITERT_LIB_DIR"], !dir.isEmpty { list.append(dir + "/libLiteRt.so") }
-        let exe = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
-            .deletingLastPathComponent()
+        let exe = executableDirectory
         for start in [URL(fileURLWithPath: FileManager.default.currentDirectoryPath), exe] {
             var dir = start
             for _ in 0..<8 {

@@ -19,7 +19,9 @@ struct RuntimeTests {
         """
     )
     func searchPlaces() throws {
-        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        let exe = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            .deletingLastPathComponent()
+        #expect(LiteRTLibrary.executableDirectory == exe)
         let list = LiteRTLibrary.candidates(explicit: nil, environment: [:])
         #expect(list.contains(exe.appendingPathComponent(".litert/lib/libLiteRt.so").path))
         #expect(

@@ -17,7 +17,7 @@ struct AppProcess {
 
     static func run(
         _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil, executable: String? = nil,
-        prefix: [String] = []
+        prefix: [String] = [], directory: String? = nil
     ) throws -> Outcome {
         try #require(
             FileManager.default.isExecutableFile(atPath: executable ?? binary),
@@ -26,6 +26,7 @@ struct AppProcess {
         p.executableURL = URL(fileURLWithPath: executable ?? binary)
         p.arguments = prefix + arguments
         p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let out = Pipe(), err = Pipe(), input = Pipe()
         p.standardOutput = out
         p.standardError = err

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VisionCore
 import VisionPipeline
+import VisionTestSupport
 
 @testable import VisionCLI
 
@@ -20,5 +21,28 @@ struct VersionTests {
             #expect(lines.last?.hasPrefix("kernels: \(KernelChoice.standard); paths: hybrid depthwise ") == true)
         }
         #expect(InProcessCLI.run(["help"]).output.contains("'vision-tasks --version' for the version"))
+    }
+
+    @Test("started by name from PATH, elsewhere, it finds the runtime in .litert/lib beside its own file")
+    func runtimeBesideTheProgram() throws {
+        let library = try #require(
+            ProcessInfo.processInfo.environment["LITERT_LIBRARY"].flatMap { $0.isEmpty ? nil : $0 }
+                ?? TestAssets.packageRoot.appendingPathComponent(".litert/lib/libLiteRt.so").path,
+            "no runtime")
+        try #require(FileManager.default.fileExists(atPath: library), "no runtime at \(library) (make setup)")
+        let root = try AppProcess.folder("installed")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/bin/.litert/lib", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: AppProcess.binary, toPath: root + "/bin/vision-tasks")
+        try FileManager.default.createSymbolicLink(
+            atPath: root + "/bin/.litert/lib/libLiteRt.so", withDestinationPath: library)
+        // argv[0] is the bare name and the working directory holds no runtime: only the program's own
+        // directory leads to it.
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let r = try AppProcess.run(
+            ["vision-tasks", "--version"], environment: ["PATH": root + "/bin:" + path, "LITERT_LIBRARY": ""],
+            executable: "/usr/bin/env", directory: root)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("LiteRT 2.3.0 (\(root)/bin/.litert/lib/libLiteRt.so)"), "\(r.stdout)")
     }
 }
