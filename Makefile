@@ -4,7 +4,7 @@ export VISION_TASKS_ASSETS ?= $(abspath $(CURDIR)/../shared)
 export LITERT_LIBRARY ?= $(CURDIR)/.litert/lib/libLiteRt.so
 SWIFT ?= swift
 
-.PHONY: setup image image-check build demo test lint api avx2 help bench-serve serve-campaign downstream arm64 arm64-goldens test-slurm bench roofline bench-track bench-throughput tracking goldens eval-goldens yolo-fixtures fuzz sanitize campaign clean
+.PHONY: setup image image-check build demo test docs lint api avx2 help bench-serve serve-campaign downstream arm64 arm64-goldens test-slurm bench roofline bench-track bench-throughput tracking goldens eval-goldens yolo-fixtures fuzz sanitize campaign clean
 
 ## setup: system libraries (apt, when missing) and LiteRT's libLiteRt.so (PyPI, sha256-checked).
 setup:
@@ -24,12 +24,24 @@ demo: build
 	  .build/release/vision-tasks detect --model "$$model" "$$image" --output out/demo_detections.jpg
 
 ## test: the whole test suite (with CI=true, missing assets or runtime fail instead of skipping), built
-## with complete concurrency checking; the build must print no warning (scripts/lint.sh).
+## with complete concurrency checking; the build must print no warning (scripts/lint.sh). Then the code in
+## the documentation: every Swift snippet compiled, every command that needs only the shared assets run.
 test: setup
 	@mkdir -p .build
 	set -o pipefail; $(SWIFT) build --build-tests -Xswiftc -strict-concurrency=complete 2>&1 | tee .build/build-tests.log
 	@scripts/lint.sh --build-log .build/build-tests.log
 	$(SWIFT) test --skip-build
+	@python3 scripts/docs/snippets.py .build/debug "$(VISION_TASKS_ASSETS)"
+
+## docs: the documentation site, built offline with the toolchain's docc: each product's reference
+## (Sources/P/P.docc) and the articles (Documentation/VisionTasks.docc) merged into out/docs, any static
+## server hosts it (python3 -m http.server -d out/docs, then /documentation/). docc warnings are errors; every
+## public symbol has a doc comment and is under a topic; three pages checked in headless Chromium
+## (screenshots in out/docs-screenshots).
+docs: setup
+	$(SWIFT) build -Xswiftc -strict-concurrency=complete --product vision-tasks
+	@scripts/docs/build.sh
+	@python3 scripts/docs/check_site.py out/docs out/docs-screenshots
 
 ## lint: swift-format (the toolchain's, .swift-format) finds nothing; no unsafe flags, every @unchecked
 ## Sendable with its invariant, no nonisolated(unsafe) state.

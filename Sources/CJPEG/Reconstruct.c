@@ -1,5 +1,5 @@
 // The pixels of a JPEG from its coefficients, exactly as MediaPipe's decoder makes them
-// (docs/compatibility.md): MediaPipe 1.2.2's x86-64 wheel builds stb_image with its SSE2 kernels, so
+// (the Compatibility article): MediaPipe 1.2.2's x86-64 wheel builds stb_image with its SSE2 kernels, so
 // the inverse DCT here has their arithmetic — dequantization with a 16-bit product, 12-bit constants
 // combined in pairs, the sums r0±r4, r1+r7, r3+r5 wrapped to 16 bits and each pass's output saturated
 // to 16 bits — then stb's chroma upsampling (triangle filter, +2/+8 rounding; nearest neighbour for

@@ -43,7 +43,7 @@ package enum ImageDecoder {
 
     /// Decodes the file at `path`; with `minimum`, a JPEG (gray or colour) is decoded fast and inexactly
     /// by libjpeg-turbo itself at the smallest DCT scale (1/8, 1/4, 1/2) that keeps at least
-    /// `minimum.width`×`minimum.height` pixels — not MediaPipe's pixels (see README, "Fast decoding").
+    /// `minimum.width`×`minimum.height` pixels — not MediaPipe's pixels (the Performance article, "What is exact").
     /// PNGs, CMYK/YCCK JPEGs and JPEGs no scale can reduce decode exactly, as ``decode(contentsOfFile:)``.
     package static func decode(
         contentsOfFile path: String, reducedTo minimum: (width: Int, height: Int)?

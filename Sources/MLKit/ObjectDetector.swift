@@ -5,7 +5,7 @@ import VisionCore
 
 /// Detects, tracks and classifies objects (`MLKObjectDetector` with custom-model options): a facade on
 /// the core's `StreamDetectionSession`. Frames are in the picture as shown for `VisionImage(image:)`,
-/// in the stored pixels for `VisionImage(buffer:)`; docs/compatibility.md has the rules ML Kit leaves open.
+/// in the stored pixels for `VisionImage(buffer:)`; the Compatibility article has the rules ML Kit leaves open.
 public final class ObjectDetector: NSObject, Sendable {
     /// The session and the geometry of the last picture (to report ``lastLocalizedObjects``).
     private struct State {

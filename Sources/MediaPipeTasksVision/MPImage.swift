@@ -115,7 +115,7 @@ public final class MPImage: NSObject, Sendable {
     /// Decodes a JPEG fast, for a model whose input is `minimumSize` (a Linux extension, inexact):
     /// libjpeg-turbo decodes it at the smallest DCT scale (1/8, 1/4, 1/2) that keeps at least
     /// `minimumSize` pixels, with its own IDCT, upsampling and colour conversion — not MediaPipe's
-    /// pixels, so scores move slightly (README, "Fast decoding"). ``width``, ``height`` and the tasks'
+    /// pixels, so scores move slightly (the Performance article, "What is exact"). ``width``, ``height`` and the tasks'
     /// boxes stay in the file's own pixels. PNGs, CMYK JPEGs and JPEGs not at least twice the size decode exactly, as
     /// ``init(contentsOfFile:orientation:)``.
     public convenience init(

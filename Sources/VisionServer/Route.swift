@@ -1,7 +1,7 @@
 /// One route of `serve`, declared once: its methods, its path (a last `{segment}` takes any value), whether
 /// the API key guards it, the API it belongs to (which shapes its refusals), and what it does. Dispatch,
-/// the metrics' route labels, the `GET /v1` index and the route table of docs/serving.md (checked by the
-/// suite) all come from ``all``.
+/// the metrics' route labels, the `GET /v1` index and the route table of the Serving article
+/// (Documentation/VisionTasks.docc/Serving.md, checked by the suite) all come from ``all``.
 package struct Route: Sendable, Equatable {
     /// What the route does; the router's dispatch switches over it.
     package enum Action: Sendable, Equatable {
@@ -133,7 +133,7 @@ package struct Route: Sendable, Equatable {
         (matches ?? matching(path)).first?.route.path ?? "other"
     }
 
-    /// The route table of docs/serving.md (Markdown).
+    /// The route table of Documentation/VisionTasks.docc/Serving.md (Markdown).
     package static var markdownTable: String {
         (["| route | key | what |", "|---|---|---|"]
             + all.map {

@@ -7,7 +7,7 @@ import VisionPipeline
 /// Frigate, Home Assistant, Blue Iris and Agent DVR call, Frigate's ZMQ detector, and our JSON API
 /// giving the records `--jsonl` writes — on libmicrohttpd and libzmq, with a bounded queue, deadlines,
 /// body and connection limits, an API key, health, readiness and Prometheus metrics, and a drain on
-/// SIGTERM (docs/serving.md).
+/// SIGTERM (Documentation/VisionTasks.docc/Serving.md).
 package enum Server {
     /// The models and the routes, as `GET /v1` lists them.
     package static func index(_ models: [ServeModels.Model]) -> String {

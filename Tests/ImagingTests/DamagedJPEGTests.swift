@@ -25,7 +25,7 @@ struct DamagedJPEGTests {
 
     /// Cut files where MediaPipe's pixels past the cut are never written by its decoder (stb_image
     /// ends the scan at the first missing restart marker, and progressive scans are left out): we
-    /// decode them deterministically, with the same size; docs/compatibility.md lists them.
+    /// decode them deterministically, with the same size; the Compatibility article lists them.
     static let undefinedInMediaPipe: Set<String> = ["progressive_cut_60.jpg", "dog.jpg@81879"]
 
     /// Our decode of `bytes` against MediaPipe's verdict for `name`.

@@ -3,22 +3,10 @@ import Testing
 import VisionServer
 import VisionTestSupport
 
-/// `serve`'s routes are declared once (`Route.all`): the route table of docs/serving.md is that
-/// declaration, and requests are matched and labelled by it.
+/// `serve`'s routes are declared once (`Route.all`): requests are matched and labelled by it (and the route
+/// table of the Serving article is generated from it: GeneratedDocsTests).
 @Suite("serve's route table")
 struct RouteTableTests {
-    @Test("docs/serving.md's route table is Route.all's")
-    func documented() throws {
-        let doc = try String(
-            contentsOf: TestAssets.packageRoot.appendingPathComponent("docs/serving.md"), encoding: .utf8)
-        let start = try #require(doc.range(of: "<!-- routes: "))
-        let body = try #require(doc.range(of: "-->\n", range: start.upperBound..<doc.endIndex))
-        let end = try #require(doc.range(of: "\n<!-- end of routes -->", range: body.upperBound..<doc.endIndex))
-        #expect(
-            String(doc[body.upperBound..<end.lowerBound]) == Route.markdownTable,
-            "paste between the markers of docs/serving.md:\n\(Route.markdownTable)")
-    }
-
     @Test("paths match their routes (fixed paths before a {segment}), labels leave ids out, other paths are 'other'")
     func matching() {
         #expect(Route.matching("/v1/vision/custom/list").map(\.route.action) == [.deepStackList])

@@ -28,7 +28,7 @@ cp "$assets/models/mobilenet_v2_1.0_224_quant.tflite" "$app/Sources/SeedApp/Reso
 cd "$app"
 swift package resolve
 grep -q '"version" : "1.0.0"' Package.resolved || { echo "downstream: VisionTasks was not resolved by version" >&2; exit 1; }
-# The runtime for the target, as the README says for cross-compiling: LITERT_ARCH picks the wheel.
+# The runtime for the target (cross-compiling): LITERT_ARCH picks the wheel.
 LITERT_ARCH=aarch64 swift package --allow-writing-to-package-directory --allow-network-connections all fetch-litert
 file -L .litert/lib/libLiteRt.so | grep -q "ARM aarch64" || { echo "downstream: .litert/lib/libLiteRt.so is not aarch64" >&2; exit 1; }
 

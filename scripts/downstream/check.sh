@@ -30,7 +30,7 @@ cd "$app"
 echo "== downstream: swift package resolve (by version, from: 1.0.0)"
 swift package resolve
 grep -q '"version" : "1.0.0"' Package.resolved || { echo "downstream: VisionTasks was not resolved by version" >&2; exit 1; }
-echo "== downstream: the runtime, as the README says"
+echo "== downstream: the runtime, as Getting started says"
 swift package --allow-writing-to-package-directory --allow-network-connections all fetch-litert
 test -f .litert/lib/libLiteRt.so
 

@@ -53,7 +53,7 @@ def main(output_path, goldens_dir, label, arch=None):
                 failures.append(f"000 {photo}: {len(got)} detections, MediaPipe {len(golden)}")
             for i, (g, w) in enumerate(zip(got, golden)):
                 gc, wc = g["categories"][0], w["categories"][0]
-                # MediaPipe's detector gives no index with a label (None); ours is the class index (docs/compatibility.md).
+                # MediaPipe's detector gives no index with a label (None); ours is the class index (Documentation/VisionTasks.docc/Compatibility.md).
                 same_class = gc["name"] == wc["name"] and (wc["index"] is None or gc["index"] == wc["index"])
                 if not close_box(g["box"], w["box"]) or not same_class or abs(gc["score"] - wc["score"]) > SCORE_TOLERANCE:
                     failures.append(f"000 {photo} #{i}: {g['box']} {gc}, MediaPipe {w['box']} {wc}")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The README's pictures of the app (docs/images/app-*.jpg), made the way a person sees it: a built
-# vision-tasks serve with two detectors and a classifier, headless Chromium with a fake camera that
+# The Serving article's pictures of the app (Documentation/VisionTasks.docc/Resources/app-*.jpg), made the way a
+# person sees it: a built vision-tasks serve with two detectors and a classifier, headless Chromium with a fake camera that
 # pans over dog.jpg (FFmpeg made it .y4m), the library given pets.jpg, every check of scripts/web/check_app.py passing on the way.
 #   scripts/web/screenshots.sh [VISION_TASKS_BINARY]    (default .build/release/vision-tasks)
 set -euo pipefail
@@ -29,6 +29,6 @@ for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && br
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print("screenshots: %d checks passed; live %s; tracked video %s"
   % (len(d["passed"]), {k: d["figures"]["live"][k] for k in ("answered", "dropped", "inferenceMs")}, d["figures"]["tracked video"]))' "$work/report.json"
 for name in camera library settings objects phone; do
-  ffmpeg -v error -y -i "$work/shots/app-$name.png" -q:v 4 "$root/docs/images/app-$name.jpg"
-  echo "docs/images/app-$name.jpg"
+  ffmpeg -v error -y -i "$work/shots/app-$name.png" -q:v 4 "$root/Documentation/VisionTasks.docc/Resources/app-$name.jpg"
+  echo "Documentation/VisionTasks.docc/Resources/app-$name.jpg"
 done

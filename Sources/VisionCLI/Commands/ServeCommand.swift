@@ -5,7 +5,7 @@ import VisionServer
 /// Frigate, Home Assistant, Blue Iris and Agent DVR call, Frigate's ZMQ detector, and our JSON API
 /// giving the records `--jsonl` writes — on libmicrohttpd and libzmq, with a bounded queue, deadlines,
 /// body and connection limits, an API key, health, readiness and Prometheus metrics, and a drain on
-/// SIGTERM (docs/serving.md).
+/// SIGTERM (Documentation/VisionTasks.docc/Serving.md).
 enum ServeCommand {
     static let spec = CommandSpec(
         name: "serve", summary: "serve detection over HTTP (DeepStack's API, our JSON API) and Frigate's ZMQ detector",
