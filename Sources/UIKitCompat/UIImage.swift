@@ -23,9 +23,9 @@ public final class UIImage: Sendable {
         self.init(bitmap: decoded.bitmap, orientation: Orientation(decoded.orientation))
     }
 
-    /// Loads a picture by name, as UIKit finds bundle resources: `name` as given, then with `.png`,
-    /// `.jpg` and `.jpeg`, looked up in the main bundle's resources, next to the executable and in
-    /// the working directory; nil when none is found or decodes.
+    /// Loads a picture by name, as UIKit finds bundle resources: a name without an extension with `.png`,
+    /// `.jpg` and `.jpeg`, then as given (a name with one, only as given), looked up in the main bundle's
+    /// resources, next to the executable and in the working directory; nil when none is found or decodes.
     public convenience init?(named name: String) {
         guard !name.isEmpty else { return nil }
         var folders: [String] = []

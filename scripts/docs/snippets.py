@@ -4,10 +4,11 @@
 - Every ```swift block of README.md, the articles (Documentation/VisionTasks.docc) and the products' catalogs
   (Sources/*/*.docc) is compiled on its own, as a reader would paste it: as main.swift (or, with `@main`, as
   a library file), Swift 6 language mode, against the products' modules of the debug build. A block whose
-  first line is `// Package.swift` is a manifest excerpt and is not compiled.
-- Every command line of a ```sh block that starts with `vision-tasks ` runs with the debug build, when every
-  file it names is in the shared assets (written `models/NAME`, `images/NAME`; outputs go under `out/`), in
-  a scratch directory where `models` and `images` are the assets'. `serve` and `live` run until stopped and
+  first line is `// Package.swift` or `// swift-tools-version:…` is a manifest and is not compiled.
+- Every command line of a ```sh block that starts with `vision-tasks ` (or `.build/release/vision-tasks `) runs
+  with the debug build, when every file it names is in the shared assets (written `models/NAME`, `images/NAME`,
+  or under `../shared/`, their default place beside a checkout; outputs go under `out/`), in a scratch
+  directory where `models` and `images` are the assets'. `serve` and `live` run until stopped and
   are not run. A command naming files a reader brings (`my-photo.jpg`) is listed as not run.
 
   snippets.py BUILD_DIR ASSETS_DIR        exits 1 on the first snippet that does not compile or command that fails
@@ -71,6 +72,7 @@ def file_arguments(tokens):
 
 
 def run_command(path, line, text, scratch):
+    text = text.replace("../shared/", assets + "/")
     tokens = shlex.split(text)
     if len(tokens) > 1 and tokens[1] in LONG_RUNNING:
         return False
@@ -96,13 +98,15 @@ with tempfile.TemporaryDirectory() as scratch:
     for document in documents:
         for language, line, text in blocks(document):
             if language == "swift":
-                if text.lstrip().startswith("// Package.swift"):
+                if text.lstrip().startswith(("// Package.swift", "// swift-tools-version")):
                     continue
                 compile_swift(document, line, text, scratch, compiled)
                 compiled += 1
             elif language in ("sh", "bash", "shell"):
                 for offset, command in enumerate(text.split("\n")):
                     command = command.split(" #", 1)[0].strip()
+                    if command.startswith(".build/release/vision-tasks "):
+                        command = command[len(".build/release/"):]
                     if not command.startswith("vision-tasks "):
                         continue
                     if run_command(document, line + offset, command, scratch):

@@ -1,5 +1,5 @@
-# Shared by scripts/image/*.sh: podman as it runs on these machines (see docs/container.md), the image's
-# names, and where its inputs are staged.
+# Shared by scripts/image/*.sh: podman as it runs on these machines (see ../shared/docs/containers-podman.md),
+# the image's names, and where its inputs are staged.
 # Podman's defaults fail here (crun cannot set RLIMIT_NOFILE; hybrid cgroups): runc, cgroupfs and no
 # default ulimits, from a containers.conf of our own — unless the caller names one.
 image_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)

@@ -9,7 +9,11 @@ extension CommandSpec {
             "`vision-tasks \(name)\(positionalName.isEmpty ? "" : " " + positionalName) [options]`",
         ]
         if !positionalHelp.isEmpty { lines += ["", "`\(positionalName)`: \(positionalHelp)."] }
-        lines += ["", "| option | value | default | what it does |", "|---|---|---|---|"]
+        if options.isEmpty {
+            lines += ["", "No options."]
+        } else {
+            lines += ["", "| option | value | default | what it does |", "|---|---|---|---|"]
+        }
         for option in options {
             let value = option.isFlag ? "" : "`\(Self.cell(option.valueName))`"
             let fallback = option.defaultValue.map { "`\(Self.cell($0))`" } ?? ""
