@@ -27,12 +27,12 @@ for product in "${DOC_PRODUCTS[@]}"; do
   lower=$(tr '[:upper:]' '[:lower:]' <<<"$product")
   docc convert "Sources/$product/$product.docc" --additional-symbol-graph-dir "$graphs" \
     --fallback-display-name "$product" --fallback-bundle-identifier "org.visiontasks.$lower" \
-    --output-path "$work/$product.doccarchive" --warnings-as-errors >"$work/$product.log" 2>&1 \
+    --output-path "$work/$product.doccarchive" --transform-for-static-hosting --warnings-as-errors >"$work/$product.log" 2>&1 \
     || { cat "$work/$product.log" >&2; echo "docs: docc failed on $product's catalog" >&2; exit 1; }
   archives+=("$work/$product.doccarchive")
 done
 docc convert Documentation/VisionTasks.docc --fallback-display-name VisionTasks \
-  --fallback-bundle-identifier org.visiontasks --output-path "$work/VisionTasks.doccarchive" \
+  --fallback-bundle-identifier org.visiontasks --output-path "$work/VisionTasks.doccarchive" --transform-for-static-hosting \
   --warnings-as-errors >"$work/VisionTasks.log" 2>&1 \
   || { cat "$work/VisionTasks.log" >&2; echo "docs: docc failed on the articles" >&2; exit 1; }
 python3 scripts/docs/coverage.py "$work" "${DOC_PRODUCTS[@]}"
