@@ -4,7 +4,7 @@ export VISION_TASKS_ASSETS ?= $(abspath $(CURDIR)/../shared)
 export LITERT_LIBRARY ?= $(CURDIR)/.litert/lib/libLiteRt.so
 SWIFT ?= swift
 
-.PHONY: setup image image-check build demo test docs lint api avx2 help bench-serve serve-campaign downstream arm64 arm64-goldens test-slurm bench roofline bench-track bench-throughput tracking goldens eval-goldens yolo-fixtures fuzz sanitize campaign clean
+.PHONY: setup image image-check build demo test docs lint api avx2 help bench-serve serve-campaign downstream arm64 arm64-goldens arm64-insncount test-slurm bench roofline bench-track bench-throughput tracking goldens eval-goldens yolo-fixtures fuzz sanitize campaign clean
 
 ## setup: system libraries (apt, when missing) and LiteRT's libLiteRt.so (PyPI, sha256-checked).
 setup:
@@ -81,6 +81,11 @@ arm64: setup
 ## arm64-goldens: MediaPipe 1.2.2's aarch64 wheel under qemu writes Tests/Goldens/aarch64 (where it differs).
 arm64-goldens: setup
 	@scripts/arm64/goldens.sh
+
+## arm64-insncount: arm64 speed by proxy — the instructions a photo costs (file → result, 1 thread) under qemu-aarch64,
+## ours (the aarch64 release CLI) vs MediaPipe 1.2.2's aarch64 wheel, per model (ARM64_CPU, default neoverse-n1).
+arm64-insncount: setup
+	@scripts/arm64/insncount.sh
 
 ## bench: release benchmarks (ours vs raw LiteRT; add MEDIAPIPE=1 for MediaPipe 1.2.2, OPENVINO=1 for OpenVINO from
 ## PyPI, LITERT=1 for our task on LiteRT's own kernels; side by side).

@@ -46,8 +46,8 @@ struct GeneratedDocsTests {
         let current = String(document[start.upperBound..<stop.lowerBound])
         let block = "\n" + expected + "\n"
         if current != block, ProcessInfo.processInfo.environment["VISION_TASKS_UPDATE_DOCS"] == "1" {
-            try (document[..<start.upperBound] + block + document[stop.lowerBound...])
-                .write(to: url, atomically: true, encoding: .utf8)
+            let rewritten = String(document[..<start.upperBound]) + block + String(document[stop.lowerBound...])
+            try rewritten.write(to: url, atomically: true, encoding: .utf8)
             return
         }
         #expect(

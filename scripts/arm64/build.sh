@@ -12,6 +12,8 @@
 #              the page is JavaScript in x86-64 Chromium either way, and the server's API is tested under
 #              qemu by ServeTests
 #   downstream the seed package (scripts/downstream) depending on this one by version, for aarch64
+#   release    (only when named) the CLI for aarch64 in release, as users run it: what scripts/arm64/run runs with
+#              ARM64_CONFIG=release and scripts/arm64/insncount.sh counts
 # Each stage prints its figures; the first failure stops the run with its log's tail.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -73,6 +75,11 @@ fi
 if has cross; then
   stage aarch64-build "LITERT_ARCH=aarch64 scripts/fetch-litert.sh --dest .litert-aarch64/lib >/dev/null && $cross_env $cross --build-tests"
   file "$arm64_host$bin_aarch64/vision-tasks" | sed 's/^.*: /arm64: vision-tasks: /' >&2
+fi
+
+if has release; then
+  stage aarch64-release "LITERT_ARCH=aarch64 scripts/fetch-litert.sh --dest .litert-aarch64/lib >/dev/null && $cross_env $cross -c release --product vision-tasks"
+  file "$arm64_host$arm64_src/.build-aarch64/aarch64-unknown-linux-gnu/release/vision-tasks" | sed 's/^.*: /arm64: release vision-tasks: /' >&2
 fi
 
 skip=${ARM64_TEST_SKIP-ServeAppTests}

@@ -10,36 +10,9 @@
 #   ARM64_GOLDENS="litert.json ..."  only these
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-[ "$(id -u)" = 0 ] || arm64_die "needs root (mmdebstrap)"
-python_root="$ARM64_CACHE/mediapipe-aarch64/root"
-site="$ARM64_CACHE/mediapipe-aarch64/site"
+arm64_mediapipe_env
 out="$arm64_root/Tests/Goldens/aarch64"
-if [ ! -x "$python_root/usr/bin/python3.13" ]; then
-  arm64_log "Debian trixie's arm64 Python and the libraries MediaPipe's wheel loads (mmdebstrap, extract only)"
-  rm -rf "$python_root"
-  mkdir -p "$(dirname "$python_root")"
-  mmdebstrap --arch=arm64 --variant=extract --skip=cleanup/apt/cache \
-    --include=python3.13,python3.13-minimal,libpython3.13,libpython3.13-stdlib,libstdc++6,libgcc-s1,libgomp1,libegl1,libgles2,libgl1 \
-    "$ARM64_SUITE" "$python_root" "$ARM64_MIRROR" >"$python_root.log" 2>&1 || arm64_die "mmdebstrap failed: $python_root.log"
-  ln -sfn usr/lib "$python_root/lib"
-fi
-install -D -m 0644 "$arm64_root/scripts/arm64/neoverse-n1.cpuinfo" "$python_root/proc/cpuinfo"
-if [ ! -d "$site/mediapipe" ]; then
-  arm64_log "MediaPipe 1.2.2's aarch64 wheel and its dependencies (pip, for cp313 aarch64)"
-  pip=(python3 -m pip install -q --target "$site" --only-binary=:all: --python-version 3.13 --implementation cp
-       --platform manylinux_2_28_aarch64 --platform manylinux2014_aarch64 --platform manylinux_2_17_aarch64)
-  "${pip[@]}" mediapipe==1.2.2
-  # OpenCV's headless build: the full one loads X11 libraries (MediaPipe's drawing utilities import cv2).
-  rm -rf "$site/cv2" "$site"/opencv_contrib_python*
-  "${pip[@]}" --no-deps opencv-contrib-python-headless
-fi
-if [ ! -d "$site/ai_edge_litert" ]; then
-  arm64_log "ai-edge-litert 2.3.0's aarch64 wheel (LiteRT's Python interpreter, for litert.json)"
-  python3 -m pip install -q --target "$site" --only-binary=:all: --python-version 3.13 --implementation cp \
-    --platform manylinux_2_28_aarch64 --platform manylinux_2_27_aarch64 --platform manylinux2014_aarch64 \
-    --no-deps ai-edge-litert==2.3.0
-fi
-py() { qemu-aarch64-static -L "$python_root" -cpu neoverse-n1 -E PYTHONPATH="$site" "$python_root/usr/bin/python3.13" "$@"; }
+py() { qemu-aarch64-static -L "$arm64_mp_root" -cpu neoverse-n1 -E PYTHONPATH="$arm64_mp_site" "$arm64_mp_root/usr/bin/python3.13" "$@"; }
 py -c 'import mediapipe, platform; print("arm64: MediaPipe", mediapipe.__version__, "on", platform.machine())' 2>/dev/null
 
 mkdir -p "$out"

@@ -88,3 +88,37 @@ arm64_sync() {
     | comm -23 - "$list" | (cd "$dest" && while IFS= read -r f; do rm -f -- "$f"; done)
   rm -f "$list"
 }
+
+# MediaPipe 1.2.2's own aarch64 build, to run under qemu-aarch64: Debian trixie's arm64 Python and the libraries
+# the wheel loads (mmdebstrap, extract only) in $arm64_mp_root, the wheels (MediaPipe, OpenCV headless,
+# ai-edge-litert 2.3.0) in $arm64_mp_site; made once, cached. For the aarch64 goldens and the instruction counts.
+arm64_mp_root="$ARM64_CACHE/mediapipe-aarch64/root"
+arm64_mp_site="$ARM64_CACHE/mediapipe-aarch64/site"
+arm64_mediapipe_env() {
+  [ "$(id -u)" = 0 ] || arm64_die "needs root (mmdebstrap)"
+  if [ ! -x "$arm64_mp_root/usr/bin/python3.13" ]; then
+    arm64_log "Debian trixie's arm64 Python and the libraries MediaPipe's wheel loads (mmdebstrap, extract only)"
+    rm -rf "$arm64_mp_root"
+    mkdir -p "$(dirname "$arm64_mp_root")"
+    mmdebstrap --arch=arm64 --variant=extract --skip=cleanup/apt/cache \
+      --include=python3.13,python3.13-minimal,libpython3.13,libpython3.13-stdlib,libstdc++6,libgcc-s1,libgomp1,libegl1,libgles2,libgl1 \
+      "$ARM64_SUITE" "$arm64_mp_root" "$ARM64_MIRROR" >"$arm64_mp_root.log" 2>&1 || arm64_die "mmdebstrap failed: $arm64_mp_root.log"
+    ln -sfn usr/lib "$arm64_mp_root/lib"
+  fi
+  install -D -m 0644 "$arm64_root/scripts/arm64/neoverse-n1.cpuinfo" "$arm64_mp_root/proc/cpuinfo"
+  if [ ! -d "$arm64_mp_site/mediapipe" ]; then
+    arm64_log "MediaPipe 1.2.2's aarch64 wheel and its dependencies (pip, for cp313 aarch64)"
+    local pip=(python3 -m pip install -q --target "$arm64_mp_site" --only-binary=:all: --python-version 3.13 --implementation cp
+         --platform manylinux_2_28_aarch64 --platform manylinux2014_aarch64 --platform manylinux_2_17_aarch64)
+    "${pip[@]}" mediapipe==1.2.2
+    # OpenCV's headless build: the full one loads X11 libraries (MediaPipe's drawing utilities import cv2).
+    rm -rf "$arm64_mp_site/cv2" "$arm64_mp_site"/opencv_contrib_python*
+    "${pip[@]}" --no-deps opencv-contrib-python-headless
+  fi
+  if [ ! -d "$arm64_mp_site/ai_edge_litert" ]; then
+    arm64_log "ai-edge-litert 2.3.0's aarch64 wheel (LiteRT's Python interpreter, for litert.json)"
+    python3 -m pip install -q --target "$arm64_mp_site" --only-binary=:all: --python-version 3.13 --implementation cp \
+      --platform manylinux_2_28_aarch64 --platform manylinux_2_27_aarch64 --platform manylinux2014_aarch64 \
+      --no-deps ai-edge-litert==2.3.0
+  fi
+}
