@@ -4,7 +4,7 @@ export VISION_TASKS_ASSETS ?= $(abspath $(CURDIR)/../shared)
 export LITERT_LIBRARY ?= $(CURDIR)/.litert/lib/libLiteRt.so
 SWIFT ?= swift
 
-.PHONY: setup image image-check build demo test docs lint api avx2 help bench-serve serve-campaign downstream arm64 arm64-goldens arm64-insncount test-slurm bench roofline bench-track bench-throughput tracking goldens eval-goldens yolo-fixtures fuzz sanitize campaign clean
+.PHONY: setup image image-check build demo test docs lint api avx2 help bench-serve serve-campaign downstream arm64 arm64-goldens arm64-insncount arm64-mca test-slurm bench roofline bench-track bench-throughput tracking goldens eval-goldens yolo-fixtures fuzz sanitize campaign clean
 
 ## setup: system libraries (apt, when missing) and LiteRT's libLiteRt.so (PyPI, sha256-checked).
 setup:
@@ -86,6 +86,11 @@ arm64-goldens: setup
 ## ours (the aarch64 release CLI) vs MediaPipe 1.2.2's aarch64 wheel, per model (ARM64_CPU, default neoverse-n1).
 arm64-insncount: setup
 	@scripts/arm64/insncount.sh
+
+## arm64-mca: the aarch64 inner loops on paper (llvm-mca, Neoverse-N1 and Cortex-A72): cycles and instructions per
+## 64 multiply-adds of each loop in scripts/arm64/mca/, XNNPACK's beside ours.
+arm64-mca:
+	@scripts/arm64/mca.sh
 
 ## bench: release benchmarks (ours vs raw LiteRT; add MEDIAPIPE=1 for MediaPipe 1.2.2, OPENVINO=1 for OpenVINO from
 ## PyPI, LITERT=1 for our task on LiteRT's own kernels; side by side).
