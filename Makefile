@@ -36,7 +36,7 @@ test: setup
 ## docs: the documentation site, built offline with the toolchain's docc: each product's reference
 ## (Sources/P/P.docc) and the articles (Documentation/VisionTasks.docc) merged into out/docs, any static
 ## server hosts it (python3 -m http.server -d out/docs, then /documentation/). docc warnings are errors; every
-## public symbol has a doc comment and is under a topic; three pages checked in headless Chromium
+## public symbol has a doc comment and is under a topic; four pages checked in headless Chromium
 ## (screenshots in out/docs-screenshots).
 docs: setup
 	$(SWIFT) build -Xswiftc -strict-concurrency=complete --product vision-tasks
