@@ -85,13 +85,12 @@ package final class LiteRTLibrary: @unchecked Sendable {
                 + tried.joined(separator: "; ") + "." + otherVersions + " " + installHint)
     }
 
-    /// The directory of the running program's file: the kernel's `/proc/self/exe` (right however the program
-    /// was started — by a path, or by name from `PATH`, where `argv[0]` holds no directory), else `argv[0]`.
+    /// The directory of the running program's file, as Foundation's main bundle knows it (from the kernel, so
+    /// right however the program was started — by a path, or by name from `PATH`, where `argv[0]` holds no
+    /// directory), else `argv[0]`'s.
     package static var executableDirectory: URL {
-        let exe =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? (CommandLine.arguments.first ?? "")
-        return URL(fileURLWithPath: exe).resolvingSymlinksInPath().deletingLastPathComponent()
+        (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments.first ?? ""))
+            .resolvingSymlinksInPath().deletingLastPathComponent()
     }
 
     /// Every place the default search order looks, in order.

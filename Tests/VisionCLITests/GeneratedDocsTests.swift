@@ -31,8 +31,11 @@ struct GeneratedDocsTests {
         }
         #expect(text.contains("| `--max-results` | `N` |"))
         #expect(text.contains("| `--score-threshold` |"))
-        // A choice's words are in code voice with their pipes escaped, so the table keeps its columns.
-        #expect(!text.split(separator: "\n").contains { $0.hasPrefix("| `--") && $0.filter { $0 == "|" }.count < 5 })
+        // A choice's words are in code voice with their pipes escaped, so every row keeps its five column bars.
+        let rows = text.split(separator: "\n").filter { $0.hasPrefix("| `--") }
+        #expect(
+            !rows.isEmpty
+                && rows.allSatisfy { $0.replacingOccurrences(of: "\\|", with: "").filter { $0 == "|" }.count == 5 })
     }
 
     /// Compares the lines of `path` between the marker lines `begin` and `end` with `expected`; rewrites them
