@@ -39,6 +39,17 @@ count() {
 qemu=(qemu-aarch64 -plugin "$plugin" -d plugin -cpu "$cpu")
 # Ours runs --sequential, one photo after another as MediaPipe's loop does: the pipelined runner (decoding
 # ahead on other threads) is for throughput, and counted ~14 M more instructions per photo (its threads' work).
+# TASK MODEL PHOTO...: ours on these photos, one after another.
+run_ours() {
+  local task=$1 model=$2; shift 2
+  count "${qemu[@]}" -L "$arm64_host$arm64_sysroot" -E LD_LIBRARY_PATH=/usr/libexec/swift/lib/swift/linux \
+    -E LITERT_LIBRARY="$litert" "$ours" "$task" --model "$model" --threads 1 --max-results 5 --sequential "$@"
+}
+# TASK MODEL PHOTO N: MediaPipe on the photo N times.
+run_mediapipe() {
+  count "${qemu[@]}" -L "$arm64_mp_root" -E PYTHONPATH="$arm64_mp_site" "$arm64_mp_root/usr/bin/python3.13" \
+    "$tool/mp_loop.py" "$2" "$3" "$4" "$1"
+}
 # NAME TASK MODEL PHOTO
 models=(
   "ssd_mobilenet_v1 detect ssd_mobilenet_v1_coco_quant_metadata.tflite dog.jpg"
@@ -52,16 +63,9 @@ for entry in "${models[@]}"; do
   m="$ARM64_ASSETS/models/$model"
   copies=()
   for i in $(seq -w 1 11); do ln -sf "$ARM64_ASSETS/images/$photo" "$work/p$i-$photo"; copies+=("$work/p$i-$photo"); done
-  run_ours() {
-    count "${qemu[@]}" -L "$arm64_host$arm64_sysroot" -E LD_LIBRARY_PATH=/usr/libexec/swift/lib/swift/linux \
-      -E LITERT_LIBRARY="$litert" "$ours" "$task" --model "$m" --threads 1 --max-results 5 --sequential "$@"
-  }
-  run_mediapipe() {
-    count "${qemu[@]}" -L "$arm64_mp_root" -E PYTHONPATH="$arm64_mp_site" "$arm64_mp_root/usr/bin/python3.13" \
-      "$tool/mp_loop.py" "$m" "$ARM64_ASSETS/images/$photo" "$1" "$task"
-  }
-  o1=$(run_ours "${copies[0]}"); o11=$(run_ours "${copies[@]}")
-  p1=$(run_mediapipe 1); p11=$(run_mediapipe 11)
+  o1=$(run_ours "$task" "$m" "${copies[0]}"); o11=$(run_ours "$task" "$m" "${copies[@]}")
+  p1=$(run_mediapipe "$task" "$m" "$ARM64_ASSETS/images/$photo" 1)
+  p11=$(run_mediapipe "$task" "$m" "$ARM64_ASSETS/images/$photo" 11)
   python3 - "$name" "$photo" "$cpu" "$o1" "$o11" "$p1" "$p11" "$arm64_root/out/arm64-insncount.jsonl" <<'PY'
 import datetime, json, sys
 name, photo, cpu = sys.argv[1:4]

@@ -16,10 +16,12 @@ out=${DOCS_OUT:-out/docs}
 work=.build/docs
 rm -rf "$work" && mkdir -p "$work"
 mapfile -t flags < <(doc_module_flags "$build")
+mapfile -t products < <(doc_products)
+[ ${#products[@]} -gt 0 ] || { echo "docs: no library products from swift package dump-package" >&2; exit 1; }
 triple=$(swiftc -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')
 
 archives=()
-for product in "${DOC_PRODUCTS[@]}"; do
+for product in "${products[@]}"; do
   graphs="$work/symbolgraph/$product"
   mkdir -p "$graphs"
   swift-symbolgraph-extract -module-name "$product" -target "$triple" -minimum-access-level public \
@@ -35,7 +37,7 @@ docc convert Documentation/VisionTasks.docc --fallback-display-name VisionTasks 
   --fallback-bundle-identifier org.visiontasks --output-path "$work/VisionTasks.doccarchive" --transform-for-static-hosting \
   --warnings-as-errors >"$work/VisionTasks.log" 2>&1 \
   || { cat "$work/VisionTasks.log" >&2; echo "docs: docc failed on the articles" >&2; exit 1; }
-python3 scripts/docs/coverage.py "$work" "${DOC_PRODUCTS[@]}"
+python3 scripts/docs/coverage.py "$work" "${products[@]}"
 rm -rf "$out" && mkdir -p "$(dirname "$out")"
 docc merge "$work/VisionTasks.doccarchive" "${archives[@]}" --synthesized-landing-page-name VisionTasks --synthesized-landing-page-topics-style list \
   --output-path "$out" >"$work/merge.log" 2>&1 || { cat "$work/merge.log" >&2; exit 1; }

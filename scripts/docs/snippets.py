@@ -64,11 +64,12 @@ def compile_swift(path, line, text, scratch, index):
 
 
 def file_arguments(tokens):
+    """The files a command names: each argument's value after its last `=` (`--opt=F`, `name=F`) when it has a
+    directory or a file's suffix and is not an option or a URL."""
     for token in tokens:
-        for part in token.split("=") if not token.startswith("--") else [token.split("=", 1)[-1]]:
-            if "/" in part or part.lower().endswith(FILE_SUFFIXES):
-                if not part.startswith(("-", "http://", "https://", "tcp://")):
-                    yield part
+        part = token.rsplit("=", 1)[-1]
+        if ("/" in part or part.lower().endswith(FILE_SUFFIXES)) and not part.startswith(("-", "http://", "https://", "tcp://")):
+            yield part
 
 
 def run_command(path, line, text, scratch):
