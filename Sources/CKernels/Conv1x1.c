@@ -35,6 +35,8 @@ struct vt_conv1x1 {
   int32_t input_zero_point, output_zero_point;
   float low, high;            // clamp bounds (qmin − zp, qmax − zp)
   float *scales;              // [nb · 16] the requantization scale of each output channel
+  vt_arithmetic arithmetic;   // XNNPACK's on x86-64 (fp32 requantization) or on aarch64 (uint8: rndnu)
+  vt_rndnu rndnu;             // uint8 with aarch64's arithmetic: the integer requantization
   uint8_t input_flip;         // 0x80 for int8 inputs (x + 128), else 0
   int is_signed;              // int8 input and output
   // hybrid
@@ -44,7 +46,8 @@ struct vt_conv1x1 {
   // the dot-product (VNNI) path, made on its first run (runs of one op are serialized) or by
   // vt_conv1x1_prepare (an op run from several threads at once: the fused depthwise op's bands)
   int32_t kq;                 // input channel quads
-  uint8_t *quads;             // [nb][kq][16][4] signed filter bytes (uint8 kind: w − 128), zero-padded
+  int32_t quad_offset;        // 128: VNNI's signed filter bytes (uint8 kind: w − 128); 0: NEON's udot, w as is
+  uint8_t *quads;             // [nb][kq][16][4] filter bytes less quad_offset, zero-padded
   int32_t *quad_terms;        // [nb · 16] uint8: bias − izp·Σw + K·izp·fzp; hybrid: Σw
 };
 
@@ -74,7 +77,19 @@ static uint8_t *packed_at(const vt_conv1x1 *op, int32_t n, int32_t k) {
   return op->packed + (((size_t)(n / kNR) * (size_t)op->kp + (size_t)(k / 2)) * kNR + (size_t)(n % kNR)) * 2 + (size_t)(k % 2);
 }
 
-vt_conv1x1 *vt_qconv_create(const vt_qconv_params *p) {
+// The arithmetic `arithmetic` names (NATIVE: this CPU's).
+static vt_arithmetic resolved(vt_arithmetic arithmetic) {
+#if defined(__aarch64__)
+  return arithmetic == VT_ARITHMETIC_NATIVE ? VT_ARITHMETIC_AARCH64 : arithmetic;
+#else
+  return arithmetic == VT_ARITHMETIC_NATIVE ? VT_ARITHMETIC_X86_64 : arithmetic;
+#endif
+}
+
+vt_conv1x1 *vt_qconv_create(const vt_qconv_params *p) { return vt_qconv_create_for(p, VT_ARITHMETIC_NATIVE); }
+
+vt_conv1x1 *vt_qconv_create_for(const vt_qconv_params *p, vt_arithmetic arithmetic) {
+  if (arithmetic != VT_ARITHMETIC_NATIVE && arithmetic != VT_ARITHMETIC_X86_64 && arithmetic != VT_ARITHMETIC_AARCH64) return NULL;
   if (!p || !p->filter || !p->bias || p->in_channels < 1 || p->out_channels < 1 || p->in_channels > (1 << 16) ||
       p->out_channels > (1 << 16) || p->activation < 0 || p->activation > 3)
     return NULL;
@@ -112,6 +127,16 @@ vt_conv1x1 *vt_qconv_create(const vt_qconv_params *p) {
                                                            p->output_zero_point, p->activation, s);
   op->low = r.low;
   op->high = r.high;
+  op->arithmetic = resolved(arithmetic);
+  op->quad_offset = op->arithmetic == VT_ARITHMETIC_AARCH64 ? 0 : 128;
+  if (op->arithmetic == VT_ARITHMETIC_AARCH64 && !s) {
+    op->rndnu = vt_rndnu_make(op->scales[0], p->output_zero_point, (int32_t)r.low + p->output_zero_point,
+                              (int32_t)r.high + p->output_zero_point);
+    if (op->rndnu.multiplier == 0) {
+      vt_conv1x1_free(op);
+      return NULL;
+    }
+  }
   memcpy(op->bias, p->bias, (size_t)op->n * sizeof(int32_t));
   for (int32_t n = 0; n < op->n; n++)
     for (int32_t k = 0; k < op->k; k++)
@@ -128,6 +153,8 @@ vt_conv1x1 *vt_hconv_create(const vt_hconv_params *p) {
     if (!(p->channel_scales[n] > 0.0f) || !isfinite(p->channel_scales[n])) return NULL;
   vt_conv1x1 *op = alloc_op(kHybrid, p->in_channels, p->out_channels);
   if (!op) return NULL;
+  op->arithmetic = VT_ARITHMETIC_X86_64;
+  op->quad_offset = 128;
   op->channel_scales = calloc((size_t)op->nb * kNR, sizeof(float));
   op->fbias = calloc((size_t)op->nb * kNR, sizeof(float));
   if (!op->channel_scales || !op->fbias) {
@@ -246,8 +273,10 @@ static void prepare_plain(const vt_conv1x1 *op, const void *input, int64_t m0, i
 // --- Outputs -----------------------------------------------------------------------------------
 
 // XNNPACK's fp32 requantization: float(acc) · the channel's scale, clamped to the activation's bounds
-// (less the zero point), rounded to nearest-even, plus the zero point (an int8 output: its low byte).
+// (less the zero point), rounded to nearest-even, plus the zero point (an int8 output: its low byte);
+// a uint8 op of aarch64's arithmetic: its integer ("rndnu") requantization.
 static inline __attribute__((always_inline)) uint8_t requantize(const vt_conv1x1 *op, int32_t n, int32_t acc) {
+  if (op->arithmetic == VT_ARITHMETIC_AARCH64 && !op->is_signed) return vt_rndnu_requantize(&op->rndnu, acc);
   float f = (float)acc * op->scales[n];
   f = f < op->low ? op->low : f;
   f = f > op->high ? op->high : f;
@@ -629,7 +658,7 @@ static int make_quads(vt_conv1x1 *op) {
       const int32_t w = op->kind == kUInt8 ? (int32_t)b : (int32_t)(int8_t)b;
       sum += (uint32_t)w;
       const size_t at = (((size_t)(n / kNR) * (size_t)op->kq + (size_t)(k / 4)) * kNR + (size_t)(n % kNR)) * 4 + (size_t)(k % 4);
-      quads[at] = (uint8_t)(int8_t)(op->kind == kUInt8 ? w - 128 : w);
+      quads[at] = (uint8_t)(op->kind == kUInt8 ? w - op->quad_offset : w);
     }
     if (op->kind == kUInt8) {
       const uint32_t izp = (uint32_t)op->input_zero_point, fzp = (uint32_t)op->filter_zero_point;
@@ -791,6 +820,19 @@ static inline void qvp_store4_u8(uint8_t *to, size_t stride, const qv_portable q
 #define QUAD_PREPARE_BYTES NULL
 #include "Conv1x1Quad.h"
 
+// The NEON dot-product kernel (aarch64's arithmetic): with the instructions on aarch64, in portable C
+// elsewhere.
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#define DOT(name) dot_neon_##name
+#define DOT_TARGET __attribute__((target("dotprod")))
+#else
+#include "NeonPortable.h"
+#define DOT(name) dot_portable_##name
+#define DOT_TARGET
+#endif
+#include "Conv1x1Dot.h"
+
 #if defined(__x86_64__) || defined(__i386__)
 // The hardware variant: the same operations as AVX-512 (VNNI) instructions.
 #define VT_AVX512VNNI __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,avx2,fma")))
@@ -847,10 +889,32 @@ vt_path vt_conv1x1_path(void) {
   if (vt_cpu_vnni()) return VT_PATH_VNNI;
   if (vt_cpu_avx2_fma()) return VT_PATH_AVX2;
 #endif
+#if defined(__aarch64__)
+  if (vt_cpu_neon_dot()) return VT_PATH_NEON_DOT;
+#endif
   return VT_PATH_SCALAR;
 }
 
 int vt_conv1x1_preferred(void) { return vt_conv1x1_path() != VT_PATH_SCALAR; }
+
+int vt_hconv_exact(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  return 1;
+#else
+  return 0;
+#endif
+}
+
+// Whether `path` computes the op's arithmetic: x86-64's paths XNNPACK's x86-64 one, the NEON paths
+// aarch64's for the 8-bit kinds; the scalar path either.
+static int computes(const vt_conv1x1 *op, vt_path path) {
+  switch (path) {
+  case VT_PATH_SCALAR: return 1;
+  case VT_PATH_NEON_DOT:
+  case VT_PATH_NEON_DOT_PORTABLE: return op->arithmetic == VT_ARITHMETIC_AARCH64 && op->kind == kUInt8;
+  default: return op->arithmetic == VT_ARITHMETIC_X86_64;
+  }
+}
 
 // `stream`: the hybrid outputs bypass the caches where the path can (non-temporal stores of whole,
 // aligned 64-byte lines): outputs larger than kStreamBytes, which the caches could not keep anyway
@@ -945,8 +1009,9 @@ int vt_conv1x1_run_path(const vt_conv1x1 *op, vt_path path, const void *input, i
 
 int vt_conv1x1_run_ranged(const vt_conv1x1 *op, vt_path path, const void *input, int64_t pixels, void *output, void *scratch,
                           size_t scratch_size, int32_t threads, vt_pool *pool, float range[2]) {
-  if (path == VT_PATH_DEFAULT) path = vt_conv1x1_path();
   if (!op) return -1;
+  if (path == VT_PATH_DEFAULT) path = computes(op, vt_conv1x1_path()) ? vt_conv1x1_path() : VT_PATH_SCALAR;
+  if (!computes(op, path)) return -1;
   switch (path) {
   case VT_PATH_SCALAR: return run_with(rows_plain, op, input, pixels, output, scratch, scratch_size, threads, pool, range);
   case VT_PATH_VNNI_PORTABLE:
@@ -966,6 +1031,21 @@ int vt_conv1x1_run_ranged(const vt_conv1x1 *op, vt_path path, const void *input,
     return run_with(quad_vnni_rows, op, input, pixels, output, scratch, scratch_size, threads, pool, range);
 #else
     return -2;
+#endif
+  case VT_PATH_NEON_DOT:
+#if defined(__aarch64__)
+    if (!vt_cpu_neon_dot()) return -2;
+    if (make_quads((vt_conv1x1 *)op) != 0) return -1;
+    return run_with(dot_neon_rows, op, input, pixels, output, scratch, scratch_size, threads, pool, range);
+#else
+    return -2;
+#endif
+  case VT_PATH_NEON_DOT_PORTABLE:
+#if defined(__aarch64__)
+    return -2;
+#else
+    if (make_quads((vt_conv1x1 *)op) != 0) return -1;
+    return run_with(dot_portable_rows, op, input, pixels, output, scratch, scratch_size, threads, pool, range);
 #endif
   default: return -1;
   }

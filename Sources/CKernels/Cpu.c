@@ -2,6 +2,9 @@
 #include "CKernels.h"
 
 #include <pthread.h>
+#if defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
+#endif
 
 #include "Cpu.h"
 
@@ -18,6 +21,9 @@ static void probe(void) {
   features.avx512vl = __builtin_cpu_supports("avx512vl") != 0;
   features.avx512vnni = __builtin_cpu_supports("avx512vnni") != 0;
 #endif
+#if defined(__aarch64__) && defined(__linux__)
+  features.asimddp = (getauxval(AT_HWCAP) & (1ul << 20)) != 0;  // HWCAP_ASIMDDP
+#endif
 }
 
 const vt_cpu *vt_cpu_features(void) {
@@ -33,6 +39,8 @@ const char *vt_path_name(vt_path path) {
   case VT_PATH_AVX2: return "avx2";
   case VT_PATH_AVX512: return "avx512";
   case VT_PATH_VNNI: return "vnni";
+  case VT_PATH_NEON_DOT: return "neon-dot";
+  case VT_PATH_NEON_DOT_PORTABLE: return "neon-dot-portable";
   }
   return "unknown";
 }

@@ -19,4 +19,7 @@ static inline int vt_cpu_avx512_bw_vl(void) {
 /// AVX-512 F, BW, VL and VNNI (the dot-product paths).
 static inline int vt_cpu_vnni(void) { return vt_cpu_avx512_bw_vl() && vt_cpu_features()->avx512vnni; }
 
+/// aarch64's dot-product extension (udot / sdot).
+static inline int vt_cpu_neon_dot(void) { return vt_cpu_features()->asimddp; }
+
 #endif

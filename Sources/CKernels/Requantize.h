@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 // XNNPACK's xnn_qu8_quantize (xnn_qs8_quantize): the float bound divided by the scale, plus the zero
 // point (in float), clamped to 0…255 (−128…127), rounded to nearest-even.
@@ -86,6 +87,61 @@ static inline __attribute__((always_inline)) uint8_t vt_requantize_scaled(const 
 
 static inline __attribute__((always_inline)) uint8_t vt_requantize(const vt_requantization *r, int32_t acc) {
   return vt_requantize_scaled(r, r->scale, acc);
+}
+
+// --- XNNPACK's aarch64 uint8 requantization ("rndnu") --------------------------------------------
+// On aarch64 XNNPACK requantizes uint8 (QU8) convolutions in integers, not in float
+// (docs/aarch64-xnnpack.md §2–3): a saturating left pre-shift (sqshl), a doubling multiply-high by
+// the scale's 24-bit mantissa (sqdmulh), a rounding right post-shift (srshl), then int16 saturation
+// (sqxtn), the zero point added with int16 saturation (sqadd), uint8 saturation (sqxtun) and the
+// activation's bounds (umax, umin). The parameters come from the float scale alone, as
+// xnn_init_qu8_conv_minmax_rndnu_neon_params derives them.
+typedef struct {
+  int32_t multiplier;  // the mantissa with its leading one, << 7: 0x40000000…0x7FFFFF80
+  int32_t pre_shift;   // left, 0…9 (non-zero for scales ≥ 0.5)
+  int32_t post_shift;  // right, 1…31
+  int16_t zero_point;
+  uint8_t min, max;    // the activation's bounds, quantized
+} vt_rndnu;
+
+// For a requantization scale in [2^-32, 256) (any other: multiplier 0, which callers refuse), the
+// output's zero point and its quantized bounds.
+static inline vt_rndnu vt_rndnu_make(float scale, int32_t zero_point, int32_t qmin, int32_t qmax) {
+  vt_rndnu r = {0, 0, 1, (int16_t)zero_point, (uint8_t)qmin, (uint8_t)qmax};
+  if (!(scale >= 0x1.0p-32f) || !(scale < 256.0f)) return r;
+  uint32_t bits;
+  memcpy(&bits, &scale, 4);
+  r.multiplier = (int32_t)(((bits & 0x007FFFFFu) | 0x00800000u) << 7);
+  const int32_t shift = 126 - (int32_t)(bits >> 23);
+  r.post_shift = shift > 1 ? shift : 1;
+  r.pre_shift = r.post_shift - shift;
+  return r;
+}
+
+// sqshl by 0…31: x · 2^n saturated to int32.
+static inline __attribute__((always_inline)) int32_t vt_sqshl32(int32_t x, int32_t n) {
+  const int64_t v = (int64_t)x * ((int64_t)1 << n);
+  return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int32_t)v;
+}
+// sqdmulh: the high half of 2·a·b, rounded down, saturated (only INT32_MIN · INT32_MIN saturates).
+static inline __attribute__((always_inline)) int32_t vt_sqdmulh32(int32_t a, int32_t b) {
+  if (a == INT32_MIN && b == INT32_MIN) return INT32_MAX;
+  return (int32_t)(((int64_t)a * (int64_t)b * 2) >> 32);
+}
+// srshl by −n (n ≥ 1): x / 2^n rounded half up, without overflow.
+static inline __attribute__((always_inline)) int32_t vt_srshr32(int32_t x, int32_t n) {
+  return (int32_t)(((int64_t)x + ((int64_t)1 << (n - 1))) >> n);
+}
+// sqxtn (int32 → int16) and sqxtun (int16 → uint8) as clamps.
+static inline __attribute__((always_inline)) int32_t vt_sat16(int32_t v) { return v < -32768 ? -32768 : v > 32767 ? 32767 : v; }
+static inline __attribute__((always_inline)) int32_t vt_satu8(int32_t v) { return v < 0 ? 0 : v > 255 ? 255 : v; }
+
+// One output byte from an int32 sum, each step as its instruction computes it.
+static inline __attribute__((always_inline)) uint8_t vt_rndnu_requantize(const vt_rndnu *r, int32_t acc) {
+  const int32_t v = vt_srshr32(vt_sqdmulh32(vt_sqshl32(acc, r->pre_shift), r->multiplier), r->post_shift);
+  const int32_t u = vt_satu8(vt_sat16(vt_sat16(v) + r->zero_point));
+  const int32_t low = u > r->min ? u : r->min;
+  return (uint8_t)(low < r->max ? low : r->max);
 }
 
 #endif

@@ -38,11 +38,15 @@ package final class CompiledModel: @unchecked Sendable {
     package static var hybridDepthwiseKernelPath: String { CustomKernels.hybridDepthwisePath }
     /// The CPU path of the exact uint8 depthwise kernel ("vnni", "avx2" or "scalar").
     package static var quantizedDepthwiseKernelPath: String { CustomKernels.quantizedDepthwisePath }
-    /// The CPU path of the exact 1×1 convolution kernel, uint8 and hybrid ("avx2" or "scalar").
+    /// The CPU path of the exact 1×1 convolution kernel's 8-bit kinds ("vnni", "avx2", "neon-dot" or
+    /// "scalar").
     package static var conv1x1KernelPath: String { CustomKernels.conv1x1Path }
-    /// Whether the 1×1 convolution kernel is faster than XNNPACK's on this CPU (AVX2 without
-    /// AVX-VNNI / AVX512-VNNI, where XNNPACK multiplies four bytes per lane).
+    /// Whether the 1×1 convolution kernel has a vector path on this CPU — AVX2 or AVX-512 VNNI on
+    /// x86-64, the dot-product extension on aarch64 — and so is faster than XNNPACK's.
     package static var conv1x1KernelPreferred: Bool { CustomKernels.conv1x1Preferred }
+    /// Whether the 1×1 kernel's hybrid kind (float input, int8 filter) equals LiteRT's on this CPU:
+    /// x86-64 only (it reproduces XNNPACK's x86-64 dynamic quantization and float epilogue).
+    package static var hybridConvKernelExact: Bool { CustomKernels.hybridConvExact }
     /// Whether the fused hybrid-1×1-into-depthwise op equals LiteRT's two ops on this CPU: x86-64 with
     /// FMA3 or AVX-512F, where XNNPACK's float depthwise kernels use fused multiply-adds.
     package static var convDepthwiseFusionExact: Bool { CustomKernels.convDepthwiseExact }

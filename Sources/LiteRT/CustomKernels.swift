@@ -69,12 +69,14 @@ final class CustomKernels: @unchecked Sendable {
     static var hybridDepthwisePath: String { String(cString: vt_path_name(vt_hdw_path())) }
     /// The uint8 depthwise kernel's path on this CPU ("vnni", "avx2" or "scalar").
     static var quantizedDepthwisePath: String { String(cString: vt_path_name(vt_qdw_path())) }
-    /// The 1×1 convolution kernel's path on this CPU ("avx2" or "scalar").
+    /// The 1×1 convolution kernel's path on this CPU ("vnni", "avx2", "neon-dot" or "scalar").
     static var conv1x1Path: String { String(cString: vt_path_name(vt_conv1x1_path())) }
     /// The fused 1×1-into-depthwise op's path on this CPU ("avx512", "avx2" or "scalar").
     static var convDepthwisePath: String { String(cString: vt_path_name(vt_cdw_path())) }
-    /// Whether the 1×1 convolution kernel beats XNNPACK's on this CPU (AVX2 without VNNI).
+    /// Whether the 1×1 convolution kernel has a vector path on this CPU (AVX2, VNNI or NEON dot product).
     static var conv1x1Preferred: Bool { vt_conv1x1_preferred() != 0 }
+    /// Whether the 1×1 kernel's hybrid kind equals XNNPACK's here (x86-64 only).
+    static var hybridConvExact: Bool { vt_hconv_exact() != 0 }
     /// Whether the fused 1×1-into-float-depthwise op equals XNNPACK's float depthwise kernels here.
     static var convDepthwiseExact: Bool { vt_cdw_exact() != 0 }
     /// Whether CKernels was compiled with optimization.

@@ -54,7 +54,8 @@ package struct KernelChoice: Sendable, Equatable, CustomStringConvertible {
 
     /// The default on this CPU and build — each kernel where it is the faster and was compiled optimized
     /// (a release build) — with the environment's switches applied: `VISION_TASKS_HYBRID_KERNEL`,
-    /// `VISION_TASKS_CONV1X1_KERNEL`, `VISION_TASKS_HYBRID_CONV_KERNEL` (else the 1×1 switch),
+    /// `VISION_TASKS_CONV1X1_KERNEL`, `VISION_TASKS_HYBRID_CONV_KERNEL` (else, on x86-64, the 1×1 switch; on
+    /// aarch64 the hybrid kind is LiteRT's unless named),
     /// `VISION_TASKS_FUSED_KERNELS`, `VISION_TASKS_DEPTHWISE_KERNEL`, `VISION_TASKS_POSTPROCESS_KERNEL`,
     /// `VISION_TASKS_REQUANTIZE_KERNEL`, `VISION_TASKS_INT8_SPATIAL_KERNEL` (off unless `ours`): `builtin` turns
     /// one off, `ours` on in any build.
@@ -67,13 +68,17 @@ package struct KernelChoice: Sendable, Equatable, CustomStringConvertible {
             }
         }
         let optimized = CompiledModel.customKernelsOptimized
+        // The hybrid 1×1 kind reproduces XNNPACK's x86-64 arithmetic: on aarch64 it stays LiteRT's.
+        let hybridExact = CompiledModel.hybridConvKernelExact
         self.init(
             hybridDepthwise: choice(
                 ["VISION_TASKS_HYBRID_KERNEL"],
                 otherwise: optimized && CompiledModel.hybridDepthwiseKernelPath != "scalar"),
             conv1x1: choice(
                 ["VISION_TASKS_CONV1X1_KERNEL"], otherwise: optimized && CompiledModel.conv1x1KernelPreferred),
-            hybridConv: choice(["VISION_TASKS_HYBRID_CONV_KERNEL", "VISION_TASKS_CONV1X1_KERNEL"], otherwise: true),
+            hybridConv: choice(
+                ["VISION_TASKS_HYBRID_CONV_KERNEL"] + (hybridExact ? ["VISION_TASKS_CONV1X1_KERNEL"] : []),
+                otherwise: hybridExact),
             fusions: choice(["VISION_TASKS_FUSED_KERNELS"], otherwise: true),
             depthwise: choice(
                 ["VISION_TASKS_DEPTHWISE_KERNEL"],

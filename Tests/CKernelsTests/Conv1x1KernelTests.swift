@@ -10,11 +10,9 @@ import VisionTestSupport
 /// uint8 and hybrid single-op models of many channel counts, zero points, scales and activations, on
 /// random, extreme and constant inputs, with 1 and 2 threads; SSD MobileNet v1 (uint8) and SSD
 /// MobileNet v2 FPNLite (hybrid), whose 1×1 convolutions move onto the kernel, with outputs
-/// identical to LiteRT's.
-@Suite(
-    "Exact 1×1 convolution kernel", .enabled(if: TestAssets.shouldRun),
-    .enabled(
-        if: TestAssets.exactKernelsMatchRuntime, "copies of x86-64 XNNPACK's arithmetic; arm64 runs LiteRT's own"))
+/// identical to LiteRT's. The 8-bit kinds run on both architectures, each against its own LiteRT (on
+/// aarch64 under qemu: XNNPACK's aarch64 arithmetic); the hybrid kind reproduces x86-64's only.
+@Suite("Exact 1×1 convolution kernel", .enabled(if: TestAssets.shouldRun))
 struct Conv1x1KernelTests {
     struct Case: CustomStringConvertible {
         var h: Int, w: Int, k: Int, n: Int, izp: Int64, fzp: Int64, ozp: Int64, iscale: Float, fscale: Float,
@@ -286,19 +284,36 @@ struct Conv1x1KernelTests {
         }
     }
 
-    /// The paths this CPU can run; "vnni-portable" (the VNNI kernel's source in portable C) runs everywhere.
+    /// The paths this CPU can run for ops of its own arithmetic: on x86-64 scalar, AVX2, VNNI and
+    /// "vnni-portable" (the VNNI kernel's source in portable C, which runs everywhere); on aarch64 scalar
+    /// and, with the dot-product extension, "neon-dot".
     static var paths: [String] {
-        var paths = ["scalar", "avx2", "vnni", "vnni-portable"]
-        if CompiledModel.conv1x1KernelPath == "scalar" { paths.removeAll { $0 == "avx2" || $0 == "vnni" } }
-        if CompiledModel.conv1x1KernelPath == "avx2" { paths.removeAll { $0 == "vnni" } }
-        return paths
+        #if arch(x86_64)
+            var paths = ["scalar", "avx2", "vnni", "vnni-portable"]
+            if CompiledModel.conv1x1KernelPath == "scalar" { paths.removeAll { $0 == "avx2" || $0 == "vnni" } }
+            if CompiledModel.conv1x1KernelPath == "avx2" { paths.removeAll { $0 == "vnni" } }
+            return paths
+        #else
+            return CompiledModel.conv1x1KernelPath == "neon-dot" ? ["scalar", "neon-dot"] : ["scalar"]
+        #endif
+    }
+
+    /// The paths this CPU can run for ops of aarch64's arithmetic: scalar, and the NEON dot-product
+    /// kernel — with its instructions on aarch64 CPUs that have them, in portable C elsewhere.
+    static var aarch64Paths: [String] {
+        #if arch(arm64)
+            return paths
+        #else
+            return ["scalar", "neon-dot-portable"]
+        #endif
     }
 
     /// Runs `op` on every path (1 and 2 threads) and returns each path's output. With `ranged` (the
     /// hybrid kind) each run is repeated taking the outputs' range, which must leave them as they are
     /// and be the range a hybrid depthwise op's quantizer takes of them.
     static func allPaths(
-        _ op: OpaquePointer, input: UnsafeRawPointer, pixels: Int64, outputBytes: Int, ranged: Bool = false
+        _ op: OpaquePointer, input: UnsafeRawPointer, pixels: Int64, outputBytes: Int, ranged: Bool = false,
+        paths: [String] = paths
     ) -> [String: [UInt8]] {
         var outputs: [String: [UInt8]] = [:]
         var scratch = [UInt8](repeating: 0, count: vt_conv1x1_scratch_size(op, 2))
@@ -334,7 +349,7 @@ struct Conv1x1KernelTests {
         "uint8 and int8: every path — scalar, AVX2, AVX-512 VNNI, the VNNI kernel in portable C — gives the same bytes"
     )
     func pathsUInt8() throws {
-        #expect(["vnni", "avx2", "scalar"].contains(CompiledModel.conv1x1KernelPath))
+        #expect(["vnni", "avx2", "neon-dot", "scalar"].contains(CompiledModel.conv1x1KernelPath))
         var r = Random(state: 99)
         for c in Self.cases + [
             Case(
@@ -376,7 +391,9 @@ struct Conv1x1KernelTests {
         }
     }
 
-    @Test("hybrid: every path gives the same floats, bit for bit (extreme and constant pixels included)")
+    @Test(
+        "hybrid: every path gives the same floats, bit for bit (extreme and constant pixels included)",
+        .enabled(if: CompiledModel.hybridConvKernelExact, "reproduces x86-64's arithmetic only"))
     func pathsHybrid() throws {
         var r = Random(state: 123)
         let shapes: [(k: Int, n: Int, pixels: Int)] = [
@@ -550,7 +567,9 @@ extension Conv1x1KernelTests {
         return try b.build()
     }
 
-    @Test("hybrid: bit-identical to XNNPACK's dynamically quantized kernel", arguments: hybridCases)
+    @Test(
+        "hybrid: bit-identical to XNNPACK's dynamically quantized kernel",
+        .enabled(if: CompiledModel.hybridConvKernelExact, "reproduces x86-64's arithmetic only"), arguments: hybridCases)
     func hybridBitIdentical(_ c: HybridCase) throws {
         var r = Random(state: 0x5851_F42D_4C95_7F2D &+ UInt64(c.k * 31 + c.n))
         let bytes = try Self.hybridModel(c, &r)
@@ -585,7 +604,8 @@ extension Conv1x1KernelTests {
         """
         FPNLite: its hybrid 1×1 convolutions and depthwise ops run on our kernels; all four outputs identical to \
         LiteRT's
-        """
+        """,
+        .enabled(if: CompiledModel.hybridConvKernelExact, "reproduces x86-64's arithmetic only")
     )
     func fpnlite() throws {
         let path = TestAssets.model("ssd_mobilenet_v2_fpnlite_320_coco_hybrid_metadata.tflite")

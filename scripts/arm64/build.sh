@@ -4,7 +4,8 @@
 #   stages (all by default; ARM64_STAGES="x86 cross test downstream" picks some):
 #   x86        swift build --build-tests and the whole test suite, natively, with Debian's 6.0.3
 #   cross      the library, the CLI and the test bundle for aarch64-unknown-linux-gnu (debug)
-#   test       the aarch64 test bundle under qemu-aarch64 (Neoverse-N1), CI=true; goldens from
+#   test       the aarch64 test bundle under qemu-aarch64 (Neoverse-N1; ARM64_CPU=cortex-a72 emulates a CPU
+#              without the dot-product extension, a Raspberry Pi 4's), CI=true; goldens from
 #              Tests/Goldens/aarch64 where MediaPipe's aarch64 results differ (scripts/arm64/goldens.sh);
 #              ARM64_TEST_FILTER=REGEX runs some suites only, ARM64_TEST_SKIP=REGEX skips some (CI's subset);
 #              by default ServeAppTests is skipped: it times the browser page's live loop (frames per second,
@@ -56,7 +57,8 @@ cross_env="PKG_CONFIG_LIBDIR=$arm64_sysroot/usr/lib/aarch64-linux-gnu/pkgconfig:
 PKG_CONFIG_SYSROOT_DIR=$arm64_sysroot"
 cross="swift build --destination /opt/aarch64-destination.json --scratch-path .build-aarch64"
 bin_aarch64="$arm64_src/.build-aarch64/aarch64-unknown-linux-gnu/debug"
-qemu="qemu-aarch64-static -L $arm64_sysroot -cpu neoverse-n1"
+arm64_cpu=${ARM64_CPU:-neoverse-n1}
+qemu="qemu-aarch64-static -L $arm64_sysroot -cpu $arm64_cpu"
 
 # The aarch64 vision-tasks as a program of the chroot's (it runs itself under qemu), for the tests.
 cat > "$arm64_host/usr/local/bin/vision-tasks-aarch64" <<EOF
@@ -84,10 +86,11 @@ fi
 
 skip=${ARM64_TEST_SKIP-ServeAppTests}
 if has test; then
-  stage aarch64-test "scripts/tools/setup.sh >/dev/null && CI=true VISION_TASKS_CLI=/usr/local/bin/vision-tasks-aarch64 LITERT_LIBRARY=$arm64_src/.litert-aarch64/lib/libLiteRt.so \
+  test_stage=aarch64-test${ARM64_CPU:+-$ARM64_CPU}
+  stage "$test_stage" "scripts/tools/setup.sh >/dev/null && CI=true VISION_TASKS_CLI=/usr/local/bin/vision-tasks-aarch64 LITERT_LIBRARY=$arm64_src/.litert-aarch64/lib/libLiteRt.so \
     VISION_TASKS_SWIFTC_FLAGS='-target aarch64-unknown-linux-gnu -sdk $arm64_sysroot -resource-dir $arm64_sysroot/usr/libexec/swift/lib/swift' \
     $qemu $bin_aarch64/VisionTasksPackageTests.xctest --testing-library swift-testing ${ARM64_TEST_FILTER:+--filter \"$ARM64_TEST_FILTER\"} ${skip:+--skip \"$skip\"}"
-  grep -E "Test run with" "$logs/aarch64-test.log" | tail -1 >&2
+  grep -E "Test run with" "$logs/$test_stage.log" | tail -1 >&2
 fi
 
 if has downstream; then

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # arm64 (aarch64) without an arm64 machine: what can be checked here, checked.
 # 1. VisionTasks' C kernels compile for aarch64 (-Wall -Werror) and, linked into a probe run under
-#    qemu, take no x86 path and leave the 1×1 convolutions to LiteRT's kernels.
+#    qemu as a Neoverse-N1 and as a Cortex-A72, take the NEON dot-product path for the 8-bit 1×1
+#    convolutions where the CPU has udot (else leave them to LiteRT's kernels), and no x86 path.
 # 2. The aarch64 libLiteRt.so that `fetch-litert` installs on arm64 (LITERT_ARCH=aarch64, pinned
 #    sha256) loads and runs SSD MobileNet v1 and MobileNet v2 (uint8) under qemu-aarch64 (Neoverse-N1),
 #    through a C runner that uses our own CLiteRT.h declarations, with outputs byte-identical to the
@@ -41,7 +42,7 @@ clang --target=aarch64-linux-gnu -std=gnu11 -O2 -Wall -Werror -fPIC -I "$root/So
 # The preprocessor's sampler: on aarch64 it leaves every row to the Swift path.
 clang --target=aarch64-linux-gnu -std=gnu11 -O2 -Wall -Werror -fPIC -I "$root/Sources/CImaging/include" -c "$root/Sources/CImaging/Sample.c" -o "$work/Sample.o"
 aarch64-linux-gnu-gcc -o "$work/kernels_probe" "${objects[@]}" -lpthread -lm
-qemu-aarch64-static -L /usr/aarch64-linux-gnu "$work/kernels_probe"
+for cpu in neoverse-n1 cortex-a72; do qemu-aarch64-static -L /usr/aarch64-linux-gnu -cpu $cpu "$work/kernels_probe" $cpu; done
 
 echo "== arm64: the aarch64 libLiteRt.so, fetched as on an arm64 machine"
 LITERT_ARCH=aarch64 "$root/scripts/fetch-litert.sh" --dest "$work/lib"

@@ -29,15 +29,32 @@ typedef enum vt_path {
   VT_PATH_AVX512 = 3,
   /// AVX-512 VNNI dot products.
   VT_PATH_VNNI = 4,
+  /// aarch64 NEON with the dot-product extension (udot: Cortex-A76, Neoverse-N1 and later).
+  VT_PATH_NEON_DOT = 5,
+  /// The NEON dot-product path's kernel source with each instruction emulated in portable C (runs
+  /// where NEON is not: x86-64).
+  VT_PATH_NEON_DOT_PORTABLE = 6,
 } vt_path;
 
-/// The path's name: "default", "scalar", "vnni-portable", "avx2", "avx512" or "vnni".
+/// The path's name: "default", "scalar", "vnni-portable", "avx2", "avx512", "vnni", "neon-dot" or
+/// "neon-dot-portable".
 const char *vt_path_name(vt_path path);
 
-/// The x86-64 features the kernels' paths use, probed once per process (all 0 on other CPUs).
+/// The CPU features the kernels' paths use, probed once per process: x86-64's (all 0 elsewhere) and
+/// aarch64's dot-product extension (`asimddp`, the kernel's HWCAP_ASIMDDP; 0 elsewhere).
 typedef struct vt_cpu {
   int avx2, fma, avx512f, avx512bw, avx512vl, avx512vnni;
+  int asimddp;
 } vt_cpu;
+
+/// Whose arithmetic an 8-bit kernel reproduces: XNNPACK's on x86-64 or on aarch64 (they differ in how
+/// uint8 sums are requantized: in float on x86-64, in integers — "rndnu" — on aarch64).
+typedef enum vt_arithmetic {
+  /// The arithmetic of the CPU the kernel runs on.
+  VT_ARITHMETIC_NATIVE = 0,
+  VT_ARITHMETIC_X86_64 = 1,
+  VT_ARITHMETIC_AARCH64 = 2,
+} vt_arithmetic;
 /// This CPU's features.
 const vt_cpu *vt_cpu_features(void);
 
@@ -142,8 +159,13 @@ typedef struct {
 typedef struct vt_conv1x1 vt_conv1x1;
 
 /// NULL for invalid parameters (sizes, zero points outside 0…255, scales not positive and finite, a
-/// requantization scale ≥ 256) or when out of memory.
+/// requantization scale ≥ 256) or when out of memory. The op computes this CPU's XNNPACK arithmetic.
 vt_conv1x1 *vt_qconv_create(const vt_qconv_params *p);
+/// vt_qconv_create for XNNPACK's arithmetic on `arithmetic`'s CPU (the tests run aarch64's on x86-64).
+/// Its paths: x86-64's — scalar, AVX2, VNNI, VNNI-portable; aarch64's — scalar, NEON dot product,
+/// NEON-dot-portable (a path of the other arithmetic refuses the op: -1). NULL also for aarch64's
+/// arithmetic with a requantization scale below 2^-32.
+vt_conv1x1 *vt_qconv_create_for(const vt_qconv_params *p, vt_arithmetic arithmetic);
 /// NULL for invalid parameters (sizes, scales not positive and finite) or when out of memory.
 vt_conv1x1 *vt_hconv_create(const vt_hconv_params *p);
 void vt_conv1x1_free(vt_conv1x1 *op);
@@ -175,11 +197,15 @@ int vt_conv1x1_run_ranged(const vt_conv1x1 *op, vt_path path, const void *input,
 /// (a write to the op). A caller that runs the op from several threads at once calls it first. 0, or
 /// -1 when out of memory.
 int vt_conv1x1_prepare(vt_conv1x1 *op);
-/// The path `vt_conv1x1_run` takes here: VNNI, AVX2 or scalar.
+/// The path `vt_conv1x1_run` takes here for the 8-bit kinds: VNNI, AVX2, NEON dot product or scalar (the
+/// hybrid kind, x86-64's arithmetic only, takes the scalar path on aarch64).
 vt_path vt_conv1x1_path(void);
-/// Whether the kernel has a vector path on this CPU (avx2 or vnni) and so is the default for
+/// Whether the kernel has a vector path on this CPU (avx2, vnni or neon-dot) and so is the default for
 /// optimized builds.
 int vt_conv1x1_preferred(void);
+/// Whether the hybrid kind equals LiteRT's kernel on this CPU: x86-64 only (its dynamic quantization
+/// and float epilogue are XNNPACK's x86-64 ones).
+int vt_hconv_exact(void);
 
 /// Custom options of the uint8 kind: "VTQC", version 2, six int32 (in/out channels, activation,
 /// input/filter/output zero points), three float32 scales (input, filter, output), the filter's
