@@ -26,9 +26,10 @@ package enum TestAssets {
     /// allocator keeps freed memory in quarantine: memory-growth checks do not apply then.
     package static var underSanitizer: Bool { ProcessInfo.processInfo.environment["VISION_TASKS_SANITIZER"] != nil }
 
-    /// True where VisionTasks' exact kernels and LiteRT's own compute alike: they are copies of
-    /// XNNPACK's x86-64 arithmetic. On arm64, XNNPACK's NEON kernels requantize and accumulate with
-    /// other roundings, and VisionTasks leaves every op to them (its kernels are never chosen there).
+    /// True where VisionTasks' x86-64-only kernels (hybrid and 8-bit depthwise, the hybrid 1×1) and
+    /// LiteRT's own compute alike: they are copies of XNNPACK's x86-64 arithmetic. On arm64, XNNPACK's
+    /// NEON kernels requantize and accumulate with other roundings, and those ops stay LiteRT's (the 8-bit
+    /// 1×1 kernel, which has aarch64's arithmetic too, is tested on both).
     package static var exactKernelsMatchRuntime: Bool {
         #if arch(x86_64)
             return true

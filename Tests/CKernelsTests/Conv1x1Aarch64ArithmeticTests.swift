@@ -70,7 +70,8 @@ struct Conv1x1Aarch64ArithmeticTests {
                 scales.withUnsafeBufferPointer { fs in
                     var p = vt_qconv_params(
                         in_channels: Int32(c.k), out_channels: Int32(c.n), activation: Int32(c.activation),
-                        input_zero_point: Int32(c.izp), filter_zero_point: Int32(c.fzp), output_zero_point: Int32(c.ozp),
+                        input_zero_point: Int32(c.izp), filter_zero_point: Int32(c.fzp),
+                        output_zero_point: Int32(c.ozp),
                         input_scale: c.iscale, filter_scale: c.fscale, output_scale: c.oscale,
                         filter: w.baseAddress, bias: b.baseAddress, is_signed: c.signed ? 1 : 0,
                         filter_scales: c.signed ? fs.baseAddress : nil)

@@ -569,7 +569,8 @@ extension Conv1x1KernelTests {
 
     @Test(
         "hybrid: bit-identical to XNNPACK's dynamically quantized kernel",
-        .enabled(if: CompiledModel.hybridConvKernelExact, "reproduces x86-64's arithmetic only"), arguments: hybridCases)
+        .enabled(if: CompiledModel.hybridConvKernelExact, "reproduces x86-64's arithmetic only"), arguments: hybridCases
+    )
     func hybridBitIdentical(_ c: HybridCase) throws {
         var r = Random(state: 0x5851_F42D_4C95_7F2D &+ UInt64(c.k * 31 + c.n))
         let bytes = try Self.hybridModel(c, &r)

@@ -7,7 +7,8 @@
 #   test       the aarch64 test bundle under qemu-aarch64 (Neoverse-N1; ARM64_CPU=cortex-a72 emulates a CPU
 #              without the dot-product extension, a Raspberry Pi 4's), CI=true; goldens from
 #              Tests/Goldens/aarch64 where MediaPipe's aarch64 results differ (scripts/arm64/goldens.sh);
-#              ARM64_TEST_FILTER=REGEX runs some suites only, ARM64_TEST_SKIP=REGEX skips some (CI's subset);
+#              ARM64_TEST_FILTER=REGEX runs some suites only, ARM64_TEST_SKIP=REGEX skips some (CI's subset),
+#              ARM64_TEST_ENV="NAME=VALUE ..." sets variables (VISION_TASKS_CONV1X1_KERNEL=ours: our kernels in debug);
 #              by default ServeAppTests is skipped: it times the browser page's live loop (frames per second,
 #              answers within its timeouts) against the server, which under qemu answers a frame in ~2.5 s —
 #              the page is JavaScript in x86-64 Chromium either way, and the server's API is tested under
@@ -25,6 +26,8 @@ mkdir -p "$logs"
 trap arm64_unmount EXIT
 arm64_sync
 arm64_mount
+# (the test stage shows the emulated CPU's /proc/cpuinfo for its run; Neoverse-N1's is the sysroot's otherwise)
+install -m 0644 "$arm64_root/scripts/arm64/neoverse-n1.cpuinfo" "$arm64_host$arm64_sysroot/proc/cpuinfo"
 has() { [[ " $stages " == *" $1 "* ]]; }
 
 # Runs a stage's command in the chroot, its output in $logs/NAME.log; prints the tail on failure.
@@ -87,9 +90,13 @@ fi
 skip=${ARM64_TEST_SKIP-ServeAppTests}
 if has test; then
   test_stage=aarch64-test${ARM64_CPU:+-$ARM64_CPU}
-  stage "$test_stage" "scripts/tools/setup.sh >/dev/null && CI=true VISION_TASKS_CLI=/usr/local/bin/vision-tasks-aarch64 LITERT_LIBRARY=$arm64_src/.litert-aarch64/lib/libLiteRt.so \
+  # XNNPACK reads the CPU from /proc/cpuinfo (the sysroot's, through qemu's -L): the emulated CPU's, for the run.
+  [ -f "$arm64_root/scripts/arm64/$arm64_cpu.cpuinfo" ] || arm64_die "no scripts/arm64/$arm64_cpu.cpuinfo"
+  install -m 0644 "$arm64_root/scripts/arm64/$arm64_cpu.cpuinfo" "$arm64_host$arm64_sysroot/proc/cpuinfo"
+  stage "$test_stage" "scripts/tools/setup.sh >/dev/null && CI=true ${ARM64_TEST_ENV:-} VISION_TASKS_CLI=/usr/local/bin/vision-tasks-aarch64 LITERT_LIBRARY=$arm64_src/.litert-aarch64/lib/libLiteRt.so \
     VISION_TASKS_SWIFTC_FLAGS='-target aarch64-unknown-linux-gnu -sdk $arm64_sysroot -resource-dir $arm64_sysroot/usr/libexec/swift/lib/swift' \
     $qemu $bin_aarch64/VisionTasksPackageTests.xctest --testing-library swift-testing ${ARM64_TEST_FILTER:+--filter \"$ARM64_TEST_FILTER\"} ${skip:+--skip \"$skip\"}"
+  install -m 0644 "$arm64_root/scripts/arm64/neoverse-n1.cpuinfo" "$arm64_host$arm64_sysroot/proc/cpuinfo"
   grep -E "Test run with" "$logs/$test_stage.log" | tail -1 >&2
 fi
 

@@ -4,6 +4,8 @@
 # ($VISION_TASKS_ASSETS/tools/arm64-insncount) — ours (the aarch64 release CLI, as users run it) against
 # MediaPipe 1.2.2's own aarch64 wheel (the same model and photo; tools/arm64-insncount/mp_loop.py), per model.
 # Per photo: (the count with 11 photos − the count with 1) / 10, so start-up and model loading cancel out.
+# Each model's results on the photo must be MediaPipe's aarch64 results, exactly (categories, scores, boxes:
+# scripts/arm64/mp_results.py beside ours' --json), or the script fails: a count of wrong work is no count.
 # Instructions are not cycles: a proxy for speed, to compare builds of like code, not a timing.
 #   scripts/arm64/insncount.sh      (make arm64-insncount) prints a table, appends out/arm64-insncount.jsonl
 #   ARM64_CPU=neoverse-n1           the CPU qemu emulates (the dot-product class; the default)
@@ -45,6 +47,29 @@ run_ours() {
   count "${qemu[@]}" -L "$arm64_host$arm64_sysroot" -E LD_LIBRARY_PATH=/usr/libexec/swift/lib/swift/linux \
     -E LITERT_LIBRARY="$litert" "$ours" "$task" --model "$model" --threads 1 --max-results 5 --sequential "$@"
 }
+# TASK MODEL PHOTO: ours' and MediaPipe's results on the photo, compared exactly (not counted).
+same_results() {
+  local task=$1 model=$2 photo=$3
+  qemu-aarch64 -cpu "$cpu" -L "$arm64_host$arm64_sysroot" -E LD_LIBRARY_PATH=/usr/libexec/swift/lib/swift/linux \
+    -E LITERT_LIBRARY="$litert" "$ours" "$task" --model "$model" --threads 1 --max-results 5 --sequential --json "$photo" \
+    >"$work/ours.json" 2>"$work/ours.log" || { tail -5 "$work/ours.log" >&2; arm64_die "ours failed: $task $model"; }
+  qemu-aarch64 -cpu "$cpu" -L "$arm64_mp_root" -E PYTHONPATH="$arm64_mp_site" "$arm64_mp_root/usr/bin/python3.13" \
+    "$arm64_root/scripts/arm64/mp_results.py" "$model" "$photo" "$task" >"$work/mediapipe.json" 2>"$work/mp.log" ||
+    { tail -5 "$work/mp.log" >&2; arm64_die "MediaPipe failed: $task $model"; }
+  python3 - "$task" "$work/ours.json" "$work/mediapipe.json" <<'PY'
+import json, sys
+task, ours, theirs = sys.argv[1], json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+record = ours["records"][0]
+if task == "detect":
+    mine = [[d["categories"][0]["index"], d["categories"][0]["score"],
+             [d["boundingBox"][k] for k in ("originX", "originY", "width", "height")]] for d in record["detections"]]
+else:
+    mine = [[c["index"], c["score"]] for c in record["classifications"][0]["categories"]]
+if mine != theirs:
+    sys.exit("results differ from MediaPipe's aarch64 results:\n ours      %s\n MediaPipe %s" % (mine, theirs))
+print("  results: %d, each equal to MediaPipe's aarch64 result" % len(mine), file=sys.stderr)
+PY
+}
 # TASK MODEL PHOTO N: MediaPipe on the photo N times.
 run_mediapipe() {
   count "${qemu[@]}" -L "$arm64_mp_root" -E PYTHONPATH="$arm64_mp_site" "$arm64_mp_root/usr/bin/python3.13" \
@@ -61,6 +86,7 @@ for entry in "${models[@]}"; do
   read -r name task model photo <<<"$entry"
   [ -z "${ARM64_INSN_ONLY:-}" ] || [[ $name =~ $ARM64_INSN_ONLY ]] || continue
   m="$ARM64_ASSETS/models/$model"
+  same_results "$task" "$m" "$ARM64_ASSETS/images/$photo" || arm64_die "$name: not MediaPipe's results"
   copies=()
   for i in $(seq -w 1 11); do ln -sf "$ARM64_ASSETS/images/$photo" "$work/p$i-$photo"; copies+=("$work/p$i-$photo"); done
   o1=$(run_ours "$task" "$m" "${copies[0]}"); o11=$(run_ours "$task" "$m" "${copies[@]}")

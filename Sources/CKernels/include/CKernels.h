@@ -2,8 +2,10 @@
 // - hybrid DEPTHWISE_CONV_2D (float32 input, int8 per-channel filter, float32 bias and output),
 //   bit-identical to LiteRT 2.3.0's x86 built-in kernel (docs/hybrid-depthwise.md), with a scalar
 //   path and AVX2 / AVX-512 paths chosen at run time;
-// - 1×1 CONV_2D, uint8 or hybrid, bit-identical to XNNPACK's (docs/conv1x1.md), with a scalar path
-//   and an AVX2 path.
+// - 1×1 CONV_2D, uint8, int8 or hybrid, bit-identical to XNNPACK's (docs/conv1x1.md), with a scalar
+//   path, AVX2 and AVX-512 VNNI paths, and for the 8-bit kinds XNNPACK's aarch64 arithmetic with a
+//   NEON dot-product path (docs/aarch64-xnnpack.md);
+// - depthwise, spatial (im2col) and SSD post-processing kernels (below).
 #ifndef VISIONTASKS_CKERNELS_H
 #define VISIONTASKS_CKERNELS_H
 
