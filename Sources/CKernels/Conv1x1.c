@@ -831,6 +831,14 @@ static inline void qvp_store4_u8(uint8_t *to, size_t stride, const qv_portable q
 #define DOT(name) dot_portable_##name
 #define DOT_TARGET
 #endif
+// With VT_MCA (scripts/arm64/mca.sh compiles this file so, to assembly), the main loop is marked for llvm-mca.
+#if defined(VT_MCA)
+#define DOT_MCA_BEGIN(name) __asm__ volatile("# LLVM-MCA-BEGIN " name ::: "memory")
+#define DOT_MCA_END() __asm__ volatile("# LLVM-MCA-END" ::: "memory")
+#else
+#define DOT_MCA_BEGIN(name)
+#define DOT_MCA_END()
+#endif
 #include "Conv1x1Dot.h"
 
 #if defined(__x86_64__) || defined(__i386__)

@@ -51,6 +51,7 @@ static DOT_TARGET inline __attribute__((always_inline)) void DOT(tile)(const vt_
   }
   int32_t p = 0;
   for (; p + 4 <= kq; p += 4) {  // four quads of each row in one register
+    if (mr == 4) DOT_MCA_BEGIN("conv1x1_neon_dot_4x16");  // (scripts/arm64/mca.sh: this loop's body, 1,024 MACs)
     uint8x16_t a[4];
 #pragma clang loop unroll(full)
     for (int r = 0; r < mr; r++) a[r] = vld1q_u8(x + (size_t)r * stride + (size_t)p * 4);
@@ -59,6 +60,7 @@ static DOT_TARGET inline __attribute__((always_inline)) void DOT(tile)(const vt_
     DOT_QUAD(1, wp + 64);
     DOT_QUAD(2, wp + 128);
     DOT_QUAD(3, wp + 192);
+    if (mr == 4) DOT_MCA_END();
   }
   for (; p < kq; p++) {  // the last quads one at a time
     uint8x16_t a[4];

@@ -5,10 +5,18 @@
 # LLVM's scheduling models, not timings on hardware.
 #   scripts/arm64/mca.sh
 set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$(dirname "$0")/mca"
 command -v llvm-mca >/dev/null || { echo "arm64: needs llvm-mca (apt-get install llvm)" >&2; exit 1; }
+# Ours as compiled: the 1×1 kernel's NEON dot-product loop (4 rows × 16 columns × 16 input bytes), out of
+# clang's aarch64 assembly of Conv1x1.c (-DVT_MCA marks it).
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+clang --target=aarch64-linux-gnu -std=gnu11 -O2 -DVT_MCA -I "$root/Sources/CKernels/include" -I "$root/Sources/CKernelFormats/include" \
+  -I "$root/Sources/CLiteRT/include" -S "$root/Sources/CKernels/Conv1x1.c" -o "$work/Conv1x1.asm"
+python3 "$root/scripts/arm64/mca_loop.py" "$work/Conv1x1.asm" conv1x1_neon_dot_4x16 1024 dotprod >"$work/ours_conv1x1_neon_dot_4x16.s"
 printf '%-28s %-12s %14s %18s\n' loop cpu "cycles / 64 MAC" "instructions / 64 MAC"
-for loop in *.s; do
+for loop in *.s "$work"/*.s; do
   read -r _ _ macs dot < <(grep -m1 '^// MACS ' "$loop")
   for cpu in neoverse-n1 cortex-a72; do
     attr=()
@@ -19,7 +27,7 @@ for loop in *.s; do
     report=$(llvm-mca -mtriple=aarch64 -mcpu="$cpu" "${attr[@]}" -iterations=1000 "$loop")
     cycles=$(awk '/^Total Cycles:/ {print $3}' <<<"$report")
     insns=$(awk '/^Instructions:/ {print $2; exit}' <<<"$report")
-    awk -v l="${loop%.s}" -v c="$cpu" -v cy="$cycles" -v n="$insns" -v m="$macs" \
+    awk -v l="$(basename "${loop%.s}")" -v c="$cpu" -v cy="$cycles" -v n="$insns" -v m="$macs" \
       'BEGIN { printf "%-28s %-12s %14.2f %18.2f\n", l, c, cy / 1000 * 64 / m, n / 1000 * 64 / m }'
   done
 done
