@@ -4,11 +4,11 @@
 # ($VISION_TASKS_ASSETS/tools/arm64-insncount) — ours (the aarch64 release CLI, as users run it) against
 # MediaPipe 1.2.2's own aarch64 wheel (the same model and photo; tools/arm64-insncount/mp_loop.py), per model.
 # Per photo: (the count with 11 photos − the count with 1) / 10, so start-up and model loading cancel out.
-# Each model's results on the photo must be MediaPipe's aarch64 results, exactly (categories, scores, boxes:
-# scripts/arm64/mp_results.py beside ours' --json), or the script fails: a count of wrong work is no count.
+# Each model's results on every shared photo must be MediaPipe's aarch64 results, exactly (categories, scores,
+# boxes: scripts/arm64/mp_results.py beside ours' --json), or the script fails: a count of wrong work is no count.
 # Instructions are not cycles: a proxy for speed, to compare builds of like code, not a timing.
 #   scripts/arm64/insncount.sh      (make arm64-insncount) prints a table, appends out/arm64-insncount.jsonl
-#   ARM64_CPU=neoverse-n1           the CPU qemu emulates (the dot-product class; the default)
+#   ARM64_CPU=neoverse-n1           the CPU qemu emulates (the dot-product class; the default), or cortex-a72
 #   ARM64_INSN_ONLY=REGEX           only the models whose name matches
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -30,7 +30,12 @@ arm64_mediapipe_env
 ours="$arm64_host$arm64_src/.build-aarch64/aarch64-unknown-linux-gnu/release/vision-tasks"
 litert="$arm64_host$arm64_src/.litert-aarch64/lib/libLiteRt.so"
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# XNNPACK reads the CPU from /proc/cpuinfo (each root's, through qemu's -L): the emulated CPU's for the counts.
+[ -f "$arm64_root/scripts/arm64/$cpu.cpuinfo" ] || arm64_die "no scripts/arm64/$cpu.cpuinfo"
+cpuinfo() { install -m 0644 "$arm64_root/scripts/arm64/$1.cpuinfo" "$arm64_host$arm64_sysroot/proc/cpuinfo"
+            install -m 0644 "$arm64_root/scripts/arm64/$1.cpuinfo" "$arm64_mp_root/proc/cpuinfo"; }
+cpuinfo "$cpu"
+trap 'rm -rf "$work"; cpuinfo neoverse-n1' EXIT
 
 # The instructions COMMAND... executes under qemu (the plugin prints "insns N" at exit, on standard error).
 count() {
@@ -47,27 +52,38 @@ run_ours() {
   count "${qemu[@]}" -L "$arm64_host$arm64_sysroot" -E LD_LIBRARY_PATH=/usr/libexec/swift/lib/swift/linux \
     -E LITERT_LIBRARY="$litert" "$ours" "$task" --model "$model" --threads 1 --max-results 5 --sequential "$@"
 }
-# TASK MODEL PHOTO: ours' and MediaPipe's results on the photo, compared exactly (not counted).
+# TASK MODEL PHOTO...: ours' and MediaPipe's results on the photos, compared exactly (not counted).
 same_results() {
-  local task=$1 model=$2 photo=$3
+  local task=$1 model=$2; shift 2
   qemu-aarch64 -cpu "$cpu" -L "$arm64_host$arm64_sysroot" -E LD_LIBRARY_PATH=/usr/libexec/swift/lib/swift/linux \
-    -E LITERT_LIBRARY="$litert" "$ours" "$task" --model "$model" --threads 1 --max-results 5 --sequential --json "$photo" \
+    -E LITERT_LIBRARY="$litert" "$ours" "$task" --model "$model" --threads 1 --max-results 5 --sequential --json "$@" \
     >"$work/ours.json" 2>"$work/ours.log" || { tail -5 "$work/ours.log" >&2; arm64_die "ours failed: $task $model"; }
   qemu-aarch64 -cpu "$cpu" -L "$arm64_mp_root" -E PYTHONPATH="$arm64_mp_site" "$arm64_mp_root/usr/bin/python3.13" \
-    "$arm64_root/scripts/arm64/mp_results.py" "$model" "$photo" "$task" >"$work/mediapipe.json" 2>"$work/mp.log" ||
+    "$arm64_root/scripts/arm64/mp_results.py" "$model" "$task" "$@" >"$work/mediapipe.json" 2>"$work/mp.log" ||
     { tail -5 "$work/mp.log" >&2; arm64_die "MediaPipe failed: $task $model"; }
   python3 - "$task" "$work/ours.json" "$work/mediapipe.json" <<'PY'
 import json, sys
-task, ours, theirs = sys.argv[1], json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
-record = ours["records"][0]
-if task == "detect":
-    mine = [[d["categories"][0]["index"], d["categories"][0]["score"],
-             [d["boundingBox"][k] for k in ("originX", "originY", "width", "height")]] for d in record["detections"]]
-else:
-    mine = [[c["index"], c["score"]] for c in record["classifications"][0]["categories"]]
-if mine != theirs:
-    sys.exit("results differ from MediaPipe's aarch64 results:\n ours      %s\n MediaPipe %s" % (mine, theirs))
-print("  results: %d, each equal to MediaPipe's aarch64 result" % len(mine), file=sys.stderr)
+task, ours, mediapipe = sys.argv[1], json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+failed = 0
+for record in ours["records"]:
+    theirs = mediapipe[record["source"]]
+    if task == "detect":
+        mine = [[d["categories"][0]["categoryName"], d["categories"][0]["score"],
+                 [d["boundingBox"][k] for k in ("originX", "originY", "width", "height")]] for d in record["detections"]]
+    else:
+        mine = [[c["index"], c["score"]] for c in record["classifications"][0]["categories"]]
+        # The same scores, in order, as MediaPipe's top ones, each category with MediaPipe's score for it (the order
+        # of equal scores, and which of them make the top 5, is its sort's accident).
+        score = dict((i, s) for i, s in theirs)
+        if [s for _, s in mine] == [s for _, s in theirs[:len(mine)]] and all(score.get(i) == s for i, s in mine):
+            theirs = mine
+    if mine != theirs:
+        failed += 1
+        print("%s: results differ from MediaPipe's aarch64 results:\n ours      %s\n MediaPipe %s"
+              % (record["source"], mine, theirs), file=sys.stderr)
+if failed or not ours["records"]:
+    sys.exit("%d of %d photos differ" % (failed, len(ours["records"])))
+print("  results on %d photos, each equal to MediaPipe's aarch64 results" % len(ours["records"]), file=sys.stderr)
 PY
 }
 # TASK MODEL PHOTO N: MediaPipe on the photo N times.
@@ -86,7 +102,7 @@ for entry in "${models[@]}"; do
   read -r name task model photo <<<"$entry"
   [ -z "${ARM64_INSN_ONLY:-}" ] || [[ $name =~ $ARM64_INSN_ONLY ]] || continue
   m="$ARM64_ASSETS/models/$model"
-  same_results "$task" "$m" "$ARM64_ASSETS/images/$photo" || arm64_die "$name: not MediaPipe's results"
+  same_results "$task" "$m" "$ARM64_ASSETS"/images/*.jpg "$ARM64_ASSETS"/images/*.png || arm64_die "$name: not MediaPipe's results"
   copies=()
   for i in $(seq -w 1 11); do ln -sf "$ARM64_ASSETS/images/$photo" "$work/p$i-$photo"; copies+=("$work/p$i-$photo"); done
   o1=$(run_ours "$task" "$m" "${copies[0]}"); o11=$(run_ours "$task" "$m" "${copies[@]}")
