@@ -65,21 +65,8 @@ struct Conv1x1Aarch64ArithmeticTests {
         let weights = (0..<(c.n * c.k)).map { _ in UInt8(truncatingIfNeeded: r.next()) }
         let bias = (0..<c.n).map { _ in c.bias ? Int32(truncatingIfNeeded: Int(r.next() % 400_001) - 200_000) : 0 }
         let scales = c.filterScales
-        let op: OpaquePointer? = weights.withUnsafeBufferPointer { w in
-            bias.withUnsafeBufferPointer { b in
-                scales.withUnsafeBufferPointer { fs in
-                    var p = vt_qconv_params(
-                        in_channels: Int32(c.k), out_channels: Int32(c.n), activation: Int32(c.activation),
-                        input_zero_point: Int32(c.izp), filter_zero_point: Int32(c.fzp),
-                        output_zero_point: Int32(c.ozp),
-                        input_scale: c.iscale, filter_scale: c.fscale, output_scale: c.oscale,
-                        filter: w.baseAddress, bias: b.baseAddress, is_signed: c.signed ? 1 : 0,
-                        filter_scales: c.signed ? fs.baseAddress : nil)
-                    return vt_qconv_create_for(&p, VT_ARITHMETIC_AARCH64)
-                }
-            }
-        }
-        let kernel = try #require(op)
+        let kernel = try #require(
+            Conv1x1KernelTests.op(c, weights: weights, bias: bias, arithmetic: VT_ARITHMETIC_AARCH64))
         defer { vt_conv1x1_free(kernel) }
         let (lo, hi): (Float, Float) =
             switch c.activation {

@@ -308,6 +308,27 @@ struct Conv1x1KernelTests {
         #endif
     }
 
+    /// The 8-bit op of `c` ([n][k] `weights`, `bias`, `c.filterScales`) computing `arithmetic`'s arithmetic.
+    static func op(
+        _ c: Case, weights: [UInt8], bias: [Int32], arithmetic: vt_arithmetic = VT_ARITHMETIC_NATIVE
+    ) -> OpaquePointer? {
+        let scales = c.filterScales
+        return weights.withUnsafeBufferPointer { w in
+            bias.withUnsafeBufferPointer { b in
+                scales.withUnsafeBufferPointer { fs in
+                    var p = vt_qconv_params(
+                        in_channels: Int32(c.k), out_channels: Int32(c.n), activation: Int32(c.activation),
+                        input_zero_point: Int32(c.izp), filter_zero_point: Int32(c.fzp),
+                        output_zero_point: Int32(c.ozp),
+                        input_scale: c.iscale, filter_scale: c.fscale, output_scale: c.oscale,
+                        filter: w.baseAddress, bias: b.baseAddress, is_signed: c.signed ? 1 : 0,
+                        filter_scales: c.signed ? fs.baseAddress : nil)
+                    return vt_qconv_create_for(&p, arithmetic)
+                }
+            }
+        }
+    }
+
     /// Runs `op` on every path (1 and 2 threads) and returns each path's output. With `ranged` (the
     /// hybrid kind) each run is repeated taking the outputs' range, which must leave them as they are
     /// and be the range a hybrid depthwise op's quantizer takes of them.
@@ -362,22 +383,7 @@ struct Conv1x1KernelTests {
             let weights = (0..<(c.n * c.k)).map { _ in UInt8(truncatingIfNeeded: r.next()) }
             let bias = (0..<c.n).map { _ in Int32(truncatingIfNeeded: Int(r.next() % 40_001) - 20_000) }
             let input = (0..<(c.h * c.w * c.k)).map { _ in UInt8(truncatingIfNeeded: r.next()) }
-            let scales = c.filterScales
-            let op: OpaquePointer? = weights.withUnsafeBufferPointer { w in
-                bias.withUnsafeBufferPointer { b in
-                    scales.withUnsafeBufferPointer { fs in
-                        var p = vt_qconv_params(
-                            in_channels: Int32(c.k), out_channels: Int32(c.n), activation: Int32(c.activation),
-                            input_zero_point: Int32(c.izp), filter_zero_point: Int32(c.fzp),
-                            output_zero_point: Int32(c.ozp),
-                            input_scale: c.iscale, filter_scale: c.fscale, output_scale: c.oscale,
-                            filter: w.baseAddress, bias: b.baseAddress, is_signed: c.signed ? 1 : 0,
-                            filter_scales: c.signed ? fs.baseAddress : nil)
-                        return vt_qconv_create(&p)
-                    }
-                }
-            }
-            let kernel = try #require(op)
+            let kernel = try #require(Self.op(c, weights: weights, bias: bias))
             defer { vt_conv1x1_free(kernel) }
             let outputs = input.withUnsafeBytes {
                 Self.allPaths(kernel, input: $0.baseAddress!, pixels: Int64(c.h * c.w), outputBytes: c.h * c.w * c.n)
