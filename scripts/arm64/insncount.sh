@@ -8,7 +8,9 @@
 # boxes: scripts/arm64/mp_results.py beside ours' --json), or the script fails: a count of wrong work is no count.
 # Instructions are not cycles: a proxy for speed, to compare builds of like code, not a timing.
 #   scripts/arm64/insncount.sh      (make arm64-insncount) prints a table, appends out/arm64-insncount.jsonl
-#   ARM64_CPU=neoverse-n1           the CPU qemu emulates (the dot-product class; the default), or cortex-a72
+#   ARM64_CPU=neoverse-n1           the CPU qemu emulates (the dot-product class; the default); as a cortex-a72,
+#                                   MediaPipe 1.2.2's wheel stops at once ("compiled with lse enabled": it needs ARMv8.1's
+#                                   atomics, which a Cortex-A72 — a Raspberry Pi 4 — lacks), so there is nothing to compare
 #   ARM64_INSN_ONLY=REGEX           only the models whose name matches
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
