@@ -41,6 +41,8 @@ const char *vt_path_name(vt_path path) {
   case VT_PATH_VNNI: return "vnni";
   case VT_PATH_NEON_DOT: return "neon-dot";
   case VT_PATH_NEON_DOT_PORTABLE: return "neon-dot-portable";
+  case VT_PATH_NEON: return "neon";
+  case VT_PATH_NEON_PORTABLE: return "neon-portable";
   }
   return "unknown";
 }

@@ -22,6 +22,7 @@ typedef struct { int16_t v[4]; } int16x4_t;
 typedef struct { uint32_t v[4]; } uint32x4_t;
 typedef struct { int32_t v[4]; } int32x4_t;
 typedef struct { float v[4]; } float32x4_t;
+typedef struct { uint16_t v[8]; } uint16x8_t;
 
 #define VTN_INLINE static inline __attribute__((always_inline))
 
@@ -39,7 +40,49 @@ VTN_INLINE int32x4_t vdupq_n_s32(int32_t x) { int32x4_t r; for (int i = 0; i < 4
 VTN_INLINE int32x4_t vreinterpretq_s32_u32(uint32x4_t a) { int32x4_t r; memcpy(r.v, a.v, 16); return r; }
 VTN_INLINE uint8x16_t vreinterpretq_u8_u32(uint32x4_t a) { uint8x16_t r; memcpy(r.v, a.v, 16); return r; }
 
+VTN_INLINE int32x4_t vld1q_s32(const int32_t *p) { int32x4_t r; memcpy(r.v, p, 16); return r; }
+VTN_INLINE int16x8_t vld1q_s16(const int16_t *p) { int16x8_t r; memcpy(r.v, p, 16); return r; }
+VTN_INLINE int8x16_t vld1q_s8(const int8_t *p) { int8x16_t r; memcpy(r.v, p, 16); return r; }
+VTN_INLINE uint8x8_t vdup_n_u8(uint8_t x) { uint8x8_t r; for (int i = 0; i < 8; i++) r.v[i] = x; return r; }
+VTN_INLINE int8x8_t vdup_n_s8(int8_t x) { int8x8_t r; for (int i = 0; i < 8; i++) r.v[i] = x; return r; }
+VTN_INLINE uint8x8_t vget_low_u8(uint8x16_t a) { uint8x8_t r; memcpy(r.v, a.v, 8); return r; }
+VTN_INLINE int8x8_t vget_low_s8(int8x16_t a) { int8x8_t r; memcpy(r.v, a.v, 8); return r; }
+VTN_INLINE int16x4_t vget_low_s16(int16x8_t a) { int16x4_t r; memcpy(r.v, a.v, 8); return r; }
+VTN_INLINE int16x8_t vreinterpretq_s16_u16(uint16x8_t a) { int16x8_t r; memcpy(r.v, a.v, 16); return r; }
+VTN_INLINE int8x16_t vreinterpretq_s8_u8(uint8x16_t a) { int8x16_t r; memcpy(r.v, a.v, 16); return r; }
+
 // Integer arithmetic.
+// usubl / usubl2: u8 − u8 widened to u16 (wrapping mod 2^16); ssubl / ssubl2: s8 − s8 widened to s16.
+VTN_INLINE uint16x8_t vsubl_u8(uint8x8_t a, uint8x8_t b) { uint16x8_t r; for (int i = 0; i < 8; i++) r.v[i] = (uint16_t)(a.v[i] - b.v[i]); return r; }
+VTN_INLINE uint16x8_t vsubl_high_u8(uint8x16_t a, uint8x16_t b) {
+  uint16x8_t r;
+  for (int i = 0; i < 8; i++) r.v[i] = (uint16_t)(a.v[8 + i] - b.v[8 + i]);
+  return r;
+}
+VTN_INLINE int16x8_t vsubl_s8(int8x8_t a, int8x8_t b) { int16x8_t r; for (int i = 0; i < 8; i++) r.v[i] = (int16_t)(a.v[i] - b.v[i]); return r; }
+VTN_INLINE int16x8_t vsubl_high_s8(int8x16_t a, int8x16_t b) {
+  int16x8_t r;
+  for (int i = 0; i < 8; i++) r.v[i] = (int16_t)(a.v[8 + i] - b.v[8 + i]);
+  return r;
+}
+// smlal / smlal2: int16 products added to int32 lanes, wrapping.
+VTN_INLINE int32x4_t vmlal_s16(int32x4_t acc, int16x4_t a, int16x4_t b) {
+  for (int i = 0; i < 4; i++) acc.v[i] = (int32_t)((uint32_t)acc.v[i] + (uint32_t)((int32_t)a.v[i] * b.v[i]));
+  return acc;
+}
+VTN_INLINE int32x4_t vmlal_high_s16(int32x4_t acc, int16x8_t a, int16x8_t b) {
+  for (int i = 0; i < 4; i++) acc.v[i] = (int32_t)((uint32_t)acc.v[i] + (uint32_t)((int32_t)a.v[4 + i] * b.v[4 + i]));
+  return acc;
+}
+// sshl (register): each lane shifted by the signed low byte of b's lane, left wrapping, right truncating.
+VTN_INLINE int32x4_t vshlq_s32(int32x4_t a, int32x4_t b) {
+  for (int i = 0; i < 4; i++) {
+    const int n = (int8_t)(b.v[i] & 0xFF);
+    if (n >= 0) a.v[i] = n >= 32 ? 0 : (int32_t)((uint32_t)a.v[i] << n);
+    else a.v[i] = (int32_t)((int64_t)a.v[i] >> (-n > 63 ? 63 : -n));
+  }
+  return a;
+}
 VTN_INLINE uint32x4_t vaddq_u32(uint32x4_t a, uint32x4_t b) { for (int i = 0; i < 4; i++) a.v[i] += b.v[i]; return a; }
 VTN_INLINE uint32_t vaddvq_u32(uint32x4_t a) { return a.v[0] + a.v[1] + a.v[2] + a.v[3]; }
 // udot: lane i adds the four products of a's bytes 4i…4i+3 and b's, unsigned, wrapping at 2^32.

@@ -37,6 +37,13 @@ struct vt_qdw {
   float *quad_scale;       // [blocks64][j][16] each channel's requantization scale (1 past the channels)
   int32_t quad_pixels;     // pixels per block of 64 bytes: 2 for 32 channels at horizontal stride 1 (the
                            // channels twice), else 1
+  // aarch64's arithmetic (vt_qdw_create_for): XNNPACK's aarch64 requantization of a uint8 op, and the NEON
+  // kernel's constants (QuantizedDepthwiseNeon.h), per block of 16 channels in channel order.
+  vt_arithmetic arithmetic;
+  vt_rndnu rndnu;
+  int saturating_pre_shift;  // more than 25 taps: XNNPACK's IGEMM (sqshl), else its dwconv kernels (shl)
+  int16_t *neon_filter;      // [blocks][taps][16] w − fzp (0 past the channels)
+  int32_t *neon_bias;        // [blocks][16] the bias
 };
 
 // A stored byte's value: uint8, or int8 (two's complement).
@@ -73,7 +80,38 @@ static int make_quads(vt_qdw *op) {
   return 0;
 }
 
-vt_qdw *vt_qdw_create(const vt_qdw_params *p) {
+// The arithmetic `arithmetic` names (NATIVE: this CPU's).
+static vt_arithmetic resolved(vt_arithmetic arithmetic) {
+#if defined(__aarch64__)
+  return arithmetic == VT_ARITHMETIC_NATIVE ? VT_ARITHMETIC_AARCH64 : arithmetic;
+#else
+  return arithmetic == VT_ARITHMETIC_NATIVE ? VT_ARITHMETIC_X86_64 : arithmetic;
+#endif
+}
+
+// The NEON kernel's filter and bias (see the struct); 0, or -1 when out of memory.
+static int make_neon(vt_qdw *op) {
+  const size_t c = (size_t)op->channels, taps = (size_t)op->taps, blocks = (size_t)op->blocks;
+  op->neon_filter = aligned_alloc(16, blocks * taps * 16 * sizeof(int16_t));
+  op->neon_bias = aligned_alloc(16, blocks * 16 * sizeof(int32_t));
+  if (!op->neon_filter || !op->neon_bias) return -1;
+  for (size_t b = 0; b < blocks; b++) {
+    const size_t base = c < 16 ? 0 : b * 16 + 16 > c ? c - 16 : b * 16;
+    for (size_t i = 0; i < 16; i++) {
+      const size_t ch = base + i;
+      op->neon_bias[b * 16 + i] = ch < c ? op->bias[ch] : 0;
+      for (size_t t = 0; t < taps; t++)
+        op->neon_filter[(b * taps + t) * 16 + i] =
+            ch < c ? (int16_t)(filter_value(op->filter[t * c + ch], op->is_signed) - op->filter_zero_point) : 0;
+    }
+  }
+  return 0;
+}
+
+vt_qdw *vt_qdw_create(const vt_qdw_params *p) { return vt_qdw_create_for(p, VT_ARITHMETIC_NATIVE); }
+
+vt_qdw *vt_qdw_create_for(const vt_qdw_params *p, vt_arithmetic arithmetic) {
+  if (arithmetic != VT_ARITHMETIC_NATIVE && arithmetic != VT_ARITHMETIC_X86_64 && arithmetic != VT_ARITHMETIC_AARCH64) return NULL;
   if (!p || !p->filter || !p->bias || p->kernel_h < 1 || p->kernel_w < 1 || p->channels < 1 || p->channels > (1 << 20) ||
       p->stride_h < 1 || p->stride_w < 1 || p->dilation_h < 1 || p->dilation_w < 1 || p->padding < 0 || p->padding > 1 ||
       p->activation < 0 || p->activation > 3 || p->kernel_h > 65536 || p->kernel_w > 65536 ||
@@ -138,6 +176,18 @@ vt_qdw *vt_qdw_create(const vt_qdw_params *p) {
   memcpy(op->filter, p->filter, taps * c);
   memcpy(op->bias, p->bias, c * sizeof(int32_t));
   memset(op->zero_row, (uint8_t)p->input_zero_point, c + 64);
+  op->arithmetic = resolved(arithmetic);
+  if (op->arithmetic == VT_ARITHMETIC_AARCH64) {
+    if (!sgn) {
+      op->rndnu = vt_rndnu_make(op->channel_scale[0], p->output_zero_point, (int32_t)r.low + p->output_zero_point,
+                                (int32_t)r.high + p->output_zero_point);
+      op->saturating_pre_shift = op->taps > 25;
+    }
+    if ((!sgn && op->rndnu.multiplier == 0) || (op->pairs <= kMaxPairs && make_neon(op) != 0)) {
+      vt_qdw_free(op);
+      return NULL;
+    }
+  }
   // (Fewer than 32 channels, or 32 at a horizontal stride of 2, fill at most half of the dot-product
   // path's 64 lanes: the pairs kernel is the faster there.)
   if (sgn && (c > 32 || (c == 32 && p->stride_w == 1)) && op->pairs <= kMaxPairs && make_quads(op) != 0) {
@@ -181,6 +231,8 @@ void vt_qdw_free(vt_qdw *op) {
   free(op->bias_packed);
   free(op->scale_packed);
   free(op->channel_scale);
+  free(op->neon_filter);
+  free(op->neon_bias);
   free(op);
 }
 
@@ -233,7 +285,9 @@ static void rows_scalar(const vt_qdw *op, const uint8_t *in, int32_t h, int32_t 
             acc += (uint32_t)(x * f);
           }
         }
-        dst[ch] = vt_requantize_scaled(&op->requantization, op->channel_scale[ch], (int32_t)acc);
+        dst[ch] = op->arithmetic == VT_ARITHMETIC_AARCH64 && !op->is_signed
+                      ? vt_rndnu_requantize_shifted(&op->rndnu, (int32_t)acc, !op->saturating_pre_shift)
+                      : vt_requantize_scaled(&op->requantization, op->channel_scale[ch], (int32_t)acc);
       }
     }
   }
@@ -469,6 +523,18 @@ static VT_QDQ_VNNI inline __attribute__((always_inline)) void qdq_store(uint8_t 
 #include "QuantizedDepthwiseQuad.h"
 #endif
 
+// The NEON kernel (aarch64's arithmetic): with the instructions on aarch64, in portable C elsewhere.
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#define NDW(name) ndw_neon_##name
+#define NDW_TARGET
+#else
+#include "NeonPortable.h"
+#define NDW(name) ndw_portable_##name
+#define NDW_TARGET
+#endif
+#include "QuantizedDepthwiseNeon.h"
+
 typedef void (*qdw_rows_fn)(const vt_qdw *, const uint8_t *, int32_t, int32_t, int32_t, int32_t, int32_t, int32_t, int32_t, uint8_t *);
 
 typedef struct {
@@ -499,7 +565,7 @@ static int run_rows(qdw_rows_fn rows, const vt_qdw *op, const uint8_t *input, in
   if (!op || !input || !output || batches < 1 || vt_window_output_size(&g, h, w, &oh, &ow, &pad_h, &pad_w) != 0) return -1;
   if (threads < 1) threads = 1;
   if (threads > 64) threads = 64;
-  if (!op->filter_packed) rows = rows_scalar;  // a window beyond the vector kernel's taps
+  if (!op->filter_packed) rows = rows_scalar;  // a window beyond the vector kernels' taps
   // One thread: all rows at once; several: about four chunks of rows per thread.
   const int32_t per = threads == 1 ? oh : (oh + threads * 4 - 1) / (threads * 4);
   qdw_job job = {rows, op, input, output, h, w, oh, ow, pad_h, pad_w, per};
@@ -512,12 +578,28 @@ vt_path vt_qdw_path(void) {
   if (vt_cpu_vnni()) return VT_PATH_VNNI;
   if (vt_cpu_features()->avx2) return VT_PATH_AVX2;
 #endif
+#if defined(__aarch64__)
+  return VT_PATH_NEON;
+#endif
   return VT_PATH_SCALAR;
+}
+
+// Whether `path` computes the op's arithmetic: the scalar path either; the NEON paths aarch64's; x86-64's
+// paths x86-64's (and an int8 op's of aarch64's, which is the same).
+static int qdw_computes(const vt_qdw *op, vt_path path) {
+  switch (path) {
+  case VT_PATH_SCALAR: return 1;
+  case VT_PATH_NEON:
+  case VT_PATH_NEON_PORTABLE: return op->arithmetic == VT_ARITHMETIC_AARCH64;
+  default: return op->arithmetic == VT_ARITHMETIC_X86_64 || op->is_signed;
+  }
 }
 
 int vt_qdw_run_path(const vt_qdw *op, vt_path path, const uint8_t *input, int32_t batches, int32_t h, int32_t w, uint8_t *output,
                     int32_t threads, vt_pool *pool) {
-  if (path == VT_PATH_DEFAULT) path = vt_qdw_path();
+  if (!op) return -1;
+  if (path == VT_PATH_DEFAULT) path = qdw_computes(op, vt_qdw_path()) ? vt_qdw_path() : VT_PATH_SCALAR;
+  if (!qdw_computes(op, path)) return -1;
   switch (path) {
   case VT_PATH_SCALAR: return run_rows(rows_scalar, op, input, batches, h, w, output, threads, pool);
   case VT_PATH_VNNI_PORTABLE:
@@ -531,6 +613,18 @@ int vt_qdw_run_path(const vt_qdw *op, vt_path path, const uint8_t *input, int32_
 #else
   case VT_PATH_AVX2:
   case VT_PATH_VNNI: return -2;
+#endif
+  case VT_PATH_NEON:
+#if defined(__aarch64__)
+    return run_rows(ndw_neon_rows, op, input, batches, h, w, output, threads, pool);
+#else
+    return -2;
+#endif
+  case VT_PATH_NEON_PORTABLE:
+#if defined(__aarch64__)
+    return -2;
+#else
+    return run_rows(ndw_portable_rows, op, input, batches, h, w, output, threads, pool);
 #endif
   default: return -1;
   }

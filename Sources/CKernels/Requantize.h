@@ -136,12 +136,17 @@ static inline __attribute__((always_inline)) int32_t vt_srshr32(int32_t x, int32
 static inline __attribute__((always_inline)) int32_t vt_sat16(int32_t v) { return v < -32768 ? -32768 : v > 32767 ? 32767 : v; }
 static inline __attribute__((always_inline)) int32_t vt_satu8(int32_t v) { return v < 0 ? 0 : v > 255 ? 255 : v; }
 
-// One output byte from an int32 sum, each step as its instruction computes it.
-static inline __attribute__((always_inline)) uint8_t vt_rndnu_requantize(const vt_rndnu *r, int32_t acc) {
-  const int32_t v = vt_srshr32(vt_sqdmulh32(vt_sqshl32(acc, r->pre_shift), r->multiplier), r->post_shift);
+// One output byte from an int32 sum, each step as its instruction computes it; the pre-shift saturating
+// (sqshl: the GEMM kernels) or, with `wrap`, wrapping (shl: the depthwise kernels).
+static inline __attribute__((always_inline)) uint8_t vt_rndnu_requantize_shifted(const vt_rndnu *r, int32_t acc, int wrap) {
+  const int32_t shifted = wrap ? (int32_t)((uint32_t)acc << r->pre_shift) : vt_sqshl32(acc, r->pre_shift);
+  const int32_t v = vt_srshr32(vt_sqdmulh32(shifted, r->multiplier), r->post_shift);
   const int32_t u = vt_satu8(vt_sat16(vt_sat16(v) + r->zero_point));
   const int32_t low = u > r->min ? u : r->min;
   return (uint8_t)(low < r->max ? low : r->max);
+}
+static inline __attribute__((always_inline)) uint8_t vt_rndnu_requantize(const vt_rndnu *r, int32_t acc) {
+  return vt_rndnu_requantize_shifted(r, acc, 0);
 }
 
 #endif

@@ -36,7 +36,7 @@ package final class CompiledModel: @unchecked Sendable {
 
     /// The CPU path of the exact hybrid depthwise kernel ("avx512", "avx2" or "scalar").
     package static var hybridDepthwiseKernelPath: String { CustomKernels.hybridDepthwisePath }
-    /// The CPU path of the exact uint8 depthwise kernel ("vnni", "avx2" or "scalar").
+    /// The CPU path of the exact 8-bit depthwise kernel ("vnni", "avx2", "neon" or "scalar").
     package static var quantizedDepthwiseKernelPath: String { CustomKernels.quantizedDepthwisePath }
     /// The CPU path of the exact 1×1 convolution kernel's 8-bit kinds ("vnni", "avx2", "neon-dot" or
     /// "scalar").

@@ -67,7 +67,7 @@ final class CustomKernels: @unchecked Sendable {
 
     /// The hybrid depthwise kernel's path on this CPU ("avx512", "avx2" or "scalar").
     static var hybridDepthwisePath: String { String(cString: vt_path_name(vt_hdw_path())) }
-    /// The uint8 depthwise kernel's path on this CPU ("vnni", "avx2" or "scalar").
+    /// The 8-bit depthwise kernel's path on this CPU ("vnni", "avx2", "neon" or "scalar").
     static var quantizedDepthwisePath: String { String(cString: vt_path_name(vt_qdw_path())) }
     /// The 1×1 convolution kernel's path on this CPU ("vnni", "avx2", "neon-dot" or "scalar").
     static var conv1x1Path: String { String(cString: vt_path_name(vt_conv1x1_path())) }

@@ -9,12 +9,11 @@ import VisionTestSupport
 /// VisionTasks' uint8/int8 depthwise kernel against XNNPACK's QU8 and QC8 DWConv (LiteRT's paths for
 /// these ops), bit for bit: single-op models of many shapes, zero points, scales (per channel for int8)
 /// and activations on random, extreme and constant inputs, every path (scalar, AVX2, AVX-512 VNNI, the
-/// VNNI kernel in portable C) at 1 and 2 threads; the SSD and classifier models (the int8 TF2 MobileNet
-/// v2 too) whose depthwise ops move onto the kernel, with outputs identical to LiteRT's.
-@Suite(
-    "Exact uint8 depthwise kernel", .enabled(if: TestAssets.shouldRun),
-    .enabled(
-        if: TestAssets.exactKernelsMatchRuntime, "copies of x86-64 XNNPACK's arithmetic; arm64 runs LiteRT's own"))
+/// VNNI kernel in portable C; on arm64 scalar and NEON) at 1 and 2 threads; the SSD and classifier models
+/// (the int8 TF2 MobileNet v2 too) whose depthwise ops move onto the kernel, with outputs identical to
+/// LiteRT's — on arm64 (under qemu) to LiteRT's aarch64 library, whose uint8 requantization is another.
+/// On x86-64 the ops of aarch64's arithmetic run too: the NEON kernel in portable C against the scalar path.
+@Suite("Exact uint8 depthwise kernel", .enabled(if: TestAssets.shouldRun))
 struct QuantizedDepthwiseKernelTests {
     struct Case: CustomStringConvertible {
         var h: Int, w: Int, c: Int
@@ -53,6 +52,12 @@ struct QuantizedDepthwiseKernelTests {
         Case(h: 6, w: 9, c: 24, kh: 5, kw: 5, sh: 1, sw: 2),
         Case(h: 5, w: 4, c: 17, kh: 2, kw: 3, iscale: 0.5, fscale: 0.9, oscale: 7.3, activation: 0),
         Case(h: 12, w: 12, c: 16, kh: 9, kw: 9, izp: 3, fzp: 200, ozp: 90, activation: 0),  // 81 taps: the scalar path
+        // A requantization scale of 200: on aarch64 a pre-shift of 8 that wraps (a dwconv window) or
+        // saturates (81 taps: XNNPACK's IGEMM).
+        Case(h: 6, w: 7, c: 20, iscale: 1, fscale: 1, oscale: 0.005, activation: 0),
+        Case(
+            h: 10, w: 10, c: 16, kh: 9, kw: 9, izp: 250, fzp: 3, ozp: 128, iscale: 1, fscale: 1, oscale: 0.005,
+            activation: 0),
         // int8, per-channel filter scales (TF2 MobileNet v2's: input zero point −128, ReLU6)
         Case(h: 14, w: 14, c: 96, izp: -128, fzp: 0, ozp: -128, signed: true),
         Case(h: 15, w: 16, c: 144, sh: 2, sw: 2, izp: -128, fzp: 0, ozp: -128, signed: true),
@@ -131,17 +136,21 @@ struct QuantizedDepthwiseKernelTests {
         return try b.build()
     }
 
-    /// The paths this CPU can run; "vnni-portable" runs everywhere.
+    /// The paths this CPU can run for ops of its own arithmetic; "vnni-portable" runs everywhere on x86-64.
     static var paths: [String] {
         switch CompiledModel.quantizedDepthwiseKernelPath {
         case "vnni": return ["scalar", "avx2", "vnni", "vnni-portable"]
         case "avx2": return ["scalar", "avx2", "vnni-portable"]
+        case "neon": return ["scalar", "neon"]
         default: return ["scalar", "vnni-portable"]
         }
     }
 
-    /// The op run directly on `path` with `threads` threads.
-    static func direct(_ k: Case, _ parts: Parts, _ input: [UInt8], path: String, threads: Int32) -> [UInt8]? {
+    /// The op of `arithmetic`'s arithmetic run directly on `path` with `threads` threads.
+    static func direct(
+        _ k: Case, _ parts: Parts, _ input: [UInt8], path: String, threads: Int32,
+        arithmetic: vt_arithmetic = VT_ARITHMETIC_NATIVE
+    ) -> [UInt8]? {
         let scales = k.filterScales
         return parts.filter.withUnsafeBufferPointer { f in
             parts.bias.withUnsafeBufferPointer { b in
@@ -155,7 +164,7 @@ struct QuantizedDepthwiseKernelTests {
                         input_scale: k.iscale, filter_scale: k.fscale, output_scale: k.oscale, filter: f.baseAddress,
                         bias: b.baseAddress, is_signed: k.signed ? 1 : 0,
                         filter_scales: k.signed && !k.perTensor ? s.baseAddress : nil)
-                    guard let op = vt_qdw_create(&p) else { return nil }
+                    guard let op = vt_qdw_create_for(&p, arithmetic) else { return nil }
                     defer { vt_qdw_free(op) }
                     var out = [UInt8](repeating: 0xA5, count: k.outputSize.h * k.outputSize.w * k.c)
                     let status = vt_qdw_run_path(
@@ -195,6 +204,25 @@ struct QuantizedDepthwiseKernelTests {
                     let wrong = d.count == a.count ? zip(a, d).filter { $0.0 != $0.1 }.count : -1
                     #expect(wrong == 0, "\(k), trial \(trial), \(path), \(threads) threads: \(wrong) differing bytes")
                 }
+                #if !arch(arm64)
+                    // aarch64's arithmetic here: the NEON kernel's source, in portable C, against the scalar path.
+                    let arm = try #require(
+                        Self.direct(k, parts, input, path: "scalar", threads: 1, arithmetic: VT_ARITHMETIC_AARCH64))
+                    let neon = try #require(
+                        Self.direct(
+                            k, parts, input, path: "neon-portable", threads: Int32(threads),
+                            arithmetic: VT_ARITHMETIC_AARCH64))
+                    let wrong = zip(arm, neon).filter { $0.0 != $0.1 }.count
+                    #expect(
+                        wrong == 0, "\(k), trial \(trial), neon-portable, \(threads) threads: \(wrong) differing bytes")
+                    // A uint8 op of aarch64's arithmetic is refused by x86-64's vector paths.
+                    if !k.signed {
+                        #expect(
+                            Self.direct(
+                                k, parts, input, path: "vnni-portable", threads: 1, arithmetic: VT_ARITHMETIC_AARCH64)
+                                == nil)
+                    }
+                #endif
             }
         }
     }

@@ -240,9 +240,14 @@ struct PreprocessingTests {
                     let floats = try pre.floats(
                         bitmap, orientation: orientation, region: region,
                         format: TensorFormat(width: dw, height: dh, element: .float32(mean: [127.5], std: [127.5])))
-                    // MediaPipe's normalization of each byte: v · (1/s) + (−m/s), with m = s = 127.5.
+                    // MediaPipe's normalization of each byte: v · (1/s) + (−m/s), with m = s = 127.5 — its
+                    // OpenCV's: one fused multiply-add on aarch64, a product then a sum on x86-64.
                     let scale: Float = 1 / 127.5, offset: Float = -127.5 / 127.5
-                    let normalized: [Float] = expected.map { Float($0) * scale + offset }
+                    #if arch(arm64)
+                        let normalized: [Float] = expected.map { offset.addingProduct(Float($0), scale) }
+                    #else
+                        let normalized: [Float] = expected.map { Float($0) * scale + offset }
+                    #endif
                     let floatsEqual = floats == normalized
                     #expect(floatsEqual, "floats \(context)")
                 }

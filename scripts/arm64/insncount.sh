@@ -4,8 +4,8 @@
 # ($VISION_TASKS_ASSETS/tools/arm64-insncount) — ours (the aarch64 release CLI, as users run it) against
 # MediaPipe 1.2.2's own aarch64 wheel (the same model and photo; tools/arm64-insncount/mp_loop.py), per model.
 # Per photo: (the count with 11 photos − the count with 1) / 10, so start-up and model loading cancel out.
-# Each model's results on every shared photo must be MediaPipe's aarch64 results, exactly (categories, scores,
-# boxes: scripts/arm64/mp_results.py beside ours' --json), or the script fails: a count of wrong work is no count.
+# Each model's results on every shared photo must be MediaPipe's aarch64 results, exactly
+# (scripts/arm64/same-results.sh), or the script fails: a count of wrong work is no count.
 # Instructions are not cycles: a proxy for speed, to compare builds of like code, not a timing.
 #   scripts/arm64/insncount.sh      (make arm64-insncount) prints a table, appends out/arm64-insncount.jsonl
 #   ARM64_CPU=neoverse-n1           the CPU qemu emulates (the dot-product class; the default); as a cortex-a72,
@@ -54,40 +54,6 @@ run_ours() {
   count "${qemu[@]}" -L "$arm64_host$arm64_sysroot" -E LD_LIBRARY_PATH=/usr/libexec/swift/lib/swift/linux \
     -E LITERT_LIBRARY="$litert" "$ours" "$task" --model "$model" --threads 1 --max-results 5 --sequential "$@"
 }
-# TASK MODEL PHOTO...: ours' and MediaPipe's results on the photos, compared exactly (not counted).
-same_results() {
-  local task=$1 model=$2; shift 2
-  qemu-aarch64 -cpu "$cpu" -L "$arm64_host$arm64_sysroot" -E LD_LIBRARY_PATH=/usr/libexec/swift/lib/swift/linux \
-    -E LITERT_LIBRARY="$litert" "$ours" "$task" --model "$model" --threads 1 --max-results 5 --sequential --json "$@" \
-    >"$work/ours.json" 2>"$work/ours.log" || { tail -5 "$work/ours.log" >&2; arm64_die "ours failed: $task $model"; }
-  qemu-aarch64 -cpu "$cpu" -L "$arm64_mp_root" -E PYTHONPATH="$arm64_mp_site" "$arm64_mp_root/usr/bin/python3.13" \
-    "$arm64_root/scripts/arm64/mp_results.py" "$model" "$task" "$@" >"$work/mediapipe.json" 2>"$work/mp.log" ||
-    { tail -5 "$work/mp.log" >&2; arm64_die "MediaPipe failed: $task $model"; }
-  python3 - "$task" "$work/ours.json" "$work/mediapipe.json" <<'PY'
-import json, sys
-task, ours, mediapipe = sys.argv[1], json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
-failed = 0
-for record in ours["records"]:
-    theirs = mediapipe[record["source"]]
-    if task == "detect":
-        mine = [[d["categories"][0]["categoryName"], d["categories"][0]["score"],
-                 [d["boundingBox"][k] for k in ("originX", "originY", "width", "height")]] for d in record["detections"]]
-    else:
-        mine = [[c["index"], c["score"]] for c in record["classifications"][0]["categories"]]
-        # The same scores, in order, as MediaPipe's top ones, each category with MediaPipe's score for it (the order
-        # of equal scores, and which of them make the top 5, is its sort's accident).
-        score = dict((i, s) for i, s in theirs)
-        if [s for _, s in mine] == [s for _, s in theirs[:len(mine)]] and all(score.get(i) == s for i, s in mine):
-            theirs = mine
-    if mine != theirs:
-        failed += 1
-        print("%s: results differ from MediaPipe's aarch64 results:\n ours      %s\n MediaPipe %s"
-              % (record["source"], mine, theirs), file=sys.stderr)
-if failed or not ours["records"]:
-    sys.exit("%d of %d photos differ" % (failed, len(ours["records"])))
-print("  results on %d photos, each equal to MediaPipe's aarch64 results" % len(ours["records"]), file=sys.stderr)
-PY
-}
 # TASK MODEL PHOTO N: MediaPipe on the photo N times.
 run_mediapipe() {
   count "${qemu[@]}" -L "$arm64_mp_root" -E PYTHONPATH="$arm64_mp_site" "$arm64_mp_root/usr/bin/python3.13" \
@@ -104,7 +70,8 @@ for entry in "${models[@]}"; do
   read -r name task model photo <<<"$entry"
   [ -z "${ARM64_INSN_ONLY:-}" ] || [[ $name =~ $ARM64_INSN_ONLY ]] || continue
   m="$ARM64_ASSETS/models/$model"
-  same_results "$task" "$m" "$ARM64_ASSETS"/images/*.jpg "$ARM64_ASSETS"/images/*.png || arm64_die "$name: not MediaPipe's results"
+  ARM64_CPU=$cpu "$arm64_root/scripts/arm64/same-results.sh" "$task" "$m" "$ARM64_ASSETS"/images/*.jpg "$ARM64_ASSETS"/images/*.png ||
+    arm64_die "$name: not MediaPipe's results"
   copies=()
   for i in $(seq -w 1 11); do ln -sf "$ARM64_ASSETS/images/$photo" "$work/p$i-$photo"; copies+=("$work/p$i-$photo"); done
   o1=$(run_ours "$task" "$m" "${copies[0]}"); o11=$(run_ours "$task" "$m" "${copies[@]}")

@@ -36,10 +36,14 @@ typedef enum vt_path {
   /// The NEON dot-product path's kernel source with each instruction emulated in portable C (runs
   /// where NEON is not: x86-64).
   VT_PATH_NEON_DOT_PORTABLE = 6,
+  /// aarch64 NEON (every aarch64 CPU: a Cortex-A72 too).
+  VT_PATH_NEON = 7,
+  /// The NEON path's kernel source with each instruction emulated in portable C (runs where NEON is not).
+  VT_PATH_NEON_PORTABLE = 8,
 } vt_path;
 
-/// The path's name: "default", "scalar", "vnni-portable", "avx2", "avx512", "vnni", "neon-dot" or
-/// "neon-dot-portable".
+/// The path's name: "default", "scalar", "vnni-portable", "avx2", "avx512", "vnni", "neon-dot",
+/// "neon-dot-portable", "neon" or "neon-portable".
 const char *vt_path_name(vt_path path);
 
 /// The CPU features the kernels' paths use, probed once per process: x86-64's (all 0 elsewhere) and
@@ -309,7 +313,11 @@ int vt_qconvk_decode_options(const uint8_t *data, size_t size, const uint8_t *mo
 // a symmetric int8 filter quantized per channel (or per tensor), bit-identical to XNNPACK's QC8 (QS8)
 // DWConv: the same sums, each channel requantized with its own scale. Paths: "scalar", "avx2"
 // (vpmaddwd on tap pairs), "vnni" (AVX-512 VNNI vpdpwssd on 256-bit vectors) and "vnni-portable" (the
-// vector kernel's source with each instruction computed in portable C).
+// vector kernel's source with each instruction computed in portable C). An op of aarch64's arithmetic
+// requantizes a uint8 one as XNNPACK's aarch64 QU8 DWConv does ("rndnu", its pre-shift wrapping where
+// a dwconv microkernel takes the window — up to 25 taps — and saturating beyond, where XNNPACK takes
+// the IGEMM), on the "scalar" path and on "neon" (16 channels at a time, smlal of int16 differences) or
+// "neon-portable" (that kernel's source in portable C); its int8 kind is x86-64's arithmetic.
 
 typedef struct {
   int32_t kernel_h, kernel_w, channels;
@@ -337,6 +345,10 @@ typedef struct vt_qdw vt_qdw;
 /// scales not positive and finite, a requantization scale ≥ 256) or when out of memory. The
 /// parameters' arrays are copied.
 vt_qdw *vt_qdw_create(const vt_qdw_params *p);
+/// vt_qdw_create for XNNPACK's arithmetic on `arithmetic`'s CPU (the tests run aarch64's on x86-64). A
+/// path that does not compute the op's arithmetic refuses it (-1): x86-64's vector paths a uint8 op of
+/// aarch64's. NULL also for aarch64's arithmetic with a requantization scale below 2^-32.
+vt_qdw *vt_qdw_create_for(const vt_qdw_params *p, vt_arithmetic arithmetic);
 void vt_qdw_free(vt_qdw *op);
 int32_t vt_qdw_channels(const vt_qdw *op);
 /// 1 for the int8 kind.
@@ -348,11 +360,11 @@ int vt_qdw_output_size(const vt_qdw *op, int32_t h, int32_t w, int32_t *oh, int3
 /// Needs no scratch. 0, or -1 for bad sizes.
 int vt_qdw_run(const vt_qdw *op, const uint8_t *input, int32_t batches, int32_t h, int32_t w, uint8_t *output, int32_t threads,
                vt_pool *pool);
-/// The same on `path` (VT_PATH_DEFAULT: vt_qdw_path(); scalar, AVX2, VNNI, VNNI-portable): 0; -1 for bad sizes or an
-/// unknown path; -2 when this CPU lacks the path's instructions.
+/// The same on `path` (VT_PATH_DEFAULT: vt_qdw_path(); scalar, AVX2, VNNI, VNNI-portable, NEON, NEON-portable): 0; -1
+/// for bad sizes, an unknown path or one of another arithmetic; -2 when this CPU lacks the path's instructions.
 int vt_qdw_run_path(const vt_qdw *op, vt_path path, const uint8_t *input, int32_t batches, int32_t h, int32_t w, uint8_t *output,
                     int32_t threads, vt_pool *pool);
-/// The path `vt_qdw_run` takes here: VNNI, AVX2 or scalar.
+/// The path `vt_qdw_run` takes here: VNNI, AVX2, NEON or scalar.
 vt_path vt_qdw_path(void);
 /// Custom options "VTQD": version 1 (uint8): thirteen int32 (kernel h/w, channels, strides h/w,
 /// dilations h/w, padding, activation, input/filter/output zero points), three float32 scales (input,
