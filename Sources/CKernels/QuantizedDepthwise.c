@@ -584,6 +584,8 @@ vt_path vt_qdw_path(void) {
   return VT_PATH_SCALAR;
 }
 
+int vt_qdw_preferred(void) { return vt_qdw_path() == VT_PATH_VNNI || vt_qdw_path() == VT_PATH_AVX2; }
+
 // Whether `path` computes the op's arithmetic: the scalar path either; the NEON paths aarch64's; x86-64's
 // paths x86-64's (and an int8 op's of aarch64's, which is the same).
 static int qdw_computes(const vt_qdw *op, vt_path path) {

@@ -38,6 +38,9 @@ package final class CompiledModel: @unchecked Sendable {
     package static var hybridDepthwiseKernelPath: String { CustomKernels.hybridDepthwisePath }
     /// The CPU path of the exact 8-bit depthwise kernel ("vnni", "avx2", "neon" or "scalar").
     package static var quantizedDepthwiseKernelPath: String { CustomKernels.quantizedDepthwisePath }
+    /// Whether the 8-bit depthwise kernel is faster than XNNPACK's here, and so a default: x86-64 with AVX2
+    /// or VNNI; not aarch64, where its NEON path is exact but costs more instructions than XNNPACK's.
+    package static var quantizedDepthwiseKernelPreferred: Bool { CustomKernels.quantizedDepthwisePreferred }
     /// The CPU path of the exact 1×1 convolution kernel's 8-bit kinds ("vnni", "avx2", "neon-dot" or
     /// "scalar").
     package static var conv1x1KernelPath: String { CustomKernels.conv1x1Path }

@@ -75,6 +75,8 @@ final class CustomKernels: @unchecked Sendable {
     static var convDepthwisePath: String { String(cString: vt_path_name(vt_cdw_path())) }
     /// Whether the 1×1 convolution kernel has a vector path on this CPU (AVX2, VNNI or NEON dot product).
     static var conv1x1Preferred: Bool { vt_conv1x1_preferred() != 0 }
+    /// Whether the 8-bit depthwise kernel beats XNNPACK's here (x86-64 with AVX2 or VNNI).
+    static var quantizedDepthwisePreferred: Bool { vt_qdw_preferred() != 0 }
     /// Whether the 1×1 kernel's hybrid kind equals XNNPACK's here (x86-64 only).
     static var hybridConvExact: Bool { vt_hconv_exact() != 0 }
     /// Whether the fused 1×1-into-float-depthwise op equals XNNPACK's float depthwise kernels here.

@@ -82,7 +82,7 @@ package struct KernelChoice: Sendable, Equatable, CustomStringConvertible {
             fusions: choice(["VISION_TASKS_FUSED_KERNELS"], otherwise: true),
             depthwise: choice(
                 ["VISION_TASKS_DEPTHWISE_KERNEL"],
-                otherwise: optimized && CompiledModel.quantizedDepthwiseKernelPath != "scalar"),
+                otherwise: optimized && CompiledModel.quantizedDepthwiseKernelPreferred),
             postProcess: choice(["VISION_TASKS_POSTPROCESS_KERNEL"], otherwise: optimized),
             int8SpatialConv: choice(["VISION_TASKS_INT8_SPATIAL_KERNEL"], otherwise: false),
             requantize: choice(["VISION_TASKS_REQUANTIZE_KERNEL"], otherwise: optimized))
