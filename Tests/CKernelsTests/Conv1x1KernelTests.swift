@@ -162,11 +162,11 @@ struct Conv1x1KernelTests {
     func bitIdentical(_ c: Case) throws {
         var r = Random(state: 0x2545_F491_4F6C_DD1D &+ UInt64(c.k * 977 + c.n))
         let bytes = try Self.model(c, &r)
-        let builtin = try ModelResources(bytes: bytes, kernels: .standard.with(hybridDepthwise: false, conv1x1: false))
-        let ours = try ModelResources(bytes: bytes, kernels: .standard.with(conv1x1: true, int8SpatialConv: true))
+        let builtin = try ModelResources(bytes: bytes, kernels: .builtin)
+        let ours = try ModelResources(bytes: bytes, kernels: .builtin.with(conv1x1: true, int8SpatialConv: true))
         let kinds = [ours.quantizedConvOps, ours.quantizedSpatialConvOps]
         // int8 spatial convolutions stay XNNPACK's unless asked for.
-        let plain = try ModelResources(bytes: bytes, kernels: .standard.with(conv1x1: true, int8SpatialConv: false))
+        let plain = try ModelResources(bytes: bytes, kernels: .builtin.with(conv1x1: true, int8SpatialConv: false))
         #expect(plain.quantizedSpatialConvOps == (c.spatial && !c.signed ? 1 : 0))
         let expected = c.spatial ? [0, 1] : [1, 0]
         #expect(builtin.customOps.isEmpty)
@@ -194,8 +194,8 @@ struct Conv1x1KernelTests {
     @Test("SSD MobileNet v1: its 1×1 and 3×3 convolutions run on the kernel; all four outputs identical to LiteRT's")
     func ssdMobileNetV1() throws {
         let path = TestAssets.model("ssd_mobilenet_v1_coco_quant_metadata.tflite")
-        let builtin = try ModelResources(path: path, kernels: .standard.with(conv1x1: false))
-        let ours = try ModelResources(path: path, kernels: .standard.with(conv1x1: true))
+        let builtin = try ModelResources(path: path, kernels: .builtin)
+        let ours = try ModelResources(path: path, kernels: .builtin.with(conv1x1: true))
         #expect(builtin.customOps.isEmpty && ours.quantizedConvOps == 29 && ours.hybridDepthwiseOps == 0)
         // The first 3×3 stride-2 convolution and the four 3×3 stride-2 extra layers.
         #expect(ours.quantizedSpatialConvOps == 5)
@@ -228,10 +228,10 @@ struct Conv1x1KernelTests {
         ])
     func classifiers(name: String) throws {
         let path = TestAssets.model(name)
-        let builtin = try ModelResources(path: path, kernels: .standard.with(conv1x1: false))
-        let ours = try ModelResources(path: path, kernels: .standard.with(conv1x1: true, int8SpatialConv: true))
+        let builtin = try ModelResources(path: path, kernels: .builtin)
+        let ours = try ModelResources(path: path, kernels: .builtin.with(conv1x1: true, int8SpatialConv: true))
         #expect(builtin.customOps.isEmpty && ours.quantizedConvOps > 10 && ours.quantizedSpatialConvOps == 1)
-        let plain = try ModelResources(path: path, kernels: .standard.with(conv1x1: true, int8SpatialConv: false))
+        let plain = try ModelResources(path: path, kernels: .builtin.with(conv1x1: true, int8SpatialConv: false))
         #expect(plain.quantizedSpatialConvOps == (name.hasPrefix("tf2") ? 0 : 1))
         let a = try CompiledModel(model: builtin.runtimeModel, threads: 1)
         let count = a.inputs[0].byteCount
@@ -253,7 +253,7 @@ struct Conv1x1KernelTests {
         arguments: ["yolov8t_int8.tflite", "yolov8t_int8io.tflite"])
     func yoloInt8(name: String) throws {
         let path = TestAssets.packageRoot.appendingPathComponent("Tests/Fixtures/yolo/\(name)").path
-        let builtin = try ModelResources(path: path, kernels: .standard.with(conv1x1: false, depthwise: false))
+        let builtin = try ModelResources(path: path, kernels: .builtin)
         let a = try CompiledModel(model: builtin.runtimeModel, threads: 1)
         let input = try #require(a.inputs.first)
         var r = Random(state: 29)
@@ -271,7 +271,7 @@ struct Conv1x1KernelTests {
         }
         for spatial in [false, true] {
             let ours = try ModelResources(
-                path: path, kernels: .standard.with(conv1x1: true, depthwise: false, int8SpatialConv: spatial))
+                path: path, kernels: .builtin.with(conv1x1: true, int8SpatialConv: spatial))
             #expect(builtin.customOps.isEmpty && ours.quantizedConvOps > 5)
             #expect(spatial ? ours.quantizedSpatialConvOps > 5 : ours.quantizedSpatialConvOps == 0)
             for threads in [1, 2] {
