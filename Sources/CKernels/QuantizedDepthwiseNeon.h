@@ -62,7 +62,13 @@ static NDW_TARGET void NDW(rows)(const vt_qdw *op, const uint8_t *in, int32_t h,
         }
         uint8_t bytes[16];
         if (sgn) {
+          // The channels' scales (fewer than 16 channels: padded with 1, never read past the op's).
+          float padded[16];
           const float *scale = op->channel_scale + base;
+          if (c < 16) {
+            for (size_t i = 0; i < 16; i++) padded[i] = i < c ? op->channel_scale[i] : 1.0f;
+            scale = padded;
+          }
           const int32x4_t q0 = vcvtnq_s32_f32(vmulq_f32(vcvtq_f32_s32(acc0), vld1q_f32(scale)));
           const int32x4_t q1 = vcvtnq_s32_f32(vmulq_f32(vcvtq_f32_s32(acc1), vld1q_f32(scale + 4)));
           const int32x4_t q2 = vcvtnq_s32_f32(vmulq_f32(vcvtq_f32_s32(acc2), vld1q_f32(scale + 8)));
