@@ -77,15 +77,6 @@ static uint8_t *packed_at(const vt_conv1x1 *op, int32_t n, int32_t k) {
   return op->packed + (((size_t)(n / kNR) * (size_t)op->kp + (size_t)(k / 2)) * kNR + (size_t)(n % kNR)) * 2 + (size_t)(k % 2);
 }
 
-// The arithmetic `arithmetic` names (NATIVE: this CPU's).
-static vt_arithmetic resolved(vt_arithmetic arithmetic) {
-#if defined(__aarch64__)
-  return arithmetic == VT_ARITHMETIC_NATIVE ? VT_ARITHMETIC_AARCH64 : arithmetic;
-#else
-  return arithmetic == VT_ARITHMETIC_NATIVE ? VT_ARITHMETIC_X86_64 : arithmetic;
-#endif
-}
-
 vt_conv1x1 *vt_qconv_create(const vt_qconv_params *p) { return vt_qconv_create_for(p, VT_ARITHMETIC_NATIVE); }
 
 vt_conv1x1 *vt_qconv_create_for(const vt_qconv_params *p, vt_arithmetic arithmetic) {
@@ -127,7 +118,7 @@ vt_conv1x1 *vt_qconv_create_for(const vt_qconv_params *p, vt_arithmetic arithmet
                                                            p->output_zero_point, p->activation, s);
   op->low = r.low;
   op->high = r.high;
-  op->arithmetic = resolved(arithmetic);
+  op->arithmetic = vt_arithmetic_resolved(arithmetic);
   op->quad_offset = op->arithmetic == VT_ARITHMETIC_AARCH64 ? 0 : 128;
   if (op->arithmetic == VT_ARITHMETIC_AARCH64 && !s) {
     op->rndnu = vt_rndnu_make(op->scales[0], p->output_zero_point, (int32_t)r.low + p->output_zero_point,

@@ -19,6 +19,15 @@ static inline int vt_cpu_avx512_bw_vl(void) {
 /// AVX-512 F, BW, VL and VNNI (the dot-product paths).
 static inline int vt_cpu_vnni(void) { return vt_cpu_avx512_bw_vl() && vt_cpu_features()->avx512vnni; }
 
+/// The arithmetic `arithmetic` names (NATIVE: this CPU's XNNPACK arithmetic).
+static inline vt_arithmetic vt_arithmetic_resolved(vt_arithmetic arithmetic) {
+#if defined(__aarch64__)
+  return arithmetic == VT_ARITHMETIC_NATIVE ? VT_ARITHMETIC_AARCH64 : arithmetic;
+#else
+  return arithmetic == VT_ARITHMETIC_NATIVE ? VT_ARITHMETIC_X86_64 : arithmetic;
+#endif
+}
+
 /// aarch64's dot-product extension (udot / sdot).
 static inline int vt_cpu_neon_dot(void) { return vt_cpu_features()->asimddp; }
 

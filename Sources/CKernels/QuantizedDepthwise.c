@@ -80,15 +80,6 @@ static int make_quads(vt_qdw *op) {
   return 0;
 }
 
-// The arithmetic `arithmetic` names (NATIVE: this CPU's).
-static vt_arithmetic resolved(vt_arithmetic arithmetic) {
-#if defined(__aarch64__)
-  return arithmetic == VT_ARITHMETIC_NATIVE ? VT_ARITHMETIC_AARCH64 : arithmetic;
-#else
-  return arithmetic == VT_ARITHMETIC_NATIVE ? VT_ARITHMETIC_X86_64 : arithmetic;
-#endif
-}
-
 // The NEON kernel's filter and bias (see the struct); 0, or -1 when out of memory.
 static int make_neon(vt_qdw *op) {
   const size_t c = (size_t)op->channels, taps = (size_t)op->taps, blocks = (size_t)op->blocks;
@@ -176,7 +167,7 @@ vt_qdw *vt_qdw_create_for(const vt_qdw_params *p, vt_arithmetic arithmetic) {
   memcpy(op->filter, p->filter, taps * c);
   memcpy(op->bias, p->bias, c * sizeof(int32_t));
   memset(op->zero_row, (uint8_t)p->input_zero_point, c + 64);
-  op->arithmetic = resolved(arithmetic);
+  op->arithmetic = vt_arithmetic_resolved(arithmetic);
   if (op->arithmetic == VT_ARITHMETIC_AARCH64) {
     if (!sgn) {
       op->rndnu = vt_rndnu_make(op->channel_scale[0], p->output_zero_point, (int32_t)r.low + p->output_zero_point,
