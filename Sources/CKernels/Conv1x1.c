@@ -910,7 +910,9 @@ static int computes(const vt_conv1x1 *op, vt_path path) {
   switch (path) {
   case VT_PATH_SCALAR: return 1;
   case VT_PATH_NEON_DOT:
-  case VT_PATH_NEON_DOT_PORTABLE: return op->arithmetic == VT_ARITHMETIC_AARCH64 && op->kind == kUInt8;
+  case VT_PATH_NEON_DOT_PORTABLE:
+  case VT_PATH_NEON:
+  case VT_PATH_NEON_PORTABLE: return op->arithmetic == VT_ARITHMETIC_AARCH64 && op->kind == kUInt8;
   default: return op->arithmetic == VT_ARITHMETIC_X86_64;
   }
 }
@@ -1045,6 +1047,20 @@ int vt_conv1x1_run_ranged(const vt_conv1x1 *op, vt_path path, const void *input,
 #else
     if (make_quads((vt_conv1x1 *)op) != 0) return -1;
     return run_with(dot_portable_rows, op, input, pixels, output, scratch, scratch_size, threads, pool, range);
+#endif
+  case VT_PATH_NEON:
+#if defined(__aarch64__)
+    if (make_quads((vt_conv1x1 *)op) != 0) return -1;
+    return run_with(dot_neon_rows_plain, op, input, pixels, output, scratch, scratch_size, threads, pool, range);
+#else
+    return -2;
+#endif
+  case VT_PATH_NEON_PORTABLE:
+#if defined(__aarch64__)
+    return -2;
+#else
+    if (make_quads((vt_conv1x1 *)op) != 0) return -1;
+    return run_with(dot_portable_rows_plain, op, input, pixels, output, scratch, scratch_size, threads, pool, range);
 #endif
   default: return -1;
   }

@@ -23,6 +23,49 @@ static DOT_TARGET inline __attribute__((always_inline)) void DOT(row_terms)(cons
   }
 }
 
+// One row's 16 int32 sums of block nb (v[j]: columns 4j…4j + 3) requantized as XNNPACK's aarch64 kernels do
+// and stored at `to` (the block's columns that exist).
+static inline __attribute__((always_inline)) void DOT(store_row)(const vt_conv1x1 *op, int32_t nb, const int32x4_t v_in[4],
+                                                                         uint8_t *to) {
+  const int32_t columns = op->n - nb * 16 < 16 ? op->n - nb * 16 : 16;
+  if (!op->is_signed) {
+    // XNNPACK's rndnu: sqshl, sqdmulh, srshl, sqxtn, sqadd, sqxtun, umax, umin.
+    const int32x4_t pre = vdupq_n_s32(op->rndnu.pre_shift), multiplier = vdupq_n_s32(op->rndnu.multiplier);
+    const int32x4_t post = vdupq_n_s32(-op->rndnu.post_shift);
+    const int16x8_t zp = vdupq_n_s16(op->rndnu.zero_point);
+    const uint8x16_t lo = vdupq_n_u8(op->rndnu.min), hi = vdupq_n_u8(op->rndnu.max);
+    int32x4_t v[4];
+#pragma clang loop unroll(full)
+    for (int j = 0; j < 4; j++) v[j] = vrshlq_s32(vqdmulhq_s32(vqshlq_s32(v_in[j], pre), multiplier), post);
+    const int16x8_t h0 = vqaddq_s16(vqmovn_high_s32(vqmovn_s32(v[0]), v[1]), zp);
+    const int16x8_t h1 = vqaddq_s16(vqmovn_high_s32(vqmovn_s32(v[2]), v[3]), zp);
+    const uint8x16_t bytes = vminq_u8(vmaxq_u8(vqmovun_high_s16(vqmovun_s16(h0), h1), lo), hi);
+    if (columns == 16) {
+      vst1q_u8(to, bytes);
+    } else {
+      uint8_t t[16];
+      vst1q_u8(t, bytes);
+      memcpy(to, t, (size_t)columns);
+    }
+  } else {
+    // XNNPACK's QS8 × QC8W fp32 (neonv8): scvtf, fmul by the column's scale, fcvtns, sqxtn, sqadd,
+    // sqxtn, smax, smin.
+    const float *scales = op->scales + (size_t)nb * 16;
+    const int16x8_t zp = vdupq_n_s16((int16_t)op->output_zero_point);
+    const int8x16_t lo = vdupq_n_s8((int8_t)((int32_t)op->low + op->output_zero_point));
+    const int8x16_t hi = vdupq_n_s8((int8_t)((int32_t)op->high + op->output_zero_point));
+    int32x4_t v[4];
+#pragma clang loop unroll(full)
+    for (int j = 0; j < 4; j++) v[j] = vcvtnq_s32_f32(vmulq_f32(vcvtq_f32_s32(v_in[j]), vld1q_f32(scales + 4 * j)));
+    const int16x8_t h0 = vqaddq_s16(vqmovn_high_s32(vqmovn_s32(v[0]), v[1]), zp);
+    const int16x8_t h1 = vqaddq_s16(vqmovn_high_s32(vqmovn_s32(v[2]), v[3]), zp);
+    const int8x16_t bytes = vminq_s8(vmaxq_s8(vqmovn_high_s16(vqmovn_s16(h0), h1), lo), hi);
+    int8_t t[16];
+    vst1q_s8(t, bytes);
+    memcpy(to, t, (size_t)columns);
+  }
+}
+
 // udot of one quad of every row (`lane` of a[r]) with the four column groups' filter bytes at w.
 #define DOT_QUAD(lane, wq)                                                                                                            \
   do {                                                                                                                                \
@@ -72,50 +115,12 @@ static DOT_TARGET inline __attribute__((always_inline)) void DOT(tile)(const vt_
     }
     DOT_QUAD(0, w + (size_t)p * 64);
   }
-  const int32_t columns = op->n - nb * 16 < 16 ? op->n - nb * 16 : 16;
-  const size_t n = (size_t)op->n;
-  if (!op->is_signed) {
-    // XNNPACK's rndnu: sqshl, sqdmulh, srshl, sqxtn, sqadd, sqxtun, umax, umin.
-    const int32x4_t pre = vdupq_n_s32(op->rndnu.pre_shift), multiplier = vdupq_n_s32(op->rndnu.multiplier);
-    const int32x4_t post = vdupq_n_s32(-op->rndnu.post_shift);
-    const int16x8_t zp = vdupq_n_s16(op->rndnu.zero_point);
-    const uint8x16_t lo = vdupq_n_u8(op->rndnu.min), hi = vdupq_n_u8(op->rndnu.max);
 #pragma clang loop unroll(full)
-    for (int r = 0; r < mr; r++) {
-      int32x4_t v[4];
+  for (int r = 0; r < mr; r++) {
+    int32x4_t v[4];
 #pragma clang loop unroll(full)
-      for (int j = 0; j < 4; j++) v[j] = vrshlq_s32(vqdmulhq_s32(vqshlq_s32(vreinterpretq_s32_u32(acc[r][j]), pre), multiplier), post);
-      const int16x8_t h0 = vqaddq_s16(vqmovn_high_s32(vqmovn_s32(v[0]), v[1]), zp);
-      const int16x8_t h1 = vqaddq_s16(vqmovn_high_s32(vqmovn_s32(v[2]), v[3]), zp);
-      const uint8x16_t bytes = vminq_u8(vmaxq_u8(vqmovun_high_s16(vqmovun_s16(h0), h1), lo), hi);
-      uint8_t *to = out + (size_t)r * n;
-      if (columns == 16) {
-        vst1q_u8(to, bytes);
-      } else {
-        uint8_t t[16];
-        vst1q_u8(t, bytes);
-        memcpy(to, t, (size_t)columns);
-      }
-    }
-  } else {
-    // XNNPACK's QS8 × QC8W fp32 (neonv8): scvtf, fmul by the column's scale, fcvtns, sqxtn, sqadd,
-    // sqxtn, smax, smin.
-    const float *scales = op->scales + (size_t)nb * 16;
-    const int16x8_t zp = vdupq_n_s16((int16_t)op->output_zero_point);
-    const int8x16_t lo = vdupq_n_s8((int8_t)((int32_t)op->low + op->output_zero_point));
-    const int8x16_t hi = vdupq_n_s8((int8_t)((int32_t)op->high + op->output_zero_point));
-#pragma clang loop unroll(full)
-    for (int r = 0; r < mr; r++) {
-      int32x4_t v[4];
-#pragma clang loop unroll(full)
-      for (int j = 0; j < 4; j++) v[j] = vcvtnq_s32_f32(vmulq_f32(vcvtq_f32_s32(vreinterpretq_s32_u32(acc[r][j])), vld1q_f32(scales + 4 * j)));
-      const int16x8_t h0 = vqaddq_s16(vqmovn_high_s32(vqmovn_s32(v[0]), v[1]), zp);
-      const int16x8_t h1 = vqaddq_s16(vqmovn_high_s32(vqmovn_s32(v[2]), v[3]), zp);
-      const int8x16_t bytes = vminq_s8(vmaxq_s8(vqmovn_high_s16(vqmovn_s16(h0), h1), lo), hi);
-      int8_t t[16];
-      vst1q_s8(t, bytes);
-      memcpy(out + (size_t)r * n, t, (size_t)columns);
-    }
+    for (int j = 0; j < 4; j++) v[j] = vreinterpretq_s32_u32(acc[r][j]);
+    DOT(store_row)(op, nb, v, out + (size_t)r * (size_t)op->n);
   }
 }
 #undef DOT_QUAD
@@ -155,6 +160,99 @@ static DOT_TARGET void DOT(rows)(const vt_conv1x1 *op, const void *input, int64_
         m += 2;
       }
       if (m < count) DOT(tile)(op, nb, 1, x + (size_t)m * row_stride, row_stride, row_terms + m, out + (size_t)m * (size_t)op->n);
+    }
+  }
+}
+
+// --- Without the dot-product extension (Cortex-A72: the "neon" path) ------------------------------------
+// The same packed quads and terms; the products by umull / umull2 (u8 × u8 into u16, exact), added in pairs
+// into two partial u32 sums per column (uadalp), which addp folds at the end: the same exact sums.
+
+// Each of `count` rows' term −fzp·Σx (wrapping), by uaddlp / uadalp.
+static inline __attribute__((always_inline)) void DOT(row_terms_plain)(const uint8_t *x, size_t stride, int32_t k, int64_t count,
+                                                                      uint32_t fzp, int32_t *terms) {
+  for (int64_t m = 0; m < count; m++) {
+    const uint8_t *row = x + (size_t)m * stride;
+    uint32x4_t sums = vdupq_n_u32(0);
+    int32_t c = 0;
+    for (; c + 16 <= k; c += 16) sums = vpadalq_u16(sums, vpaddlq_u8(vld1q_u8(row + c)));
+    uint32_t sum = vaddvq_u32(sums);
+    for (; c < k; c++) sum += row[c];
+    terms[m] = (int32_t)(0u - fzp * sum);
+  }
+}
+
+// One tile: `mr` rows (1 or 2) × the 16 columns of block nb.
+static inline __attribute__((always_inline)) void DOT(tile_plain)(const vt_conv1x1 *op, int32_t nb, const int mr, const uint8_t *x,
+                                                                 size_t stride, const int32_t *row_terms, uint8_t *out) {
+  const int32_t kq = op->kq;
+  const uint8_t *w = op->quads + (size_t)nb * (size_t)kq * 64;
+  const uint32_t *column = (const uint32_t *)(const void *)(op->quad_terms + (size_t)nb * 16);
+  uint32x4_t acc[2][8];
+#pragma clang loop unroll(full)
+  for (int r = 0; r < mr; r++)
+#pragma clang loop unroll(full)
+    for (int j = 0; j < 8; j++) acc[r][j] = vdupq_n_u32(0);
+  for (int32_t p = 0; p < kq; p++) {
+    const uint8_t *wp = w + (size_t)p * 64;
+    const uint8x16_t w0 = vld1q_u8(wp), w1 = vld1q_u8(wp + 16), w2 = vld1q_u8(wp + 32), w3 = vld1q_u8(wp + 48);
+#pragma clang loop unroll(full)
+    for (int r = 0; r < mr; r++) {
+      uint32_t quad;
+      memcpy(&quad, x + (size_t)r * stride + (size_t)p * 4, 4);
+      const uint8x16_t a = vreinterpretq_u8_u32(vdupq_n_u32(quad));
+      const uint8x8_t al = vget_low_u8(a);
+      acc[r][0] = vpadalq_u16(acc[r][0], vmull_u8(vget_low_u8(w0), al));
+      acc[r][1] = vpadalq_u16(acc[r][1], vmull_high_u8(w0, a));
+      acc[r][2] = vpadalq_u16(acc[r][2], vmull_u8(vget_low_u8(w1), al));
+      acc[r][3] = vpadalq_u16(acc[r][3], vmull_high_u8(w1, a));
+      acc[r][4] = vpadalq_u16(acc[r][4], vmull_u8(vget_low_u8(w2), al));
+      acc[r][5] = vpadalq_u16(acc[r][5], vmull_high_u8(w2, a));
+      acc[r][6] = vpadalq_u16(acc[r][6], vmull_u8(vget_low_u8(w3), al));
+      acc[r][7] = vpadalq_u16(acc[r][7], vmull_high_u8(w3, a));
+    }
+  }
+#pragma clang loop unroll(full)
+  for (int r = 0; r < mr; r++) {
+    const uint32x4_t term = vdupq_n_u32((uint32_t)row_terms[r]);
+    int32x4_t v[4];
+#pragma clang loop unroll(full)
+    for (int j = 0; j < 4; j++)
+      v[j] = vreinterpretq_s32_u32(vaddq_u32(vaddq_u32(vpaddq_u32(acc[r][2 * j], acc[r][2 * j + 1]), vld1q_u32(column + 4 * j)), term));
+    DOT(store_row)(op, nb, v, out + (size_t)r * (size_t)op->n);
+  }
+}
+
+// Rows m0..<m1 (as DOT(rows)), two rows at a time.
+static void DOT(rows_plain)(const vt_conv1x1 *op, const void *input, int64_t m0, int64_t m1, void *output, int16_t *a, float *slot,
+                            int stream) {
+  (void)a;
+  (void)stream;
+  uint8_t *rows = (uint8_t *)slot + align64(kChunk * sizeof(float));
+  int32_t *row_terms = (int32_t *)(rows + align64((size_t)kChunk * (size_t)op->kq * 4));
+  const int32_t k = op->k, stride = op->kq * 4;
+  for (int64_t c0 = m0; c0 < m1; c0 += kChunk) {
+    const int64_t c1 = c0 + kChunk < m1 ? c0 + kChunk : m1;
+    const uint8_t *x = (const uint8_t *)input + (size_t)c0 * (size_t)k;
+    size_t row_stride = (size_t)k;
+    if (k != stride || op->input_flip) {
+      for (int64_t m = c0; m < c1; m++) {
+        uint8_t *row = rows + (size_t)(m - c0) * (size_t)stride;
+        const uint8_t *from = x + (size_t)(m - c0) * (size_t)k;
+        for (int32_t c = 0; c < k; c++) row[c] = from[c] ^ op->input_flip;
+        for (int32_t c = k; c < stride; c++) row[c] = 0;
+      }
+      x = rows;
+      row_stride = (size_t)stride;
+    }
+    DOT(row_terms_plain)(x, row_stride, k, c1 - c0, (uint32_t)op->filter_zero_point, row_terms);
+    for (int32_t nb = 0; nb < op->nb; nb++) {
+      uint8_t *out = (uint8_t *)output + (size_t)c0 * (size_t)op->n + (size_t)nb * 16;
+      int64_t m = 0;
+      const int64_t count = c1 - c0;
+      for (; m + 2 <= count; m += 2)
+        DOT(tile_plain)(op, nb, 2, x + (size_t)m * row_stride, row_stride, row_terms + m, out + (size_t)m * (size_t)op->n);
+      if (m < count) DOT(tile_plain)(op, nb, 1, x + (size_t)m * row_stride, row_stride, row_terms + m, out + (size_t)m * (size_t)op->n);
     }
   }
 }

@@ -101,6 +101,33 @@ VTN_INLINE uint32x4_t vtn_udot_lane(uint32x4_t acc, uint8x16_t a, uint8x16_t b, 
 
 VTN_INLINE int32_t vtn_sat32(int64_t v) { return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int32_t)v; }
 VTN_INLINE int16_t vtn_sat16(int32_t v) { return (int16_t)(v > 32767 ? 32767 : v < -32768 ? -32768 : v); }
+// uaddlp: adjacent u8 lanes added into u16.
+VTN_INLINE uint16x8_t vpaddlq_u8(uint8x16_t a) {
+  uint16x8_t r;
+  for (int i = 0; i < 8; i++) r.v[i] = (uint16_t)(a.v[2 * i] + a.v[2 * i + 1]);
+  return r;
+}
+// umull / umull2: u8 × u8 products widened to u16 (exact: at most 65,025).
+VTN_INLINE uint16x8_t vmull_u8(uint8x8_t a, uint8x8_t b) {
+  uint16x8_t r;
+  for (int i = 0; i < 8; i++) r.v[i] = (uint16_t)(a.v[i] * b.v[i]);
+  return r;
+}
+VTN_INLINE uint16x8_t vmull_high_u8(uint8x16_t a, uint8x16_t b) {
+  uint16x8_t r;
+  for (int i = 0; i < 8; i++) r.v[i] = (uint16_t)(a.v[8 + i] * b.v[8 + i]);
+  return r;
+}
+// uadalp: each u32 lane plus the two u16 lanes of b it covers, wrapping.
+VTN_INLINE uint32x4_t vpadalq_u16(uint32x4_t acc, uint16x8_t b) {
+  for (int i = 0; i < 4; i++) acc.v[i] += (uint32_t)b.v[2 * i] + (uint32_t)b.v[2 * i + 1];
+  return acc;
+}
+// addp: adjacent lanes of a, then of b, added.
+VTN_INLINE uint32x4_t vpaddq_u32(uint32x4_t a, uint32x4_t b) {
+  uint32x4_t r = {{a.v[0] + a.v[1], a.v[2] + a.v[3], b.v[0] + b.v[1], b.v[2] + b.v[3]}};
+  return r;
+}
 // sqshl (register): each lane shifted by the signed low byte of b's lane, left with saturation,
 // right (negative) truncating.
 VTN_INLINE int32x4_t vqshlq_s32(int32x4_t a, int32x4_t b) {
