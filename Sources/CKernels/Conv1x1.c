@@ -889,12 +889,18 @@ vt_path vt_conv1x1_path(void) {
   if (vt_cpu_avx2_fma()) return VT_PATH_AVX2;
 #endif
 #if defined(__aarch64__)
-  if (vt_cpu_neon_dot()) return VT_PATH_NEON_DOT;
-#endif
+  return vt_cpu_neon_dot() ? VT_PATH_NEON_DOT : VT_PATH_NEON;
+#else
   return VT_PATH_SCALAR;
+#endif
 }
 
-int vt_conv1x1_preferred(void) { return vt_conv1x1_path() != VT_PATH_SCALAR; }
+// On aarch64 without the dot product (`neon`, Cortex-A72) LiteRT's kernels stay the default: see
+// Performance.md's arm64 section for the counts that decide it.
+int vt_conv1x1_preferred(void) {
+  const vt_path path = vt_conv1x1_path();
+  return path == VT_PATH_VNNI || path == VT_PATH_AVX2 || path == VT_PATH_NEON_DOT;
+}
 
 int vt_hconv_exact(void) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -1051,7 +1057,7 @@ int vt_conv1x1_run_ranged(const vt_conv1x1 *op, vt_path path, const void *input,
   case VT_PATH_NEON:
 #if defined(__aarch64__)
     if (make_quads((vt_conv1x1 *)op) != 0) return -1;
-    return run_with(dot_neon_rows_plain, op, input, pixels, output, scratch, scratch_size, threads, pool, range);
+    return run_with(dot_neon_rows_mull, op, input, pixels, output, scratch, scratch_size, threads, pool, range);
 #else
     return -2;
 #endif
@@ -1060,7 +1066,7 @@ int vt_conv1x1_run_ranged(const vt_conv1x1 *op, vt_path path, const void *input,
     return -2;
 #else
     if (make_quads((vt_conv1x1 *)op) != 0) return -1;
-    return run_with(dot_portable_rows_plain, op, input, pixels, output, scratch, scratch_size, threads, pool, range);
+    return run_with(dot_portable_rows_mull, op, input, pixels, output, scratch, scratch_size, threads, pool, range);
 #endif
   default: return -1;
   }

@@ -1,27 +1,55 @@
-// The NEON dot-product 1×1 kernel's body (aarch64's arithmetic: XNNPACK's QU8 "rndnu" and QS8 × QC8W
-// fp32 requantizations), included by Conv1x1.c once with <arm_neon.h> on aarch64 and once with
+// The NEON 1×1 kernel's bodies, with the dot-product extension (`neon-dot`: DOT(rows)) and without it
+// (`neon`, Cortex-A72: DOT(rows_mull)), in aarch64's arithmetic (XNNPACK's QU8 "rndnu" and QS8 × QC8W
+// fp32 requantizations). Included by Conv1x1.c once with <arm_neon.h> on aarch64 and once with
 // NeonPortable.h elsewhere — the same source, so that its arithmetic runs bit for bit on any CPU. The
-// includer defines DOT(name) (the variant's names) and DOT_TARGET (the functions' attributes).
+// includer defines DOT(name) (the variant's names) and DOT_TARGET (the dot-product functions' attributes).
 //
 // Arithmetic (docs/aarch64-xnnpack.md §4): the filter's bytes as they are (uint8, or an int8 one
 // flipped to w + 128), packed in quads of input channels; the input's bytes likewise. udot's exact
-// int32 sums Σ x·w (wrapping) then give XNNPACK's Σ (x − izp)(w − fzp) + bias through a per-row term
+// int32 sums Σ x·w (wrapping; without udot, umull + uadalp give the same sums) then give XNNPACK's Σ (x − izp)(w − fzp) + bias through a per-row term
 // −fzp·Σx and a per-column term bias − izp·Σw + K·izp·fzp (make_quads, quad offset 0).
 
-// Each of `count` rows' term −fzp·Σx (wrapping), rows `stride` bytes apart, `k` bytes each.
-static DOT_TARGET inline __attribute__((always_inline)) void DOT(row_terms)(const uint8_t *x, size_t stride, int32_t k, int64_t count,
-                                                                         uint32_t fzp, int32_t *terms) {
-  const uint8x16_t ones = vdupq_n_u8(1);
+// Each of `count` rows' term −fzp·Σx (wrapping), rows `stride` bytes apart, `k` bytes each: uaddlp / uadalp,
+// which every aarch64 CPU has (the sums are a K-th of the tiles' work).
+static inline __attribute__((always_inline)) void DOT(row_terms)(const uint8_t *x, size_t stride, int32_t k, int64_t count,
+                                                                uint32_t fzp, int32_t *terms) {
   for (int64_t m = 0; m < count; m++) {
     const uint8_t *row = x + (size_t)m * stride;
     uint32x4_t sums = vdupq_n_u32(0);
     int32_t c = 0;
-    for (; c + 16 <= k; c += 16) sums = vdotq_u32(sums, vld1q_u8(row + c), ones);
+    for (; c + 16 <= k; c += 16) sums = vpadalq_u16(sums, vpaddlq_u8(vld1q_u8(row + c)));
     uint32_t sum = vaddvq_u32(sums);
     for (; c < k; c++) sum += row[c];
     terms[m] = (int32_t)(0u - fzp * sum);
   }
 }
+
+// Rows c0..<c1 of the input made ready for the tiles: read in place when they are whole quads, else copied
+// zero-padded to `rows` (an int8 op's flipped to x + 128); their row terms written to `row_terms`. Returns
+// the first row; *row_stride receives the distance between rows.
+static inline __attribute__((always_inline)) const uint8_t *DOT(chunk)(const vt_conv1x1 *op, const void *input, int64_t c0, int64_t c1,
+                                                                        uint8_t *rows, int32_t *row_terms, size_t *row_stride) {
+  const int32_t k = op->k, stride = op->kq * 4;
+  const uint8_t *x = (const uint8_t *)input + (size_t)c0 * (size_t)k;
+  *row_stride = (size_t)k;
+  if (k != stride || op->input_flip) {
+    for (int64_t m = c0; m < c1; m++) {
+      uint8_t *row = rows + (size_t)(m - c0) * (size_t)stride;
+      const uint8_t *from = x + (size_t)(m - c0) * (size_t)k;
+      for (int32_t c = 0; c < k; c++) row[c] = from[c] ^ op->input_flip;
+      for (int32_t c = k; c < stride; c++) row[c] = 0;
+    }
+    x = rows;
+    *row_stride = (size_t)stride;
+  }
+  DOT(row_terms)(x, *row_stride, k, c1 - c0, (uint32_t)op->filter_zero_point, row_terms);
+  return x;
+}
+
+// The chunk buffers in a thread's slot: the copied rows, then their row terms.
+#define DOT_CHUNK_BUFFERS(op, slot)                                                                                  \
+  uint8_t *rows = (uint8_t *)(slot) + align64(kChunk * sizeof(float));                                            \
+  int32_t *row_terms = (int32_t *)(rows + align64((size_t)kChunk * (size_t)(op)->kq * 4))
 
 // One row's 16 int32 sums of block nb (v[j]: columns 4j…4j + 3) requantized as XNNPACK's aarch64 kernels do
 // and stored at `to` (the block's columns that exist).
@@ -125,35 +153,20 @@ static DOT_TARGET inline __attribute__((always_inline)) void DOT(tile)(const vt_
 }
 #undef DOT_QUAD
 
-// Rows m0..<m1: each chunk's rows (read in place when they are whole quads, else copied zero-padded,
-// an int8 op's flipped), their row terms, then its tiles block by block — a block's filter stays in
-// cache while the chunk's rows pass — four rows at a time, then two, then one.
+// Rows m0..<m1, chunk by chunk (DOT(chunk)), then the chunk's tiles block by block — a block's filter stays
+// in cache while the chunk's rows pass — four rows at a time, then two, then one.
 static DOT_TARGET void DOT(rows)(const vt_conv1x1 *op, const void *input, int64_t m0, int64_t m1, void *output, int16_t *a, float *slot,
                                  int stream) {
   (void)a;
   (void)stream;
-  uint8_t *rows = (uint8_t *)slot + align64(kChunk * sizeof(float));
-  int32_t *row_terms = (int32_t *)(rows + align64((size_t)kChunk * (size_t)op->kq * 4));
-  const int32_t k = op->k, stride = op->kq * 4;
+  DOT_CHUNK_BUFFERS(op, slot);
   for (int64_t c0 = m0; c0 < m1; c0 += kChunk) {
-    const int64_t c1 = c0 + kChunk < m1 ? c0 + kChunk : m1;
-    const uint8_t *x = (const uint8_t *)input + (size_t)c0 * (size_t)k;
-    size_t row_stride = (size_t)k;
-    if (k != stride || op->input_flip) {
-      for (int64_t m = c0; m < c1; m++) {
-        uint8_t *row = rows + (size_t)(m - c0) * (size_t)stride;
-        const uint8_t *from = x + (size_t)(m - c0) * (size_t)k;
-        for (int32_t c = 0; c < k; c++) row[c] = from[c] ^ op->input_flip;
-        for (int32_t c = k; c < stride; c++) row[c] = 0;
-      }
-      x = rows;
-      row_stride = (size_t)stride;
-    }
-    DOT(row_terms)(x, row_stride, k, c1 - c0, (uint32_t)op->filter_zero_point, row_terms);
+    const int64_t c1 = c0 + kChunk < m1 ? c0 + kChunk : m1, count = c1 - c0;
+    size_t row_stride;
+    const uint8_t *x = DOT(chunk)(op, input, c0, c1, rows, row_terms, &row_stride);
     for (int32_t nb = 0; nb < op->nb; nb++) {
       uint8_t *out = (uint8_t *)output + (size_t)c0 * (size_t)op->n + (size_t)nb * 16;
       int64_t m = 0;
-      const int64_t count = c1 - c0;
       for (; m + 4 <= count; m += 4) DOT(tile)(op, nb, 4, x + (size_t)m * row_stride, row_stride, row_terms + m, out + (size_t)m * (size_t)op->n);
       if (m + 2 <= count) {
         DOT(tile)(op, nb, 2, x + (size_t)m * row_stride, row_stride, row_terms + m, out + (size_t)m * (size_t)op->n);
@@ -168,22 +181,8 @@ static DOT_TARGET void DOT(rows)(const vt_conv1x1 *op, const void *input, int64_
 // The same packed quads and terms; the products by umull / umull2 (u8 × u8 into u16, exact), added in pairs
 // into two partial u32 sums per column (uadalp), which addp folds at the end: the same exact sums.
 
-// Each of `count` rows' term −fzp·Σx (wrapping), by uaddlp / uadalp.
-static inline __attribute__((always_inline)) void DOT(row_terms_plain)(const uint8_t *x, size_t stride, int32_t k, int64_t count,
-                                                                      uint32_t fzp, int32_t *terms) {
-  for (int64_t m = 0; m < count; m++) {
-    const uint8_t *row = x + (size_t)m * stride;
-    uint32x4_t sums = vdupq_n_u32(0);
-    int32_t c = 0;
-    for (; c + 16 <= k; c += 16) sums = vpadalq_u16(sums, vpaddlq_u8(vld1q_u8(row + c)));
-    uint32_t sum = vaddvq_u32(sums);
-    for (; c < k; c++) sum += row[c];
-    terms[m] = (int32_t)(0u - fzp * sum);
-  }
-}
-
 // One tile: `mr` rows (1 or 2) × the 16 columns of block nb.
-static inline __attribute__((always_inline)) void DOT(tile_plain)(const vt_conv1x1 *op, int32_t nb, const int mr, const uint8_t *x,
+static inline __attribute__((always_inline)) void DOT(tile_mull)(const vt_conv1x1 *op, int32_t nb, const int mr, const uint8_t *x,
                                                                  size_t stride, const int32_t *row_terms, uint8_t *out) {
   const int32_t kq = op->kq;
   const uint8_t *w = op->quads + (size_t)nb * (size_t)kq * 64;
@@ -193,24 +192,25 @@ static inline __attribute__((always_inline)) void DOT(tile_plain)(const vt_conv1
   for (int r = 0; r < mr; r++)
 #pragma clang loop unroll(full)
     for (int j = 0; j < 8; j++) acc[r][j] = vdupq_n_u32(0);
+  const uint8_t *xr[2] = {x, x + stride};  // each row's next quad
   for (int32_t p = 0; p < kq; p++) {
+    if (mr == 2) DOT_MCA_BEGIN("conv1x1_neon_mull_2x16");  // (scripts/arm64/mca.sh: this loop's body, 128 MACs)
+    // The block's 64 filter bytes of quad p as eight halves (two columns each), so that every product is a
+    // umull of 8-byte registers (umull2 of a broadcast quad made clang shuffle the filter).
     const uint8_t *wp = w + (size_t)p * 64;
-    const uint8x16_t w0 = vld1q_u8(wp), w1 = vld1q_u8(wp + 16), w2 = vld1q_u8(wp + 32), w3 = vld1q_u8(wp + 48);
+    uint8x8_t wh[8];
+#pragma clang loop unroll(full)
+    for (int j = 0; j < 8; j++) wh[j] = vld1_u8(wp + 8 * j);
 #pragma clang loop unroll(full)
     for (int r = 0; r < mr; r++) {
       uint32_t quad;
-      memcpy(&quad, x + (size_t)r * stride + (size_t)p * 4, 4);
-      const uint8x16_t a = vreinterpretq_u8_u32(vdupq_n_u32(quad));
-      const uint8x8_t al = vget_low_u8(a);
-      acc[r][0] = vpadalq_u16(acc[r][0], vmull_u8(vget_low_u8(w0), al));
-      acc[r][1] = vpadalq_u16(acc[r][1], vmull_high_u8(w0, a));
-      acc[r][2] = vpadalq_u16(acc[r][2], vmull_u8(vget_low_u8(w1), al));
-      acc[r][3] = vpadalq_u16(acc[r][3], vmull_high_u8(w1, a));
-      acc[r][4] = vpadalq_u16(acc[r][4], vmull_u8(vget_low_u8(w2), al));
-      acc[r][5] = vpadalq_u16(acc[r][5], vmull_high_u8(w2, a));
-      acc[r][6] = vpadalq_u16(acc[r][6], vmull_u8(vget_low_u8(w3), al));
-      acc[r][7] = vpadalq_u16(acc[r][7], vmull_high_u8(w3, a));
+      memcpy(&quad, xr[r], 4);
+      xr[r] += 4;
+      const uint8x8_t a = vreinterpret_u8_u32(vdup_n_u32(quad));
+#pragma clang loop unroll(full)
+      for (int j = 0; j < 8; j++) acc[r][j] = vpadalq_u16(acc[r][j], vmull_u8(wh[j], a));
     }
+    if (mr == 2) DOT_MCA_END();
   }
 #pragma clang loop unroll(full)
   for (int r = 0; r < mr; r++) {
@@ -224,38 +224,25 @@ static inline __attribute__((always_inline)) void DOT(tile_plain)(const vt_conv1
 }
 
 // Rows m0..<m1 (as DOT(rows)), two rows at a time.
-static void DOT(rows_plain)(const vt_conv1x1 *op, const void *input, int64_t m0, int64_t m1, void *output, int16_t *a, float *slot,
+static void DOT(rows_mull)(const vt_conv1x1 *op, const void *input, int64_t m0, int64_t m1, void *output, int16_t *a, float *slot,
                             int stream) {
   (void)a;
   (void)stream;
-  uint8_t *rows = (uint8_t *)slot + align64(kChunk * sizeof(float));
-  int32_t *row_terms = (int32_t *)(rows + align64((size_t)kChunk * (size_t)op->kq * 4));
-  const int32_t k = op->k, stride = op->kq * 4;
+  DOT_CHUNK_BUFFERS(op, slot);
   for (int64_t c0 = m0; c0 < m1; c0 += kChunk) {
-    const int64_t c1 = c0 + kChunk < m1 ? c0 + kChunk : m1;
-    const uint8_t *x = (const uint8_t *)input + (size_t)c0 * (size_t)k;
-    size_t row_stride = (size_t)k;
-    if (k != stride || op->input_flip) {
-      for (int64_t m = c0; m < c1; m++) {
-        uint8_t *row = rows + (size_t)(m - c0) * (size_t)stride;
-        const uint8_t *from = x + (size_t)(m - c0) * (size_t)k;
-        for (int32_t c = 0; c < k; c++) row[c] = from[c] ^ op->input_flip;
-        for (int32_t c = k; c < stride; c++) row[c] = 0;
-      }
-      x = rows;
-      row_stride = (size_t)stride;
-    }
-    DOT(row_terms_plain)(x, row_stride, k, c1 - c0, (uint32_t)op->filter_zero_point, row_terms);
+    const int64_t c1 = c0 + kChunk < m1 ? c0 + kChunk : m1, count = c1 - c0;
+    size_t row_stride;
+    const uint8_t *x = DOT(chunk)(op, input, c0, c1, rows, row_terms, &row_stride);
     for (int32_t nb = 0; nb < op->nb; nb++) {
       uint8_t *out = (uint8_t *)output + (size_t)c0 * (size_t)op->n + (size_t)nb * 16;
       int64_t m = 0;
-      const int64_t count = c1 - c0;
       for (; m + 2 <= count; m += 2)
-        DOT(tile_plain)(op, nb, 2, x + (size_t)m * row_stride, row_stride, row_terms + m, out + (size_t)m * (size_t)op->n);
-      if (m < count) DOT(tile_plain)(op, nb, 1, x + (size_t)m * row_stride, row_stride, row_terms + m, out + (size_t)m * (size_t)op->n);
+        DOT(tile_mull)(op, nb, 2, x + (size_t)m * row_stride, row_stride, row_terms + m, out + (size_t)m * (size_t)op->n);
+      if (m < count) DOT(tile_mull)(op, nb, 1, x + (size_t)m * row_stride, row_stride, row_terms + m, out + (size_t)m * (size_t)op->n);
     }
   }
 }
 
+#undef DOT_CHUNK_BUFFERS
 #undef DOT
 #undef DOT_TARGET

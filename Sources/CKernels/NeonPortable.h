@@ -19,6 +19,7 @@ typedef struct { uint8_t v[8]; } uint8x8_t;
 typedef struct { int8_t v[8]; } int8x8_t;
 typedef struct { int16_t v[8]; } int16x8_t;
 typedef struct { int16_t v[4]; } int16x4_t;
+typedef struct { uint32_t v[2]; } uint32x2_t;
 typedef struct { uint32_t v[4]; } uint32x4_t;
 typedef struct { int32_t v[4]; } int32x4_t;
 typedef struct { float v[4]; } float32x4_t;
@@ -28,6 +29,7 @@ typedef struct { uint16_t v[8]; } uint16x8_t;
 
 // Loads, stores, broadcasts, reinterpretations.
 VTN_INLINE uint8x16_t vld1q_u8(const uint8_t *p) { uint8x16_t r; memcpy(r.v, p, 16); return r; }
+VTN_INLINE uint8x8_t vld1_u8(const uint8_t *p) { uint8x8_t r; memcpy(r.v, p, 8); return r; }
 VTN_INLINE uint32x4_t vld1q_u32(const uint32_t *p) { uint32x4_t r; memcpy(r.v, p, 16); return r; }
 VTN_INLINE float32x4_t vld1q_f32(const float *p) { float32x4_t r; memcpy(r.v, p, 16); return r; }
 VTN_INLINE void vst1q_u8(uint8_t *p, uint8x16_t a) { memcpy(p, a.v, 16); }
@@ -39,6 +41,8 @@ VTN_INLINE uint32x4_t vdupq_n_u32(uint32_t x) { uint32x4_t r; for (int i = 0; i 
 VTN_INLINE int32x4_t vdupq_n_s32(int32_t x) { int32x4_t r; for (int i = 0; i < 4; i++) r.v[i] = x; return r; }
 VTN_INLINE int32x4_t vreinterpretq_s32_u32(uint32x4_t a) { int32x4_t r; memcpy(r.v, a.v, 16); return r; }
 VTN_INLINE uint8x16_t vreinterpretq_u8_u32(uint32x4_t a) { uint8x16_t r; memcpy(r.v, a.v, 16); return r; }
+VTN_INLINE uint32x2_t vdup_n_u32(uint32_t x) { uint32x2_t r = {{x, x}}; return r; }
+VTN_INLINE uint8x8_t vreinterpret_u8_u32(uint32x2_t a) { uint8x8_t r; memcpy(r.v, a.v, 8); return r; }
 
 VTN_INLINE int32x4_t vld1q_s32(const int32_t *p) { int32x4_t r; memcpy(r.v, p, 16); return r; }
 VTN_INLINE int16x8_t vld1q_s16(const int16_t *p) { int16x8_t r; memcpy(r.v, p, 16); return r; }
@@ -85,12 +89,6 @@ VTN_INLINE int32x4_t vshlq_s32(int32x4_t a, int32x4_t b) {
 }
 VTN_INLINE uint32x4_t vaddq_u32(uint32x4_t a, uint32x4_t b) { for (int i = 0; i < 4; i++) a.v[i] += b.v[i]; return a; }
 VTN_INLINE uint32_t vaddvq_u32(uint32x4_t a) { return a.v[0] + a.v[1] + a.v[2] + a.v[3]; }
-// udot: lane i adds the four products of a's bytes 4i…4i+3 and b's, unsigned, wrapping at 2^32.
-VTN_INLINE uint32x4_t vdotq_u32(uint32x4_t acc, uint8x16_t a, uint8x16_t b) {
-  for (int i = 0; i < 4; i++)
-    for (int t = 0; t < 4; t++) acc.v[i] += (uint32_t)a.v[4 * i + t] * (uint32_t)b.v[4 * i + t];
-  return acc;
-}
 // udot (by element): b's bytes 4·lane…4·lane+3 for every lane of a.
 VTN_INLINE uint32x4_t vtn_udot_lane(uint32x4_t acc, uint8x16_t a, uint8x16_t b, int lane) {
   for (int i = 0; i < 4; i++)
@@ -111,11 +109,6 @@ VTN_INLINE uint16x8_t vpaddlq_u8(uint8x16_t a) {
 VTN_INLINE uint16x8_t vmull_u8(uint8x8_t a, uint8x8_t b) {
   uint16x8_t r;
   for (int i = 0; i < 8; i++) r.v[i] = (uint16_t)(a.v[i] * b.v[i]);
-  return r;
-}
-VTN_INLINE uint16x8_t vmull_high_u8(uint8x16_t a, uint8x16_t b) {
-  uint16x8_t r;
-  for (int i = 0; i < 8; i++) r.v[i] = (uint16_t)(a.v[8 + i] * b.v[8 + i]);
   return r;
 }
 // uadalp: each u32 lane plus the two u16 lanes of b it covers, wrapping.

@@ -4,8 +4,8 @@ import Testing
 import VisionTestSupport
 
 /// The 8-bit 1×1 kernel with XNNPACK's aarch64 arithmetic, on any CPU: every path that computes it —
-/// scalar, and the NEON dot-product kernel (its instructions on an aarch64 CPU that has them, its
-/// source in portable C elsewhere) — against a reference written here from the closed forms of
+/// scalar, and the NEON kernels with the dot product and without it (their instructions on an aarch64
+/// CPU that has them, their source in portable C elsewhere) — against a reference written here from the closed forms of
 /// docs/aarch64-xnnpack.md (the uint8 "rndnu" requantization as one 64-bit product and shift, the int8
 /// fp32 one), not from the kernel's steps. On aarch64 the kernel suite then compares the same ops with
 /// LiteRT's aarch64 library (`Conv1x1KernelTests`).
@@ -141,7 +141,7 @@ struct Conv1x1Aarch64ArithmeticTests {
             vt_conv1x1_run_path(op, kernelPath(path), input, 1, &output, &scratch, scratch.count, 1, nil)
         }
         for path in ["vnni-portable", "avx2", "vnni"] { #expect(run(arm, path) == -1, "\(path)") }
-        for path in ["neon-dot-portable", "neon-dot"] { #expect(run(x86, path) == -1, "\(path)") }
+        for path in ["neon-dot-portable", "neon-dot", "neon-portable", "neon"] { #expect(run(x86, path) == -1, "\(path)") }
         #expect(run(arm, "scalar") == 0 && run(x86, "scalar") == 0)
         #expect(make(VT_ARITHMETIC_AARCH64, inputScale: 1e-10) == nil)  // scale 5e-11 < 2^-32
         let tiny = make(VT_ARITHMETIC_X86_64, inputScale: 1e-10)

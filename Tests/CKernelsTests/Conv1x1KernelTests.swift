@@ -285,8 +285,8 @@ struct Conv1x1KernelTests {
     }
 
     /// The paths this CPU can run for ops of its own arithmetic: on x86-64 scalar, AVX2, VNNI and
-    /// "vnni-portable" (the VNNI kernel's source in portable C, which runs everywhere); on aarch64 scalar
-    /// and, with the dot-product extension, "neon-dot".
+    /// "vnni-portable" (the VNNI kernel's source in portable C, which runs everywhere); on aarch64 scalar,
+    /// "neon" and, with the dot-product extension, "neon-dot".
     static var paths: [String] {
         #if arch(x86_64)
             var paths = ["scalar", "avx2", "vnni", "vnni-portable"]
@@ -294,17 +294,17 @@ struct Conv1x1KernelTests {
             if CompiledModel.conv1x1KernelPath == "avx2" { paths.removeAll { $0 == "vnni" } }
             return paths
         #else
-            return CompiledModel.conv1x1KernelPath == "neon-dot" ? ["scalar", "neon-dot"] : ["scalar"]
+            return CompiledModel.conv1x1KernelPath == "neon-dot" ? ["scalar", "neon", "neon-dot"] : ["scalar", "neon"]
         #endif
     }
 
-    /// The paths this CPU can run for ops of aarch64's arithmetic: scalar, and the NEON dot-product
-    /// kernel — with its instructions on aarch64 CPUs that have them, in portable C elsewhere.
+    /// The paths this CPU can run for ops of aarch64's arithmetic: scalar, and the NEON kernels (plain, and
+    /// with the dot product) — with their instructions on aarch64 CPUs that have them, in portable C elsewhere.
     static var aarch64Paths: [String] {
         #if arch(arm64)
             return paths
         #else
-            return ["scalar", "neon-dot-portable"]
+            return ["scalar", "neon-dot-portable", "neon-portable"]
         #endif
     }
 

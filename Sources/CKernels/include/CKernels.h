@@ -203,11 +203,12 @@ int vt_conv1x1_run_ranged(const vt_conv1x1 *op, vt_path path, const void *input,
 /// (a write to the op). A caller that runs the op from several threads at once calls it first. 0, or
 /// -1 when out of memory.
 int vt_conv1x1_prepare(vt_conv1x1 *op);
-/// The path `vt_conv1x1_run` takes here for the 8-bit kinds: VNNI, AVX2, NEON dot product or scalar (the
-/// hybrid kind, x86-64's arithmetic only, takes the scalar path on aarch64).
+/// The path `vt_conv1x1_run` takes here for the 8-bit kinds: on x86-64 VNNI, AVX2 or scalar; on aarch64
+/// NEON with the dot product ("neon-dot") or without it ("neon": umull + uadalp). The hybrid kind, x86-64's
+/// arithmetic only, takes the scalar path on aarch64.
 vt_path vt_conv1x1_path(void);
-/// Whether the kernel has a vector path on this CPU (avx2, vnni or neon-dot) and so is the default for
-/// optimized builds.
+/// Whether the kernel is the default for optimized builds on this CPU: where its path is avx2, vnni or
+/// neon-dot (the plain "neon" path is not: LiteRT's kernels stay a Cortex-A72's default).
 int vt_conv1x1_preferred(void);
 /// Whether the hybrid kind equals LiteRT's kernel on this CPU: x86-64 only (its dynamic quantization
 /// and float epilogue are XNNPACK's x86-64 ones).
