@@ -896,10 +896,11 @@ vt_path vt_conv1x1_path(void) {
 }
 
 // On aarch64 without the dot product (`neon`, Cortex-A72) LiteRT's kernels stay the default: see
-// Performance.md's arm64 section for the counts that decide it.
+// Performance.md's arm64 section for the counts that decide it. Where XNNPACK's uint8 GEMM takes
+// "rndnu16" (a Cortex-A53 or A55 first), ours would not give its results: LiteRT's stay.
 int vt_conv1x1_preferred(void) {
   const vt_path path = vt_conv1x1_path();
-  return path == VT_PATH_VNNI || path == VT_PATH_AVX2 || path == VT_PATH_NEON_DOT;
+  return path == VT_PATH_VNNI || path == VT_PATH_AVX2 || (path == VT_PATH_NEON_DOT && !vt_cpu_features()->qu8_rndnu16);
 }
 
 int vt_hconv_exact(void) {

@@ -2,6 +2,9 @@
 #include "CKernels.h"
 
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #if defined(__aarch64__) && defined(__linux__)
 #include <sys/auxv.h>
 #endif
@@ -23,7 +26,82 @@ static void probe(void) {
 #endif
 #if defined(__aarch64__) && defined(__linux__)
   features.asimddp = (getauxval(AT_HWCAP) & (1ul << 20)) != 0;  // HWCAP_ASIMDDP
+  FILE *file = fopen("/proc/cpuinfo", "r");
+  if (file) {
+    static char text[1 << 16];  // (probed once, under pthread_once)
+    const size_t length = fread(text, 1, sizeof text - 1, file);
+    text[length] = 0;
+    fclose(file);
+    features.qu8_rndnu16 = vt_cpu_qu8_rndnu16(text);
+  }
 #endif
+}
+
+// One core as the cpuinfo library ranks it (its midr_score_core: the higher, the earlier in its list of
+// microarchitectures) and whether XNNPACK's uint8 GEMM takes "rndnu16" when it comes first.
+typedef struct core_rank {
+  int score, rndnu16;
+} core_rank;
+
+static core_rank rank_core(long implementer, long part) {
+  if (implementer == 0x41) {  // Arm
+    switch (part) {
+    case 0xd03:                            // Cortex-A53
+    case 0xd05: return (core_rank){2, 1};  // Cortex-A55
+    case 0xd46:                            // Cortex-A510
+    case 0xd80: return (core_rank){2, 0};  // Cortex-A520
+    case 0xd04: return (core_rank){1, 0};  // Cortex-A35
+    case 0xd07: return (core_rank){4, 0};  // Cortex-A57
+    case 0xd08: case 0xd09: case 0xd0a: case 0xd0b: case 0xd0d: case 0xd0e: case 0xd41: case 0xd47: case 0xd4d:
+      return (core_rank){5, 0};  // Cortex-A72, A73, A75, A76, A77, A76AE, A78, A710, A715
+    case 0xd44: case 0xd48: case 0xd4e: return (core_rank){6, 0};  // Cortex-X1, X2, X3
+    default: return (core_rank){3, 0};
+    }
+  }
+  if (implementer == 0x51) {  // Qualcomm
+    switch (part) {
+    case 0x201: case 0x205: case 0x211: return (core_rank){3, 1};  // the original Kryo
+    case 0x800: case 0x802: case 0x804: return (core_rank){5, 0};  // Kryo Gold (Cortex-A73, A75, A76)
+    case 0x801: case 0x803: case 0x805: return (core_rank){2, 1};  // Kryo Silver (Cortex-A53, A55)
+    default: return (core_rank){3, 0};
+    }
+  }
+  return (core_rank){3, 0};
+}
+
+// The value of the line at `line` when it is the field `key` ("CPU part"), else -1.
+static long field(const char *line, const char *key) {
+  const size_t n = strlen(key);
+  if (strncmp(line, key, n) != 0) return -1;
+  const char *colon = strchr(line + n, ':');
+  const char *end = strchr(line, '\n');
+  if (!colon || (end && colon > end)) return -1;
+  char *after;
+  const long value = strtol(colon + 1, &after, 0);
+  return after == colon + 1 || value < 0 ? -1 : value;
+}
+
+int vt_cpu_qu8_rndnu16(const char *cpuinfo) {
+  if (!cpuinfo) return 0;
+  int best = -1, rndnu16 = 0;
+  long implementer = -1;
+  for (const char *line = cpuinfo; *line;) {
+    const long i = field(line, "CPU implementer"), p = field(line, "CPU part");
+    if (i >= 0) implementer = i;
+    if (p >= 0 && implementer >= 0) {  // each processor's block gives its implementer, then its part
+      const core_rank r = rank_core(implementer, p);
+      if (r.score > best) {
+        best = r.score;
+        rndnu16 = r.rndnu16;
+      } else if (r.score == best) {
+        rndnu16 |= r.rndnu16;
+      }
+    }
+    const char *next = strchr(line, '\n');
+    if (!next) break;
+    line = next + 1;
+  }
+  return rndnu16;
 }
 
 const vt_cpu *vt_cpu_features(void) {

@@ -8,10 +8,16 @@
 # (scripts/arm64/same-results.sh), or the script fails: a count of wrong work is no count.
 # Instructions are not cycles: a proxy for speed, to compare builds of like code, not a timing.
 #   scripts/arm64/insncount.sh      (make arm64-insncount) prints a table, appends out/arm64-insncount.jsonl
-#   ARM64_CPU=neoverse-n1           the CPU qemu emulates (the dot-product class; the default); as a cortex-a72,
-#                                   MediaPipe 1.2.2's wheel stops at once ("compiled with lse enabled": it needs ARMv8.1's
-#                                   atomics, which a Cortex-A72 — a Raspberry Pi 4 — lacks), so there is nothing to compare
+# Beside ours as users run it: ours with LiteRT's own kernels for every op (VISION_TASKS_*_KERNEL=builtin),
+# which says what our kernels take off.
+#   ARM64_CPU=neoverse-n1           the CPU qemu emulates for ours (the dot-product class; the default) or cortex-a72.
+#                                   MediaPipe 1.2.2's wheel cannot run as a Cortex-A72 (a Raspberry Pi 4): it stops at once,
+#                                   "compiled with lse enabled" (ARMv8.1's atomics). Its side then runs as a Neoverse-N1
+#                                   with the Cortex-A72's /proc/cpuinfo: for these uint8 models XNNPACK takes the same
+#                                   kernels on both (its QU8 GEMM and depthwise choices do not depend on the dot product;
+#                                   docs/aarch64-xnnpack.md), so the count is the one a Cortex-A72 would run.
 #   ARM64_INSN_ONLY=REGEX           only the models whose name matches
+#   ARM64_OURS_ENV="K=V ..."        environment for ours' default side (e.g. VISION_TASKS_CONV1X1_KERNEL=ours)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cpu=${ARM64_CPU:-neoverse-n1}
@@ -46,17 +52,24 @@ count() {
   awk '/^insns /{n=$2} END{if (n == "") exit 1; print n}' "$log" || arm64_die "no count from the plugin: $*"
 }
 qemu=(qemu-aarch64 -plugin "$plugin" -d plugin -cpu "$cpu")
+mp_cpu=$cpu
+[ "$cpu" != cortex-a72 ] || mp_cpu=neoverse-n1
 # Ours runs --sequential, one photo after another as MediaPipe's loop does: the pipelined runner (decoding
 # ahead on other threads) is for throughput, and counted ~14 M more instructions per photo (its threads' work).
-# TASK MODEL PHOTO...: ours on these photos, one after another.
+# KERNELS (ours: the default; builtin: LiteRT's for every op) TASK MODEL PHOTO...: ours on these photos, one after another.
 run_ours() {
-  local task=$1 model=$2; shift 2
+  local kernels=$1 task=$2 model=$3; shift 3
+  local env=()
+  if [ "$kernels" = ours ]; then for kv in ${ARM64_OURS_ENV:-}; do env+=(-E "$kv"); done; fi
+  [ "$kernels" = ours ] || for k in CONV1X1 HYBRID HYBRID_CONV DEPTHWISE POSTPROCESS REQUANTIZE FUSED INT8_SPATIAL; do
+    [ "$k" = FUSED ] && env+=(-E VISION_TASKS_FUSED_KERNELS=builtin) || env+=(-E "VISION_TASKS_${k}_KERNEL=builtin")
+  done
   count "${qemu[@]}" -L "$arm64_host$arm64_sysroot" -E LD_LIBRARY_PATH=/usr/libexec/swift/lib/swift/linux \
-    -E LITERT_LIBRARY="$litert" "$ours" "$task" --model "$model" --threads 1 --max-results 5 --sequential "$@"
+    -E LITERT_LIBRARY="$litert" "${env[@]}" "$ours" "$task" --model "$model" --threads 1 --max-results 5 --sequential "$@"
 }
 # TASK MODEL PHOTO N: MediaPipe on the photo N times.
 run_mediapipe() {
-  count "${qemu[@]}" -L "$arm64_mp_root" -E PYTHONPATH="$arm64_mp_site" "$arm64_mp_root/usr/bin/python3.13" \
+  count qemu-aarch64 -plugin "$plugin" -d plugin -cpu "$mp_cpu" -L "$arm64_mp_root" -E PYTHONPATH="$arm64_mp_site" "$arm64_mp_root/usr/bin/python3.13" \
     "$tool/mp_loop.py" "$2" "$3" "$4" "$1"
 }
 # NAME TASK MODEL PHOTO
@@ -65,7 +78,7 @@ models=(
   "mobilenet_v2_quant classify mobilenet_v2_1.0_224_quant.tflite dog.jpg"
 )
 mkdir -p "$arm64_root/out"
-printf '%-20s %-10s %16s %16s %8s\n' model photo "ours (insns)" "MediaPipe" "ratio" >&2
+printf '%-20s %-10s %-12s %16s %16s %16s %8s\n' model photo cpu "ours (insns)" "LiteRT's kernels" "MediaPipe" "ratio" >&2
 for entry in "${models[@]}"; do
   read -r name task model photo <<<"$entry"
   [ -z "${ARM64_INSN_ONLY:-}" ] || [[ $name =~ $ARM64_INSN_ONLY ]] || continue
@@ -74,19 +87,20 @@ for entry in "${models[@]}"; do
     arm64_die "$name: not MediaPipe's results"
   copies=()
   for i in $(seq -w 1 11); do ln -sf "$ARM64_ASSETS/images/$photo" "$work/p$i-$photo"; copies+=("$work/p$i-$photo"); done
-  o1=$(run_ours "$task" "$m" "${copies[0]}"); o11=$(run_ours "$task" "$m" "${copies[@]}")
+  o1=$(run_ours ours "$task" "$m" "${copies[0]}"); o11=$(run_ours ours "$task" "$m" "${copies[@]}")
+  b1=$(run_ours builtin "$task" "$m" "${copies[0]}"); b11=$(run_ours builtin "$task" "$m" "${copies[@]}")
   p1=$(run_mediapipe "$task" "$m" "$ARM64_ASSETS/images/$photo" 1)
   p11=$(run_mediapipe "$task" "$m" "$ARM64_ASSETS/images/$photo" 11)
-  python3 - "$name" "$photo" "$cpu" "$o1" "$o11" "$p1" "$p11" "$arm64_root/out/arm64-insncount.jsonl" <<'PY'
+  python3 - "$name" "$photo" "$cpu" "$mp_cpu" "$o1" "$o11" "$b1" "$b11" "$p1" "$p11" "$arm64_root/out/arm64-insncount.jsonl" <<'PY'
 import datetime, json, sys
-name, photo, cpu = sys.argv[1:4]
-o1, o11, p1, p11 = map(int, sys.argv[4:8])
-ours, mp = (o11 - o1) / 10, (p11 - p1) / 10
-row = {"date": datetime.date.today().isoformat(), "cpu": cpu, "model": name, "photo": photo,
-       "oursPerPhoto": ours, "mediapipePerPhoto": mp, "ratio": round(ours / mp, 3),
-       "counts": {"ours1": o1, "ours11": o11, "mediapipe1": p1, "mediapipe11": p11}}
-with open(sys.argv[8], "a") as f:
+name, photo, cpu, mp_cpu = sys.argv[1:5]
+o1, o11, b1, b11, p1, p11 = map(int, sys.argv[5:11])
+ours, builtin, mp = (o11 - o1) / 10, (b11 - b1) / 10, (p11 - p1) / 10
+row = {"date": datetime.date.today().isoformat(), "cpu": cpu, "mediapipeCpu": mp_cpu, "model": name, "photo": photo,
+       "oursPerPhoto": ours, "litertKernelsPerPhoto": builtin, "mediapipePerPhoto": mp, "ratio": round(ours / mp, 3),
+       "counts": {"ours1": o1, "ours11": o11, "litertKernels1": b1, "litertKernels11": b11, "mediapipe1": p1, "mediapipe11": p11}}
+with open(sys.argv[11], "a") as f:
     f.write(json.dumps(row) + "\n")
-print("%-20s %-10s %14.1f M %14.1f M %8.3f" % (name, photo, ours / 1e6, mp / 1e6, ours / mp))
+print("%-20s %-10s %-12s %14.1f M %14.1f M %14.1f M %8.3f" % (name, photo, cpu, ours / 1e6, builtin / 1e6, mp / 1e6, ours / mp))
 PY
 done

@@ -5,7 +5,9 @@
 # order: MediaPipe's sort leaves them in none). Exits 1 when a photo differs, printing both.
 #   scripts/arm64/same-results.sh TASK MODEL PHOTO...   (TASK: detect or classify)
 #   ARM64_CPU=neoverse-n1   the CPU qemu emulates (the roots' /proc/cpuinfo is Neoverse-N1's unless the caller,
-#                           as insncount.sh does, shows another)
+#                           as insncount.sh does, shows another); MediaPipe's side runs as a Neoverse-N1 when it is
+#                           a cortex-a72, which its wheel cannot run as (insncount.sh says why that is its A72 result)
+#   ARM64_OURS_ENV="K=V ..."  environment for ours (e.g. VISION_TASKS_CONV1X1_KERNEL=ours)
 # Needs the release build (ARM64_STAGES=release scripts/arm64/build.sh) and MediaPipe's environment (lib.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -13,16 +15,20 @@ set -euo pipefail
 task=$1 model=$2
 shift 2
 cpu=${ARM64_CPU:-neoverse-n1}
+mp_cpu=$cpu
+[ "$cpu" != cortex-a72 ] || mp_cpu=neoverse-n1
 [ -d "$arm64_mp_site/mediapipe" ] || arm64_mediapipe_env
 ours="$arm64_host$arm64_src/.build-aarch64/aarch64-unknown-linux-gnu/release/vision-tasks"
 litert="$arm64_host$arm64_src/.litert-aarch64/lib/libLiteRt.so"
 [ -x "$ours" ] || arm64_die "no aarch64 release build: ARM64_STAGES=release scripts/arm64/build.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+env=()
+for kv in ${ARM64_OURS_ENV:-}; do env+=(-E "$kv"); done
 qemu-aarch64 -cpu "$cpu" -L "$arm64_host$arm64_sysroot" -E LD_LIBRARY_PATH=/usr/libexec/swift/lib/swift/linux \
-  -E LITERT_LIBRARY="$litert" "$ours" "$task" --model "$model" --threads 1 --max-results 5 --sequential --json "$@" \
+  -E LITERT_LIBRARY="$litert" "${env[@]}" "$ours" "$task" --model "$model" --threads 1 --max-results 5 --sequential --json "$@" \
   >"$work/ours.json" 2>"$work/ours.log" || { tail -5 "$work/ours.log" >&2; arm64_die "ours failed: $task $model"; }
-qemu-aarch64 -cpu "$cpu" -L "$arm64_mp_root" -E PYTHONPATH="$arm64_mp_site" "$arm64_mp_root/usr/bin/python3.13" \
+qemu-aarch64 -cpu "$mp_cpu" -L "$arm64_mp_root" -E PYTHONPATH="$arm64_mp_site" "$arm64_mp_root/usr/bin/python3.13" \
   "$arm64_root/scripts/arm64/mp_results.py" "$model" "$task" "$@" >"$work/mediapipe.json" 2>"$work/mp.log" ||
   { tail -5 "$work/mp.log" >&2; arm64_die "MediaPipe failed: $task $model"; }
 python3 - "$task" "$work/ours.json" "$work/mediapipe.json" <<'PY'

@@ -47,11 +47,21 @@ typedef enum vt_path {
 const char *vt_path_name(vt_path path);
 
 /// The CPU features the kernels' paths use, probed once per process: x86-64's (all 0 elsewhere) and
-/// aarch64's dot-product extension (`asimddp`, the kernel's HWCAP_ASIMDDP; 0 elsewhere).
+/// aarch64's dot-product extension (`asimddp`, the kernel's HWCAP_ASIMDDP; 0 elsewhere); and whether
+/// XNNPACK's uint8 GEMM requantizes by "rndnu16" here, not by the "rndnu" our aarch64 kernels compute
+/// (`qu8_rndnu16`: `vt_cpu_qu8_rndnu16` of /proc/cpuinfo on aarch64 Linux; 0 elsewhere).
 typedef struct vt_cpu {
   int avx2, fma, avx512f, avx512bw, avx512vl, avx512vnni;
   int asimddp;
+  int qu8_rndnu16;
 } vt_cpu;
+
+/// Whether XNNPACK chooses its "rndnu16" uint8 GEMM kernels on the CPU that `cpuinfo` (the text of
+/// /proc/cpuinfo) describes: when its first microarchitecture — the best core, ranked as the cpuinfo
+/// library ranks them — is a Cortex-A53, a Cortex-A55 (Qualcomm's Kryo Silver cores of those designs
+/// included) or the original Kryo. 1 or 0; 0 when no core is described. Among cores of the best rank,
+/// one of those makes it 1 (the choice that keeps results exact).
+int vt_cpu_qu8_rndnu16(const char *cpuinfo);
 
 /// Whose arithmetic an 8-bit kernel reproduces: XNNPACK's on x86-64 or on aarch64 (they differ in how
 /// uint8 sums are requantized: in float on x86-64, in integers — "rndnu" — on aarch64).
@@ -208,7 +218,8 @@ int vt_conv1x1_prepare(vt_conv1x1 *op);
 /// arithmetic only, takes the scalar path on aarch64.
 vt_path vt_conv1x1_path(void);
 /// Whether the kernel is the default for optimized builds on this CPU: where its path is avx2, vnni or
-/// neon-dot (the plain "neon" path is not: LiteRT's kernels stay a Cortex-A72's default).
+/// neon-dot (the plain "neon" path is not: LiteRT's kernels stay a Cortex-A72's default), and not where
+/// XNNPACK's uint8 GEMM takes "rndnu16" (`vt_cpu.qu8_rndnu16`), an arithmetic this kernel does not compute.
 int vt_conv1x1_preferred(void);
 /// Whether the hybrid kind equals LiteRT's kernel on this CPU: x86-64 only (its dynamic quantization
 /// and float epilogue are XNNPACK's x86-64 ones).
