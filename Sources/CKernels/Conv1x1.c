@@ -37,6 +37,8 @@ struct vt_conv1x1 {
   float *scales;              // [nb · 16] the requantization scale of each output channel
   vt_arithmetic arithmetic;   // XNNPACK's on x86-64 (fp32 requantization) or on aarch64 (uint8: rndnu)
   vt_rndnu rndnu;             // uint8 with aarch64's arithmetic: the integer requantization
+  int rndnu16;                // uint8 with VT_ARITHMETIC_AARCH64_RNDNU16: requantized by `r16` instead
+  vt_rndnu16 r16;
   uint8_t input_flip;         // 0x80 for int8 inputs (x + 128), else 0
   int is_signed;              // int8 input and output
   // hybrid
@@ -80,7 +82,7 @@ static uint8_t *packed_at(const vt_conv1x1 *op, int32_t n, int32_t k) {
 vt_conv1x1 *vt_qconv_create(const vt_qconv_params *p) { return vt_qconv_create_for(p, VT_ARITHMETIC_NATIVE); }
 
 vt_conv1x1 *vt_qconv_create_for(const vt_qconv_params *p, vt_arithmetic arithmetic) {
-  if (arithmetic != VT_ARITHMETIC_NATIVE && arithmetic != VT_ARITHMETIC_X86_64 && arithmetic != VT_ARITHMETIC_AARCH64) return NULL;
+  if (!vt_arithmetic_valid(arithmetic)) return NULL;
   if (!p || !p->filter || !p->bias || p->in_channels < 1 || p->out_channels < 1 || p->in_channels > (1 << 16) ||
       p->out_channels > (1 << 16) || p->activation < 0 || p->activation > 3)
     return NULL;
@@ -118,12 +120,16 @@ vt_conv1x1 *vt_qconv_create_for(const vt_qconv_params *p, vt_arithmetic arithmet
                                                            p->output_zero_point, p->activation, s);
   op->low = r.low;
   op->high = r.high;
-  op->arithmetic = vt_arithmetic_resolved(arithmetic);
+  const vt_arithmetic resolved = vt_arithmetic_resolved(arithmetic);
+  // rndnu16 is aarch64's arithmetic but for the uint8 requantization.
+  op->arithmetic = resolved == VT_ARITHMETIC_AARCH64_RNDNU16 ? VT_ARITHMETIC_AARCH64 : resolved;
   op->quad_offset = op->arithmetic == VT_ARITHMETIC_AARCH64 ? 0 : 128;
   if (op->arithmetic == VT_ARITHMETIC_AARCH64 && !s) {
-    op->rndnu = vt_rndnu_make(op->scales[0], p->output_zero_point, (int32_t)r.low + p->output_zero_point,
-                              (int32_t)r.high + p->output_zero_point);
-    if (op->rndnu.multiplier == 0) {
+    const int32_t qmin = (int32_t)r.low + p->output_zero_point, qmax = (int32_t)r.high + p->output_zero_point;
+    op->rndnu = vt_rndnu_make(op->scales[0], p->output_zero_point, qmin, qmax);
+    op->rndnu16 = resolved == VT_ARITHMETIC_AARCH64_RNDNU16;
+    op->r16 = vt_rndnu16_make(op->scales[0], p->output_zero_point, qmin, qmax);
+    if (op->rndnu.multiplier == 0 || op->r16.multiplier == 0) {
       vt_conv1x1_free(op);
       return NULL;
     }
@@ -265,9 +271,10 @@ static void prepare_plain(const vt_conv1x1 *op, const void *input, int64_t m0, i
 
 // XNNPACK's fp32 requantization: float(acc) · the channel's scale, clamped to the activation's bounds
 // (less the zero point), rounded to nearest-even, plus the zero point (an int8 output: its low byte);
-// a uint8 op of aarch64's arithmetic: its integer ("rndnu") requantization.
+// a uint8 op of aarch64's arithmetic: its integer ("rndnu", or "rndnu16") requantization.
 static inline __attribute__((always_inline)) uint8_t requantize(const vt_conv1x1 *op, int32_t n, int32_t acc) {
-  if (op->arithmetic == VT_ARITHMETIC_AARCH64 && !op->is_signed) return vt_rndnu_requantize(&op->rndnu, acc);
+  if (op->arithmetic == VT_ARITHMETIC_AARCH64 && !op->is_signed)
+    return op->rndnu16 ? vt_rndnu16_requantize(&op->r16, acc) : vt_rndnu_requantize(&op->rndnu, acc);
   float f = (float)acc * op->scales[n];
   f = f < op->low ? op->low : f;
   f = f > op->high ? op->high : f;
@@ -896,11 +903,10 @@ vt_path vt_conv1x1_path(void) {
 }
 
 // On aarch64 without the dot product (`neon`, Cortex-A72) LiteRT's kernels stay the default: see
-// Performance.md's arm64 section for the counts that decide it. Where XNNPACK's uint8 GEMM takes
-// "rndnu16" (a Cortex-A53 or A55 first), ours would not give its results: LiteRT's stay.
+// Performance.md's arm64 section for the counts that decide it.
 int vt_conv1x1_preferred(void) {
   const vt_path path = vt_conv1x1_path();
-  return path == VT_PATH_VNNI || path == VT_PATH_AVX2 || (path == VT_PATH_NEON_DOT && !vt_cpu_features()->qu8_rndnu16);
+  return path == VT_PATH_VNNI || path == VT_PATH_AVX2 || path == VT_PATH_NEON_DOT;
 }
 
 int vt_hconv_exact(void) {

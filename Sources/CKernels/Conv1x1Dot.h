@@ -56,7 +56,20 @@ static inline __attribute__((always_inline)) const uint8_t *DOT(chunk)(const vt_
 static inline __attribute__((always_inline)) void DOT(store_row)(const vt_conv1x1 *op, int32_t nb, const int32x4_t v_in[4],
                                                                          uint8_t *to) {
   const int32_t columns = op->n - nb * 16 < 16 ? op->n - nb * 16 : 16;
-  if (!op->is_signed) {
+  if (!op->is_signed && op->rndnu16) {
+    // XNNPACK's rndnu16: sqrshl, sqxtn, sqrdmulh (.8h), sqadd, sqxtun, umax, umin.
+    const int32x4_t shift = vdupq_n_s32(op->r16.shift);
+    const int16x8_t multiplier = vdupq_n_s16(op->r16.multiplier), zp = vdupq_n_s16(op->r16.zero_point);
+    const uint8x16_t lo = vdupq_n_u8(op->r16.min), hi = vdupq_n_u8(op->r16.max);
+    const int16x8_t h0 = vqaddq_s16(
+        vqrdmulhq_s16(vqmovn_high_s32(vqmovn_s32(vqrshlq_s32(v_in[0], shift)), vqrshlq_s32(v_in[1], shift)), multiplier), zp);
+    const int16x8_t h1 = vqaddq_s16(
+        vqrdmulhq_s16(vqmovn_high_s32(vqmovn_s32(vqrshlq_s32(v_in[2], shift)), vqrshlq_s32(v_in[3], shift)), multiplier), zp);
+    const uint8x16_t bytes = vminq_u8(vmaxq_u8(vqmovun_high_s16(vqmovun_s16(h0), h1), lo), hi);
+    uint8_t t[16];
+    vst1q_u8(t, bytes);
+    memcpy(to, t, (size_t)columns);
+  } else if (!op->is_signed) {
     // XNNPACK's rndnu: sqshl, sqdmulh, srshl, sqxtn, sqadd, sqxtun, umax, umin.
     const int32x4_t pre = vdupq_n_s32(op->rndnu.pre_shift), multiplier = vdupq_n_s32(op->rndnu.multiplier);
     const int32x4_t post = vdupq_n_s32(-op->rndnu.post_shift);

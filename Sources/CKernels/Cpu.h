@@ -19,13 +19,21 @@ static inline int vt_cpu_avx512_bw_vl(void) {
 /// AVX-512 F, BW, VL and VNNI (the dot-product paths).
 static inline int vt_cpu_vnni(void) { return vt_cpu_avx512_bw_vl() && vt_cpu_features()->avx512vnni; }
 
-/// The arithmetic `arithmetic` names (NATIVE: this CPU's XNNPACK arithmetic).
+/// The arithmetic `arithmetic` names (NATIVE: this CPU's XNNPACK arithmetic — on aarch64, with "rndnu16"
+/// for uint8 GEMMs where XNNPACK takes it).
 static inline vt_arithmetic vt_arithmetic_resolved(vt_arithmetic arithmetic) {
 #if defined(__aarch64__)
-  return arithmetic == VT_ARITHMETIC_NATIVE ? VT_ARITHMETIC_AARCH64 : arithmetic;
+  if (arithmetic == VT_ARITHMETIC_NATIVE)
+    return vt_cpu_features()->qu8_rndnu16 ? VT_ARITHMETIC_AARCH64_RNDNU16 : VT_ARITHMETIC_AARCH64;
+  return arithmetic;
 #else
   return arithmetic == VT_ARITHMETIC_NATIVE ? VT_ARITHMETIC_X86_64 : arithmetic;
 #endif
+}
+
+/// Whether `arithmetic` is one a kernel's create_for accepts.
+static inline int vt_arithmetic_valid(vt_arithmetic arithmetic) {
+  return arithmetic >= VT_ARITHMETIC_NATIVE && arithmetic <= VT_ARITHMETIC_AARCH64_RNDNU16;
 }
 
 /// aarch64's dot-product extension (udot / sdot).

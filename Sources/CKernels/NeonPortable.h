@@ -121,6 +121,21 @@ VTN_INLINE uint32x4_t vpaddq_u32(uint32x4_t a, uint32x4_t b) {
   uint32x4_t r = {{a.v[0] + a.v[1], a.v[2] + a.v[3], b.v[0] + b.v[1], b.v[2] + b.v[3]}};
   return r;
 }
+// sqrshl (register): each lane shifted by the signed low byte of b's lane, left with saturation, right
+// (negative) rounding half up.
+VTN_INLINE int32x4_t vqrshlq_s32(int32x4_t a, int32x4_t b) {
+  for (int i = 0; i < 4; i++) {
+    const int n = (int8_t)(b.v[i] & 0xFF);
+    if (n >= 0) a.v[i] = vtn_sat32((int64_t)a.v[i] * ((int64_t)1 << (n > 32 ? 32 : n)));
+    else a.v[i] = (int32_t)(((int64_t)a.v[i] + ((int64_t)1 << (-n - 1 > 62 ? 62 : -n - 1))) >> (-n > 63 ? 63 : -n));
+  }
+  return a;
+}
+// sqrdmulh (.8h): the high half of 2·a·b + 2^15, saturated (only −2^15 · −2^15 saturates).
+VTN_INLINE int16x8_t vqrdmulhq_s16(int16x8_t a, int16x8_t b) {
+  for (int i = 0; i < 8; i++) a.v[i] = vtn_sat16((int32_t)((2 * (int64_t)a.v[i] * b.v[i] + (1 << 15)) >> 16));
+  return a;
+}
 // sqshl (register): each lane shifted by the signed low byte of b's lane, left with saturation,
 // right (negative) truncating.
 VTN_INLINE int32x4_t vqshlq_s32(int32x4_t a, int32x4_t b) {

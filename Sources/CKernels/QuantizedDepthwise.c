@@ -102,7 +102,7 @@ static int make_neon(vt_qdw *op) {
 vt_qdw *vt_qdw_create(const vt_qdw_params *p) { return vt_qdw_create_for(p, VT_ARITHMETIC_NATIVE); }
 
 vt_qdw *vt_qdw_create_for(const vt_qdw_params *p, vt_arithmetic arithmetic) {
-  if (arithmetic != VT_ARITHMETIC_NATIVE && arithmetic != VT_ARITHMETIC_X86_64 && arithmetic != VT_ARITHMETIC_AARCH64) return NULL;
+  if (!vt_arithmetic_valid(arithmetic)) return NULL;
   if (!p || !p->filter || !p->bias || p->kernel_h < 1 || p->kernel_w < 1 || p->channels < 1 || p->channels > (1 << 20) ||
       p->stride_h < 1 || p->stride_w < 1 || p->dilation_h < 1 || p->dilation_w < 1 || p->padding < 0 || p->padding > 1 ||
       p->activation < 0 || p->activation > 3 || p->kernel_h > 65536 || p->kernel_w > 65536 ||
@@ -167,7 +167,9 @@ vt_qdw *vt_qdw_create_for(const vt_qdw_params *p, vt_arithmetic arithmetic) {
   memcpy(op->filter, p->filter, taps * c);
   memcpy(op->bias, p->bias, c * sizeof(int32_t));
   memset(op->zero_row, (uint8_t)p->input_zero_point, c + 64);
+  // XNNPACK's uint8 depthwise kernels take rndnu on every aarch64 CPU, rndnu16's included.
   op->arithmetic = vt_arithmetic_resolved(arithmetic);
+  if (op->arithmetic == VT_ARITHMETIC_AARCH64_RNDNU16) op->arithmetic = VT_ARITHMETIC_AARCH64;
   if (op->arithmetic == VT_ARITHMETIC_AARCH64) {
     if (!sgn) {
       op->rndnu = vt_rndnu_make(op->channel_scale[0], p->output_zero_point, (int32_t)r.low + p->output_zero_point,

@@ -149,4 +149,42 @@ static inline __attribute__((always_inline)) uint8_t vt_rndnu_requantize(const v
   return vt_rndnu_requantize_shifted(r, acc, 0);
 }
 
+// --- XNNPACK's "rndnu16" (its uint8 GEMMs where a Cortex-A53 or A55 comes first) ------------------------
+// A rounding pre-shift of the int32 sum by the scale's exponent (sqrshl: left saturating for scales ≥ 0.5,
+// else right, rounding half up), int16 saturation (sqxtn), a rounding doubling multiply-high by the
+// mantissa rounded to 15 bits (sqrdmulh .8h), the zero point added with int16 saturation (sqadd), uint8
+// saturation (sqxtun) and the activation's bounds (umax, umin). The parameters as
+// xnn_init_qu8_conv_minmax_rndnu16_scalar_params derives them in the XNNPACK LiteRT 2.3.0 carries: a
+// mantissa that rounds to 2^15 becomes 2^14 with the exponent one higher (before 2026-05 XNNPACK kept
+// 2^15 − 1; LiteRT's aarch64 library gives the former's results: docs/aarch64-xnnpack.md).
+typedef struct {
+  int32_t shift;       // sqrshl's: the scale's exponent + 1, −31…9
+  int16_t multiplier;  // the 24-bit mantissa (with its leading one) / 2^9, rounded: 2^14…2^15 − 1
+  int16_t zero_point;
+  uint8_t min, max;    // the activation's bounds, quantized
+} vt_rndnu16;
+
+// For a requantization scale in [2^-32, 256) (any other: multiplier 0, which callers refuse).
+static inline vt_rndnu16 vt_rndnu16_make(float scale, int32_t zero_point, int32_t qmin, int32_t qmax) {
+  vt_rndnu16 r = {0, 0, (int16_t)zero_point, (uint8_t)qmin, (uint8_t)qmax};
+  if (!(scale >= 0x1.0p-32f) || !(scale < 256.0f)) return r;
+  uint32_t bits;
+  memcpy(&bits, &scale, 4);
+  const int32_t mantissa = (int32_t)((bits & 0x007FFFFFu) | 0x00800000u);
+  const int32_t rounded = (mantissa + 256) >> 9, carry = rounded == 32768;
+  r.multiplier = (int16_t)(carry ? 16384 : rounded);
+  r.shift = (int32_t)(bits >> 23) - 127 + 1 + carry;
+  return r;
+}
+
+// One output byte from an int32 sum, each step as its instruction computes it.
+static inline __attribute__((always_inline)) uint8_t vt_rndnu16_requantize(const vt_rndnu16 *r, int32_t acc) {
+  const int32_t shifted = r->shift >= 0 ? vt_sqshl32(acc, r->shift) : vt_srshr32(acc, -r->shift);
+  const int32_t h = vt_sat16(shifted);
+  const int32_t product = (h * r->multiplier + (1 << 14)) >> 15;  // sqrdmulh: |h · m| < 2^30, no saturation
+  const int32_t u = vt_satu8(vt_sat16(product + r->zero_point));
+  const int32_t low = u > r->min ? u : r->min;
+  return (uint8_t)(low < r->max ? low : r->max);
+}
+
 #endif

@@ -39,12 +39,29 @@ struct Conv1x1Aarch64ArithmeticTests {
         return Int64(min(max(v / scale + Float(zp), lo), hi).rounded(.toNearestOrEven))
     }
 
-    /// XNNPACK's aarch64 output byte for the int32 sum `acc` at requantization scale `scale`.
-    static func reference(_ acc: Int32, scale: Float, zp: Int64, bounds: (Int64, Int64), signed: Bool) -> UInt8 {
+    /// XNNPACK's aarch64 output byte for the int32 sum `acc` at requantization scale `scale` (uint8: by
+    /// "rndnu", or with `rndnu16` by the requantization of its uint8 GEMMs on a Cortex-A53 or A55).
+    static func reference(
+        _ acc: Int32, scale: Float, zp: Int64, bounds: (Int64, Int64), signed: Bool, rndnu16: Bool = false
+    ) -> UInt8 {
         var v: Int64
         if signed {
             v = Int64((Float(acc) * scale).rounded(.toNearestOrEven)) + zp
             v = min(max(v, -128), 127)
+        } else if rndnu16 {
+            // rndnu16: acc · 2^(e+1), rounded half up (or saturated), to int16; times the mantissa rounded
+            // to 15 bits (2^15 as 2^14 · 2), / 2^15 rounded half up.
+            let bits = scale.bitPattern
+            let mantissa = Int64((bits & 0x7F_FFFF) | 0x80_0000)
+            let rounded = (mantissa + 256) >> 9
+            let multiplier = rounded == 32768 ? 16384 : rounded
+            let shift = Int64(bits >> 23) - 126 + (rounded == 32768 ? 1 : 0)
+            let shifted =
+                shift >= 0
+                ? min(max(Int64(acc) << shift, Int64(Int32.min)), Int64(Int32.max))
+                : (Int64(acc) + (Int64(1) << (-shift - 1))) >> -shift
+            let h = min(max(shifted, -32768), 32767)
+            v = min(max(((h * multiplier + (1 << 14)) >> 15) + zp, 0), 255)
         } else {
             // rndnu: M·2^(e−157) as (acc·2^pre saturated)·M, rounded half up at bit 31 + post.
             let bits = scale.bitPattern
@@ -58,15 +75,22 @@ struct Conv1x1Aarch64ArithmeticTests {
         return UInt8(truncatingIfNeeded: min(max(v, bounds.0), bounds.1))
     }
 
-    @Test("every path equals the reference (uint8 rndnu, int8 fp32), 1 and 2 threads", arguments: cases)
-    func matchesReference(_ c: Case) throws {
+    /// Every case with aarch64's arithmetic, and the uint8 ones with rndnu16's (int8's is the same fp32).
+    static let arithmetics: [(Case, vt_arithmetic)] =
+        cases.map { ($0, VT_ARITHMETIC_AARCH64) }
+        + cases.filter { !$0.signed }.map { ($0, VT_ARITHMETIC_AARCH64_RNDNU16) }
+
+    @Test(
+        "every path equals the reference (uint8 rndnu and rndnu16, int8 fp32), 1 and 2 threads",
+        arguments: arithmetics)
+    func matchesReference(_ c: Case, arithmetic: vt_arithmetic) throws {
         var r = TestRandom(state: 0x9E37_79B9 &+ UInt64(c.k * 131 + c.n))
         let pixels = c.h * c.w
         let weights = (0..<(c.n * c.k)).map { _ in UInt8(truncatingIfNeeded: r.next()) }
         let bias = (0..<c.n).map { _ in c.bias ? Int32(truncatingIfNeeded: Int(r.next() % 400_001) - 200_000) : 0 }
         let scales = c.filterScales
         let kernel = try #require(
-            Conv1x1KernelTests.op(c, weights: weights, bias: bias, arithmetic: VT_ARITHMETIC_AARCH64))
+            Conv1x1KernelTests.op(c, weights: weights, bias: bias, arithmetic: arithmetic))
         defer { vt_conv1x1_free(kernel) }
         let (lo, hi): (Float, Float) =
             switch c.activation {
@@ -99,7 +123,8 @@ struct Conv1x1Aarch64ArithmeticTests {
                     }
                     let scale = c.iscale * scales[c.signed ? n : 0] / c.oscale
                     expected[p * c.n + n] = Self.reference(
-                        acc, scale: scale, zp: c.ozp, bounds: bounds, signed: c.signed)
+                        acc, scale: scale, zp: c.ozp, bounds: bounds, signed: c.signed,
+                        rndnu16: arithmetic == VT_ARITHMETIC_AARCH64_RNDNU16)
                 }
             }
             let outputs = input.withUnsafeBytes {
@@ -110,7 +135,9 @@ struct Conv1x1Aarch64ArithmeticTests {
             #expect(outputs.count == Conv1x1KernelTests.aarch64Paths.count * 2)
             for (path, out) in outputs.sorted(by: { $0.key < $1.key }) {
                 let differing = zip(out, expected).filter { $0.0 != $0.1 }.count
-                #expect(differing == 0, "\(c), trial \(trial), \(path): \(differing) of \(out.count) bytes differ")
+                #expect(
+                    differing == 0,
+                    "\(c), \(arithmetic.rawValue), trial \(trial), \(path): \(differing) of \(out.count) bytes differ")
             }
         }
     }

@@ -63,6 +63,11 @@ struct Conv1x1KernelTests {
         Case(
             h: 2, w: 9, k: 33, n: 31, izp: 127, fzp: 1, ozp: 5, iscale: 0.5, fscale: 0.9, oscale: 7.3, activation: 3,
             bias: true),
+        // A scale whose mantissa rounds to 2^15 in 15 bits (2^-10 · (1 − 2^-17)): where XNNPACK's versions of
+        // "rndnu16" differ (a Cortex-A53's or A55's uint8 GEMM).
+        Case(
+            h: 4, w: 5, k: 32, n: 16, izp: 5, fzp: 9, ozp: 100, iscale: 1, fscale: Float(bitPattern: 0x3A7F_FF80),
+            oscale: 1, activation: 0, bias: true),
         // Spatial convolutions (im2col + the same GEMM): SSD v1's first layer's shape (3×3 stride 2 SAME
         // on 3 channels, odd and even sizes), its extra layers' (3×3 stride 2 on many channels), VALID,
         // dilations, a 1×1 stride 2, a wide kernel larger than the input.

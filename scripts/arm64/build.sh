@@ -5,7 +5,8 @@
 #   x86        swift build --build-tests and the whole test suite, natively, with Debian's 6.0.3
 #   cross      the library, the CLI and the test bundle for aarch64-unknown-linux-gnu (debug)
 #   test       the aarch64 test bundle under qemu-aarch64 (Neoverse-N1; ARM64_CPU=cortex-a72 emulates a CPU
-#              without the dot-product extension, a Raspberry Pi 4's), CI=true; goldens from
+#              without the dot-product extension, a Raspberry Pi 4's; cortex-a53 and cortex-a55 CPUs whose
+#              XNNPACK requantizes uint8 GEMMs by "rndnu16", without and with the dot product), CI=true; goldens from
 #              Tests/Goldens/aarch64 where MediaPipe's aarch64 results differ (scripts/arm64/goldens.sh);
 #              ARM64_TEST_FILTER=REGEX runs some suites only, ARM64_TEST_SKIP=REGEX skips some (CI's subset),
 #              ARM64_TEST_ENV="NAME=VALUE ..." sets variables (VISION_TASKS_CONV1X1_KERNEL=ours: our kernels in debug);
@@ -61,7 +62,7 @@ PKG_CONFIG_SYSROOT_DIR=$arm64_sysroot"
 cross="swift build --destination /opt/aarch64-destination.json --scratch-path .build-aarch64"
 bin_aarch64="$arm64_src/.build-aarch64/aarch64-unknown-linux-gnu/debug"
 arm64_cpu=${ARM64_CPU:-neoverse-n1}
-qemu="qemu-aarch64-static -L $arm64_sysroot -cpu $arm64_cpu"
+qemu="qemu-aarch64-static -L $arm64_sysroot -cpu $(arm64_qemu_cpu "$arm64_cpu")"
 
 # The aarch64 vision-tasks as a program of the chroot's (it runs itself under qemu), for the tests.
 cat > "$arm64_host/usr/local/bin/vision-tasks-aarch64" <<EOF

@@ -24,6 +24,10 @@ arm64_sysroot=/sysroot
 
 arm64_log() { echo "arm64: $*" >&2; }
 arm64_die() { echo "arm64: $*" >&2; exit 1; }
+# qemu-aarch64's -cpu for the CPU named by ARM64_CPU (scripts/arm64/<cpu>.cpuinfo is what the run is shown as
+# /proc/cpuinfo). qemu 7.2 has no Cortex-A55: a Neoverse-N1 stands in (ARMv8.2, the dot product, as an A55 r1+
+# has), and XNNPACK takes the A55's microarchitecture — its uint8 GEMM's "rndnu16" — from the cpuinfo shown.
+arm64_qemu_cpu() { case $1 in cortex-a55) echo neoverse-n1 ;; *) echo "$1" ;; esac; }
 
 # The pinned packages of one list of debian.lock ("host" or "sysroot"), as name=version.
 arm64_pins() {

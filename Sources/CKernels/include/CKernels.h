@@ -48,8 +48,9 @@ const char *vt_path_name(vt_path path);
 
 /// The CPU features the kernels' paths use, probed once per process: x86-64's (all 0 elsewhere) and
 /// aarch64's dot-product extension (`asimddp`, the kernel's HWCAP_ASIMDDP; 0 elsewhere); and whether
-/// XNNPACK's uint8 GEMM requantizes by "rndnu16" here, not by the "rndnu" our aarch64 kernels compute
-/// (`qu8_rndnu16`: `vt_cpu_qu8_rndnu16` of /proc/cpuinfo on aarch64 Linux; 0 elsewhere).
+/// XNNPACK's uint8 GEMM requantizes by "rndnu16" here rather than "rndnu" (`qu8_rndnu16`:
+/// `vt_cpu_qu8_rndnu16` of /proc/cpuinfo on aarch64 Linux; 0 elsewhere), which makes this CPU's
+/// arithmetic VT_ARITHMETIC_AARCH64_RNDNU16.
 typedef struct vt_cpu {
   int avx2, fma, avx512f, avx512bw, avx512vl, avx512vnni;
   int asimddp;
@@ -70,6 +71,10 @@ typedef enum vt_arithmetic {
   VT_ARITHMETIC_NATIVE = 0,
   VT_ARITHMETIC_X86_64 = 1,
   VT_ARITHMETIC_AARCH64 = 2,
+  /// aarch64's where XNNPACK's uint8 GEMM requantizes by "rndnu16" (`vt_cpu.qu8_rndnu16`: a Cortex-A53 or
+  /// A55 first): uint8 1×1 and spatial convolutions so; everything else as VT_ARITHMETIC_AARCH64 (its
+  /// depthwise kernels take rndnu on every CPU).
+  VT_ARITHMETIC_AARCH64_RNDNU16 = 3,
 } vt_arithmetic;
 /// This CPU's features.
 const vt_cpu *vt_cpu_features(void);
@@ -218,8 +223,7 @@ int vt_conv1x1_prepare(vt_conv1x1 *op);
 /// arithmetic only, takes the scalar path on aarch64.
 vt_path vt_conv1x1_path(void);
 /// Whether the kernel is the default for optimized builds on this CPU: where its path is avx2, vnni or
-/// neon-dot (the plain "neon" path is not: LiteRT's kernels stay a Cortex-A72's default), and not where
-/// XNNPACK's uint8 GEMM takes "rndnu16" (`vt_cpu.qu8_rndnu16`), an arithmetic this kernel does not compute.
+/// neon-dot (the plain "neon" path is not: LiteRT's kernels stay a Cortex-A72's default).
 int vt_conv1x1_preferred(void);
 /// Whether the hybrid kind equals LiteRT's kernel on this CPU: x86-64 only (its dynamic quantization
 /// and float epilogue are XNNPACK's x86-64 ones).
