@@ -31,13 +31,19 @@ struct CpuRankTests {
             ("Raspberry Pi 3 (4 × Cortex-A53)", Array(repeating: (0x41, 0xd03), count: 4), 1),
             ("RK3566 (4 × Cortex-A55)", Array(repeating: (0x41, 0xd05), count: 4), 1),
             ("Snapdragon 820 (Kryo)", [(0x51, 0x211), (0x51, 0x211), (0x51, 0x205), (0x51, 0x205)], 1),
-            ("RK3588 (A55s listed first, then A76s)", Array(repeating: (0x41, 0xd05), count: 4)
-                + Array(repeating: (0x41, 0xd0b), count: 4), 0),
-            ("Snapdragon 845 (Kryo 385 Silver, then Gold)", Array(repeating: (0x51, 0x803), count: 4)
-                + Array(repeating: (0x51, 0x802), count: 4), 0),
+            (
+                "RK3588 (A55s listed first, then A76s)",
+                Array(repeating: (0x41, 0xd05), count: 4)
+                    + Array(repeating: (0x41, 0xd0b), count: 4), 0
+            ),
+            (
+                "Snapdragon 845 (Kryo 385 Silver, then Gold)",
+                Array(repeating: (0x51, 0x803), count: 4)
+                    + Array(repeating: (0x51, 0x802), count: 4), 0
+            ),
             ("Raspberry Pi 4 (Cortex-A72)", Array(repeating: (0x41, 0xd08), count: 4), 0),
             ("Neoverse-N1", Array(repeating: (0x41, 0xd0c), count: 2), 0),
-            ("Cortex-A510 + A55 (equal rank: the exact choice)", [(0x41, 0xd46), (0x41, 0xd05)], 1),
+            ("Cortex-A510 + A55 (equal rank: one of them is enough)", [(0x41, 0xd46), (0x41, 0xd05)], 1),
             ("another implementer (Apple)", [(0x61, 0x22)], 0),
         ] as [(String, [(Int, Int)], Int32)])
     func ranks(name: String, cores: [(Int, Int)], expected: Int32) {

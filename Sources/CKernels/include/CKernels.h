@@ -61,7 +61,7 @@ typedef struct vt_cpu {
 /// /proc/cpuinfo) describes: when its first microarchitecture — the best core, ranked as the cpuinfo
 /// library ranks them — is a Cortex-A53, a Cortex-A55 (Qualcomm's Kryo Silver cores of those designs
 /// included) or the original Kryo. 1 or 0; 0 when no core is described. Among cores of the best rank,
-/// one of those makes it 1 (the choice that keeps results exact).
+/// one of those makes it 1 (cpuinfo breaks such a tie by frequency, not read here; no known SoC has one).
 int vt_cpu_qu8_rndnu16(const char *cpuinfo);
 
 /// Whose arithmetic an 8-bit kernel reproduces: XNNPACK's on x86-64 or on aarch64 (they differ in how
