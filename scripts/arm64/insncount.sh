@@ -10,7 +10,8 @@
 #   scripts/arm64/insncount.sh      (make arm64-insncount) prints a table, appends out/arm64-insncount.jsonl
 # Beside ours as users run it: ours with LiteRT's own kernels for every op (VISION_TASKS_*_KERNEL=builtin),
 # which says what our kernels take off.
-#   ARM64_CPU=neoverse-n1           the CPU qemu emulates for ours (the dot-product class; the default) or cortex-a72.
+#   ARM64_CPU=neoverse-n1           the CPU qemu emulates for ours (the dot-product class; the default), cortex-a72 or
+#                                   cortex-a55 (a Neoverse-N1 shown an A55's /proc/cpuinfo: XNNPACK's rndnu16, both sides).
 #                                   MediaPipe 1.2.2's wheel cannot run as a Cortex-A72 (a Raspberry Pi 4): it stops at once,
 #                                   "compiled with lse enabled" (ARMv8.1's atomics). Its side then runs as a Neoverse-N1
 #                                   with the Cortex-A72's /proc/cpuinfo: for these uint8 models XNNPACK takes the same
@@ -51,8 +52,8 @@ count() {
   "$@" >/dev/null 2>"$log" || { tail -5 "$log" >&2; arm64_die "failed under qemu: $*"; }
   awk '/^insns /{n=$2} END{if (n == "") exit 1; print n}' "$log" || arm64_die "no count from the plugin: $*"
 }
-qemu=(qemu-aarch64 -plugin "$plugin" -d plugin -cpu "$cpu")
-mp_cpu=$cpu
+qemu=(qemu-aarch64 -plugin "$plugin" -d plugin -cpu "$(arm64_qemu_cpu "$cpu")")
+mp_cpu=$(arm64_qemu_cpu "$cpu")
 [ "$cpu" != cortex-a72 ] || mp_cpu=neoverse-n1
 # Ours runs --sequential, one photo after another as MediaPipe's loop does: the pipelined runner (decoding
 # ahead on other threads) is for throughput, and counted ~14 M more instructions per photo (its threads' work).

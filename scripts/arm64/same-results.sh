@@ -15,7 +15,7 @@ set -euo pipefail
 task=$1 model=$2
 shift 2
 cpu=${ARM64_CPU:-neoverse-n1}
-mp_cpu=$cpu
+mp_cpu=$(arm64_qemu_cpu "$cpu")
 [ "$cpu" != cortex-a72 ] || mp_cpu=neoverse-n1
 [ -d "$arm64_mp_site/mediapipe" ] || arm64_mediapipe_env
 ours="$arm64_host$arm64_src/.build-aarch64/aarch64-unknown-linux-gnu/release/vision-tasks"
@@ -25,7 +25,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 env=()
 for kv in ${ARM64_OURS_ENV:-}; do env+=(-E "$kv"); done
-qemu-aarch64 -cpu "$cpu" -L "$arm64_host$arm64_sysroot" -E LD_LIBRARY_PATH=/usr/libexec/swift/lib/swift/linux \
+qemu-aarch64 -cpu "$(arm64_qemu_cpu "$cpu")" -L "$arm64_host$arm64_sysroot" -E LD_LIBRARY_PATH=/usr/libexec/swift/lib/swift/linux \
   -E LITERT_LIBRARY="$litert" "${env[@]}" "$ours" "$task" --model "$model" --threads 1 --max-results 5 --sequential --json "$@" \
   >"$work/ours.json" 2>"$work/ours.log" || { tail -5 "$work/ours.log" >&2; arm64_die "ours failed: $task $model"; }
 qemu-aarch64 -cpu "$mp_cpu" -L "$arm64_mp_root" -E PYTHONPATH="$arm64_mp_site" "$arm64_mp_root/usr/bin/python3.13" \
