@@ -331,11 +331,13 @@ package final class ImagePreprocessor {
         }
         var cols = Taps(count: dstWidth), rows = Taps(count: dstHeight)
         for x in 0..<dstWidth {
-            let xb = Double((x / block) * block), x1 = Double(x - (x / block) * block)
+            let b = (x / block) * block, x1 = x - b, bw = min(block, dstWidth - b), xb = Double(b)
             if straight {
-                cols.set(x, fixed: WarpMatrix.round(((m[0] * xb + m[2]) + m[0] * x1) * c), limit: maxX, step: bpp)
+                let v = WarpMatrix.along(m[0] * xb + m[2], m[0], x1, block: bw)
+                cols.set(x, fixed: WarpMatrix.round(v * c), limit: maxX, step: bpp)
             } else {
-                cols.set(x, fixed: WarpMatrix.round(((m[3] * xb + m[5]) + m[3] * x1) * c), limit: maxY, step: stride)
+                let v = WarpMatrix.along(m[3] * xb + m[5], m[3], x1, block: bw)
+                cols.set(x, fixed: WarpMatrix.round(v * c), limit: maxY, step: stride)
             }
         }
         for y in 0..<dstHeight {

@@ -1,5 +1,5 @@
 /// The fixed-point (1/32 pixel) source positions OpenCV's `warpPerspective` computes for one tensor
-/// row, exactly as ``WarpMatrix/fixedSource(x:y:blockWidth:)`` does pixel by pixel (blocks of
+/// row, exactly as ``WarpMatrix/fixedSource(x:y:blockWidth:width:)`` does pixel by pixel (blocks of
 /// `block` columns, each started from its first column, the same operations in the same order), but
 /// without redoing what the row before already gave: a block's positions are a function of its sums
 /// at its first column (x0 or y0, and w0) and of the matrix, so when a block starts from the same sums
@@ -49,7 +49,7 @@ struct RowPositions {
         var xKept = true, yKept = true
         let yd = Double(y)
         for b in 0..<blocks {
-            let xb = b * block, end = min(xb + block, width)
+            let xb = b * block, end = min(xb + block, width), bw = end - xb
             let xbd = Double(xb)
             let x0 = m0 * xbd + m1 * yd + m2, y0 = m3 * xbd + m4 * yd + m5
             let w0 = m6 * xbd + m7 * yd + m8
@@ -67,7 +67,9 @@ struct RowPositions {
                         let v = WarpMatrix.roundEven((x0 + m0 * 0) * w)
                         for x in xb..<end { fixedX[x] = v }
                     } else {
-                        for x in xb..<end { fixedX[x] = WarpMatrix.roundEven((x0 + m0 * Double(x - xb)) * w) }
+                        for x in xb..<end {
+                            fixedX[x] = WarpMatrix.roundEven(WarpMatrix.along(x0, m0, x - xb, block: bw) * w)
+                        }
                     }
                 }
                 if !sameY {
@@ -75,7 +77,9 @@ struct RowPositions {
                         let v = WarpMatrix.roundEven((y0 + m3 * 0) * w)
                         for x in xb..<end { fixedY[x] = v }
                     } else {
-                        for x in xb..<end { fixedY[x] = WarpMatrix.roundEven((y0 + m3 * Double(x - xb)) * w) }
+                        for x in xb..<end {
+                            fixedY[x] = WarpMatrix.roundEven(WarpMatrix.along(y0, m3, x - xb, block: bw) * w)
+                        }
                     }
                 }
             } else {
@@ -86,7 +90,7 @@ struct RowPositions {
                     var runs: [(start: Int, w: Double)] = []
                     var lastW = Double.nan
                     for x in xb..<end {
-                        let wx = w0 + m6 * Double(x - xb)
+                        let wx = WarpMatrix.along(w0, m6, x - xb, block: bw)
                         if wx.bitPattern != lastW.bitPattern {
                             lastW = wx
                             runs.append((x, wx != 0 ? 32 / wx : 0))
@@ -101,7 +105,7 @@ struct RowPositions {
                     if !sameX {
                         if m0 != 0 {
                             for x in run.start..<stop {
-                                fixedX[x] = WarpMatrix.roundEven((x0 + m0 * Double(x - xb)) * run.w)
+                                fixedX[x] = WarpMatrix.roundEven(WarpMatrix.along(x0, m0, x - xb, block: bw) * run.w)
                             }
                         } else {
                             let v = WarpMatrix.roundEven((x0 + m0 * 0) * run.w)
@@ -111,7 +115,7 @@ struct RowPositions {
                     if !sameY {
                         if m3 != 0 {
                             for x in run.start..<stop {
-                                fixedY[x] = WarpMatrix.roundEven((y0 + m3 * Double(x - xb)) * run.w)
+                                fixedY[x] = WarpMatrix.roundEven(WarpMatrix.along(y0, m3, x - xb, block: bw) * run.w)
                             }
                         } else {
                             let v = WarpMatrix.roundEven((y0 + m3 * 0) * run.w)

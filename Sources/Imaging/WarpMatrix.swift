@@ -147,15 +147,36 @@ package struct WarpMatrix: Equatable, Sendable {
 
     /// The fixed-point (1/32 pixel) source position OpenCV computes for destination (x, y):
     /// blocks of `blockWidth` columns, each started from its first column.
+    /// `width` is the destination's: the last block may be narrower (see ``along(_:_:_:block:)``).
     @inline(__always)
-    package func fixedSource(x: Int, y: Int, blockWidth: Int) -> (Int32, Int32) {
-        let xb = (x / blockWidth) * blockWidth, x1 = Double(x - xb)
+    package func fixedSource(x: Int, y: Int, blockWidth: Int, width: Int) -> (Int32, Int32) {
+        let xb = (x / blockWidth) * blockWidth, x1 = x - xb, bw = min(blockWidth, width - xb)
         let X0 = m[0] * Double(xb) + m[1] * Double(y) + m[2]
         let Y0 = m[3] * Double(xb) + m[4] * Double(y) + m[5]
         let W0 = m[6] * Double(xb) + m[7] * Double(y) + m[8]
-        var w = W0 + m[6] * x1
+        var w = Self.along(W0, m[6], x1, block: bw)
         w = w != 0 ? 32 / w : 0
-        return (Self.round((X0 + m[0] * x1) * w), Self.round((Y0 + m[3] * x1) * w))
+        return (Self.round(Self.along(X0, m[0], x1, block: bw) * w), Self.round(Self.along(Y0, m[3], x1, block: bw) * w))
+    }
+
+    /// Whether OpenCV's `warpPerspective` computes column `x1` of a block `block` columns wide with fused
+    /// multiply-adds: MediaPipe's aarch64 OpenCV does in its vector loop, 16 columns at a time from the
+    /// block's first (x1 < 16 · ⌊block / 16⌋), and not in the scalar loop after it; its x86-64 build never
+    /// does (docs/arm64-float-models.md).
+    @inline(__always)
+    static func fused(_ x1: Int, block: Int) -> Bool {
+        #if arch(arm64)
+            return x1 < 16 * (block / 16)
+        #else
+            return false
+        #endif
+    }
+
+    /// `base + m · x1` (a block's sum at its first column, advanced to column `x1`) as OpenCV computes it
+    /// there: fused or not (``fused(_:block:)``).
+    @inline(__always)
+    static func along(_ base: Double, _ m: Double, _ x1: Int, block: Int) -> Double {
+        fused(x1, block: block) ? base.addingProduct(m, Double(x1)) : base + m * Double(x1)
     }
 
     /// OpenCV's `warpPerspective` block width for a destination of `width`×`height`.

@@ -183,7 +183,7 @@ struct PreprocessingTests {
         var out: [Int32] = []
         for y in 0..<height {
             for x in 0..<width {
-                let (X, Y) = matrix.fixedSource(x: x, y: y, blockWidth: block)
+                let (X, Y) = matrix.fixedSource(x: x, y: y, blockWidth: block, width: width)
                 let right = Int32(b.width - 1), bottom = Int32(b.height - 1)
                 let x0 = Int(min(max(X >> 5, 0), right)), x1 = Int(min(max((X >> 5) + 1, 0), right))
                 let y0 = Int(min(max(Y >> 5, 0), bottom)), y1 = Int(min(max((Y >> 5) + 1, 0), bottom))

@@ -32,32 +32,11 @@ enum DetectorGolden {
         }
     }
 
-    /// Whether a case is compared at all. On arm64, FPNLite's turned pictures are not: MediaPipe's
-    /// aarch64 build resamples a turned picture otherwise than its x86-64 build and ours (its OpenCV's
-    /// `warpPerspective` computes the sample positions with fused multiply-adds there; found on
-    /// MobileNet v1 0.25, ImageClassifierGoldenTests), and FPNLite's float path carries that into other
-    /// boxes and classes (person.jpg turned right: MediaPipe's sheep 0.51, ours bear 0.52). Upright, the
-    /// float models' input tensors are MediaPipe's on arm64 too (the preprocessor normalizes with a fused
-    /// multiply-add there, as MediaPipe's aarch64 OpenCV does), and FPNLite's results on the nine photos
-    /// equal MediaPipe's aarch64 ones exactly (`scripts/arm64/same-results.sh`).
-    static func compared(model: String, case name: String) -> Bool {
-        #if arch(arm64)
-            if model.hasPrefix("ssd_mobilenet_v2_fpnlite_320_coco_hybrid") && ["left", "right", "down"].contains(name) {
-                return false
-            }
-        #endif
-        return true
-    }
-
-    /// How a model's results are compared with MediaPipe's: every detection within ±2 px and ±0.02 — on
-    /// arm64 the float face detector from score 0.02: turned right, pets.jpg has one near-tie at 0.011
-    /// (ours 80 detections, MediaPipe 79), from the turned picture's resampling above.
-    static func rule(model: String) -> (box: Int, score: Float, from: Float) {
-        #if arch(arm64)
-            if model.hasPrefix("face_detection_short_range") { return (2, 0.02, 0.02) }
-        #endif
-        return (2, 0.02, 0)
-    }
+    /// How results are compared with MediaPipe's: every detection within ±2 px and ±0.02, on every
+    /// architecture. On arm64 the goldens are MediaPipe's aarch64 build's, whose OpenCV normalizes and
+    /// resamples with fused multiply-adds, as the preprocessor does there (`ImagePreprocessor`,
+    /// `WarpMatrix.fused(_:block:)`): the float models' input tensors are MediaPipe's, upright and turned.
+    static let rule: (box: Int, score: Float) = (2, 0.02)
 
     /// Records an issue for every difference between `result` and the golden; returns the number of issues.
     @discardableResult
@@ -65,17 +44,15 @@ enum DetectorGolden {
         _ result: ObjectDetectorResult, model: String, photo: String, case name: String,
         boxTolerance: Int? = nil, scoreTolerance: Float? = nil
     ) throws -> Int {
-        let rule = rule(model: model)
+        let rule = Self.rule
         let boxTolerance = boxTolerance ?? rule.box, scoreTolerance = scoreTolerance ?? rule.score
-        let expected = try expected(model: model, photo: photo, case: name).filter {
-            $0.score != 0 && $0.score >= rule.from
-        }
+        let expected = try expected(model: model, photo: photo, case: name).filter { $0.score != 0 }
         let result = ObjectDetectorResult(
             detections: result.detections.filter { ($0.categories.first?.score ?? 0) != 0 },
             timestampInMilliseconds: result.timestampInMilliseconds)
         var issues = 0
         let context = "\(model) \(photo) \(name)"
-        if rule.from == 0 && result.detections.count != expected.count {
+        if result.detections.count != expected.count {
             Issue.record("\(context): \(result.detections.count) detections, MediaPipe has \(expected.count)")
             issues += 1
         }
@@ -99,14 +76,6 @@ enum DetectorGolden {
                 used.insert(match)
             } else {
                 Issue.record("\(context): no match for MediaPipe's \(e.name ?? "?") \(e.score) at \(e.box)")
-                issues += 1
-            }
-        }
-        for (i, d) in result.detections.enumerated() where rule.from > 0 && !used.contains(i) {
-            let score = d.categories.first?.score ?? 0
-            if score >= rule.from + scoreTolerance {
-                let name = d.categories.first?.categoryName ?? "?"
-                Issue.record("\(context): our \(name) \(score) has no match in MediaPipe's")
                 issues += 1
             }
         }
