@@ -9,7 +9,9 @@ import Dispatch
 /// Sampling follows OpenCV's `warpPerspective(INTER_LINEAR, BORDER_REPLICATE)` on 8-bit pixels as
 /// MediaPipe calls it: a destination pixel (x, y) reads the source at the affine image of (x, y)
 /// under the map that sends the rotated ROI's corners to the tensor's corners, quantized to 1/32
-/// pixel, with 15-bit fixed-point weights. The instance keeps scratch memory between calls, so a
+/// pixel, with 15-bit fixed-point weights — the positions computed as MediaPipe's OpenCV computes them on
+/// each architecture (fused multiply-adds in its aarch64 vector loop: ``WarpMatrix``). The instance keeps
+/// scratch memory between calls, so a
 /// preprocessor reused frame after frame allocates nothing (NV12 input uses one scratch RGB frame).
 package final class ImagePreprocessor {
     /// The RGB frame NV12 input is converted into, kept between calls (both fits use it).

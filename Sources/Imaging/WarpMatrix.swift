@@ -6,7 +6,7 @@ import Foundation
 /// `RotatedRect::points` (float, with `sin`/`cos` of the angle in double), `getPerspectiveTransform`
 /// solves its 8×8 system by LU with partial pivoting (double), and `warpPerspective` inverts the
 /// result with the 3×3 adjugate formula. ``ImagePreprocessor`` then evaluates it per pixel in
-/// OpenCV's order (blocks of 64 columns).
+/// OpenCV's order (blocks of columns; on aarch64 fused where ``fused(_:block:)`` says).
 package struct WarpMatrix: Equatable, Sendable {
     /// Row-major 3×3: destination pixel (x, y, 1) → source (X, Y, W).
     package var m: [Double]
@@ -156,7 +156,8 @@ package struct WarpMatrix: Equatable, Sendable {
         let W0 = m[6] * Double(xb) + m[7] * Double(y) + m[8]
         var w = Self.along(W0, m[6], x1, block: bw)
         w = w != 0 ? 32 / w : 0
-        return (Self.round(Self.along(X0, m[0], x1, block: bw) * w), Self.round(Self.along(Y0, m[3], x1, block: bw) * w))
+        let X = Self.along(X0, m[0], x1, block: bw), Y = Self.along(Y0, m[3], x1, block: bw)
+        return (Self.round(X * w), Self.round(Y * w))
     }
 
     /// Whether OpenCV's `warpPerspective` computes column `x1` of a block `block` columns wide with fused

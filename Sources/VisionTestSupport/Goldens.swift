@@ -14,13 +14,11 @@ package enum Goldens {
     }
 
     /// The parsed JSON of `Tests/Goldens/<name>` — on arm64, of `Tests/Goldens/aarch64/<name>` where
-    /// that file exists, unless `ownArchitecture` is false (x86_64's, for the cases where MediaPipe's
-    /// aarch64 build is the odd one out).
-    package static func json(_ name: String, ownArchitecture: Bool = true) throws -> Any {
+    /// that file exists.
+    package static func json(_ name: String) throws -> Any {
         let directory = TestAssets.packageRoot.appendingPathComponent("Tests/Goldens")
         var url = directory.appendingPathComponent(name)
-        if ownArchitecture,
-            let own = architectureDirectory.map({ directory.appendingPathComponent($0).appendingPathComponent(name) }),
+        if let own = architectureDirectory.map({ directory.appendingPathComponent($0).appendingPathComponent(name) }),
             FileManager.default.fileExists(atPath: own.path)
         {
             url = own
@@ -32,8 +30,8 @@ package enum Goldens {
     }
 
     /// The golden as a dictionary.
-    package static func dictionary(_ name: String, ownArchitecture: Bool = true) throws -> [String: Any] {
-        guard let d = try json(name, ownArchitecture: ownArchitecture) as? [String: Any] else {
+    package static func dictionary(_ name: String) throws -> [String: Any] {
+        guard let d = try json(name) as? [String: Any] else {
             throw TestSupportError("golden \(name) is not an object")
         }
         return d

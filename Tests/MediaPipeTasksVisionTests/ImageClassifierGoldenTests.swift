@@ -8,23 +8,13 @@ import VisionTestSupport
 /// and each of MediaPipe's top-ten categories found among ours with a score within ±0.01 (ties in
 /// any order).
 enum ClassifierGolden {
+    /// MediaPipe's results on this architecture (on arm64 its aarch64 build's, whose turned pictures are
+    /// resampled with fused multiply-adds, as ours are there: `WarpMatrix.fused(_:block:)`).
     nonisolated(unsafe) static let golden: [String: Any] = (try? Goldens.dictionary("mediapipe_classifier.json")) ?? [:]
-    nonisolated(unsafe) static let x86Golden: [String: Any] =
-        (try? Goldens.dictionary("mediapipe_classifier.json", ownArchitecture: false)) ?? [:]
 
-    /// The cases where MediaPipe's aarch64 build gives other scores than its x86_64 one while ours,
-    /// on arm64 as on x86_64, gives x86_64's: MobileNet v1 0.25 (128×128) on a picture turned right.
-    /// Our tensors are bit-identical on both architectures, and the same model's upright cases agree
-    /// with MediaPipe's on arm64, so the difference is MediaPipe's aarch64 resampling of the turned
-    /// picture. These cases are checked against x86_64's goldens.
-    static let mediaPipeAarch64Outliers: Set<String> = [
-        "mobilenet_v1_0.25_128_quant.tflite|bird.png|right", "mobilenet_v1_0.25_128_quant.tflite|pets.jpg|right",
-    ]
-
-    /// The golden results for `key`: x86_64's for MediaPipe's aarch64 outliers.
+    /// The golden results for `key`.
     static func heads(_ key: String) -> [[String: Any]]? {
-        let source = mediaPipeAarch64Outliers.contains(key) ? x86Golden : golden
-        return (source["results"] as? [String: Any])?[key] as? [[String: Any]]
+        (golden["results"] as? [String: Any])?[key] as? [[String: Any]]
     }
 
     static var roi: CGRect {
