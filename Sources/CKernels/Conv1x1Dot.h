@@ -166,28 +166,16 @@ static DOT_TARGET inline __attribute__((always_inline)) void DOT(tile)(const vt_
 }
 #undef DOT_QUAD
 
-// Rows m0..<m1, chunk by chunk (DOT(chunk)), then the chunk's tiles block by block — a block's filter stays
-// in cache while the chunk's rows pass — four rows at a time, then two, then one.
-static DOT_TARGET void DOT(rows)(const vt_conv1x1 *op, const void *input, int64_t m0, int64_t m1, void *output, int16_t *a, float *slot,
-                                 int stream) {
-  (void)a;
-  (void)stream;
-  DOT_CHUNK_BUFFERS(op, slot);
-  for (int64_t c0 = m0; c0 < m1; c0 += kChunk) {
-    const int64_t c1 = c0 + kChunk < m1 ? c0 + kChunk : m1, count = c1 - c0;
-    size_t row_stride;
-    const uint8_t *x = DOT(chunk)(op, input, c0, c1, rows, row_terms, &row_stride);
-    for (int32_t nb = 0; nb < op->nb; nb++) {
-      uint8_t *out = (uint8_t *)output + (size_t)c0 * (size_t)op->n + (size_t)nb * 16;
-      int64_t m = 0;
-      for (; m + 4 <= count; m += 4) DOT(tile)(op, nb, 4, x + (size_t)m * row_stride, row_stride, row_terms + m, out + (size_t)m * (size_t)op->n);
-      if (m + 2 <= count) {
-        DOT(tile)(op, nb, 2, x + (size_t)m * row_stride, row_stride, row_terms + m, out + (size_t)m * (size_t)op->n);
-        m += 2;
-      }
-      if (m < count) DOT(tile)(op, nb, 1, x + (size_t)m * row_stride, row_stride, row_terms + m, out + (size_t)m * (size_t)op->n);
-    }
+// One block's tiles over a chunk's `count` rows: four rows at a time, then two, then one.
+static DOT_TARGET void DOT(block)(const vt_conv1x1 *op, int32_t nb, const uint8_t *x, size_t row_stride, const int32_t *row_terms,
+                                  uint8_t *out, int64_t count) {
+  int64_t m = 0;
+  for (; m + 4 <= count; m += 4) DOT(tile)(op, nb, 4, x + (size_t)m * row_stride, row_stride, row_terms + m, out + (size_t)m * (size_t)op->n);
+  if (m + 2 <= count) {
+    DOT(tile)(op, nb, 2, x + (size_t)m * row_stride, row_stride, row_terms + m, out + (size_t)m * (size_t)op->n);
+    m += 2;
   }
+  if (m < count) DOT(tile)(op, nb, 1, x + (size_t)m * row_stride, row_stride, row_terms + m, out + (size_t)m * (size_t)op->n);
 }
 
 // --- Without the dot-product extension (Cortex-A72: the "neon" path) ------------------------------------
@@ -236,24 +224,41 @@ static inline __attribute__((always_inline)) void DOT(tile_mull)(const vt_conv1x
   }
 }
 
-// Rows m0..<m1 (as DOT(rows)), two rows at a time.
-static void DOT(rows_mull)(const vt_conv1x1 *op, const void *input, int64_t m0, int64_t m1, void *output, int16_t *a, float *slot,
-                            int stream) {
-  (void)a;
-  (void)stream;
+// One block's tiles over a chunk's `count` rows, two rows at a time.
+static void DOT(block_mull)(const vt_conv1x1 *op, int32_t nb, const uint8_t *x, size_t row_stride, const int32_t *row_terms,
+                            uint8_t *out, int64_t count) {
+  int64_t m = 0;
+  for (; m + 2 <= count; m += 2)
+    DOT(tile_mull)(op, nb, 2, x + (size_t)m * row_stride, row_stride, row_terms + m, out + (size_t)m * (size_t)op->n);
+  if (m < count) DOT(tile_mull)(op, nb, 1, x + (size_t)m * row_stride, row_stride, row_terms + m, out + (size_t)m * (size_t)op->n);
+}
+
+// Rows m0..<m1, chunk by chunk (DOT(chunk)), then the chunk's rows block by block with `block`'s tiles — a
+// block's filter stays in cache while the chunk's rows pass.
+static inline __attribute__((always_inline)) void DOT(rows_with)(
+    const vt_conv1x1 *op, const void *input, int64_t m0, int64_t m1, void *output, float *slot,
+    void (*block)(const vt_conv1x1 *, int32_t, const uint8_t *, size_t, const int32_t *, uint8_t *, int64_t)) {
   DOT_CHUNK_BUFFERS(op, slot);
   for (int64_t c0 = m0; c0 < m1; c0 += kChunk) {
-    const int64_t c1 = c0 + kChunk < m1 ? c0 + kChunk : m1, count = c1 - c0;
+    const int64_t c1 = c0 + kChunk < m1 ? c0 + kChunk : m1;
     size_t row_stride;
     const uint8_t *x = DOT(chunk)(op, input, c0, c1, rows, row_terms, &row_stride);
-    for (int32_t nb = 0; nb < op->nb; nb++) {
-      uint8_t *out = (uint8_t *)output + (size_t)c0 * (size_t)op->n + (size_t)nb * 16;
-      int64_t m = 0;
-      for (; m + 2 <= count; m += 2)
-        DOT(tile_mull)(op, nb, 2, x + (size_t)m * row_stride, row_stride, row_terms + m, out + (size_t)m * (size_t)op->n);
-      if (m < count) DOT(tile_mull)(op, nb, 1, x + (size_t)m * row_stride, row_stride, row_terms + m, out + (size_t)m * (size_t)op->n);
-    }
+    for (int32_t nb = 0; nb < op->nb; nb++)
+      block(op, nb, x, row_stride, row_terms, (uint8_t *)output + (size_t)c0 * (size_t)op->n + (size_t)nb * 16, c1 - c0);
   }
+}
+
+// The paths' row functions (run_with's): with the dot product, and without it.
+static void DOT(rows)(const vt_conv1x1 *op, const void *input, int64_t m0, int64_t m1, void *output, int16_t *a, float *slot, int stream) {
+  (void)a;
+  (void)stream;
+  DOT(rows_with)(op, input, m0, m1, output, slot, DOT(block));
+}
+static void DOT(rows_mull)(const vt_conv1x1 *op, const void *input, int64_t m0, int64_t m1, void *output, int16_t *a, float *slot,
+                           int stream) {
+  (void)a;
+  (void)stream;
+  DOT(rows_with)(op, input, m0, m1, output, slot, DOT(block_mull));
 }
 
 #undef DOT_CHUNK_BUFFERS
