@@ -491,9 +491,9 @@ struct ServeTests {
         #expect(server.stop() == 0)
     }
 
-    @Test("SIGTERM: the request in flight is answered, a new client is refused at once, exit 0")
+    @Test("SIGTERM: the request in flight is answered, a new client is refused before it is, exit 0")
     func drain() throws {
-        let server = try ServerProcess(["--model", Self.ssd, "--workers", "1", "--delay-ms", "1500"])
+        let server = try ServerProcess(["--model", Self.ssd, "--workers", "1", "--delay-ms", "2500"])
         defer { _ = server.stop() }
         let r = try AppProcess.python([
             Self.script("drain_client.py"), server.base + "/v1/detect", Self.dog,
@@ -503,8 +503,11 @@ struct ServeTests {
         #expect(outcome["inflight"] as? Int == 200, "\(outcome)")
         #expect((outcome["inflightDetections"] as? Int ?? 0) > 0, "\(outcome)")
         #expect(outcome["refused"] as? Bool == true, "\(outcome)\n\(server.log)")
-        // Refused while the in-flight request still had most of its 1.5 s to go.
-        #expect((outcome["refusedAfterMs"] as? Int ?? .max) < 1000, "\(outcome)")
+        // Refused while the request was still in flight (its 2.5 s of work about 2.2 s past the signal), not
+        // at exit. (Not a fixed bound: on a loaded machine a connection attempt can wait out a dropped SYN's
+        // 1 s retransmission before it meets the closed socket.)
+        let refusedAfter = outcome["refusedAfterMs"] as? Int ?? .max
+        #expect(refusedAfter < outcome["inflightAfterMs"] as? Int ?? 0, "\(outcome)")
         #expect(server.stop() == 0)
         #expect(server.log.contains("SIGTERM: draining") && !server.log.contains("could not stop listening"))
     }

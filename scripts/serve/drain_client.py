@@ -1,7 +1,8 @@
 """Checks how `vision-tasks serve` stops: posts a picture, sends the server SIGTERM while that request
 is being worked on, then opens new connections until one is refused (at most 5 s), and prints one
 JSON object: the in-flight request's status, whether a new client was refused and how long after the
-signal (ms). The caller checks the server's exit status.
+signal (ms), and how long after the signal the in-flight request was answered (ms). The caller checks the
+server's exit status.
 
   drain_client.py URL PICTURE PID [--wait-ms MS]
 
@@ -35,17 +36,20 @@ outcome = {}
 def post():
     try:
         r = requests.post(args.url, data=picture, timeout=30)
+        answered = time.monotonic()
+        outcome["inflightAfterMs"] = round((answered - marks["signal"]) * 1000) if "signal" in marks else -1
         outcome["inflight"] = r.status_code
         outcome["inflightDetections"] = len(r.json().get("detections", []))
     except (requests.RequestException, ValueError) as e:
         outcome["inflight"] = "error: %s" % type(e).__name__
 
 
+marks = {}  # "signal": when SIGTERM was sent (a response before it: -1)
 worker = threading.Thread(target=post)
 worker.start()
 time.sleep(args.wait_ms / 1000)
+signalled = marks["signal"] = time.monotonic()
 os.kill(args.pid, signal.SIGTERM)
-signalled = time.monotonic()
 outcome["refused"] = False
 while time.monotonic() - signalled < 5:
     try:
