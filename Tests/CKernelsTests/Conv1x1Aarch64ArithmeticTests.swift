@@ -75,23 +75,51 @@ struct Conv1x1Aarch64ArithmeticTests {
         return UInt8(truncatingIfNeeded: min(max(v, bounds.0), bounds.1))
     }
 
-    /// Every case with aarch64's arithmetic, and the uint8 ones with rndnu16's (int8's is the same fp32).
-    static let arithmetics: [(Case, vt_arithmetic)] =
-        cases.map { ($0, VT_ARITHMETIC_AARCH64) }
-        + cases.filter { !$0.signed }.map { ($0, VT_ARITHMETIC_AARCH64_RNDNU16) }
+    /// The arithmetics a case's op is made with: aarch64's, and for uint8 also rndnu16 (int8's is the same fp32).
+    static func arithmetics(_ c: Case) -> [vt_arithmetic] {
+        c.signed ? [VT_ARITHMETIC_AARCH64] : [VT_ARITHMETIC_AARCH64, VT_ARITHMETIC_AARCH64_RNDNU16]
+    }
+
+    /// The int32 sums (bias plus Σ (x − izp)(w − fzp)) of `input`'s pixels, [pixel][n]; computed once per input
+    /// and shared by the arithmetics (a debug build under qemu spends most of this suite here).
+    static func sums(_ c: Case, input: [UInt8], weights: [UInt8], bias: [Int32]) -> [Int32] {
+        func value(_ b: UInt8, zp: Int64) -> Int32 {
+            (c.signed ? Int32(Int8(bitPattern: b)) : Int32(b)) - Int32(zp)
+        }
+        let x = input.map { value($0, zp: c.izp) }, w = weights.map { value($0, zp: c.fzp) }
+        let (pixels, n, k) = (x.count / c.k, c.n, c.k)
+        var sums = [Int32](repeating: 0, count: pixels * n)
+        x.withUnsafeBufferPointer { x in
+            w.withUnsafeBufferPointer { w in
+                sums.withUnsafeMutableBufferPointer { out in
+                    for p in 0..<pixels {
+                        let row = x.baseAddress.unsafelyUnwrapped + p * k
+                        for j in 0..<n {
+                            let filter = w.baseAddress.unsafelyUnwrapped + j * k
+                            var acc = bias[j]
+                            for i in 0..<k { acc = acc &+ row[i] &* filter[i] }
+                            out[p * n + j] = acc
+                        }
+                    }
+                }
+            }
+        }
+        return sums
+    }
 
     @Test(
         "every path equals the reference (uint8 rndnu and rndnu16, int8 fp32), 1 and 2 threads",
-        arguments: arithmetics)
-    func matchesReference(_ c: Case, arithmetic: vt_arithmetic) throws {
+        arguments: cases)
+    func matchesReference(_ c: Case) throws {
         var r = TestRandom(state: 0x9E37_79B9 &+ UInt64(c.k * 131 + c.n))
         let pixels = c.h * c.w
         let weights = (0..<(c.n * c.k)).map { _ in UInt8(truncatingIfNeeded: r.next()) }
         let bias = (0..<c.n).map { _ in c.bias ? Int32(truncatingIfNeeded: Int(r.next() % 400_001) - 200_000) : 0 }
         let scales = c.filterScales
-        let kernel = try #require(
-            Conv1x1KernelTests.op(c, weights: weights, bias: bias, arithmetic: arithmetic))
-        defer { vt_conv1x1_free(kernel) }
+        let kernels = try Self.arithmetics(c).map { arithmetic in
+            (arithmetic, try #require(Conv1x1KernelTests.op(c, weights: weights, bias: bias, arithmetic: arithmetic)))
+        }
+        defer { for (_, kernel) in kernels { vt_conv1x1_free(kernel) } }
         let (lo, hi): (Float, Float) =
             switch c.activation {
             case 1: (0, .infinity)
@@ -111,33 +139,24 @@ struct Conv1x1Aarch64ArithmeticTests {
                 default: return UInt8(truncatingIfNeeded: c.izp)
                 }
             }
-            var expected = [UInt8](repeating: 0, count: pixels * c.n)
-            for p in 0..<pixels {
-                for n in 0..<c.n {
-                    var acc = bias[n]
-                    for k in 0..<c.k {
-                        let (x, w) = (input[p * c.k + k], weights[n * c.k + k])
-                        let a = c.signed ? Int32(Int8(bitPattern: x)) : Int32(x)
-                        let b = c.signed ? Int32(Int8(bitPattern: w)) : Int32(w)
-                        acc = acc &+ (a - Int32(c.izp)) &* (b - Int32(c.fzp))
-                    }
-                    let scale = c.iscale * scales[c.signed ? n : 0] / c.oscale
-                    expected[p * c.n + n] = Self.reference(
-                        acc, scale: scale, zp: c.ozp, bounds: bounds, signed: c.signed,
-                        rndnu16: arithmetic == VT_ARITHMETIC_AARCH64_RNDNU16)
+            let sums = Self.sums(c, input: input, weights: weights, bias: bias)
+            for (arithmetic, kernel) in kernels {
+                let expected = sums.indices.map { i in
+                    Self.reference(
+                        sums[i], scale: c.iscale * scales[c.signed ? i % c.n : 0] / c.oscale, zp: c.ozp,
+                        bounds: bounds, signed: c.signed, rndnu16: arithmetic == VT_ARITHMETIC_AARCH64_RNDNU16)
                 }
-            }
-            let outputs = input.withUnsafeBytes {
-                Conv1x1KernelTests.allPaths(
-                    kernel, input: $0.baseAddress!, pixels: Int64(pixels), outputBytes: pixels * c.n,
-                    paths: Conv1x1KernelTests.aarch64Paths)
-            }
-            #expect(outputs.count == Conv1x1KernelTests.aarch64Paths.count * 2)
-            for (path, out) in outputs.sorted(by: { $0.key < $1.key }) {
-                let differing = zip(out, expected).filter { $0.0 != $0.1 }.count
-                #expect(
-                    differing == 0,
-                    "\(c), \(arithmetic.rawValue), trial \(trial), \(path): \(differing) of \(out.count) bytes differ")
+                let outputs = input.withUnsafeBytes {
+                    Conv1x1KernelTests.allPaths(
+                        kernel, input: $0.baseAddress!, pixels: Int64(pixels), outputBytes: pixels * c.n,
+                        paths: Conv1x1KernelTests.aarch64Paths)
+                }
+                #expect(outputs.count == Conv1x1KernelTests.aarch64Paths.count * 2)
+                for (path, out) in outputs.sorted(by: { $0.key < $1.key }) {
+                    let differing = zip(out, expected).filter { $0.0 != $0.1 }.count
+                    let what = "\(c), \(arithmetic.rawValue), trial \(trial), \(path)"
+                    #expect(differing == 0, "\(what): \(differing) of \(out.count) bytes differ")
+                }
             }
         }
     }
