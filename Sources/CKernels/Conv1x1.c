@@ -891,15 +891,10 @@ static VT_AVX512VNNI inline __attribute__((always_inline)) void vnni_store4_u8(u
 #endif
 
 vt_path vt_conv1x1_path(void) {
-#if defined(__x86_64__) || defined(__i386__)
-  if (vt_cpu_vnni()) return VT_PATH_VNNI;
-  if (vt_cpu_avx2_fma()) return VT_PATH_AVX2;
-#endif
-#if defined(__aarch64__)
-  return vt_cpu_neon_dot() ? VT_PATH_NEON_DOT : VT_PATH_NEON;
-#else
+  static const vt_path fastest[] = {VT_PATH_VNNI, VT_PATH_AVX2, VT_PATH_NEON_DOT, VT_PATH_NEON};
+  for (size_t i = 0; i < sizeof fastest / sizeof fastest[0]; i++)
+    if (vt_path_status(fastest[i]) == 0) return fastest[i];
   return VT_PATH_SCALAR;
-#endif
 }
 
 // On aarch64 without the dot product (`neon`, Cortex-A72) LiteRT's kernels stay the default: see
@@ -1021,62 +1016,39 @@ int vt_conv1x1_run_path(const vt_conv1x1 *op, vt_path path, const void *input, i
   return vt_conv1x1_run_ranged(op, path, input, pixels, output, scratch, scratch_size, threads, pool, NULL);
 }
 
+// Each path's rows, where this build has them (NULL for a path of another architecture, or none of this
+// kernel's); `quads`: whether they read the packed quads (made on first use).
+static rows_fn path_rows(vt_path path, int *quads) {
+  *quads = path != VT_PATH_SCALAR && path != VT_PATH_AVX2;
+  switch (path) {
+  case VT_PATH_SCALAR: return rows_plain;
+  case VT_PATH_VNNI_PORTABLE: return quad_portable_rows;
+#if defined(__x86_64__) || defined(__i386__)
+  case VT_PATH_AVX2: return rows_avx2;
+  case VT_PATH_VNNI: return quad_vnni_rows;
+#endif
+#if defined(__aarch64__)
+  case VT_PATH_NEON_DOT: return dot_neon_rows;
+  case VT_PATH_NEON: return dot_neon_rows_mull;
+#else
+  case VT_PATH_NEON_DOT_PORTABLE: return dot_portable_rows;
+  case VT_PATH_NEON_PORTABLE: return dot_portable_rows_mull;
+#endif
+  default: return NULL;
+  }
+}
+
 int vt_conv1x1_run_ranged(const vt_conv1x1 *op, vt_path path, const void *input, int64_t pixels, void *output, void *scratch,
                           size_t scratch_size, int32_t threads, vt_pool *pool, float range[2]) {
   if (!op) return -1;
   if (path == VT_PATH_DEFAULT) path = computes(op, vt_conv1x1_path()) ? vt_conv1x1_path() : VT_PATH_SCALAR;
   if (!computes(op, path)) return -1;
-  switch (path) {
-  case VT_PATH_SCALAR: return run_with(rows_plain, op, input, pixels, output, scratch, scratch_size, threads, pool, range);
-  case VT_PATH_VNNI_PORTABLE:
-    if (make_quads((vt_conv1x1 *)op) != 0) return -1;
-    return run_with(quad_portable_rows, op, input, pixels, output, scratch, scratch_size, threads, pool, range);
-  case VT_PATH_AVX2:
-#if defined(__x86_64__) || defined(__i386__)
-    if (!vt_cpu_avx2_fma()) return -2;
-    return run_with(rows_avx2, op, input, pixels, output, scratch, scratch_size, threads, pool, range);
-#else
-    return -2;
-#endif
-  case VT_PATH_VNNI:
-#if defined(__x86_64__) || defined(__i386__)
-    if (!vt_cpu_vnni()) return -2;
-    if (make_quads((vt_conv1x1 *)op) != 0) return -1;
-    return run_with(quad_vnni_rows, op, input, pixels, output, scratch, scratch_size, threads, pool, range);
-#else
-    return -2;
-#endif
-  case VT_PATH_NEON_DOT:
-#if defined(__aarch64__)
-    if (!vt_cpu_neon_dot()) return -2;
-    if (make_quads((vt_conv1x1 *)op) != 0) return -1;
-    return run_with(dot_neon_rows, op, input, pixels, output, scratch, scratch_size, threads, pool, range);
-#else
-    return -2;
-#endif
-  case VT_PATH_NEON_DOT_PORTABLE:
-#if defined(__aarch64__)
-    return -2;
-#else
-    if (make_quads((vt_conv1x1 *)op) != 0) return -1;
-    return run_with(dot_portable_rows, op, input, pixels, output, scratch, scratch_size, threads, pool, range);
-#endif
-  case VT_PATH_NEON:
-#if defined(__aarch64__)
-    if (make_quads((vt_conv1x1 *)op) != 0) return -1;
-    return run_with(dot_neon_rows_mull, op, input, pixels, output, scratch, scratch_size, threads, pool, range);
-#else
-    return -2;
-#endif
-  case VT_PATH_NEON_PORTABLE:
-#if defined(__aarch64__)
-    return -2;
-#else
-    if (make_quads((vt_conv1x1 *)op) != 0) return -1;
-    return run_with(dot_portable_rows_mull, op, input, pixels, output, scratch, scratch_size, threads, pool, range);
-#endif
-  default: return -1;
-  }
+  const int status = vt_path_status(path);
+  if (status != 0) return status;
+  int quads = 0;
+  const rows_fn rows = path_rows(path, &quads);
+  if (!rows || (quads && make_quads((vt_conv1x1 *)op) != 0)) return -1;
+  return run_with(rows, op, input, pixels, output, scratch, scratch_size, threads, pool, range);
 }
 
 int vt_conv1x1_run(const vt_conv1x1 *op, const void *input, int64_t pixels, void *output, void *scratch, size_t scratch_size,

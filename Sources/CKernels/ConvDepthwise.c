@@ -57,10 +57,9 @@ int vt_cdw_exact(void) {
 }
 
 vt_path vt_cdw_path(void) {
-#if defined(__x86_64__) || defined(__i386__)
-  if (vt_cpu_features()->avx512f) return VT_PATH_AVX512;
-  if (vt_cpu_avx2_fma()) return VT_PATH_AVX2;
-#endif
+  static const vt_path fastest[] = {VT_PATH_AVX512, VT_PATH_AVX2};
+  for (size_t i = 0; i < sizeof fastest / sizeof fastest[0]; i++)
+    if (vt_path_status(fastest[i]) == 0) return fastest[i];
   return VT_PATH_SCALAR;
 }
 
@@ -307,30 +306,28 @@ static void band(void *context, int32_t t, int64_t b) {
   }
 }
 
+// Each path's row, where this build has it (NULL for a path of another architecture, or none of this
+// kernel's).
+static row_fn path_row(vt_path path) {
+  switch (path) {
+  case VT_PATH_SCALAR: return row_plain;
+#if defined(__x86_64__) || defined(__i386__)
+  case VT_PATH_AVX2: return row_avx2;
+  case VT_PATH_AVX512: return row_avx512;
+#endif
+  default: return NULL;
+  }
+}
+
 int vt_cdw_run_path(const vt_cdw *op, vt_path path, const float *input, int32_t batches, int32_t h, int32_t w, float *output,
                     void *scratch, size_t scratch_size, int32_t threads, vt_pool *pool) {
   int32_t oh, ow, pad_h, pad_w;
   if (!op || !input || !output || !scratch || batches < 1 || vt_hdw_output_size(&op->geometry, h, w, &oh, &ow, &pad_h, &pad_w) != 0)
     return -1;
   if (path == VT_PATH_DEFAULT) path = vt_cdw_path();
-  row_fn row = NULL;
-  switch (path) {
-  case VT_PATH_SCALAR: row = row_plain; break;
-#if defined(__x86_64__) || defined(__i386__)
-  case VT_PATH_AVX2:
-    if (!vt_cpu_avx2_fma()) return -2;
-    row = row_avx2;
-    break;
-  case VT_PATH_AVX512:
-    if (!vt_cpu_features()->avx512f) return -2;
-    row = row_avx512;
-    break;
-#else
-  case VT_PATH_AVX2:
-  case VT_PATH_AVX512: return -2;
-#endif
-  default: return -1;
-  }
+  const int status = vt_path_status(path);
+  if (status != 0) return status;
+  const row_fn row = path_row(path);
   if (!row || ring_rows(op) > 64) return -1;
   if (threads < 1) threads = 1;
   if (threads > 64) threads = 64;

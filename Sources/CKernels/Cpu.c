@@ -124,3 +124,31 @@ const char *vt_path_name(vt_path path) {
   }
   return "unknown";
 }
+
+int vt_path_status(vt_path path) {
+  switch (path) {
+  case VT_PATH_SCALAR:
+  case VT_PATH_VNNI_PORTABLE: return 0;
+#if defined(__x86_64__) || defined(__i386__)
+  case VT_PATH_AVX2: return vt_cpu_avx2_fma() ? 0 : -2;
+  case VT_PATH_AVX512: return vt_cpu_avx512_bw_vl() ? 0 : -2;
+  case VT_PATH_VNNI: return vt_cpu_vnni() ? 0 : -2;
+#else
+  case VT_PATH_AVX2:
+  case VT_PATH_AVX512:
+  case VT_PATH_VNNI: return -2;
+#endif
+#if defined(__aarch64__)
+  case VT_PATH_NEON_DOT: return vt_cpu_neon_dot() ? 0 : -2;
+  case VT_PATH_NEON: return 0;
+  case VT_PATH_NEON_DOT_PORTABLE:
+  case VT_PATH_NEON_PORTABLE: return -2;
+#else
+  case VT_PATH_NEON_DOT:
+  case VT_PATH_NEON: return -2;
+  case VT_PATH_NEON_DOT_PORTABLE:
+  case VT_PATH_NEON_PORTABLE: return 0;
+#endif
+  default: return -1;
+  }
+}

@@ -449,11 +449,9 @@ int vt_kernels_optimized(void) {
 }
 
 vt_path vt_hdw_path(void) {
-#if defined(__x86_64__) || defined(__i386__)
-  if (vt_cpu_vnni()) return VT_PATH_VNNI;
-  if (vt_cpu_avx512_bw_vl()) return VT_PATH_AVX512;
-  if (vt_cpu_features()->avx2) return VT_PATH_AVX2;
-#endif
+  static const vt_path fastest[] = {VT_PATH_VNNI, VT_PATH_AVX512, VT_PATH_AVX2};
+  for (size_t i = 0; i < sizeof fastest / sizeof fastest[0]; i++)
+    if (vt_path_status(fastest[i]) == 0) return fastest[i];
   return VT_PATH_SCALAR;
 }
 
@@ -583,34 +581,36 @@ int vt_hdw_run_path(const vt_hdw_params *p, vt_path path, const float *input, in
   return vt_hdw_run_ranged(p, path, input, batches, h, w, output, scratch, scratch_size, threads, pool, NULL);
 }
 
+// A path's three steps: the input's range, its rounding to int8, the rows.
+typedef struct {
+  range_fn range;
+  round_fn round;
+  rows_fn rows;
+} path_steps;
+
+// Each path's steps, where this build has them (rows NULL for a path of another architecture, or none of
+// this kernel's).
+static path_steps steps_for(vt_path path) {
+  switch (path) {
+  case VT_PATH_SCALAR: return (path_steps){range_plain, round_plain, rows_plain};
+  case VT_PATH_VNNI_PORTABLE: return (path_steps){range_plain, round_plain, rows_vnni_portable};
+#if defined(__x86_64__) || defined(__i386__)
+  case VT_PATH_AVX2: return (path_steps){range_avx2, round_avx2, rows_avx2};
+  case VT_PATH_AVX512: return (path_steps){range_avx512, round_avx512, rows_avx512};
+  case VT_PATH_VNNI: return (path_steps){range_avx512, round_avx512, rows_vnni};
+#endif
+  default: return (path_steps){NULL, NULL, NULL};
+  }
+}
+
 int vt_hdw_run_ranged(const vt_hdw_params *p, vt_path path, const float *input, int32_t batches, int32_t h, int32_t w, float *output,
                       void *scratch, size_t scratch_size, int32_t threads, vt_pool *pool, const float range[2]) {
   if (path == VT_PATH_DEFAULT) path = vt_hdw_path();
-  switch (path) {
-  case VT_PATH_SCALAR:
-    return run_with(range_plain, round_plain, rows_plain, p, input, batches, h, w, output, scratch, scratch_size, threads, pool, range);
-  case VT_PATH_VNNI_PORTABLE:
-    return run_with(range_plain, round_plain, rows_vnni_portable, p, input, batches, h, w, output, scratch, scratch_size, threads, pool, range);
-#if defined(__x86_64__) || defined(__i386__)
-  case VT_PATH_AVX2:
-    return vt_cpu_features()->avx2
-               ? run_with(range_avx2, round_avx2, rows_avx2, p, input, batches, h, w, output, scratch, scratch_size, threads, pool, range)
-               : -2;
-  case VT_PATH_AVX512:
-    return vt_cpu_avx512_bw_vl()
-               ? run_with(range_avx512, round_avx512, rows_avx512, p, input, batches, h, w, output, scratch, scratch_size, threads, pool, range)
-               : -2;
-  case VT_PATH_VNNI:
-    return vt_cpu_vnni()
-               ? run_with(range_avx512, round_avx512, rows_vnni, p, input, batches, h, w, output, scratch, scratch_size, threads, pool, range)
-               : -2;
-#else
-  case VT_PATH_AVX2:
-  case VT_PATH_AVX512:
-  case VT_PATH_VNNI: return -2;
-#endif
-  default: return -1;
-  }
+  const path_steps steps = steps_for(path);
+  const int status = vt_path_status(path);
+  if (status != 0) return status;
+  if (!steps.rows) return -1;
+  return run_with(steps.range, steps.round, steps.rows, p, input, batches, h, w, output, scratch, scratch_size, threads, pool, range);
 }
 
 // --- Custom options --------------------------------------------------------------------------

@@ -567,13 +567,9 @@ static int run_rows(qdw_rows_fn rows, const vt_qdw *op, const uint8_t *input, in
 }
 
 vt_path vt_qdw_path(void) {
-#if defined(__x86_64__) || defined(__i386__)
-  if (vt_cpu_vnni()) return VT_PATH_VNNI;
-  if (vt_cpu_features()->avx2) return VT_PATH_AVX2;
-#endif
-#if defined(__aarch64__)
-  return VT_PATH_NEON;
-#endif
+  static const vt_path fastest[] = {VT_PATH_VNNI, VT_PATH_AVX2, VT_PATH_NEON};
+  for (size_t i = 0; i < sizeof fastest / sizeof fastest[0]; i++)
+    if (vt_path_status(fastest[i]) == 0) return fastest[i];
   return VT_PATH_SCALAR;
 }
 
@@ -590,39 +586,34 @@ static int qdw_computes(const vt_qdw *op, vt_path path) {
   }
 }
 
+// Each path's rows for `op`, where this build has them (NULL for a path of another architecture, or none
+// of this kernel's).
+static qdw_rows_fn path_rows(const vt_qdw *op, vt_path path) {
+  switch (path) {
+  case VT_PATH_SCALAR: return rows_scalar;
+  case VT_PATH_VNNI_PORTABLE: return op->quad_filter ? qdq_portable_rows : qd_portable_rows;
+#if defined(__x86_64__) || defined(__i386__)
+  case VT_PATH_AVX2: return qd_avx2_rows;
+  case VT_PATH_VNNI: return op->quad_filter ? qdq_vnni_rows : qd_vnni_rows;
+#endif
+#if defined(__aarch64__)
+  case VT_PATH_NEON: return ndw_neon_rows;
+#else
+  case VT_PATH_NEON_PORTABLE: return ndw_portable_rows;
+#endif
+  default: return NULL;
+  }
+}
+
 int vt_qdw_run_path(const vt_qdw *op, vt_path path, const uint8_t *input, int32_t batches, int32_t h, int32_t w, uint8_t *output,
                     int32_t threads, vt_pool *pool) {
   if (!op) return -1;
   if (path == VT_PATH_DEFAULT) path = qdw_computes(op, vt_qdw_path()) ? vt_qdw_path() : VT_PATH_SCALAR;
   if (!qdw_computes(op, path)) return -1;
-  switch (path) {
-  case VT_PATH_SCALAR: return run_rows(rows_scalar, op, input, batches, h, w, output, threads, pool);
-  case VT_PATH_VNNI_PORTABLE:
-    return run_rows(op && op->quad_filter ? qdq_portable_rows : qd_portable_rows, op, input, batches, h, w, output, threads, pool);
-#if defined(__x86_64__) || defined(__i386__)
-  case VT_PATH_AVX2:
-    return vt_cpu_features()->avx2 ? run_rows(qd_avx2_rows, op, input, batches, h, w, output, threads, pool) : -2;
-  case VT_PATH_VNNI:
-    if (!vt_cpu_vnni()) return -2;
-    return run_rows(op && op->quad_filter ? qdq_vnni_rows : qd_vnni_rows, op, input, batches, h, w, output, threads, pool);
-#else
-  case VT_PATH_AVX2:
-  case VT_PATH_VNNI: return -2;
-#endif
-  case VT_PATH_NEON:
-#if defined(__aarch64__)
-    return run_rows(ndw_neon_rows, op, input, batches, h, w, output, threads, pool);
-#else
-    return -2;
-#endif
-  case VT_PATH_NEON_PORTABLE:
-#if defined(__aarch64__)
-    return -2;
-#else
-    return run_rows(ndw_portable_rows, op, input, batches, h, w, output, threads, pool);
-#endif
-  default: return -1;
-  }
+  const int status = vt_path_status(path);
+  if (status != 0) return status;
+  const qdw_rows_fn rows = path_rows(op, path);
+  return rows ? run_rows(rows, op, input, batches, h, w, output, threads, pool) : -1;
 }
 
 int vt_qdw_run(const vt_qdw *op, const uint8_t *input, int32_t batches, int32_t h, int32_t w, uint8_t *output, int32_t threads,

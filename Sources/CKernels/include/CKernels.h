@@ -25,9 +25,9 @@ typedef enum vt_path {
   VT_PATH_SCALAR = 0,
   /// The VNNI path's kernel source with each instruction emulated in portable C (runs everywhere).
   VT_PATH_VNNI_PORTABLE = 1,
-  /// AVX2 (with FMA where the kernel multiplies floats).
+  /// AVX2 (and FMA3).
   VT_PATH_AVX2 = 2,
-  /// AVX-512 (F, or F+BW+VL where the kernel uses byte and word lanes).
+  /// AVX-512 (F, BW and VL).
   VT_PATH_AVX512 = 3,
   /// AVX-512 VNNI dot products.
   VT_PATH_VNNI = 4,
@@ -45,6 +45,13 @@ typedef enum vt_path {
 /// The path's name: "default", "scalar", "vnni-portable", "avx2", "avx512", "vnni", "neon-dot",
 /// "neon-dot-portable", "neon" or "neon-portable".
 const char *vt_path_name(vt_path path);
+
+/// Whether `path` runs on this machine — built for its architecture (a NEON path's portable form where
+/// the NEON one is not: off aarch64) and the CPU has its instructions (AVX2: AVX2 and FMA3; AVX512: F,
+/// BW and VL; VNNI: those and VNNI; NEON_DOT: the dot product) — as a kernel's run answers it: 0 when it
+/// does, -2 when it does not, -1 for what is no path (VT_PATH_DEFAULT too). The one place that decides it:
+/// each kernel's `*_run_path` answers this for its paths, and its `*_path()` picks the fastest that runs.
+int vt_path_status(vt_path path);
 
 /// The CPU features the kernels' paths use, probed once per process: x86-64's (all 0 elsewhere) and
 /// aarch64's dot-product extension (`asimddp`, the kernel's HWCAP_ASIMDDP; 0 elsewhere); and whether
