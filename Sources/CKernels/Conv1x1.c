@@ -128,8 +128,9 @@ vt_conv1x1 *vt_qconv_create_for(const vt_qconv_params *p, vt_arithmetic arithmet
     const int32_t qmin = (int32_t)r.low + p->output_zero_point, qmax = (int32_t)r.high + p->output_zero_point;
     op->rndnu = vt_rndnu_make(op->scales[0], p->output_zero_point, qmin, qmax);
     op->rndnu16 = resolved == VT_ARITHMETIC_AARCH64_RNDNU16;
-    op->r16 = vt_rndnu16_make(op->scales[0], p->output_zero_point, qmin, qmax);
-    if (op->rndnu.multiplier == 0 || op->r16.multiplier == 0) {
+    if (op->rndnu16) op->r16 = vt_rndnu16_make(op->scales[0], p->output_zero_point, qmin, qmax);
+    // (Both refuse the same scales: XNNPACK's, below 2^-32 or from 256.)
+    if (op->rndnu.multiplier == 0 || (op->rndnu16 && op->r16.multiplier == 0)) {
       vt_conv1x1_free(op);
       return NULL;
     }

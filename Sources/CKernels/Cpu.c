@@ -1,4 +1,5 @@
 // The CPU's features, probed once per process, and the paths' names.
+#define _GNU_SOURCE  // getline (POSIX 2008) and getauxval, in strict C modes too
 #include "CKernels.h"
 
 #include <pthread.h>
@@ -13,29 +14,6 @@
 
 static vt_cpu features;
 static pthread_once_t probed = PTHREAD_ONCE_INIT;
-
-static void probe(void) {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_cpu_init();
-  features.avx2 = __builtin_cpu_supports("avx2") != 0;
-  features.fma = __builtin_cpu_supports("fma") != 0;
-  features.avx512f = __builtin_cpu_supports("avx512f") != 0;
-  features.avx512bw = __builtin_cpu_supports("avx512bw") != 0;
-  features.avx512vl = __builtin_cpu_supports("avx512vl") != 0;
-  features.avx512vnni = __builtin_cpu_supports("avx512vnni") != 0;
-#endif
-#if defined(__aarch64__) && defined(__linux__)
-  features.asimddp = (getauxval(AT_HWCAP) & (1ul << 20)) != 0;  // HWCAP_ASIMDDP
-  FILE *file = fopen("/proc/cpuinfo", "r");
-  if (file) {
-    static char text[1 << 16];  // (probed once, under pthread_once)
-    const size_t length = fread(text, 1, sizeof text - 1, file);
-    text[length] = 0;
-    fclose(file);
-    features.qu8_rndnu16 = vt_cpu_qu8_rndnu16(text);
-  }
-#endif
-}
 
 // One core as the cpuinfo library ranks it (its midr_score_core: the higher, the earlier in its list of
 // microarchitectures) and whether XNNPACK's uint8 GEMM takes "rndnu16" when it comes first.
@@ -81,27 +59,64 @@ static long field(const char *line, const char *key) {
   return after == colon + 1 || value < 0 ? -1 : value;
 }
 
+// The cores read so far, line by line: the best rank seen, whether one of that rank takes rndnu16, and the
+// implementer of the processor being read (each processor's block gives it before its part).
+typedef struct cpu_ranking {
+  int best, rndnu16;
+  long implementer;
+} cpu_ranking;
+
+static const cpu_ranking kNoCores = {-1, 0, -1};
+
+// Reads one line of /proc/cpuinfo (ended by a newline or the text's end).
+static void rank_line(cpu_ranking *ranking, const char *line) {
+  const long i = field(line, "CPU implementer"), p = field(line, "CPU part");
+  if (i >= 0) ranking->implementer = i;
+  if (p < 0 || ranking->implementer < 0) return;
+  const core_rank r = rank_core(ranking->implementer, p);
+  if (r.score > ranking->best) {
+    ranking->best = r.score;
+    ranking->rndnu16 = r.rndnu16;
+  } else if (r.score == ranking->best) {
+    ranking->rndnu16 |= r.rndnu16;
+  }
+}
+
+static void probe(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  features.avx2 = __builtin_cpu_supports("avx2") != 0;
+  features.fma = __builtin_cpu_supports("fma") != 0;
+  features.avx512f = __builtin_cpu_supports("avx512f") != 0;
+  features.avx512bw = __builtin_cpu_supports("avx512bw") != 0;
+  features.avx512vl = __builtin_cpu_supports("avx512vl") != 0;
+  features.avx512vnni = __builtin_cpu_supports("avx512vnni") != 0;
+#endif
+#if defined(__aarch64__) && defined(__linux__)
+  features.asimddp = (getauxval(AT_HWCAP) & (1ul << 20)) != 0;  // HWCAP_ASIMDDP
+  FILE *file = fopen("/proc/cpuinfo", "r");
+  if (file) {
+    cpu_ranking ranking = kNoCores;
+    char *line = NULL;
+    size_t capacity = 0;
+    while (getline(&line, &capacity, file) > 0) rank_line(&ranking, line);
+    free(line);
+    fclose(file);
+    features.qu8_rndnu16 = ranking.rndnu16;
+  }
+#endif
+}
+
 int vt_cpu_qu8_rndnu16(const char *cpuinfo) {
   if (!cpuinfo) return 0;
-  int best = -1, rndnu16 = 0;
-  long implementer = -1;
+  cpu_ranking ranking = kNoCores;
   for (const char *line = cpuinfo; *line;) {
-    const long i = field(line, "CPU implementer"), p = field(line, "CPU part");
-    if (i >= 0) implementer = i;
-    if (p >= 0 && implementer >= 0) {  // each processor's block gives its implementer, then its part
-      const core_rank r = rank_core(implementer, p);
-      if (r.score > best) {
-        best = r.score;
-        rndnu16 = r.rndnu16;
-      } else if (r.score == best) {
-        rndnu16 |= r.rndnu16;
-      }
-    }
+    rank_line(&ranking, line);
     const char *next = strchr(line, '\n');
     if (!next) break;
     line = next + 1;
   }
-  return rndnu16;
+  return ranking.rndnu16;
 }
 
 const vt_cpu *vt_cpu_features(void) {

@@ -72,6 +72,17 @@ struct CpuRankTests {
         let a53 = try String(contentsOf: scripts.appendingPathComponent("cortex-a53.cpuinfo"), encoding: .utf8)
         #expect(Self.rndnu16(a53) == 1)
     }
+
+    @Test("the probe reads this machine's /proc/cpuinfo line by line as the text is read whole (aarch64; 0 elsewhere)")
+    func probe() throws {
+        #if arch(arm64) && os(Linux)
+            let text = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+            #expect(text.contains("CPU part"))
+            #expect(vt_cpu_features().pointee.qu8_rndnu16 == Self.rndnu16(text))
+        #else
+            #expect(vt_cpu_features().pointee.qu8_rndnu16 == 0)
+        #endif
+    }
 }
 
 extension String {
