@@ -54,6 +54,7 @@ VTN_INLINE int8x8_t vget_low_s8(int8x16_t a) { int8x8_t r; memcpy(r.v, a.v, 8); 
 VTN_INLINE int16x4_t vget_low_s16(int16x8_t a) { int16x4_t r; memcpy(r.v, a.v, 8); return r; }
 VTN_INLINE int16x8_t vreinterpretq_s16_u16(uint16x8_t a) { int16x8_t r; memcpy(r.v, a.v, 16); return r; }
 VTN_INLINE int8x16_t vreinterpretq_s8_u8(uint8x16_t a) { int8x16_t r; memcpy(r.v, a.v, 16); return r; }
+VTN_INLINE uint8x16_t vreinterpretq_u8_s8(int8x16_t a) { uint8x16_t r; memcpy(r.v, a.v, 16); return r; }
 
 // Integer arithmetic.
 // usubl / usubl2: u8 − u8 widened to u16 (wrapping mod 2^16); ssubl / ssubl2: s8 − s8 widened to s16.

@@ -10,19 +10,20 @@
 // beyond), int8 fp32 (fcvtns, per channel).
 
 // 16 bytes of a tap's row from channel `base` (fewer than 16 channels: the `c` there, the rest zero).
-static NDW_TARGET inline __attribute__((always_inline)) uint8x16_t NDW(load)(const uint8_t *row, size_t base, size_t c) {
-  if (c >= 16) return vld1q_u8(row + base);
+static NDW_TARGET inline __attribute__((always_inline)) uint8x16_t NDW(load)(const uint8_t *row, size_t base, size_t c, int full) {
+  if (full) return vld1q_u8(row + base);
   uint8_t t[16] = {0};
   memcpy(t, row, c);
   return vld1q_u8(t);
 }
 
-// Output rows oy0..<oy1 (the signature of the other paths' rows).
-static NDW_TARGET void NDW(rows)(const vt_qdw *op, const uint8_t *in, int32_t h, int32_t w, int32_t ow, int32_t pad_h, int32_t pad_w,
-                                 int32_t oy0, int32_t oy1, uint8_t *out) {
+// Output rows oy0..<oy1 with the signedness `sgn` and `full` (16 channels or more) as constants: each
+// caller's instance compiles to a tap loop without their branches (rows below picks one of four).
+static NDW_TARGET inline __attribute__((always_inline)) void NDW(rows_as)(const vt_qdw *op, const uint8_t *in, int32_t h, int32_t w,
+                                                                          int32_t ow, int32_t pad_h, int32_t pad_w, int32_t oy0,
+                                                                          int32_t oy1, uint8_t *out, const int sgn, const int full) {
   const size_t c = (size_t)op->channels, taps = (size_t)op->taps;
   const uint8_t *src[2 * kMaxPairs + 1];
-  const int sgn = op->is_signed;
   const uint8x8_t izp_u = vdup_n_u8((uint8_t)op->input_zero_point);
   const int8x8_t izp_s = vdup_n_s8((int8_t)op->input_zero_point);
   const uint8x16_t izp_u16 = vdupq_n_u8((uint8_t)op->input_zero_point);
@@ -34,17 +35,20 @@ static NDW_TARGET void NDW(rows)(const vt_qdw *op, const uint8_t *in, int32_t h,
   const uint8x16_t lo_u = vdupq_n_u8(op->rndnu.min), hi_u = vdupq_n_u8(op->rndnu.max);
   const int8x16_t lo_s = vdupq_n_s8((int8_t)((int32_t)op->requantization.low + op->requantization.zero_point));
   const int8x16_t hi_s = vdupq_n_s8((int8_t)((int32_t)op->requantization.high + op->requantization.zero_point));
+  // The channels' scales for fewer than 16 channels: padded with 1, never read past the op's.
+  float padded[16];
+  for (size_t i = 0; i < 16; i++) padded[i] = sgn && i < c ? op->channel_scale[i] : 1.0f;
   for (int32_t oy = oy0; oy < oy1; oy++) {
     for (int32_t ox = 0; ox < ow; ox++) {
       tap_sources(op, in, h, w, pad_h, pad_w, oy, ox, src);
       uint8_t *dst = out + ((size_t)oy * (size_t)ow + (size_t)ox) * c;
       for (int32_t b = 0; b < op->blocks; b++) {
-        const size_t base = c < 16 ? 0 : (size_t)b * 16 + 16 > c ? c - 16 : (size_t)b * 16;
+        const size_t base = !full ? 0 : (size_t)b * 16 + 16 > c ? c - 16 : (size_t)b * 16;
         const int32_t *bias = op->neon_bias + (size_t)b * 16;
         int32x4_t acc0 = vld1q_s32(bias), acc1 = vld1q_s32(bias + 4), acc2 = vld1q_s32(bias + 8), acc3 = vld1q_s32(bias + 12);
         const int16_t *f = op->neon_filter + (size_t)b * taps * 16;
         for (size_t t = 0; t < taps; t++, f += 16) {
-          const uint8x16_t x = NDW(load)(src[t], base, c);
+          const uint8x16_t x = NDW(load)(src[t], base, c, full);
           int16x8_t d0, d1;
           if (sgn) {
             const int8x16_t xs = vreinterpretq_s8_u8(x);
@@ -60,21 +64,15 @@ static NDW_TARGET void NDW(rows)(const vt_qdw *op, const uint8_t *in, int32_t h,
           acc2 = vmlal_s16(acc2, vget_low_s16(d1), vget_low_s16(w1));
           acc3 = vmlal_high_s16(acc3, d1, w1);
         }
-        uint8_t bytes[16];
+        uint8x16_t result;
         if (sgn) {
-          // The channels' scales (fewer than 16 channels: padded with 1, never read past the op's).
-          float padded[16];
-          const float *scale = op->channel_scale + base;
-          if (c < 16) {
-            for (size_t i = 0; i < 16; i++) padded[i] = i < c ? op->channel_scale[i] : 1.0f;
-            scale = padded;
-          }
+          const float *scale = full ? op->channel_scale + base : padded;
           const int32x4_t q0 = vcvtnq_s32_f32(vmulq_f32(vcvtq_f32_s32(acc0), vld1q_f32(scale)));
           const int32x4_t q1 = vcvtnq_s32_f32(vmulq_f32(vcvtq_f32_s32(acc1), vld1q_f32(scale + 4)));
           const int32x4_t q2 = vcvtnq_s32_f32(vmulq_f32(vcvtq_f32_s32(acc2), vld1q_f32(scale + 8)));
           const int32x4_t q3 = vcvtnq_s32_f32(vmulq_f32(vcvtq_f32_s32(acc3), vld1q_f32(scale + 12)));
           const int16x8_t h0 = vqaddq_s16(vqmovn_high_s32(vqmovn_s32(q0), q1), zp), h1 = vqaddq_s16(vqmovn_high_s32(vqmovn_s32(q2), q3), zp);
-          vst1q_s8((int8_t *)bytes, vminq_s8(vmaxq_s8(vqmovn_high_s16(vqmovn_s16(h0), h1), lo_s), hi_s));
+          result = vreinterpretq_u8_s8(vminq_s8(vmaxq_s8(vqmovn_high_s16(vqmovn_s16(h0), h1), lo_s), hi_s));
         } else {
           int32x4_t v0, v1, v2, v3;
           if (op->saturating_pre_shift) {
@@ -87,11 +85,30 @@ static NDW_TARGET void NDW(rows)(const vt_qdw *op, const uint8_t *in, int32_t h,
           v2 = vrshlq_s32(vqdmulhq_s32(v2, multiplier), post);
           v3 = vrshlq_s32(vqdmulhq_s32(v3, multiplier), post);
           const int16x8_t h0 = vqaddq_s16(vqmovn_high_s32(vqmovn_s32(v0), v1), zp), h1 = vqaddq_s16(vqmovn_high_s32(vqmovn_s32(v2), v3), zp);
-          vst1q_u8(bytes, vminq_u8(vmaxq_u8(vqmovun_high_s16(vqmovun_s16(h0), h1), lo_u), hi_u));
+          result = vminq_u8(vmaxq_u8(vqmovun_high_s16(vqmovun_s16(h0), h1), lo_u), hi_u);
         }
-        memcpy(dst + base, bytes, c < 16 ? c : 16);
+        if (full) {
+          vst1q_u8(dst + base, result);
+        } else {
+          uint8_t bytes[16];
+          vst1q_u8(bytes, result);
+          memcpy(dst, bytes, c);
+        }
       }
     }
+  }
+}
+
+// Output rows oy0..<oy1 (the signature of the other paths' rows).
+static NDW_TARGET void NDW(rows)(const vt_qdw *op, const uint8_t *in, int32_t h, int32_t w, int32_t ow, int32_t pad_h, int32_t pad_w,
+                                 int32_t oy0, int32_t oy1, uint8_t *out) {
+  const int full = op->channels >= 16;
+  if (op->is_signed) {
+    if (full) NDW(rows_as)(op, in, h, w, ow, pad_h, pad_w, oy0, oy1, out, 1, 1);
+    else NDW(rows_as)(op, in, h, w, ow, pad_h, pad_w, oy0, oy1, out, 1, 0);
+  } else {
+    if (full) NDW(rows_as)(op, in, h, w, ow, pad_h, pad_w, oy0, oy1, out, 0, 1);
+    else NDW(rows_as)(op, in, h, w, ow, pad_h, pad_w, oy0, oy1, out, 0, 0);
   }
 }
 
