@@ -893,9 +893,7 @@ static VT_AVX512VNNI inline __attribute__((always_inline)) void vnni_store4_u8(u
 
 vt_path vt_conv1x1_path(void) {
   static const vt_path fastest[] = {VT_PATH_VNNI, VT_PATH_AVX2, VT_PATH_NEON_DOT, VT_PATH_NEON};
-  for (size_t i = 0; i < sizeof fastest / sizeof fastest[0]; i++)
-    if (vt_path_status(fastest[i]) == 0) return fastest[i];
-  return VT_PATH_SCALAR;
+  return vt_path_first(fastest, sizeof fastest / sizeof fastest[0]);
 }
 
 // On aarch64 without the dot product (`neon`, Cortex-A72) LiteRT's kernels stay the default: see

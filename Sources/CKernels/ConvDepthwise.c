@@ -58,9 +58,7 @@ int vt_cdw_exact(void) {
 
 vt_path vt_cdw_path(void) {
   static const vt_path fastest[] = {VT_PATH_AVX512, VT_PATH_AVX2};
-  for (size_t i = 0; i < sizeof fastest / sizeof fastest[0]; i++)
-    if (vt_path_status(fastest[i]) == 0) return fastest[i];
-  return VT_PATH_SCALAR;
+  return vt_path_first(fastest, sizeof fastest / sizeof fastest[0]);
 }
 
 enum { kHeader = 4 + 4 + 9 * 4, kPixels = 4, kMaxTaps = 64 };

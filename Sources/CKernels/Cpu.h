@@ -39,4 +39,12 @@ static inline int vt_arithmetic_valid(vt_arithmetic arithmetic) {
 /// aarch64's dot-product extension (udot / sdot).
 static inline int vt_cpu_neon_dot(void) { return vt_cpu_features()->asimddp; }
 
+/// The first of `paths` (a kernel's, fastest first) that runs here (`vt_path_status`), else the scalar path:
+/// each kernel's `*_path()`.
+static inline vt_path vt_path_first(const vt_path *paths, size_t count) {
+  for (size_t i = 0; i < count; i++)
+    if (vt_path_status(paths[i]) == 0) return paths[i];
+  return VT_PATH_SCALAR;
+}
+
 #endif

@@ -450,9 +450,7 @@ int vt_kernels_optimized(void) {
 
 vt_path vt_hdw_path(void) {
   static const vt_path fastest[] = {VT_PATH_VNNI, VT_PATH_AVX512, VT_PATH_AVX2};
-  for (size_t i = 0; i < sizeof fastest / sizeof fastest[0]; i++)
-    if (vt_path_status(fastest[i]) == 0) return fastest[i];
-  return VT_PATH_SCALAR;
+  return vt_path_first(fastest, sizeof fastest / sizeof fastest[0]);
 }
 
 // One thread's scratch: the sums, then (depth multiplier 1) a row of zero points and a zero filter
@@ -606,9 +604,9 @@ static path_steps steps_for(vt_path path) {
 int vt_hdw_run_ranged(const vt_hdw_params *p, vt_path path, const float *input, int32_t batches, int32_t h, int32_t w, float *output,
                       void *scratch, size_t scratch_size, int32_t threads, vt_pool *pool, const float range[2]) {
   if (path == VT_PATH_DEFAULT) path = vt_hdw_path();
-  const path_steps steps = steps_for(path);
   const int status = vt_path_status(path);
   if (status != 0) return status;
+  const path_steps steps = steps_for(path);
   if (!steps.rows) return -1;
   return run_with(steps.range, steps.round, steps.rows, p, input, batches, h, w, output, scratch, scratch_size, threads, pool, range);
 }

@@ -568,9 +568,7 @@ static int run_rows(qdw_rows_fn rows, const vt_qdw *op, const uint8_t *input, in
 
 vt_path vt_qdw_path(void) {
   static const vt_path fastest[] = {VT_PATH_VNNI, VT_PATH_AVX2, VT_PATH_NEON};
-  for (size_t i = 0; i < sizeof fastest / sizeof fastest[0]; i++)
-    if (vt_path_status(fastest[i]) == 0) return fastest[i];
-  return VT_PATH_SCALAR;
+  return vt_path_first(fastest, sizeof fastest / sizeof fastest[0]);
 }
 
 int vt_qdw_preferred(void) { return vt_qdw_path() == VT_PATH_VNNI || vt_qdw_path() == VT_PATH_AVX2; }

@@ -35,9 +35,10 @@ static NDW_TARGET inline __attribute__((always_inline)) void NDW(rows_as)(const 
   const uint8x16_t lo_u = vdupq_n_u8(op->rndnu.min), hi_u = vdupq_n_u8(op->rndnu.max);
   const int8x16_t lo_s = vdupq_n_s8((int8_t)((int32_t)op->requantization.low + op->requantization.zero_point));
   const int8x16_t hi_s = vdupq_n_s8((int8_t)((int32_t)op->requantization.high + op->requantization.zero_point));
-  // The channels' scales for fewer than 16 channels: padded with 1, never read past the op's.
-  float padded[16];
-  for (size_t i = 0; i < 16; i++) padded[i] = sgn && i < c ? op->channel_scale[i] : 1.0f;
+  // int8 with fewer than 16 channels: the channels' scales padded with 1, never read past the op's.
+  float padded[16] = {0};
+  if (sgn && !full)
+    for (size_t i = 0; i < 16; i++) padded[i] = i < c ? op->channel_scale[i] : 1.0f;
   for (int32_t oy = oy0; oy < oy1; oy++) {
     for (int32_t ox = 0; ox < ow; ox++) {
       tap_sources(op, in, h, w, pad_h, pad_w, oy, ox, src);
